@@ -1,0 +1,75 @@
+/* arena.h - page-chained bump allocator: one arena per run.
+ *
+ * Every object of the pipeline (tokens, values, IR, output text) lives in
+ * the run's arena and is released in one call.  Pages come from a pluggable
+ * backing allocator so tests can count or fail allocations.  Out of memory
+ * is the only non-local exit: arena_alloc longjmps to the handler installed
+ * with arena_on_oom, or aborts when none is installed.
+ */
+#ifndef PCX_ARENA_H
+#define PCX_ARENA_H
+
+#include <setjmp.h>
+#include <stddef.h>
+
+/* Where pages come from.  alloc may return NULL (handled as OOM). */
+struct arena_backing {
+    void *(*alloc)(void *ctx, size_t n);
+    void (*free)(void *ctx, void *p);
+    void *ctx;
+};
+
+struct arena_page;
+
+struct arena {
+    struct arena_page *page;          /* current page, head of the chain */
+    char *cur;                        /* next free byte in page */
+    char *end;                        /* end of page */
+    struct arena_backing backing;     /* page source */
+    jmp_buf *oom;                     /* where OOM jumps; NULL = abort */
+    size_t total;                     /* bytes taken from the backing */
+    size_t limit;                     /* 0 = none; else OOM past this */
+};
+
+/* Position to roll back to with arena_release. */
+struct arena_mark {
+    struct arena_page *page;
+    char *cur;
+    char *end;
+};
+
+/* The malloc/free backing used by production code. */
+extern const struct arena_backing arena_malloc_backing;
+
+/* New empty arena; backing NULL means malloc.  Returns NULL if the arena
+ * header itself cannot be allocated. */
+struct arena *arena_new(const struct arena_backing *backing);
+
+/* Release every page and the arena itself.  NULL is ignored. */
+void arena_free(struct arena *a);
+
+/* Install (or clear, with NULL) the out-of-memory jump target. */
+void arena_on_oom(struct arena *a, jmp_buf *jb);
+
+/* n bytes aligned for any object; never returns NULL (see header). */
+void *arena_alloc(struct arena *a, size_t n);
+
+/* Same, zero-filled. */
+void *arena_zalloc(struct arena *a, size_t n);
+
+/* Copy of n bytes plus a terminating NUL. */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+
+/* Grow a block obtained from this arena from old_n to new_n bytes (copying;
+ * the old block is abandoned unless it is the most recent allocation). */
+void *arena_grow(struct arena *a, void *p, size_t old_n, size_t new_n);
+
+struct arena_mark arena_mark(struct arena *a);
+
+/* Forget everything allocated since m (pages are freed). */
+void arena_release(struct arena *a, struct arena_mark m);
+
+#define ARENA_NEW(a, type) ((type *)arena_zalloc((a), sizeof(type)))
+#define ARENA_NEWN(a, type, n) ((type *)arena_alloc((a), sizeof(type) * (n)))
+
+#endif

@@ -1,0 +1,70 @@
+/* buf.c - growable byte buffer (see buf.h). */
+#include "buf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void buf_init(struct buf *b, struct arena *a)
+{
+    b->a = a;
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void buf_reserve(struct buf *b, size_t extra)
+{
+    if (b->cap - b->len > extra)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap - b->len <= extra)
+        cap *= 2;
+    b->data = arena_grow(b->a, b->data, b->cap, cap);
+    b->cap = cap;
+}
+
+void buf_put(struct buf *b, const void *p, size_t n)
+{
+    buf_reserve(b, n);
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void buf_puts(struct buf *b, const char *s) { buf_put(b, s, strlen(s)); }
+
+void buf_putc(struct buf *b, char c)
+{
+    buf_reserve(b, 1);
+    b->data[b->len++] = c;
+    b->data[b->len] = 0;
+}
+
+void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    buf_reserve(b, (size_t)n + 1);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+const char *buf_cstr(struct buf *b)
+{
+    if (!b->cap)
+        buf_reserve(b, 1), b->data[0] = 0;
+    return b->data;
+}
