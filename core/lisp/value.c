@@ -285,7 +285,7 @@ uint32_t value_char_decode(const uint8_t *p, size_t n, int *len)
         return b;
     if ((b == 0xC0 || b == 0xC1) && conts(p, n, 1)) {
         *len = 2;
-        return 0x3FFF00 + (uint32_t)(((b & 1) << 6) | (p[1] & 0x3F));
+        return 0x3FFF80 + (uint32_t)(((b & 1) << 6) | (p[1] & 0x3F));
     }
     if (b >= 0xC2 && b < 0xE0 && conts(p, n, 1)) {
         *len = 2;
