@@ -1,0 +1,76 @@
+/* read.h - the Emacs Lisp reader: bytes -> tokens with trivia -> values.
+ *
+ * Stage 1 of the pipeline.  Reads a whole source text the way Emacs reads
+ * a file (decode extended UTF-8, loop "skip trivia; read one object"),
+ * with an explicit stack (no recursion on input depth).  Produces the
+ * top-level forms with their byte spans, and an origin map from the
+ * values it built to the text they came from.  Reader conses are fresh
+ * (never hash-consed), so every cons has exactly one origin.
+ *
+ * Errors carry Emacs's error symbol and message (elisp-syntax.md 1.13) and
+ * the byte offset of the offending character.
+ */
+#ifndef PCX_READ_H
+#define PCX_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lisp/intern.h"
+
+/* Byte span [start, end) in the source text. */
+struct span {
+    uint32_t start;
+    uint32_t end;
+};
+
+struct read_error {
+    uint32_t pos;        /* byte offset of the offending character (or len at EOF) */
+    const char *symbol;  /* "end-of-file", "invalid-read-syntax", "error", ... */
+    const char *message; /* Emacs's data, e.g. ")" or "Invalid escape character syntax";
+                            "" for end-of-file */
+};
+
+struct read_form {
+    struct value *v;   /* the object read */
+    struct span span;  /* its text, without leading whitespace/comments */
+};
+
+struct read_origin; /* value -> span side map (opaque) */
+
+struct read_result {
+    struct read_form *forms;    /* top-level forms in order */
+    size_t n_forms;
+    struct read_origin *origin; /* for read_origin_* */
+    bool ok;                    /* false: err is set, forms holds those read before it */
+    struct read_error err;
+};
+
+/* Read every top-level form of text (len bytes) into *out.  All memory
+ * comes from L->a.  Returns out->ok. */
+bool read_source(struct lisp *L, const uint8_t *text, size_t len,
+                 struct read_result *out);
+
+/* Emacs's read-from-string on a multibyte string: read one object from the
+ * start of text.  *consumed gets the number of *characters* consumed (as
+ * the reader tables count them).  Returns false and fills *err on error. */
+bool read_one(struct lisp *L, const uint8_t *text, size_t len,
+              struct value **v, size_t *consumed, struct read_error *err);
+
+/* Span of the text that produced v: a list, dotted tail (a cons cell that
+ * is the cdr of another starts at its car's text), vector, string, number.
+ * False for values not read from this source (generated ones, symbols). */
+bool read_origin_span(const struct read_result *r, const struct value *v,
+                      struct span *out);
+
+/* Span of the car of cons cell c as written (works for symbols too). */
+bool read_origin_car_span(const struct read_result *r, const struct value *c,
+                          struct span *out);
+
+/* Source text of an atom v (number, string, character literal) as written,
+ * for printing it unchanged; NULL if unknown. *n gets its length. */
+const uint8_t *read_origin_text(const struct read_result *r,
+                                const struct value *v, size_t *n);
+
+#endif
