@@ -1,12 +1,81 @@
-/* main.c - the pcexpand command: argv -> options -> pcx_ calls -> exit. */
+/* main.c - the pcexpand command: argv -> options -> pcx_ calls -> exit.
+ *
+ * Everything that can be decided without touching files lives in cli.c;
+ * everything that reads, expands and prints lives in the library.
+ */
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <pcx/pcx.h>
 
+#include "cli.h"
+
+/* A failed assertion is a bug: say so and exit with status 3 (cli.md
+ * section 11) instead of dying of SIGABRT.  Only async-signal-safe calls. */
+static void on_abort(int sig)
+{
+    static const char msg[] =
+        "pcexpand: internal error: an assertion failed; this is a bug in "
+        "pcexpand " PCX_VERSION ", please report it with the output of "
+        "'pcexpand --version' and the input\n";
+    (void)sig;
+    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)w;
+    _exit(PCX_STATUS_INTERNAL);
+}
+
+/* Run every operand in order; standard input when there is none. */
+static enum pcx_status run(const struct cli *c)
+{
+    struct pcx_ctx *cx = pcx_ctx_new(&c->opts);
+    if (!cx) {
+        fputs("pcexpand: error: out of memory\n", stderr);
+        return PCX_STATUS_ERROR;
+    }
+    if (c->n_operands == 0)
+        pcx_run_stream(cx, stdin, c->stdin_name);
+    for (size_t i = 0; i < c->n_operands; i++) {
+        if (strcmp(c->operands[i], "-") == 0)
+            pcx_run_stream(cx, stdin, c->stdin_name);
+        else
+            pcx_run_path(cx, c->operands[i]);
+    }
+    enum pcx_status st = pcx_ctx_finish(cx);
+    pcx_ctx_free(cx);
+    return st;
+}
+
 int main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    printf("pcexpand %s\n", pcx_version());
-    return 0;
+    signal(SIGABRT, on_abort);
+    const char **operands = malloc(sizeof *operands * (size_t)(argc + 1));
+    if (!operands) {
+        fputs("pcexpand: error: out of memory\n", stderr);
+        return PCX_STATUS_ERROR;
+    }
+    struct cli c;
+    enum pcx_status st = PCX_STATUS_OK;
+    cli_parse(&c, argc, argv, operands);
+    switch (c.action) {
+    case CLI_HELP:
+        cli_print_help(stdout);
+        break;
+    case CLI_VERSION:
+        printf("pcexpand %s\n", pcx_version());
+        break;
+    case CLI_USAGE:
+        fprintf(stderr, "pcexpand: error: %s [usage]\nTry 'pcexpand --help'.\n",
+                c.error);
+        break;
+    case CLI_RUN:
+        st = run(&c);
+        break;
+    }
+    free(operands);
+    if ((c.action == CLI_HELP || c.action == CLI_VERSION) && fflush(stdout) != 0)
+        return PCX_STATUS_ERROR;
+    return cli_exit_code(&c, st);
 }

@@ -42,6 +42,7 @@ struct expand_ctx {
     struct expand_site *sites;      /* replaced sites of the current top-level form */
     size_t n_sites, cap_sites;
     void *priv;                     /* driver-private state (macro tables, memo) */
+    struct pcase_macros *macros;    /* pattern macros and struct layouts (pcase_macros.h) */
 };
 
 enum expand_head {
@@ -55,21 +56,58 @@ enum expand_head {
     EXPAND_HEAD_COND_STAR = 1u << 7,
 };
 
+/* Prepare x for one run (one input text): call after read_source, so
+ * that the symbols read count as the input's (temporaries never take
+ * their names).  Defaults: every head selected, memo on, max_depth 1000,
+ * no pattern-macro table (set x->macros). */
 void expand_init(struct expand_ctx *x, struct lisp *L, struct diag_list *diags,
                  const struct read_result *src);
 
 /* Expand every selected form in code positions of the top-level form;
  * x->sites lists the replaced outermost sites.  Returns the new form (the
- * same pointer when nothing changed), or NULL after recording an error. */
+ * same pointer when nothing changed), or NULL after recording an error.
+ * Call it for every top-level form in file order: it also registers the
+ * pcase-defmacro and cl-defstruct definitions it meets (x->macros). */
 struct value *expand_form(struct expand_ctx *x, struct value *form);
+
+/* For --at: every form with a selected head in a code position of the
+ * top-level form, outermost first, including those nested inside others
+ * (as they would be met if their enclosing forms were kept).  *out gets
+ * an arena array; returns its length.  Stray cond* keywords are not
+ * listed. */
+size_t expand_list_forms(struct expand_ctx *x, struct value *form,
+                         struct value ***out);
+
+/* Restrict expansion to one form (one of expand_list_forms's results):
+ * expand_form then replaces only it, with its nested forms, and leaves
+ * every other form as written.  NULL lifts the restriction. */
+void expand_set_target(struct expand_ctx *x, const struct value *target);
 
 /* Expand nested forms inside a piece of user code (a body form, a guard,
  * an app function) - what front ends call on code they copy into their
  * output.  NULL after an error. */
 struct value *expand_code(struct expand_ctx *x, struct value *code);
 
-/* A fresh temporary with base name base ("x", "val", ...). */
+/* A fresh temporary with base name base ("x", "val", ...): an uninterned
+ * symbol, named when printed (gensym.h).  A base starting with '_'
+ * ("_") marks a temporary bound only for its side effects. */
 struct value *expand_gensym(struct expand_ctx *x, const char *base);
+
+/* The run's table of temporaries: configure its naming (gensym_configure)
+ * and pass it to the printer (gensym_text as pretty_opts.sym_text). */
+struct gensym *expand_gensyms(struct expand_ctx *x);
+
+/* The datum of the input that v stands for: v itself, or the reader's
+ * form when v is a copy the driver made (a form with a nested expansion
+ * replaced inside).  For comment attachment and diagnostics. */
+const struct value *expand_origin(const struct expand_ctx *x,
+                                  const struct value *v);
+
+/* EXPAND_HEAD_* bit of a head name ("pcase-let*"), 0 if not a head. */
+int expand_head_bit(const char *name);
+
+/* Index of the first unsorted row of the head table, or -1 (tests). */
+long expand_check_tables(void);
 
 /* Record a diagnostic at the text of v (or of the car of cons `at` when v
  * is a symbol; either may be NULL). */

@@ -16,7 +16,9 @@
 struct print_opts {
     bool escape_newlines;      /* print-escape-newlines */
     bool escape_control;       /* print-escape-control-characters */
-    bool escape_nonascii;      /* print-escape-nonascii */
+    bool escape_nonascii;      /* print-escape-nonascii: no effect, since
+                                  prin1-to-string always behaves as if it
+                                  were t (it prints into a multibyte buffer) */
     bool escape_multibyte;     /* print-escape-multibyte */
     bool quoted;               /* print-quoted (default true) */
     bool gensym;               /* print-gensym */
@@ -26,7 +28,9 @@ struct print_opts {
     long level;                /* print-level, -1 = nil */
     const char *float_format;  /* float-output-format, NULL = nil */
     int charset_props;         /* print-charset-text-property: 0 nil, 1 t, 2 default */
-    /* Source text of atoms read from input (NULL = always canonical). */
+    /* Source text of atoms read from input (NULL = always canonical).
+     * Asked for numbers, strings and bool-vectors (never symbols: they are
+     * shared); when it returns text, that text is printed instead. */
     const uint8_t *(*atom_text)(void *ctx, const struct value *v, size_t *n);
     void *atom_ctx;
 };
@@ -42,5 +46,34 @@ void print_value(struct lisp *L, struct buf *b, const struct value *v,
 
 /* Emacs's float printing (shortest round trip, %g conventions, INF/NaN). */
 void print_float(struct buf *b, double f);
+
+/* ---- atoms (print_atom.c), also for code that lays out forms itself ---- */
+
+/* An integer (VK_INT or VK_BIGNUM) in decimal.  With as_chars
+ * (print-integers-as-characters), 0..U+10FFFF graphic characters and the
+ * named escapes print as ?C / ?\C the way Emacs 28 does. */
+void print_integer(struct buf *b, const struct value *v, bool as_chars);
+
+/* A float under float-output-format (NULL = nil: shortest round trip).  A
+ * format Emacs would ignore (anything but %.[P]e/f/g, P <= 15) is ignored. */
+void print_float_format(struct buf *b, double f, const char *float_format);
+
+/* A symbol as prin1 writes it: backslashes per the 28 rules, `##` for the
+ * empty name, and with gensym a `#:` prefix on uninterned symbols. */
+void print_symbol(struct buf *b, const struct value *sym, bool gensym);
+
+/* Would a symbol token with this name (n bytes) read as a number?  Such
+ * names get a backslash before their first character. */
+bool print_name_is_number(const char *name, size_t n);
+
+/* The "..." part of string s (never its text properties) under o's
+ * escape settings, as prin1-to-string writes it: raw bytes and unibyte
+ * bytes >= 0x80 as 3-digit octal. */
+void print_string_text(struct buf *b, const struct value *s,
+                       const struct print_opts *o);
+
+/* A bool-vector #&N"..."; print-length limits the bytes shown. */
+void print_boolvec(struct buf *b, const struct value *v,
+                   const struct print_opts *o);
 
 #endif

@@ -29,7 +29,11 @@ struct read_error {
     uint32_t pos;        /* byte offset of the offending character (or len at EOF) */
     const char *symbol;  /* "end-of-file", "invalid-read-syntax", "error", ... */
     const char *message; /* Emacs's data, e.g. ")" or "Invalid escape character syntax";
-                            "" for end-of-file */
+                            "" for end-of-file and errors without a message
+                            (wrong-type-argument, args-out-of-range) */
+    struct value *data;  /* the complete error data as a Lisp list, e.g.
+                            (")"), ("Invalid hash table test" foo),
+                            (wholenump -1); nil for end-of-file */
 };
 
 struct read_form {
@@ -52,6 +56,16 @@ struct read_result {
 bool read_source(struct lisp *L, const uint8_t *text, size_t len,
                  struct read_result *out);
 
+/* Flags of read_source_opts. */
+enum read_flags {
+    READ_NO_ORIGIN = 1u << 0, /* build no origin map: read_origin_* find nothing;
+                                 for callers that only need values and form spans */
+};
+
+/* read_source with flags (read_source passes 0). */
+bool read_source_opts(struct lisp *L, const uint8_t *text, size_t len,
+                      unsigned flags, struct read_result *out);
+
 /* Emacs's read-from-string on a multibyte string: read one object from the
  * start of text.  *consumed gets the number of *characters* consumed (as
  * the reader tables count them).  Returns false and fills *err on error. */
@@ -72,5 +86,13 @@ bool read_origin_car_span(const struct read_result *r, const struct value *c,
  * for printing it unchanged; NULL if unknown. *n gets its length. */
 const uint8_t *read_origin_text(const struct read_result *r,
                                 const struct value *v, size_t *n);
+
+/* Check the coding system a source text declares with a `coding:` file
+ * variable (in the `-*- ... -*-` line, which is the first line or the
+ * second after a `#!` line, or in a Local Variables block in the last 3000
+ * bytes).  True when there is none or it is a UTF-8 variant, utf-8-emacs,
+ * us-ascii or undecided (with any -unix/-dos/-mac suffix).  Otherwise
+ * false, and *name gets the span of the coding system's name. */
+bool read_check_coding(const uint8_t *text, size_t len, struct span *name);
 
 #endif

@@ -3,11 +3,19 @@
  * Everything a program needs to read Emacs Lisp, expand pcase-family and
  * cond* forms, and print the result.  Names are pcx_<object>_<verb>; an
  * options pointer of NULL means the defaults.
+ *
+ * Use: make a context with pcx_ctx_new, feed it inputs with the pcx_run_*
+ * functions (each input is one run: read, expand, print, with its own
+ * memory), call pcx_ctx_finish, and exit with the status it returns.
+ * Output and diagnostics go to the sinks of the options; an input with
+ * errors produces no output at all, only diagnostics.
  */
 #ifndef PCX_PCX_H
 #define PCX_PCX_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define PCX_API __attribute__((visibility("default")))
@@ -17,7 +25,130 @@
 
 #define PCX_VERSION "0.1.0"
 
-/* Version string of the library ("0.1.0"). */
+/* Outcome of a run, ordered by severity: when several apply, the highest
+ * wins.  The values are the program's exit codes (cli.md section 11). */
+enum pcx_status {
+    PCX_STATUS_OK = 0,       /* success, also when nothing was expanded */
+    PCX_STATUS_STALE = 1,    /* a check found a stale or missing target */
+    PCX_STATUS_ERROR = 2,    /* user-fixable: usage, io, read, pattern errors */
+    PCX_STATUS_INTERNAL = 3, /* an impossible state: a bug in pcexpand */
+};
+
+/* How temporaries are printed (cli.md section 7). */
+enum pcx_gensyms {
+    PCX_GENSYMS_RENAME = 0, /* interned PREFIX+BASE+N (default) */
+    PCX_GENSYMS_HASH,       /* #:BASEN, for viewing only */
+    PCX_GENSYMS_CIRCLE,     /* #K=#:BASEN ... #K# */
+};
+
+/* How diagnostics are rendered (cli.md section 10). */
+enum pcx_message_format {
+    PCX_MESSAGE_GNU = 0, /* FILE:LINE:COL: error: message [code] */
+    PCX_MESSAGE_JSON,    /* one JSON object per line */
+    PCX_MESSAGE_GITHUB,  /* GitHub Actions workflow commands */
+};
+
+/* Receives output bytes.  Returns false on failure, with errno set. */
+typedef bool (*pcx_write_fn)(void *ctx, const void *data, size_t n);
+
+/* Where text goes: the callback when set, else the stream; both unset
+ * means standard output (for results) or standard error (diagnostics). */
+struct pcx_sink {
+    pcx_write_fn write; /* callback, or NULL */
+    void *ctx;          /* passed to write */
+    FILE *file;         /* used when write is NULL */
+};
+
+/* Options of a context.  A zero-initialised struct means the defaults. */
+struct pcx_options {
+    bool no_expand;       /* --no-expand: print what was read (cli.md 4.4) */
+    bool compact;         /* --compact: one canonical line per top-level form */
+    bool quiet;           /* -q: no notes, no summary lines */
+    bool werror;          /* --werror: warnings count and print as errors */
+    unsigned width;       /* --width: fill column of generated code; 0 = 80 */
+    enum pcx_gensyms gensyms;           /* --gensyms */
+    const char *gensym_prefix;          /* --gensym-prefix; NULL = "pcx--" */
+    enum pcx_message_format message_format; /* --message-format */
+    size_t memory_limit;  /* bytes one run may use; 0 = no limit */
+    struct pcx_sink out;  /* results (default: stdout) */
+    struct pcx_sink diag; /* diagnostics (default: stderr) */
+};
+
+/* Counters over all runs of a context. */
+struct pcx_stats {
+    size_t files;     /* inputs run (including those with errors) */
+    size_t forms;     /* top-level forms read */
+    size_t expanded;  /* forms replaced by their expansion */
+    size_t errors;    /* error diagnostics */
+    size_t warnings;  /* warning diagnostics */
+    size_t bytes_in;  /* input bytes read */
+    size_t bytes_out; /* output bytes written */
+};
+
+struct pcx_ctx;
+
+/**
+ * pcx_version - version of the library, e.g. "0.1.0".
+ */
 PCX_API const char *pcx_version(void);
+
+/**
+ * pcx_ctx_new - a context for a series of runs.
+ * @o: options, copied (strings in it must outlive the context); NULL for
+ *     the defaults.
+ * Returns NULL only when memory for the context itself is unavailable.
+ */
+PCX_API struct pcx_ctx *pcx_ctx_new(const struct pcx_options *o);
+
+/**
+ * pcx_ctx_free - release a context (NULL is ignored).  Does not close the
+ * streams of the sinks.
+ */
+PCX_API void pcx_ctx_free(struct pcx_ctx *cx);
+
+/**
+ * pcx_run_buffer - process one input given as bytes.
+ * @name: the name diagnostics use ("<stdin>", a path).
+ * @data, @len: the text; not modified, not retained.
+ * Writes the result to the output sink, or, when the input has errors,
+ * nothing there and the diagnostics to the diagnostic sink.  Out of memory
+ * is an error diagnostic, never a crash.
+ * Returns the status of this run (also folded into the context's status).
+ */
+PCX_API enum pcx_status pcx_run_buffer(struct pcx_ctx *cx, const char *name,
+                                       const void *data, size_t len);
+
+/**
+ * pcx_run_file - process the file at @path (named @path in diagnostics).
+ * A directory or an unreadable file is an "io" error.
+ */
+PCX_API enum pcx_status pcx_run_file(struct pcx_ctx *cx, const char *path);
+
+/**
+ * pcx_run_stream - process everything readable from @f (standard input),
+ * naming it @name in diagnostics.  @f is not closed.
+ */
+PCX_API enum pcx_status pcx_run_stream(struct pcx_ctx *cx, FILE *f,
+                                       const char *name);
+
+/**
+ * pcx_run_path - process a command-line operand: a directory is searched
+ * for *.el files (cli.md section 2) that are run in byte-wise path order;
+ * anything else is run as pcx_run_file does.  Returns the highest status.
+ */
+PCX_API enum pcx_status pcx_run_path(struct pcx_ctx *cx, const char *path);
+
+/**
+ * pcx_ctx_finish - end a series of runs: flush the sinks and print the
+ * closing note of cli.md section 11 (unless quiet).  Returns the highest
+ * status of all runs, or PCX_STATUS_ERROR when the output cannot be
+ * flushed.
+ */
+PCX_API enum pcx_status pcx_ctx_finish(struct pcx_ctx *cx);
+
+/**
+ * pcx_ctx_stats - copy the counters of all runs so far into @out.
+ */
+PCX_API void pcx_ctx_stats(const struct pcx_ctx *cx, struct pcx_stats *out);
 
 #endif

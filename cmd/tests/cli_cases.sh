@@ -1,0 +1,233 @@
+#!/bin/bash
+# cli_cases.sh - end-to-end cases for the pcexpand program.
+#
+# Usage: cli_cases.sh PCEXPAND CASE   (PCX_TESTDATA: the testdata folder)
+# Each CASE builds its input in a scratch directory, runs the program and
+# checks exit status, standard output and standard error.  Bad input must
+# give exactly one "FILE:LINE:COL: error: ..." line, exit 2, no output and
+# no crash; good input must come back byte for byte with --no-expand.
+set -euo pipefail
+
+prog=$(realpath "$1")
+case_name=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+fail() {
+    echo "FAIL [$case_name]: $*" >&2
+    if [[ -f err ]]; then
+        echo "--- stderr:" >&2
+        head -c 2000 err >&2
+    fi
+    exit 1
+}
+
+# run ARGS... : runs the program, status in $status, output in out/err.
+run() {
+    set +e
+    "$prog" "$@" >out 2>err
+    status=$?
+    set -e
+}
+
+# expect_read_error FILE LINE:COL : one positioned read error, nothing else.
+expect_read_error() {
+    local file=$1 pos=$2
+    run --no-expand "$file"
+    [[ $status -eq 2 ]] || fail "exit status $status, expected 2"
+    [[ ! -s out ]] || fail "output written for a file with errors"
+    [[ $(wc -l <err) -eq 1 ]] || fail "expected exactly one diagnostic line"
+    grep -Eq "^$file:[0-9]+:[0-9]+: error: .+ \[read\]$" err ||
+        fail "diagnostic not in FILE:LINE:COL: error: ... [read] form"
+    grep -q "^$file:$pos: " err || fail "expected position $pos"
+    # Default and compact modes must refuse the file the same way.
+    for mode in "" --compact; do
+        run $mode "$file"
+        [[ $status -eq 2 && ! -s out && $(wc -l <err) -eq 1 ]] ||
+            fail "mode '$mode': status $status or output/diagnostics wrong"
+    done
+}
+
+# expect_round_trip FILE : --no-expand reproduces FILE exactly.
+expect_round_trip() {
+    local file=$1
+    run --no-expand "$file"
+    [[ $status -eq 0 ]] || fail "exit status $status, expected 0"
+    [[ ! -s err ]] || fail "unexpected diagnostics"
+    cmp -s out "$file" || fail "output differs from input"
+}
+
+case $case_name in
+unbalanced)
+    printf '(defun f ()\n  (list 1 2)\n' >f.el
+    expect_read_error f.el 3:1
+    ;;
+unterminated-string)
+    printf '(message "abc)\n' >f.el
+    expect_read_error f.el 2:1
+    ;;
+stray-paren)
+    printf '(a))\n(b)\n' >f.el
+    expect_read_error f.el 1:4
+    ;;
+char-modifier-at-eof)
+    printf '(a)\n?\\C-' >f.el
+    expect_read_error f.el 2:5
+    ;;
+nul-in-form)
+    printf '(a \0 b' >f.el
+    expect_read_error f.el 1:7
+    ;;
+invalid-utf8-in-form)
+    printf '(a \xff b' >f.el
+    expect_read_error f.el 1:7
+    ;;
+deep-nesting)
+    head -c 1000000 /dev/zero | tr '\0' '(' >f.el
+    expect_read_error f.el 1:1000001
+    ;;
+nul-between-forms)
+    printf '(a)\0(b)\n\0' >f.el
+    expect_round_trip f.el
+    run --no-expand --compact f.el
+    [[ $status -eq 0 ]] || fail "compact: exit status $status"
+    printf '(a)\n(b)\n' | cmp -s - out || fail "compact: two forms expected"
+    ;;
+raw-byte)
+    printf ';; \xc0 comment\n(a "\xff" b\xfe c)\n\xf8' >f.el
+    expect_round_trip f.el
+    ;;
+tabs-and-columns)
+    # Columns count characters, and a TAB moves to the next multiple of 8.
+    printf '(a\n\t"\xc3\xa9\xe2\x82\xac" ])\n' >f.el
+    expect_read_error f.el 2:14
+    ;;
+coding-cookie)
+    printf ';; -*- coding: latin-1 -*-\n(a)\n' >f.el
+    run --no-expand f.el
+    [[ $status -eq 2 && ! -s out ]] || fail "status $status"
+    [[ $(cat err) == "f.el:1:16: error: unsupported coding system 'latin-1' (pcexpand reads UTF-8 only) [encoding]" ]] ||
+        fail "unexpected message"
+    printf ';; -*- coding: utf-8-emacs; lexical-binding: t -*-\n(a)\n' >g.el
+    expect_round_trip g.el
+    ;;
+example)
+    # The README example: expanded, everything outside the form kept.
+    ex=$PCX_TESTDATA/examples/hello.el
+    run "$ex"
+    [[ $status -eq 0 && ! -s err ]] || fail "status $status"
+    ! cmp -s out "$ex" || fail "nothing was expanded"
+    ! grep -q '(pcase' out || fail "a pcase form is left"
+    cmp -s <(head -n 7 "$ex") <(head -n 7 out) || fail "text before the form changed"
+    cmp -s <(tail -n 3 "$ex") <(tail -n 3 out) || fail "text after the form changed"
+    cp out default.out
+    run --compact "$ex"
+    [[ $status -eq 0 && $(wc -l <out) -eq 2 ]] || fail "compact: two lines expected"
+    run --gensyms=hash "$ex"
+    grep -q '#:x0' out && ! grep -q 'pcx--' out || fail "--gensyms=hash not applied"
+    run --gensym-prefix=my- "$ex"
+    grep -q '(my-x0 (car-safe x))' out || fail "--gensym-prefix not applied"
+    run --width=40 "$ex"
+    [[ $status -eq 0 ]] && ! cmp -s out default.out || fail "--width not applied"
+    ;;
+nothing-to-expand)
+    printf ';; c\n(a (b))\n' >f.el
+    run f.el
+    [[ $status -eq 0 ]] && cmp -s out f.el || fail "input must be printed unchanged"
+    [[ $(cat err) == "pcexpand: no pcase-family or cond* forms" ]] || fail "note expected"
+    run -q f.el
+    [[ $status -eq 0 && ! -s err ]] || fail "-q must silence the note"
+    run --no-expand f.el
+    [[ $status -eq 0 && ! -s err ]] || fail "no note under --no-expand"
+    ;;
+internal-error)
+    # An assertion failure (SIGABRT) is reported as a bug, exit status 3.
+    mkfifo pipe
+    exec 3<>pipe
+    "$prog" <pipe >out 2>err &
+    pid=$!
+    # Wait until the program itself is blocked reading standard input.
+    for _ in $(seq 100); do
+        if [[ $(readlink "/proc/$pid/exe") == "$prog" ]] &&
+            grep -q '^[0-9]* (.*) S ' "/proc/$pid/stat"; then
+            break
+        fi
+        sleep 0.1
+    done
+    kill -ABRT "$pid"
+    set +e
+    wait "$pid"
+    status=$?
+    set -e
+    exec 3>&-
+    [[ $status -eq 3 ]] || fail "status $status, expected 3"
+    grep -q '^pcexpand: internal error: .*bug.*--version' err || fail "message"
+    ;;
+missing-file)
+    run --no-expand missing.el
+    [[ $status -eq 2 && ! -s out ]] || fail "status $status"
+    [[ $(cat err) == "missing.el: error: cannot open: No such file or directory [io]" ]] ||
+        fail "unexpected message"
+    ;;
+errors-do-not-stop-other-files)
+    printf '(a)\n' >a.el
+    printf '(b\n' >b.el
+    printf '(c)\n' >c.el
+    run --no-expand a.el b.el c.el
+    [[ $status -eq 2 ]] || fail "status $status, expected 2"
+    printf '(a)\n(c)\n' | cmp -s - out || fail "good files must still be printed"
+    [[ $(wc -l <err) -eq 1 ]] && grep -q '^b.el:2:1: error: ' err ||
+        fail "one error for b.el expected"
+    ;;
+directory-walk)
+    mkdir -p d/sub d/.git
+    printf '(b)\n' >d/b.el
+    printf '(a)\n' >d/a-x.el
+    printf '(s)\n' >d/sub/s.el
+    printf '(h)\n' >d/.git/h.el
+    printf '(t)\n' >d/notes.txt
+    ln -s sub d/zlink
+    run --no-expand d
+    [[ $status -eq 0 ]] || fail "status $status"
+    printf '(a)\n(b)\n(s)\n' | cmp -s - out || fail "wrong files or order"
+    ;;
+stdin)
+    printf '(x\n' >bad.el
+    printf '(x)\n' >good.el
+    run --no-expand <bad.el
+    [[ $status -eq 2 ]] && grep -q '^<stdin>:2:1: error: ' err || fail "stdin name"
+    run --no-expand --stdin-filepath=lisp/y.el - <bad.el
+    grep -q '^lisp/y.el:2:1: error: ' err || fail "--stdin-filepath name"
+    run --no-expand good.el - good.el <good.el
+    [[ $status -eq 0 && $(cat out) == $'(x)\n(x)\n(x)' ]] || fail "stdin between files"
+    ;;
+usage-error)
+    run --bogus f.el
+    [[ $status -eq 2 && ! -s out ]] || fail "status $status"
+    [[ $(head -1 err) == "pcexpand: error: unrecognized option '--bogus' [usage]" ]] ||
+        fail "first line"
+    [[ $(sed -n 2p err) == "Try 'pcexpand --help'." ]] || fail "second line"
+    ;;
+help-and-version)
+    run --help
+    [[ $status -eq 0 && ! -s err ]] || fail "--help status $status"
+    grep -q '^Usage: pcexpand \[OPTION\]\.\.\. \[FILE|DIR|-\]\.\.\.$' out || fail "usage line"
+    run --version
+    [[ $status -eq 0 ]] && grep -Eq '^pcexpand [0-9]+\.[0-9]+\.[0-9]+$' out ||
+        fail "--version"
+    ;;
+message-formats)
+    printf '(a))\n' >f.el
+    run --no-expand --message-format=json f.el
+    [[ $status -eq 2 ]] || fail "status $status"
+    grep -q '^{"file":"f.el","line":1,"column":4,.*"severity":"error","code":"read",' err ||
+        fail "json"
+    run --no-expand --message-format=github f.el
+    grep -q '^::error file=f.el,line=1,col=4,.*\[read\]$' err || fail "github"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0

@@ -1,0 +1,225 @@
+;;; pcxc-extract.el --- collect pcase-family forms from Emacs's Lisp sources  -*- lexical-binding: t -*-
+
+;; Run as:
+;;   emacs -Q --batch -l pcxc-extract.el -f pcxc-extract-main OUT.tsv CORPUS-DIR
+;;
+;; Finds every outermost pcase-family form (pcase, pcase-exhaustive,
+;; pcase-let, pcase-let*, pcase-dolist, pcase-setq, pcase-lambda) that sits in
+;; a code position of a file CORPUS-DIR/**/*.el.gz, and writes one case line
+;; per form in the format of testdata/conformance/README.md:
+;;   FILE:LINE:COL <TAB> lex|dyn,pool <TAB> FORM <TAB> = <TAB> HEAD
+;; Code positions are decided by Emacs itself: each top-level form that
+;; mentions "pcase" is macro-expanded with `macroexpand-all' under an
+;; environment in which the seven heads record their form and expand to
+;; nil, so only the forms Emacs would evaluate are seen, and forms nested in
+;; a recorded one are not visited.  The recorded form is then located in
+;; the text to get its line.  Macros defined earlier in the same file,
+;; top-level `require's and `eval-and-compile'/`eval-when-compile' forms
+;; are evaluated first, as the byte compiler would.
+;;
+;; The output is derived from the installed sources at test time and is
+;; never stored in the repository.
+
+(require 'cl-lib)
+(require 'subr-x)
+
+(defconst pcxc-extract-heads
+  '(pcase pcase-exhaustive pcase-let pcase-let* pcase-dolist pcase-setq
+          pcase-lambda)
+  "Heads of the forms collected.")
+
+(defconst pcxc-extract-head-regexp
+  "(\\(pcase\\(?:-exhaustive\\|-let\\*?\\|-dolist\\|-setq\\|-lambda\\)?\\)\\_>"
+  "Finds the text of a collected head right after an open parenthesis.")
+
+(defvar pcxc-extract--found nil
+  "Forms recorded while expanding the current top-level form, newest first.")
+
+(defvar pcxc-extract--stats nil
+  "Alist of counters reported at the end.")
+
+(defun pcxc-extract--count (key &optional n)
+  "Add N (default 1) to the counter KEY."
+  (let ((cell (assq key pcxc-extract--stats)))
+    (if cell
+        (setcdr cell (+ (cdr cell) (or n 1)))
+      (push (cons key (or n 1)) pcxc-extract--stats))))
+
+(defun pcxc-extract--same-form-p (a b)
+  "Non-nil if recorded forms A and B come from the same source form.
+Their argument lists are fresh, but each argument is the source object."
+  (and (eq (car a) (car b))
+       (= (length a) (length b))
+       (cl-every #'eq (cdr a) (cdr b))))
+
+(defun pcxc-extract--recorder (head)
+  "A macro function that records a HEAD form and expands to nil."
+  (lambda (&rest args)
+    (let ((form (cons head args)))
+      (unless (cl-some (lambda (f) (pcxc-extract--same-form-p f form))
+                       pcxc-extract--found)
+        (push form pcxc-extract--found)))
+    nil))
+
+(defun pcxc-extract--environment ()
+  "The `macroexpand-all' environment used for walking.
+Besides the recorders it keeps `eval-when-compile' and `eval-and-compile'
+from running their bodies: they are walked as plain code instead."
+  (append (mapcar (lambda (h) (cons h (pcxc-extract--recorder h)))
+                  pcxc-extract-heads)
+          (list (cons 'eval-when-compile (lambda (&rest body) (cons 'progn body)))
+                (cons 'eval-and-compile (lambda (&rest body) (cons 'progn body))))))
+
+(defun pcxc-extract--walk (form)
+  "Recorded outermost pcase-family forms of top-level FORM, in order.
+Returns the symbol `error' when Emacs cannot expand FORM."
+  (setq pcxc-extract--found nil)
+  (condition-case nil
+      (progn
+        (macroexpand-all form (pcxc-extract--environment))
+        (reverse pcxc-extract--found))
+    (error 'error)))
+
+(defun pcxc-extract--in-code-text-p (pos)
+  "Non-nil if POS is outside strings and comments."
+  (save-excursion (not (nth 8 (syntax-ppss pos)))))
+
+(defun pcxc-extract--locate (form start end used)
+  "Position of the text in START..END that reads as FORM, or nil.
+Positions in USED (a list) are taken already."
+  (save-excursion
+    (goto-char start)
+    (let ((found nil))
+      (while (and (not found)
+                  (re-search-forward pcxc-extract-head-regexp end t))
+        (let ((pos (match-beginning 0)))
+          (when (and (not (memq pos used))
+                     (pcxc-extract--in-code-text-p pos)
+                     (equal (condition-case nil
+                                (car (read-from-string
+                                      (buffer-substring-no-properties pos end)))
+                              (error nil))
+                            form))
+            (setq found pos))))
+      found)))
+
+(defun pcxc-extract--printed (form)
+  "FORM printed on one line, or nil if it does not read back `equal'."
+  (let* ((print-escape-newlines t)
+         (print-escape-control-characters t)
+         (print-escape-nonascii t)
+         (print-circle t)
+         (print-gensym t)
+         (print-length nil)
+         (print-level nil)
+         (text (prin1-to-string form)))
+    (and (not (string-match-p "[\t\n]" text))
+         (equal (condition-case nil (car (read-from-string text)) (error nil))
+                form)
+         text)))
+
+(defun pcxc-extract--lexical-p ()
+  "Non-nil if the current buffer's first line enables lexical binding."
+  (save-excursion
+    (goto-char (point-min))
+    (re-search-forward "lexical-binding: *\\([^ \t\n;]+\\)" (line-end-position) t)
+    (and (match-beginning 1)
+         (not (equal (match-string 1) "nil")))))
+
+(defun pcxc-extract--compile-time-p (form)
+  "Non-nil if the byte compiler would evaluate top-level FORM.
+Macros are defined only when the name is still free: a library's own
+source version of a standard macro must not replace the loaded one."
+  (pcase (car-safe form)
+    ((or 'defmacro 'cl-defmacro)
+     (and (symbolp (cadr form)) (not (fboundp (cadr form)))))
+    ((or 'require 'eval-when-compile 'eval-and-compile) t)))
+
+(defun pcxc-extract--maybe-define (form)
+  "Evaluate FORM when the byte compiler would, so later forms can use it."
+  (when (pcxc-extract--compile-time-p form)
+    (condition-case nil
+        (let ((inhibit-message t)) (eval form t))
+      (error nil))))
+
+(defun pcxc-extract--emit (out rel form pos lexical)
+  "Write the case line for FORM found at POS of file REL into buffer OUT."
+  (let ((text (pcxc-extract--printed form)))
+    (if (not text)
+        (pcxc-extract--count 'unprintable)
+      (let ((line (line-number-at-pos pos))
+            (col (save-excursion (goto-char pos) (1+ (current-column)))))
+        (with-current-buffer out
+          (insert (format "%s:%d:%d\t%s,pool\t%s\t=\t%s\n"
+                          rel line col (if lexical "lex" "dyn") text
+                          (car form))))
+        (pcxc-extract--count 'forms)
+        (pcxc-extract--count (car form))))))
+
+(defun pcxc-extract--top-level (out rel form start end lexical)
+  "Collect the pcase-family forms of top-level FORM at START..END."
+  (when (save-excursion
+          (goto-char start)
+          (re-search-forward pcxc-extract-head-regexp end t))
+    (let ((found (pcxc-extract--walk form))
+          (used nil))
+      (if (eq found 'error)
+          (pcxc-extract--count 'unexpandable-top-level-forms)
+        (dolist (f found)
+          (let ((pos (pcxc-extract--locate f start end used)))
+            (if (not pos)
+                (pcxc-extract--count 'not-in-source-text)
+              (push pos used)
+              (pcxc-extract--emit out rel f pos lexical)))))))
+  (pcxc-extract--maybe-define form))
+
+(defun pcxc-extract-file (file rel out)
+  "Append the case lines of FILE (named REL in ids) to buffer OUT."
+  (with-temp-buffer
+    (insert-file-contents file)
+    (emacs-lisp-mode)
+    (let ((lexical (pcxc-extract--lexical-p))
+          (done nil))
+      (goto-char (point-min))
+      (while (not done)
+        (forward-comment (buffer-size))
+        (if (eobp)
+            (setq done t)
+          (let ((start (point)))
+            (condition-case nil
+                (let ((form (read (current-buffer))))
+                  (pcxc-extract--top-level out rel form start (point) lexical))
+              (error
+               (pcxc-extract--count 'unreadable-files)
+               (setq done t)))))))))
+
+(defun pcxc-extract-corpus (dir)
+  "The relative names of DIR/**/*.el.gz, sorted byte-wise."
+  (sort (mapcar (lambda (f) (file-relative-name f dir))
+                (directory-files-recursively dir "\\.el\\.gz\\'"))
+        #'string<))
+
+(defun pcxc-extract-main ()
+  "Command-line entry: OUT.tsv CORPUS-DIR."
+  (let* ((out-file (pop command-line-args-left))
+         (dir (file-name-as-directory (pop command-line-args-left)))
+         (files (pcxc-extract-corpus dir))
+         (start (float-time))
+         (out (generate-new-buffer " *pcxc-out*")))
+    (setq pcxc-extract--stats nil)
+    (with-current-buffer out
+      (insert "# Generated by pcxc-extract.el from " dir
+              " - outermost pcase-family forms in code positions.\n"))
+    (dolist (rel files)
+      (pcxc-extract--count 'files)
+      (pcxc-extract-file (expand-file-name rel dir)
+                         (string-remove-suffix ".gz" rel) out))
+    (with-current-buffer out
+      (let ((coding-system-for-write 'utf-8-emacs-unix))
+        (write-region nil nil out-file nil 'silent)))
+    (princ (format "extract: %s (%.1f s)\n"
+                   (mapconcat (lambda (c) (format "%s %d" (car c) (cdr c)))
+                              (reverse pcxc-extract--stats) " ")
+                   (- (float-time) start)))))
+
+;;; pcxc-extract.el ends here

@@ -1,0 +1,769 @@
+/* condstar.c - the cond* front end: clause structure (see condstar.h).
+ *
+ * Functions in pipeline order: condstar_expand -> parse (left to right:
+ * classify each clause as exit or non-exit, normalise it, compile its
+ * condition: ordinary, bind*, bind-and*, match* via matchstar.c, pcase*
+ * checks) -> assemble (right to left, each clause wrapped around the
+ * expansion of the clauses after it: templates of cond-star.md 6.2-6.6
+ * with the fixes of section 7; pcase* through pcase.h).  Nested user code
+ * is expanded with expand_code as it is met, so errors come in text order.
+ */
+#include "expand/condstar.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "expand/matchstar.h"
+#include "expand/pcase.h"
+
+/* ---- shared helpers (condstar.h) ---- */
+
+/* ORDER: condstar-syms - one row per field of struct condstar_syms. */
+static const struct {
+    const char *name;
+    size_t off;
+} sym_rows[] = {
+#define ROW(name, field) {name, offsetof(struct condstar_syms, field)}
+    ROW("_", underscore), ROW("and", and_), ROW("or", or_), ROW("if", if_),
+    ROW("progn", progn), ROW("let", let), ROW("let*", let_star),
+    ROW("setq", setq), ROW("prog1", prog1), ROW("when", when),
+    ROW("car", car), ROW("cdr", cdr), ROW("nth", nth), ROW("nthcdr", nthcdr),
+    ROW("consp", consp), ROW("null", null), ROW("eq", eq), ROW("eql", eql),
+    ROW("equal", equal), ROW("=", num_eq), ROW("aref", aref),
+    ROW("vectorp", vectorp), ROW("length", length),
+    ROW("string-match", string_match), ROW("match-string", match_string),
+    ROW("concat", concat), ROW("rx-to-string", rx_to_string),
+    ROW("cons", cons), ROW("list", list), ROW("vector", vector),
+    ROW("apply", apply), ROW("cdr-ignore", cdr_ignore), ROW("rx", rx),
+    ROW("constrain", constrain), ROW("append", append),
+    ROW("vconcat", vconcat), ROW("backquote-list*", bq_list_star),
+    ROW("bind*", bind_star), ROW("bind-and*", bind_and_star),
+    ROW("match*", match_star), ROW("pcase*", pcase_star),
+    ROW(":non-exit", non_exit),
+#undef ROW
+};
+
+void condstar_syms_init(struct condstar_syms *s, struct lisp *L)
+{
+    for (size_t i = 0; i < sizeof sym_rows / sizeof sym_rows[0]; i++)
+        *(struct value **)((char *)s + sym_rows[i].off) =
+            intern_cstr(L, sym_rows[i].name);
+    s->nil = L->nil;
+    s->t = L->t;
+    s->quote = L->quote;
+    s->function = L->function;
+    s->backquote = L->backquote;
+    s->comma = L->comma;
+    s->comma_at = L->comma_at;
+    s->end_anchor = value_string(L->a, "\\'", 2, false);
+}
+
+/* The text of at in the source, looking through copies the driver made
+ * of forms with nested expansions (expand_origin). */
+static bool text_of(const struct expand_ctx *x, struct condstar_at at,
+                    struct span *sp)
+{
+    if (!x->src)
+        return false;
+    if (at.v && !value_symbolp(at.v) &&
+        read_origin_span(x->src, expand_origin(x, at.v), sp))
+        return true;
+    return at.holder && value_consp(at.holder) &&
+           read_origin_car_span(x->src, expand_origin(x, at.holder), sp);
+}
+
+struct condstar_at condstar_at_child(const struct expand_ctx *x,
+                                     struct condstar_at parent,
+                                     const struct value *child,
+                                     const struct value *holder)
+{
+    struct condstar_at at = {child, holder};
+    struct span sp;
+    return text_of(x, at, &sp) ? at : parent;
+}
+
+void condstar_diag(struct expand_ctx *x, enum diag_severity sev,
+                   struct condstar_at at, const char *code, const char *fmt,
+                   ...)
+{
+    struct span sp = {0, 0};
+    text_of(x, at, &sp);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_addv(x->diags, sev, sp.start, sp.end, code, fmt, ap);
+    va_end(ap);
+}
+
+bool condstar_enter(struct expand_ctx *x, struct condstar_at at)
+{
+    if (x->max_depth > 0 && x->depth >= x->max_depth) {
+        condstar_diag(x, DIAG_ERROR, at, "nesting-too-deep",
+                      "nesting too deep (more than %d levels)", x->max_depth);
+        return false;
+    }
+    x->depth++;
+    return true;
+}
+
+void condstar_leave(struct expand_ctx *x) { x->depth--; }
+
+const char *condstar_describe(struct lisp *L, const struct value *v)
+{
+    (void)L;
+    switch (v->kind) {
+    case VK_SYMBOL: return v->u.sym.name;
+    case VK_CONS: return "a list";
+    case VK_INT: case VK_BIGNUM: case VK_FLOAT: return "a number";
+    case VK_STRING: return "a string";
+    case VK_VECTOR: return "a vector";
+    default: return "an atom";
+    }
+}
+
+bool condstar_keywordp(const struct value *v)
+{
+    return value_symbolp(v) && v->u.sym.interned && v->u.sym.len > 0 &&
+           v->u.sym.name[0] == ':';
+}
+
+/* ---- clauses ---- */
+
+enum ckind {
+    CK_ORD,      /* ordinary Lisp condition */
+    CK_BIND,     /* (bind* B...) */
+    CK_BIND_AND, /* (bind-and* B...) */
+    CK_MATCH,    /* (match* PATTERN DATUM) */
+    CK_PCASE,    /* (pcase* PATTERN DATUM) */
+};
+
+struct clause {
+    struct value *src;    /* the clause as written */
+    struct value *holder; /* the cons of the cond* form whose car is src */
+    struct value *cond;   /* condition as written */
+    struct value *body;   /* body forms as written (after normalisation) */
+    bool nonexit;         /* 2.2 */
+    bool last;            /* no clause follows */
+    enum ckind kind;
+    struct value *xcond;  /* CK_ORD: expanded condition */
+    struct value *xbody;  /* expanded body (all kinds but CK_PCASE) */
+    union {
+        struct {
+            struct value *init;  /* temporary for the first value */
+            struct value *val1;  /* expanded first value */
+            struct value *mb;    /* bindings with the first value replaced */
+            struct value *all;   /* bindings as written, values expanded */
+        } bind;
+        struct {
+            struct value *checks; /* ((V (and PREV E)) ...) */
+            struct value *last;   /* last variable, or t */
+        } band;
+        struct {
+            struct value *d;      /* datum temporary */
+            struct value *datum;  /* expanded datum */
+            struct matchstar_result r;
+        } match;
+    } u;
+};
+
+/* State of one cond* form. */
+struct cs {
+    struct expand_ctx *x;
+    struct lisp *L;
+    struct condstar_syms S;
+    struct value *nil;
+};
+
+static struct value *cons(struct cs *c, struct value *a, struct value *d)
+{
+    return value_cons(c->L->a, a, d);
+}
+
+static struct value *list2(struct cs *c, struct value *a, struct value *b)
+{
+    return cons(c, a, cons(c, b, c->nil));
+}
+
+static struct value *list3(struct cs *c, struct value *a, struct value *b,
+                           struct value *d)
+{
+    return cons(c, a, list2(c, b, d));
+}
+
+static bool headed(const struct value *v, const struct value *head)
+{
+    return value_consp(v) && value_car(v) == head;
+}
+
+/* Record an error at v (the car of holder) inside clause cl; false. */
+static bool clause_error(struct cs *c, const struct clause *cl,
+                         const struct value *v, const struct value *holder,
+                         const char *msg)
+{
+    struct condstar_at at = {cl->src, cl->holder};
+    condstar_diag(c->x, DIAG_ERROR, condstar_at_child(c->x, at, v, holder),
+                  "malformed-pattern", "%s", msg);
+    return false;
+}
+
+/* Expand every form of a proper list of user code. */
+static struct value *expand_body(struct cs *c, struct value *forms)
+{
+    struct value *r = c->nil;
+    for (; value_consp(forms); forms = value_cdr(forms)) {
+        struct value *e = expand_code(c->x, value_car(forms));
+        if (!e)
+            return NULL;
+        r = cons(c, e, r);
+    }
+    return lisp_reverse(c->L, r);
+}
+
+/* ---- parse: classification (2.2) and normalisation (2.3) ---- */
+
+static bool starts_with_bind(struct cs *c, const struct value *cl)
+{
+    const struct value *h = value_car(cl);
+    return value_consp(h) && (value_car(h) == c->S.bind_star ||
+                              value_car(h) == c->S.bind_and_star);
+}
+
+static struct value *last_elt(struct value *l)
+{
+    while (value_consp(value_cdr(l)))
+        l = value_cdr(l);
+    return value_car(l);
+}
+
+static bool nonexit_p(struct cs *c, struct value *cl)
+{
+    if (!value_consp(cl) || !value_consp(value_cdr(cl)))
+        return true;
+    return value_car(cl) == c->S.t || starts_with_bind(c, cl) ||
+           last_elt(cl) == c->S.non_exit;
+}
+
+/* The substance of a non-exit clause: what Emacs keeps of it. */
+static struct value *substance(struct cs *c, struct value *cl)
+{
+    if (!value_consp(cl) || !value_consp(value_cdr(cl)) || starts_with_bind(c, cl))
+        return cl;
+    if (value_car(cl) == c->S.t || condstar_keywordp(value_car(cl)))
+        return cons(c, c->S.t, value_cdr(cl));
+    struct value *r = c->nil; /* butlast */
+    for (; value_consp(value_cdr(cl)); cl = value_cdr(cl))
+        r = cons(c, value_car(cl), r);
+    return lisp_reverse(c->L, r);
+}
+
+/* (bind* B...): first binding split off (6.3). */
+static bool parse_bind(struct cs *c, struct clause *cl)
+{
+    struct value *b = value_cdr(cl->cond);
+    if (value_list_length(b, c->nil) < 0)
+        return clause_error(c, cl, cl->cond, NULL, "bind*: improper list of bindings");
+    if (b == c->nil) {
+        if (cl->body != c->nil || cl->last)
+            return clause_error(c, cl, cl->cond, NULL,
+                                "bind* with a body or as the last clause needs at "
+                                "least one binding (Emacs 30 binds the constant "
+                                "nil here: setting-constant when interpreted, "
+                                "ignored when compiled)");
+        cl->u.bind.all = c->nil;
+        return true;
+    }
+    struct value *first = value_car(b);
+    if (value_consp(first) && value_list_length(first, c->nil) < 0)
+        return clause_error(c, cl, first, b, "bind*: malformed binding");
+    if (!value_consp(first) && !value_symbolp(first))
+        return clause_error(c, cl, first, b,
+                            "bind*: a binding is a symbol or (VAR VALUE)");
+    struct value *all = c->nil;
+    for (; b != c->nil; b = value_cdr(b)) {
+        struct value *e = value_car(b);
+        if (value_consp(e) && value_list_length(e, c->nil) > 0) {
+            struct value *vals = expand_body(c, value_cdr(e));
+            if (!vals)
+                return false;
+            e = cons(c, value_car(e), vals);
+        }
+        all = cons(c, e, all);
+    }
+    all = cl->u.bind.all = lisp_reverse(c->L, all);
+    first = value_car(all);
+    struct value *var1 = value_consp(first) ? value_car(first) : first;
+    struct value *r = value_consp(first) ? value_cdr(first) : c->nil;
+    cl->u.bind.val1 = r == c->nil ? r : value_car(r);
+    cl->u.bind.init = expand_gensym(c->x, "init");
+    cl->u.bind.mb = cons(c, list2(c, var1, cl->u.bind.init), value_cdr(all));
+    return true;
+}
+
+/* (bind-and* (V E)...): the if-let* chain of checks (6.4). */
+static bool parse_bind_and(struct cs *c, struct clause *cl)
+{
+    struct value *b = value_cdr(cl->cond), *prev = c->S.t, *checks = c->nil;
+    if (value_list_length(b, c->nil) < 0)
+        return clause_error(c, cl, cl->cond, NULL, "bind-and*: improper list of bindings");
+    for (; b != c->nil; b = value_cdr(b)) {
+        struct value *e = value_car(b);
+        if (!value_consp(e))
+            return clause_error(c, cl, e, b,
+                                "bind-and*: a binding must be (VAR EXPR), not a "
+                                "bare symbol (Emacs 30 signals wrong-type-argument)");
+        struct value *var = value_car(e), *r = value_cdr(e);
+        if (!value_symbolp(var))
+            return clause_error(c, cl, e, b,
+                                "bind-and*: (EXPR) bindings are not supported: "
+                                "Emacs 30 uses EXPR as a variable name");
+        if (r != c->nil && !value_consp(r))
+            return clause_error(c, cl, e, b, "bind-and*: malformed binding");
+        struct value *x = expand_code(c->x, r == c->nil ? r : value_car(r));
+        if (!x)
+            return false;
+        if (var == c->S.underscore)
+            var = expand_gensym(c->x, "s");
+        checks = cons(c, list2(c, var, list3(c, c->S.and_, prev, x)), checks);
+        prev = var;
+    }
+    cl->u.band.checks = lisp_reverse(c->L, checks);
+    cl->u.band.last = prev;
+    return true;
+}
+
+/* (match* PATTERN DATUM): exactly two arguments (Q13 is an error). */
+static bool parse_match(struct cs *c, struct clause *cl)
+{
+    struct value *args = value_cdr(cl->cond);
+    long n = value_list_length(args, c->nil);
+    if (n != 2)
+        return clause_error(c, cl, cl->cond, NULL,
+                            n < 2 ? "match* needs a pattern and a datum: (match* "
+                                    "PATTERN DATUM) (Emacs 30 matches a missing "
+                                    "datum against nil)"
+                                  : "match* takes exactly two arguments: (match* "
+                                    "PATTERN DATUM)");
+    struct value *d = expand_gensym(c->x, "d");
+    struct value *datum = expand_code(c->x, value_car(value_cdr(args)));
+    if (!datum)
+        return false;
+    struct condstar_at at = condstar_at_child(
+        c->x, (struct condstar_at){cl->cond, NULL}, value_car(args), args);
+    cl->u.match.d = d;
+    cl->u.match.datum = datum;
+    return matchstar_compile(c->x, &c->S, value_car(args), at, d, &cl->u.match.r);
+}
+
+/* (pcase* PATTERN DATUM): only the :non-exit restriction is checked here;
+ * pcase.c expands pattern, datum and body. */
+static bool parse_pcase(struct cs *c, struct clause *cl)
+{
+    struct value *a = value_cdr(cl->cond);
+    if (a != c->nil && !(value_consp(a) && (value_cdr(a) == c->nil ||
+                                           value_consp(value_cdr(a)))))
+        return clause_error(c, cl, cl->cond, NULL, "pcase*: improper argument list");
+    if (cl->nonexit && cl->body != c->nil && !cl->last)
+        return clause_error(c, cl, cl->src, cl->holder,
+                            ":non-exit not supported with `pcase*' when clauses "
+                            "follow");
+    return true;
+}
+
+static enum ckind kind_of(struct cs *c, const struct value *cond)
+{
+    if (!value_consp(cond))
+        return CK_ORD;
+    const struct value *h = value_car(cond);
+    if (h == c->S.bind_star)
+        return CK_BIND;
+    if (h == c->S.bind_and_star)
+        return CK_BIND_AND;
+    if (h == c->S.match_star)
+        return CK_MATCH;
+    return h == c->S.pcase_star ? CK_PCASE : CK_ORD;
+}
+
+static bool parse_clause(struct cs *c, struct clause *cl)
+{
+    struct value *src = cl->src;
+    if (src != c->nil && !value_consp(src))
+        return clause_error(c, cl, src, cl->holder,
+                            "cond* clause is not a list (Emacs 30 signals "
+                            "wrong-type-argument listp)");
+    if (value_list_length(src, c->nil) < 0)
+        return clause_error(c, cl, src, cl->holder, "cond* clause is not a proper list");
+    cl->nonexit = nonexit_p(c, src);
+    struct value *s = cl->nonexit ? substance(c, src) : src;
+    cl->cond = s == c->nil ? s : value_car(s);
+    cl->body = s == c->nil ? s : value_cdr(s);
+    cl->kind = kind_of(c, cl->cond);
+    bool ok = true;
+    switch (cl->kind) { /* dispatch on the condition kind (2.4) */
+    case CK_PCASE:
+        return parse_pcase(c, cl); /* pcase.c expands the body */
+    case CK_ORD:
+        ok = (cl->xcond = expand_code(c->x, cl->cond)) != NULL;
+        break;
+    case CK_BIND:
+        ok = parse_bind(c, cl);
+        break;
+    case CK_BIND_AND:
+        ok = parse_bind_and(c, cl);
+        break;
+    case CK_MATCH:
+        ok = parse_match(c, cl);
+        break;
+    }
+    return ok && (cl->xbody = expand_body(c, cl->body)) != NULL;
+}
+
+/* ---- assemble: one clause around the expansion of the rest ---- */
+
+/* The expansion of the clauses after the current one. */
+struct rest {
+    struct value *form; /* their expansion (nil when none follows) */
+    bool any;           /* some clause follows */
+    bool bare_progn;    /* they are exactly ((progn)): Emacs's expansion of
+                           them is (progn), and cond*-bind-pattern-syms then
+                           drops the bindings of a non-exit match* (Q6) */
+};
+
+/* nil, the single form, or (progn FORMS...). */
+static struct value *body_form(struct cs *c, struct value *forms)
+{
+    if (forms == c->nil)
+        return c->nil;
+    if (value_cdr(forms) == c->nil)
+        return value_car(forms);
+    return cons(c, c->S.progn, forms);
+}
+
+/* form as a list of body forms (a progn is spliced). */
+static struct value *forms_of(struct cs *c, struct value *form)
+{
+    if (headed(form, c->S.progn) && value_consp(value_cdr(form)))
+        return value_cdr(form);
+    return cons(c, form, c->nil);
+}
+
+/* (progn stmt REST...) */
+static struct value *seq(struct cs *c, struct value *stmt, struct value *rest)
+{
+    return cons(c, c->S.progn, cons(c, stmt, forms_of(c, rest)));
+}
+
+/* (if test then ELSE...), without a nil else part; a test that is
+ * literally t (a match* pattern that cannot fail) needs no if. */
+static struct value *if_form(struct cs *c, struct value *test,
+                             struct value *then, struct value *els)
+{
+    if (test == c->S.t)
+        return then;
+    struct value *tail = els == c->nil ? c->nil : forms_of(c, els);
+    return cons(c, c->S.if_, cons(c, test, cons(c, then, tail)));
+}
+
+/* (HEAD BINDINGS BODY...), or just the body when there is no binding. */
+static struct value *let_form(struct cs *c, struct value *head,
+                              struct value *bindings, struct value *body)
+{
+    if (bindings == c->nil)
+        return body_form(c, body);
+    return cons(c, head, cons(c, bindings, body));
+}
+
+/* (progn FORMS... REST...) */
+static struct value *seq_forms(struct cs *c, struct value *forms,
+                               struct value *rest)
+{
+    struct value *r = forms_of(c, rest);
+    for (struct value *f = lisp_reverse(c->L, forms); f != c->nil; f = value_cdr(f))
+        r = cons(c, value_car(f), r);
+    return cons(c, c->S.progn, r);
+}
+
+/* Ordinary condition (6.2); a literal t condition needs no test. */
+static struct value *asm_ord(struct cs *c, struct clause *cl, struct rest r)
+{
+    struct value *C = cl->xcond, *body = body_form(c, cl->xbody);
+    bool always = cl->cond == c->S.t;
+    if (!cl->nonexit && r.any)
+        return always ? body : if_form(c, C, body, r.form);
+    if (r.any) {
+        if (cl->xbody == c->nil)
+            return seq(c, C, r.form);
+        if (always)
+            return seq_forms(c, cl->xbody, r.form);
+        return seq(c, if_form(c, C, body, c->nil), r.form);
+    }
+    if (cl->xbody == c->nil)
+        return C;
+    return always ? body : if_form(c, C, body, c->nil);
+}
+
+/* bind* (6.3): the first value is computed and tested once, all bindings
+ * cover the body and the rest. */
+static struct value *asm_bind(struct cs *c, struct clause *cl, struct rest r)
+{
+    if (cl->u.bind.all == c->nil) /* (bind*) without body, not last */
+        return r.form;
+    if (r.any && cl->xbody == c->nil)
+        return let_form(c, c->S.let_star, cl->u.bind.all, forms_of(c, r.form));
+    struct value *init = cl->u.bind.init;
+    struct value *inner = cons(c, cons(c, c->S.when, cons(c, init, cl->xbody)),
+                               r.any ? forms_of(c, r.form) : c->nil);
+    inner = let_form(c, c->S.let_star, cl->u.bind.mb, inner);
+    struct value *b = cons(c, list2(c, init, cl->u.bind.val1), c->nil);
+    return list3(c, c->S.let, b, inner);
+}
+
+/* bind-and* (6.4): bindings cover the body only; a last clause without
+ * body yields the last variable itself (Q11, reproduced). */
+static struct value *asm_bind_and(struct cs *c, struct clause *cl, struct rest r)
+{
+    struct value *checks = cl->u.band.checks, *last = cl->u.band.last;
+    struct value *body = body_form(c, cl->xbody), *stmt = body;
+    if (checks != c->nil)
+        stmt = list3(c, c->S.let_star, checks, if_form(c, last, body, c->nil));
+    if (r.any)
+        return stmt == c->nil ? r.form : seq(c, stmt, r.form);
+    return cl->xbody == c->nil ? last : stmt;
+}
+
+/* Is sym read in tree: does it occur anywhere but as the variable of a
+ * (setq VAR VALUE) form?  Explicit stack: trees may be deep. */
+static bool reads(struct cs *c, const struct value *sym, struct value *tree)
+{
+    size_t cap = 64, n = 0;
+    struct value **stack = ARENA_NEWN(c->L->a, struct value *, cap);
+    stack[n++] = tree;
+    while (n) {
+        struct value *v = stack[--n];
+        if (headed(v, c->S.setq) && value_consp(value_cdr(v)))
+            v = value_cdr(value_cdr(v)); /* its value part only */
+        for (; value_consp(v); v = value_cdr(v)) {
+            if (n == cap) {
+                stack = arena_grow(c->L->a, stack, cap * sizeof *stack,
+                                   2 * cap * sizeof *stack);
+                cap *= 2;
+            }
+            stack[n++] = value_car(v);
+        }
+        if (v == sym)
+            return true;
+    }
+    return false;
+}
+
+/* tree with every occurrence of from replaced by to (copying only the
+ * conses on the way to one). */
+static struct value *subst(struct cs *c, struct value *tree, struct value *from,
+                           struct value *to, struct condstar_at at)
+{
+    if (tree == from)
+        return to;
+    if (!value_consp(tree))
+        return tree;
+    if (!condstar_enter(c->x, at))
+        return NULL;
+    struct value *rev = c->nil, *v = tree;
+    bool changed = false;
+    for (; value_consp(v); v = value_cdr(v)) {
+        struct value *e = subst(c, value_car(v), from, to, at);
+        if (!e)
+            return condstar_leave(c->x), NULL;
+        changed |= e != value_car(v);
+        rev = cons(c, e, rev);
+    }
+    condstar_leave(c->x);
+    if (!changed && v != from)
+        return tree;
+    struct value *r = v == from ? to : v;
+    for (; rev != c->nil; rev = value_cdr(rev))
+        r = cons(c, value_car(rev), r);
+    return r;
+}
+
+/* When the bindings of a match* clause are not emitted, an alias that
+ * the test only assigns would be an unused variable: it is renamed to a
+ * temporary whose name starts with `_' (cli.md section 9).  Returns the
+ * test, and the aliases oldest first in *names; NULL after an error. */
+static struct value *match_aliases(struct cs *c, struct clause *cl,
+                                   bool lets_emitted, struct value **names)
+{
+    struct value *test = cl->u.match.r.test;
+    struct condstar_at at = {cl->src, cl->holder};
+    *names = c->nil;
+    for (const struct matchstar_alias *a = cl->u.match.r.aliases; a; a = a->next) {
+        struct value *t = a->temp;
+        if (!lets_emitted && !reads(c, t, test)) {
+            t = expand_gensym(c->x, "_ba");
+            if (!(test = subst(c, test, a->temp, t, at)))
+                return NULL;
+        }
+        *names = cons(c, t, *names);
+    }
+    return test;
+}
+
+/* What the test of a match* clause runs on success (6.6 step 4). */
+static struct value *match_run(struct cs *c, struct clause *cl,
+                               struct value *lets, struct value *stores)
+{
+    if (cl->xbody == c->nil)
+        return NULL;
+    if (stores != c->nil) {
+        struct value *p = cons(c, c->S.prog1, cons(c, body_form(c, cl->xbody), stores));
+        return list3(c, c->S.let_star, lets, p);
+    }
+    return let_form(c, c->S.let_star, lets, cl->xbody);
+}
+
+/* Q5 fixed: one carry temporary per variable, stored when the body ends
+ * and loaded around the rest. */
+static void match_carry(struct cs *c, const struct matchstar_binding *b,
+                        struct value **temps, struct value **stores,
+                        struct value **loads)
+{
+    *temps = *stores = *loads = c->nil;
+    for (; b; b = b->next) {
+        struct value *t = expand_gensym(c->x, "ua");
+        *temps = cons(c, t, *temps);
+        *stores = cons(c, list3(c, c->S.setq, t, b->var), *stores);
+        *loads = cons(c, list2(c, b->var, t), *loads);
+    }
+    *temps = lisp_reverse(c->L, *temps);
+    *stores = lisp_reverse(c->L, *stores);
+    *loads = lisp_reverse(c->L, *loads);
+}
+
+/* (let ((d DATUM)) E...), or (progn DATUM E...) when E does not use d. */
+static struct value *match_wrap(struct cs *c, struct clause *cl, struct value *test,
+                                struct value *e, bool lets_emitted)
+{
+    const struct matchstar_result *mr = &cl->u.match.r;
+    struct value *d = cl->u.match.d, *datum = cl->u.match.datum;
+    bool used = reads(c, d, test);
+    for (const struct matchstar_binding *b = mr->bindings; lets_emitted && b && !used;
+         b = b->next)
+        used = reads(c, d, b->val);
+    if (!used)
+        return cons(c, c->S.progn, cons(c, datum, forms_of(c, e)));
+    struct value *b = cons(c, list2(c, d, datum), c->nil);
+    return cons(c, c->S.let, cons(c, b, forms_of(c, e)));
+}
+
+/* match* (6.6 with the Q5 fix of section 7). */
+static struct value *asm_match(struct cs *c, struct clause *cl, struct rest r)
+{
+    const struct matchstar_result *mr = &cl->u.match.r;
+    struct value *lets = matchstar_let_list(c->L, mr->bindings);
+    bool body = cl->xbody != c->nil;
+    bool tail = cl->nonexit && r.any; /* the rest runs inside this clause */
+    bool tail_lets = tail && !r.bare_progn;
+    bool carry = body && mr->bindings && tail_lets; /* Q5 */
+    struct value *temps = c->nil, *stores = c->nil, *loads = c->nil, *aliases;
+    struct value *test = match_aliases(c, cl, body || tail_lets, &aliases);
+    if (!test)
+        return NULL;
+    if (carry) {
+        match_carry(c, mr->bindings, &temps, &stores, &loads);
+        condstar_diag(c->x, DIAG_WARNING, (struct condstar_at){cl->src, cl->holder},
+                      "emacs-divergence",
+                      "non-exit match* with a body: in Emacs 30 later clauses "
+                      "see the pattern variables as nil; pcexpand passes their "
+                      "values");
+    }
+    struct value *run = match_run(c, cl, lets, stores);
+    struct value *e = run ? if_form(c, test, run, cl->nonexit ? c->nil : r.form) : test;
+    if (tail) /* Q6: bound even when the test failed */
+        e = seq(c, e, tail_lets ? let_form(c, c->S.let_star, carry ? loads : lets,
+                                          forms_of(c, r.form))
+                                : c->nil);
+    if (aliases != c->nil)
+        e = cons(c, c->S.let, cons(c, aliases, forms_of(c, e)));
+    if (carry)
+        e = cons(c, c->S.let, cons(c, temps, forms_of(c, e)));
+    return match_wrap(c, cl, test, e, body || tail_lets);
+}
+
+/* pcase* (6.5): an exit clause is a two-clause pcase, a body-less one is
+ * unchecked destructuring around the rest. */
+static struct value *asm_pcase(struct cs *c, struct clause *cl, struct rest r)
+{
+    struct value *a = value_cdr(cl->cond), *pat = c->nil, *datum = c->nil;
+    if (value_consp(a)) {
+        pat = value_car(a);
+        if (value_consp(value_cdr(a)))
+            datum = value_car(value_cdr(a));
+    }
+    if (cl->body != c->nil) {
+        struct value *clauses = cons(c, cons(c, pat, cl->body), c->nil);
+        return pcase_compile_clauses(c->x, datum, clauses,
+                                     !cl->nonexit && r.any ? r.form : NULL);
+    }
+    /* Emacs's body is (cond* REST...), one form even when REST is empty:
+     * with no body form at all, pcase-let would not evaluate the datum. */
+    return pcase_destructure(c->x, pat, datum, cons(c, r.form, c->nil));
+}
+
+static struct value *assemble(struct cs *c, struct clause *cl, struct rest r)
+{
+    switch (cl->kind) { /* dispatch on the condition kind (2.4) */
+    case CK_ORD: return asm_ord(c, cl, r);
+    case CK_BIND: return asm_bind(c, cl, r);
+    case CK_BIND_AND: return asm_bind_and(c, cl, r);
+    case CK_MATCH: return asm_match(c, cl, r);
+    case CK_PCASE: return asm_pcase(c, cl, r);
+    }
+    return NULL;
+}
+
+/* Is this last clause one that Emacs expands to exactly (progn)? */
+static bool bare_progn(struct cs *c, const struct clause *cl)
+{
+    return cl->kind == CK_ORD && cl->body == c->nil && headed(cl->cond, c->S.progn) &&
+           value_cdr(cl->cond) == c->nil;
+}
+
+/* Parse left to right, then fold right to left (6.1). */
+static struct value *expand_clauses(struct cs *c, struct value *form)
+{
+    struct value *list = value_cdr(form);
+    long n = value_list_length(list, c->nil);
+    if (n < 0) {
+        condstar_diag(c->x, DIAG_ERROR, (struct condstar_at){form, NULL},
+                      "malformed-pattern", "cond* form is not a proper list");
+        return NULL;
+    }
+    struct clause *cls = ARENA_NEWN(c->L->a, struct clause, n ? n : 1);
+    memset(cls, 0, sizeof *cls * (n ? n : 1));
+    long i = 0;
+    for (struct value *l = list; l != c->nil; l = value_cdr(l), i++) {
+        cls[i].src = value_car(l);
+        cls[i].holder = l;
+        cls[i].last = i == n - 1;
+        if (!parse_clause(c, &cls[i]))
+            return NULL;
+    }
+    struct rest r = {c->nil, false, false};
+    for (i = n - 1; i >= 0; i--) {
+        struct value *e = assemble(c, &cls[i], r);
+        if (!e)
+            return NULL;
+        r.bare_progn = i == n - 1 && bare_progn(c, &cls[i]);
+        r.form = e;
+        r.any = true;
+    }
+    return r.form;
+}
+
+struct value *condstar_expand(struct expand_ctx *x, struct value *form)
+{
+    struct cs c = {.x = x, .L = x->L, .nil = x->L->nil};
+    condstar_syms_init(&c.S, x->L);
+    if (!condstar_enter(x, (struct condstar_at){form, NULL}))
+        return NULL;
+    struct value *e = expand_clauses(&c, form);
+    condstar_leave(x);
+    return e;
+}

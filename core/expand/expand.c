@@ -1,0 +1,382 @@
+/* expand.c - the expansion driver: walk code positions, dispatch on heads.
+ *
+ * Stage "walk + expand" (cli.md section 3).  In order: the head table
+ * (eight heads -> front end, sorted), the copy -> original map that keeps
+ * rebuilt forms traceable to their text, the walker callback (expand a
+ * selected head, keep an unselected one and look inside it, replace a
+ * stray cond* keyword by nil), the public entry points expand_init /
+ * expand_form / expand_code, temporaries, and diagnostics with a span.
+ *
+ * Nesting: a front end expands the user code it copies with expand_code,
+ * so the driver is re-entered; only sites met at nesting level 0 are
+ * recorded in x->sites (the outermost replaced forms).
+ */
+#include "expand/expand.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "expand/condstar.h"
+#include "expand/gensym.h"
+#include "expand/pcase.h"
+#include "expand/pcase_macros.h"
+#include "syntax/walk.h"
+
+/* Default of x->max_depth: nested expansions plus the front ends'
+ * recursive passes share it.  Emacs's own sources nest 29 levels. */
+#define EXPAND_MAX_DEPTH 1000
+
+typedef struct value *(*front_end_fn)(struct expand_ctx *x, struct value *form);
+
+struct head_row {
+    const char *name;
+    unsigned bit;     /* EXPAND_HEAD_* */
+    front_end_fn fn;
+};
+
+/* The eight heads, sorted by strcmp (test_expand checks it). */
+static const struct head_row head_rows[] = {
+    {"cond*", EXPAND_HEAD_COND_STAR, condstar_expand},
+    {"pcase", EXPAND_HEAD_PCASE, pcase_expand},
+    {"pcase-dolist", EXPAND_HEAD_PCASE_DOLIST, pcase_expand},
+    {"pcase-exhaustive", EXPAND_HEAD_PCASE_EXHAUSTIVE, pcase_expand},
+    {"pcase-lambda", EXPAND_HEAD_PCASE_LAMBDA, pcase_expand},
+    {"pcase-let", EXPAND_HEAD_PCASE_LET, pcase_expand},
+    {"pcase-let*", EXPAND_HEAD_PCASE_LET_STAR, pcase_expand},
+    {"pcase-setq", EXPAND_HEAD_PCASE_SETQ, pcase_expand},
+};
+
+/* cond* clause keywords: macros expanding to nil outside a condition. */
+static const char *const stray_keywords[] = {"bind*", "bind-and*", "match*", "pcase*"};
+
+#define COUNT(t) (sizeof(t) / sizeof((t)[0]))
+
+static const struct head_row *find_head(const char *name)
+{
+    size_t lo = 0, hi = COUNT(head_rows);
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(name, head_rows[mid].name);
+        if (c == 0)
+            return &head_rows[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+static bool stray_keyword(const char *name)
+{
+    for (size_t i = 0; i < COUNT(stray_keywords); i++)
+        if (strcmp(name, stray_keywords[i]) == 0)
+            return true;
+    return false;
+}
+
+long expand_check_tables(void)
+{
+    for (size_t i = 1; i < COUNT(head_rows); i++)
+        if (strcmp(head_rows[i - 1].name, head_rows[i].name) >= 0)
+            return (long)i;
+    return -1;
+}
+
+int expand_head_bit(const char *name)
+{
+    const struct head_row *r = find_head(name);
+    return r ? (int)r->bit : 0;
+}
+
+/* ---- driver state ---- */
+
+struct priv {
+    struct gensym *g;               /* temporaries of the run */
+    int nest;                       /* > 0 while a front end runs */
+    const struct value *form;       /* current top-level form */
+    const struct value *site;       /* outermost form being expanded */
+    const struct value *target;     /* expand only this form (NULL: all) */
+    struct value **found;           /* expand_list_forms: forms seen */
+    size_t n_found, cap_found;
+    bool listing;                   /* walking for expand_list_forms */
+    const struct value **akey;      /* copy -> original (pointer hash) */
+    const struct value **aval;
+    size_t acap, an;
+};
+
+static struct priv *priv_of(const struct expand_ctx *x) { return x->priv; }
+
+static size_t hash_ptr(const void *p)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 33;
+    return (size_t)h;
+}
+
+static size_t alias_slot(const struct priv *p, const struct value *k)
+{
+    size_t j = hash_ptr(k) & (p->acap - 1);
+    while (p->akey[j] && p->akey[j] != k)
+        j = (j + 1) & (p->acap - 1);
+    return j;
+}
+
+static void alias_put(struct arena *a, struct priv *p, const struct value *copy,
+                      const struct value *orig)
+{
+    if ((p->an + 1) * 2 > p->acap) {
+        const struct value **ok = p->akey, **ov = p->aval;
+        size_t oc = p->acap;
+        p->acap = oc ? oc * 2 : 256;
+        p->akey = arena_zalloc(a, p->acap * sizeof *p->akey);
+        p->aval = arena_zalloc(a, p->acap * sizeof *p->aval);
+        for (size_t i = 0; i < oc; i++)
+            if (ok[i]) {
+                size_t j = alias_slot(p, ok[i]);
+                p->akey[j] = ok[i];
+                p->aval[j] = ov[i];
+            }
+    }
+    size_t j = alias_slot(p, copy);
+    if (!p->akey[j])
+        p->an++;
+    p->akey[j] = copy;
+    p->aval[j] = orig;
+}
+
+const struct value *expand_origin(const struct expand_ctx *x,
+                                  const struct value *v)
+{
+    const struct priv *p = priv_of(x);
+    for (int hops = 0; v && p->acap && hops < 64; hops++) {
+        size_t j = alias_slot(p, v);
+        if (!p->akey[j])
+            break;
+        v = p->aval[j];
+    }
+    return v;
+}
+
+/* The walker copied orig because a nested form inside it was replaced:
+ * remember that the copy stands for orig (comments attached to orig must
+ * find it; diagnostics at it need its text). */
+static void on_rebuilt(struct walker *w, struct value *orig, struct value *copy)
+{
+    struct expand_ctx *x = w->ctx;
+    alias_put(x->L->a, priv_of(x), copy, orig);
+}
+
+struct gensym *expand_gensyms(struct expand_ctx *x) { return priv_of(x)->g; }
+
+/* ---- sites ---- */
+
+static void add_site(struct expand_ctx *x, struct value *orig,
+                     struct value *expansion, const char *head)
+{
+    if (x->n_sites == x->cap_sites) {
+        size_t cap = x->cap_sites ? x->cap_sites * 2 : 8;
+        x->sites = arena_grow(x->L->a, x->sites, x->cap_sites * sizeof *x->sites,
+                              cap * sizeof *x->sites);
+        x->cap_sites = cap;
+    }
+    x->sites[x->n_sites++] = (struct expand_site){orig, expansion, head};
+    x->stats.forms++;
+}
+
+/* ---- the walker callback ---- */
+
+static void note_found(struct expand_ctx *x, struct value *form)
+{
+    struct priv *p = priv_of(x);
+    if (p->n_found == p->cap_found) {
+        size_t cap = p->cap_found ? p->cap_found * 2 : 8;
+        p->found = arena_grow(x->L->a, p->found, p->cap_found * sizeof *p->found,
+                              cap * sizeof *p->found);
+        p->cap_found = cap;
+    }
+    p->found[p->n_found++] = form;
+}
+
+static bool selected(const struct expand_ctx *x, unsigned bit)
+{
+    return x->heads == 0 || (x->heads & bit) != 0;
+}
+
+/* Depth guard shared with the front ends. */
+static bool enter(struct expand_ctx *x, const struct value *at)
+{
+    if (++x->depth <= x->max_depth)
+        return true;
+    x->depth--;
+    expand_diag(x, DIAG_ERROR, at, "nesting-too-deep",
+                "nesting too deep (more than %d levels of expansion)",
+                x->max_depth);
+    return false;
+}
+
+/* Run the front end of row on form; records the site at level 0.  A
+ * front end that fails must have said why; if it did not, an internal
+ * error is recorded so that no form fails silently. */
+static struct value *expand_site(struct expand_ctx *x, const struct head_row *row,
+                                 struct value *form)
+{
+    struct priv *p = priv_of(x);
+    size_t errors = x->diags->n_errors;
+    if (!enter(x, form))
+        return NULL;
+    const struct value *outer = p->site;
+    if (p->nest++ == 0)
+        p->site = form;
+    struct value *r = row->fn(x, form);
+    p->nest--;
+    x->depth--;
+    if (!r && x->diags->n_errors == errors)
+        expand_diag(x, DIAG_ERROR, form, "internal",
+                    "expanding %s failed without a diagnostic", row->name);
+    if (r && p->nest == 0)
+        add_site(x, form, r, row->name);
+    if (p->nest == 0)
+        p->site = outer;
+    return r;
+}
+
+/* The walker's callback: every cons in a code position comes here,
+ * outermost first.  An uninterned symbol in head position (#:pcase) is
+ * not the macro. */
+static enum walk_status visit(struct walker *w, struct value *form)
+{
+    struct expand_ctx *x = w->ctx;
+    struct value *h = value_car(form);
+    if (!value_symbolp(h) || !h->u.sym.interned)
+        return WALK_CONTINUE;
+    const struct head_row *row = find_head(h->u.sym.name);
+    struct priv *p = priv_of(x);
+    if (row && p->listing) {
+        if (selected(x, row->bit))
+            note_found(x, form);
+        return WALK_CONTINUE;
+    }
+    if (row) {
+        if (!selected(x, row->bit) || (p->target && p->nest == 0 && form != p->target))
+            return WALK_CONTINUE; /* kept as written; look inside */
+        w->replacement = expand_site(x, row, form);
+        return w->replacement ? WALK_PRUNE : WALK_ABORT;
+    }
+    if (stray_keyword(h->u.sym.name) && selected(x, EXPAND_HEAD_COND_STAR) &&
+        !p->listing && (!p->target || p->nest > 0)) {
+        expand_diag(x, DIAG_WARNING, form, "cond-star-keyword-outside",
+                    "%s outside a cond* condition is nil", h->u.sym.name);
+        if (priv_of(x)->nest == 0)
+            add_site(x, form, x->L->nil, h->u.sym.name);
+        w->replacement = x->L->nil;
+        return WALK_PRUNE;
+    }
+    return WALK_CONTINUE;
+}
+
+/* Walk code; on a depth overflow of the walker itself, record it. */
+static struct value *walk(struct expand_ctx *x, struct value *code)
+{
+    struct walker w;
+    walk_init(&w, x->L, visit, x);
+    w.rebuilt = on_rebuilt;
+    struct value *r = walk_form(&w, code);
+    if (!r && w.too_deep)
+        expand_diag(x, DIAG_ERROR, w.deep_at, "nesting-too-deep",
+                    w.circular ? "circular list in a code position"
+                               : "nesting too deep to walk");
+    return r;
+}
+
+/* ---- public entry points ---- */
+
+void expand_init(struct expand_ctx *x, struct lisp *L, struct diag_list *diags,
+                 const struct read_result *src)
+{
+    memset(x, 0, sizeof *x);
+    x->L = L;
+    x->src = src;
+    x->diags = diags;
+    x->memo = true;
+    x->max_depth = EXPAND_MAX_DEPTH;
+    struct priv *p = arena_zalloc(L->a, sizeof *p);
+    p->g = gensym_new(L);
+    x->priv = p;
+}
+
+struct value *expand_form(struct expand_ctx *x, struct value *form)
+{
+    struct priv *p = priv_of(x);
+    x->n_sites = 0;
+    p->form = form;
+    p->site = NULL;
+    p->nest = 0;
+    if (x->macros)
+        pcase_macros_learn(x, form);
+    return walk(x, form);
+}
+
+size_t expand_list_forms(struct expand_ctx *x, struct value *form,
+                         struct value ***out)
+{
+    struct priv *p = priv_of(x);
+    p->found = NULL;
+    p->n_found = p->cap_found = 0;
+    p->listing = true;
+    p->form = form;
+    struct value *r = walk(x, form);
+    p->listing = false;
+    (void)r; /* listing never replaces or aborts */
+    *out = p->found;
+    return p->n_found;
+}
+
+void expand_set_target(struct expand_ctx *x, const struct value *target)
+{
+    priv_of(x)->target = target;
+}
+
+struct value *expand_code(struct expand_ctx *x, struct value *code)
+{
+    if (!enter(x, code))
+        return NULL;
+    struct value *r = walk(x, code);
+    x->depth--;
+    return r;
+}
+
+struct value *expand_gensym(struct expand_ctx *x, const char *base)
+{
+    x->stats.temporaries++;
+    return gensym_make(priv_of(x)->g, base);
+}
+
+/* ---- diagnostics ---- */
+
+/* The text of v (through the copy -> original map), if known. */
+static bool locate(const struct expand_ctx *x, const struct value *v,
+                   struct span *sp)
+{
+    if (!v || !x->src)
+        return false;
+    v = expand_origin(x, v);
+    if (read_origin_span(x->src, v, sp))
+        return true;
+    return value_consp(v) && read_origin_car_span(x->src, v, sp);
+}
+
+void expand_diag(struct expand_ctx *x, enum diag_severity sev,
+                 const struct value *at, const char *code, const char *fmt, ...)
+{
+    const struct priv *p = priv_of(x);
+    struct span sp = {0, 0};
+    if (!locate(x, at, &sp) && !locate(x, p->site, &sp))
+        locate(x, p->form, &sp);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_addv(x->diags, sev, sp.start, sp.end, code, fmt, ap);
+    va_end(ap);
+}

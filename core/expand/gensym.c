@@ -1,0 +1,307 @@
+/* gensym.c - temporaries: made during expansion, named at print time.
+ *
+ * Stage "expand"/"print" (cli.md section 7).  In order: the table of
+ * temporaries (symbol -> entry, open addressing on the pointer: lookups
+ * only, never iterated, so output does not depend on addresses), the
+ * per-form naming state (counters per base, names taken in the form),
+ * name choice with collision skipping, and the three printed forms.
+ */
+#include "expand/gensym.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "lisp/print.h"
+
+struct temp {
+    struct value *sym;  /* the uninterned symbol handed out */
+    const char *base;   /* base name, without a leading '_' */
+    bool effect_only;   /* base started with '_' */
+    uint32_t epoch;     /* form in which text/label were assigned */
+    const char *text;   /* printed name in that form */
+    size_t len;
+    unsigned label;     /* circle mode: K */
+    bool shown;         /* circle mode: the labelled occurrence is out */
+};
+
+/* Next N for one base in the current form. */
+struct counter {
+    const char *base;
+    bool effect_only;
+    uint32_t epoch;
+    unsigned next;
+};
+
+struct gensym {
+    struct lisp *L;
+    enum gensym_mode mode;
+    const char *prefix;
+    uint32_t input_limit;     /* symbol ids below this are the input's */
+    uint32_t epoch;           /* current top-level form (1-based) */
+    unsigned label_next;      /* next circle label in this form */
+    struct temp **slots;      /* pointer hash: sym -> temp */
+    size_t cap, n;
+    struct counter *counters; /* one per (base, effect_only) */
+    size_t n_counters, cap_counters;
+    const char **names;       /* names taken in the current form (hash set) */
+    uint32_t *name_epoch;     /* form that took each slot of names */
+    size_t names_cap, names_n;
+};
+
+static size_t hash_ptr(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static uint32_t hash_str(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+struct gensym *gensym_new(struct lisp *L)
+{
+    struct gensym *g = arena_zalloc(L->a, sizeof *g);
+    g->L = L;
+    g->mode = GENSYM_RENAME;
+    g->prefix = "pcx--";
+    g->input_limit = L->next_id;
+    g->cap = 64;
+    g->slots = arena_zalloc(L->a, g->cap * sizeof *g->slots);
+    return g;
+}
+
+void gensym_configure(struct gensym *g, enum gensym_mode mode,
+                      const char *prefix)
+{
+    g->mode = mode;
+    if (prefix)
+        g->prefix = arena_strndup(g->L->a, prefix, strlen(prefix));
+}
+
+void gensym_set_input_limit(struct gensym *g, uint32_t limit)
+{
+    g->input_limit = limit;
+}
+
+size_t gensym_count(const struct gensym *g) { return g->n; }
+
+static struct temp **slot_of(const struct gensym *g, const struct value *sym)
+{
+    size_t j = hash_ptr(sym) & (g->cap - 1);
+    while (g->slots[j] && g->slots[j]->sym != sym)
+        j = (j + 1) & (g->cap - 1);
+    return &g->slots[j];
+}
+
+static void grow(struct gensym *g)
+{
+    struct temp **old = g->slots;
+    size_t old_cap = g->cap;
+    g->cap *= 2;
+    g->slots = arena_zalloc(g->L->a, g->cap * sizeof *g->slots);
+    for (size_t k = 0; k < old_cap; k++)
+        if (old[k])
+            *slot_of(g, old[k]->sym) = old[k];
+}
+
+struct value *gensym_make(struct gensym *g, const char *base)
+{
+    struct temp *t = arena_zalloc(g->L->a, sizeof *t);
+    t->effect_only = base[0] == '_';
+    if (t->effect_only)
+        base++;
+    t->base = arena_strndup(g->L->a, base, strlen(base));
+    t->sym = intern_uninterned(g->L, base, strlen(base));
+    if ((g->n + 1) * 2 > g->cap)
+        grow(g);
+    *slot_of(g, t->sym) = t;
+    g->n++;
+    return t->sym;
+}
+
+bool gensym_is_temp(const struct gensym *g, const struct value *sym)
+{
+    return value_symbolp(sym) && !sym->u.sym.interned && *slot_of(g, sym);
+}
+
+void gensym_begin_form(struct gensym *g, unsigned label_floor)
+{
+    g->epoch++;
+    g->label_next = label_floor + 1;
+}
+
+void gensym_begin_form_cb(void *g, unsigned label_floor)
+{
+    gensym_begin_form(g, label_floor);
+}
+
+/* ---- names taken in the current form ---- */
+
+static bool name_taken(struct gensym *g, const char *name)
+{
+    if (!g->names_cap)
+        return false;
+    size_t j = hash_str(name) & (g->names_cap - 1);
+    for (; g->names[j]; j = (j + 1) & (g->names_cap - 1))
+        if (g->name_epoch[j] == g->epoch && strcmp(g->names[j], name) == 0)
+            return true;
+    return false;
+}
+
+static void take_name(struct gensym *g, const char *name)
+{
+    if ((g->names_n + 1) * 2 > g->names_cap) {
+        /* Rebuild with only this form's names: older forms' do not matter. */
+        const char **old = g->names;
+        uint32_t *old_ep = g->name_epoch;
+        size_t old_cap = g->names_cap;
+        g->names_cap = old_cap ? old_cap * 2 : 64;
+        g->names = arena_zalloc(g->L->a, g->names_cap * sizeof *g->names);
+        g->name_epoch = arena_zalloc(g->L->a, g->names_cap * sizeof *g->name_epoch);
+        g->names_n = 0;
+        for (size_t k = 0; k < old_cap; k++)
+            if (old[k] && old_ep[k] == g->epoch)
+                take_name(g, old[k]);
+    }
+    size_t j = hash_str(name) & (g->names_cap - 1);
+    while (g->names[j] && g->name_epoch[j] == g->epoch)
+        j = (j + 1) & (g->names_cap - 1);
+    if (!g->names[j])
+        g->names_n++;
+    g->names[j] = name;
+    g->name_epoch[j] = g->epoch;
+}
+
+/* ---- choosing N ---- */
+
+static struct counter *counter_for(struct gensym *g, const struct temp *t)
+{
+    for (size_t k = 0; k < g->n_counters; k++) {
+        struct counter *c = &g->counters[k];
+        if (c->effect_only == t->effect_only && strcmp(c->base, t->base) == 0) {
+            if (c->epoch != g->epoch)
+                c->epoch = g->epoch, c->next = 0;
+            return c;
+        }
+    }
+    if (g->n_counters == g->cap_counters) {
+        size_t cap = g->cap_counters ? g->cap_counters * 2 : 16;
+        g->counters = arena_grow(g->L->a, g->counters,
+                                 g->cap_counters * sizeof *g->counters,
+                                 cap * sizeof *g->counters);
+        g->cap_counters = cap;
+    }
+    struct counter *c = &g->counters[g->n_counters++];
+    *c = (struct counter){t->base, t->effect_only, g->epoch, 0};
+    return c;
+}
+
+/* The name PREFIX BASE N (or _ PREFIX BASE N): what rename mode prints
+ * and what collisions are checked on in every mode, so that the numbers
+ * are the same whichever mode prints them. */
+static const char *rename_name(struct gensym *g, const struct temp *t,
+                               unsigned n)
+{
+    struct buf b;
+    buf_init(&b, g->L->a);
+    buf_printf(&b, "%s%s%s%u", t->effect_only ? "_" : "", g->prefix, t->base, n);
+    return buf_cstr(&b);
+}
+
+/* Is name a symbol of the input file? */
+static bool input_symbol(struct gensym *g, const char *name)
+{
+    struct value *s = intern_find(g->L, name, strlen(name));
+    return s && s->u.sym.id < g->input_limit;
+}
+
+/* First N (counting per base in this form) whose renamed name is free:
+ * not a symbol of the input (the program would change meaning) and not
+ * given to another temporary of this form (bases like "x" and "x1" could
+ * meet at "x10"). */
+static unsigned choose_n(struct gensym *g, const struct temp *t,
+                         const char **name)
+{
+    struct counter *c = counter_for(g, t);
+    for (;;) {
+        unsigned n = c->next++;
+        const char *s = rename_name(g, t, n);
+        if (!input_symbol(g, s) && !name_taken(g, s)) {
+            take_name(g, s);
+            *name = s;
+            return n;
+        }
+    }
+}
+
+/* ---- printed forms ---- */
+
+/* prin1 text of a symbol named name (escapes as Emacs writes them): a
+ * prefix from the configuration may contain characters that need them.
+ * A throwaway uninterned symbol is printed, so nothing is interned. */
+static const char *printed(struct gensym *g, const char *name, bool hash,
+                           size_t *len)
+{
+    struct value *s = intern_uninterned(g->L, name, strlen(name));
+    struct print_opts o = print_opts_default();
+    o.gensym = hash;
+    struct buf b;
+    buf_init(&b, g->L->a);
+    print_value(g->L, &b, s, &o);
+    *len = b.len;
+    return buf_cstr(&b);
+}
+
+/* Give t its name for the current form. */
+static void assign(struct gensym *g, struct temp *t)
+{
+    const char *name;
+    unsigned n = choose_n(g, t, &name);
+    t->epoch = g->epoch;
+    t->shown = false;
+    if (g->mode == GENSYM_RENAME) {
+        t->text = printed(g, name, false, &t->len);
+        return;
+    }
+    struct buf b;
+    buf_init(&b, g->L->a);
+    buf_printf(&b, "%s%s%u", t->effect_only ? "_" : "", t->base, n);
+    t->text = printed(g, buf_cstr(&b), true, &t->len);
+    if (g->mode == GENSYM_CIRCLE)
+        t->label = g->label_next++;
+}
+
+const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
+{
+    struct gensym *g = ctx;
+    if (!value_symbolp(sym) || sym->u.sym.interned)
+        return NULL;
+    struct temp *t = *slot_of(g, sym);
+    if (!t)
+        return NULL;
+    if (t->epoch != g->epoch)
+        assign(g, t);
+    if (g->mode != GENSYM_CIRCLE) {
+        *n = t->len;
+        return t->text;
+    }
+    struct buf b;
+    buf_init(&b, g->L->a);
+    if (t->shown) {
+        buf_printf(&b, "#%u#", t->label);
+    } else {
+        buf_printf(&b, "#%u=", t->label);
+        buf_put(&b, t->text, t->len);
+        t->shown = true;
+    }
+    *n = b.len;
+    return buf_cstr(&b);
+}

@@ -1,0 +1,510 @@
+/* pcase.c - entry points of the pcase family (see pcase.h; pcase.md 1).
+ *
+ * One function per head, dispatched from a sorted table: pcase and
+ * pcase-exhaustive compile their clauses once; pcase-let* destructures its
+ * bindings from the last to the first (no recursion on their number), each
+ * non-trivial one as a two-clause compilation with an unchecked catch-all;
+ * pcase-let binds every value first and destructures in reverse order;
+ * pcase-dolist, pcase-setq and pcase-lambda reduce to those.  The cond*
+ * interface and the dumps share the same code.
+ *
+ * Functions, in order: list helpers, the binding list of pcase-let*
+ * (let_star), the seven heads, pcase_expand, pcase_compile_clauses,
+ * pcase_destructure, pcase_dump.
+ */
+#include "expand/pcase.h"
+
+#include <string.h>
+
+#include "expand/pcase_int.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static struct value *sym(struct pc *c, const char *name)
+{
+    return intern_cstr(c->L, name);
+}
+
+static struct value *cons(struct pc *c, struct value *a, struct value *d)
+{
+    return value_cons(c->L->a, a, d);
+}
+
+static struct value *nth(struct pc *c, struct value *l, int n)
+{
+    while (n-- > 0 && l->kind == VK_CONS)
+        l = value_cdr(l);
+    return l->kind == VK_CONS ? value_car(l) : c->L->nil;
+}
+
+static bool is_named(const struct value *v, const char *name)
+{
+    return v->kind == VK_SYMBOL && v->u.sym.interned && !strcmp(v->u.sym.name, name);
+}
+
+/* pcase--trivial-upat-p: a symbol that is not a wildcard. */
+static bool trivial(struct pc *c, const struct value *p)
+{
+    return p->kind == VK_SYMBOL && p != c->L->t && !is_named(p, "_") &&
+           !is_named(p, "pcase--dontcare");
+}
+
+/* Expanded copies of a list of user forms; NULL after an error. */
+static struct value *code_list(struct pc *c, struct value *forms)
+{
+    struct value *out = c->L->nil, **tail = &out;
+    for (; forms->kind == VK_CONS; forms = value_cdr(forms)) {
+        struct value *f = pc_code(c, value_car(forms));
+        if (!f)
+            return NULL;
+        *tail = cons(c, f, c->L->nil);
+        tail = &(*tail)->u.cons.cdr;
+    }
+    return out;
+}
+
+static bool proper(struct pc *c, struct value *l, struct value *at, const char *what)
+{
+    if (value_list_length(l, c->L->nil) >= 0)
+        return true;
+    pc_diag(c, DIAG_ERROR, at, NULL, "malformed-pattern", "%s is not a proper list", what);
+    return false;
+}
+
+/* The forms a generated form stands for in a body (a progn is spliced). */
+static struct value *splice(struct pc *c, struct value *forms)
+{
+    if (forms->kind == VK_CONS && value_cdr(forms) == c->L->nil) {
+        struct value *f = value_car(forms);
+        if (f->kind == VK_CONS && value_car(f) == sym(c, "progn") &&
+            value_cdr(f)->kind == VK_CONS)
+            return value_cdr(f);
+    }
+    return forms;
+}
+
+/* One form for a body. */
+static struct value *progn(struct pc *c, struct value *forms)
+{
+    if (forms == c->L->nil)
+        return c->L->nil;
+    if (value_cdr(forms) == c->L->nil)
+        return value_car(forms);
+    return cons(c, sym(c, "progn"), forms);
+}
+
+/* ---- pcase-let* ------------------------------------------------------- */
+
+/* One destructuring binding. */
+struct bind {
+    struct value *pat;      /* pattern */
+    struct value *exp;      /* value expression */
+    bool exp_user;          /* exp is user code */
+    struct value *cell;     /* the binding as written (positions) */
+    struct value *scope;    /* where its variables may be used, or NULL */
+};
+
+/* (let* ((PAT EXP)) FORMS...), merged into FORMS when that is a let* this
+ * function made itself (as Emacs's macroexp-let* does). */
+static struct value *let1(struct pc *c, struct value *pat, struct value *exp,
+                          struct value *forms, struct value **mine)
+{
+    struct value *b = lisp_listv(c->L, pat, exp, NULL);
+    if (*mine && forms->kind == VK_CONS && value_car(forms) == *mine &&
+        value_cdr(forms) == c->L->nil) {
+        struct value *rest = value_cdr(*mine);
+        rest->u.cons.car = cons(c, b, value_car(rest));
+        return forms;
+    }
+    *mine = cons(c, sym(c, "let*"), cons(c, cons(c, b, c->L->nil), forms));
+    return cons(c, *mine, c->L->nil);
+}
+
+/* The body forms of (pcase-let* B[0..n) FORMS...), built from the last
+ * binding to the first.  NULL after an error. */
+static struct value *let_star(struct pc *c, struct bind *b, size_t n, struct value *forms)
+{
+    struct value *mine = NULL;
+    for (size_t i = n; i-- > 0;) {
+        struct value *exp = b[i].exp_user ? pc_code(c, b[i].exp) : b[i].exp;
+        if (!exp)
+            return NULL;
+        if (trivial(c, b[i].pat)) {
+            forms = let1(c, b[i].pat, exp, forms, &mine);
+            continue;
+        }
+        struct pc_clause cl[2];
+        memset(cl, 0, sizeof cl);
+        cl[0] = (struct pc_clause){.form = b[i].cell, .pattern = b[i].pat,
+                                   .cell = b[i].cell, .body = forms,
+                                   .kind = EMIT_BODY, .scope = b[i].scope};
+        cl[1].dontcare = true;
+        cl[1].body = c->L->nil;
+        struct value *f = pc_compile(c, b[i].exp, b[i].exp_user, cl, 2, NULL);
+        if (!f)
+            return NULL;
+        forms = cons(c, f, c->L->nil);
+        mine = NULL;
+    }
+    return forms;
+}
+
+/* Bindings of a pcase-let* list; scope of each: what follows it. */
+static struct bind *bindings(struct pc *c, struct value *list, struct value *body,
+                             size_t *n)
+{
+    if (!proper(c, list, list, "the binding list"))
+        return NULL;
+    *n = (size_t)value_list_length(list, c->L->nil);
+    struct bind *b = ARENA_NEWN(c->L->a, struct bind, *n + 1);
+    size_t i = 0;
+    for (struct value *l = list; l->kind == VK_CONS; l = value_cdr(l), i++) {
+        struct value *e = value_car(l);
+        if (e->kind != VK_CONS) {
+            pc_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
+                    "a binding must be a list (PATTERN EXP)");
+            return NULL;
+        }
+        b[i] = (struct bind){value_car(e), nth(c, e, 1), true, e,
+                             cons(c, value_cdr(l), body)};
+    }
+    return b;
+}
+
+/* ---- heads ------------------------------------------------------------ */
+
+static struct value *arity(struct pc *c, struct value *form, const char *what)
+{
+    pc_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
+            "wrong number of arguments: %s", what);
+    return NULL;
+}
+
+static struct value *do_pcase(struct pc *c, struct value *form, bool exhaustive)
+{
+    struct value *args = value_cdr(form);
+    if (args->kind != VK_CONS)
+        return arity(c, form, "(pcase EXP CLAUSE...) needs EXP");
+    struct value *clauses = value_cdr(args);
+    if (!proper(c, clauses, form, "the clause list"))
+        return NULL;
+    size_t n = (size_t)value_list_length(clauses, c->L->nil), i = 0;
+    struct pc_clause *cl = ARENA_NEWN(c->L->a, struct pc_clause, n + 2);
+    memset(cl, 0, (n + 2) * sizeof *cl);
+    for (struct value *l = clauses; l->kind == VK_CONS; l = value_cdr(l), i++) {
+        struct value *k = value_car(l);
+        if (k->kind != VK_CONS) {
+            pc_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
+                    "a clause must be a list (PATTERN BODY...)");
+            return NULL;
+        }
+        cl[i] = (struct pc_clause){.form = k, .pattern = value_car(k), .cell = k,
+                                   .body = value_cdr(k), .user = true,
+                                   .kind = EMIT_BODY, .scope = value_cdr(k)};
+    }
+    if (exhaustive) {
+        struct value *x = expand_gensym(c->x, "x");
+        struct value *msg = value_string(c->L->a, "No clause matching `%S'", 23, false);
+        cl[n] = (struct pc_clause){.pattern = x, .kind = EMIT_BODY, .dontwarn = true,
+                                   .body = cons(c, lisp_listv(c->L, sym(c, "error"), msg, x, NULL),
+                                                c->L->nil)};
+        n++;
+    }
+    struct emit_info *info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
+    struct value *out = pc_compile(c, value_car(args), true, cl, n, info);
+    if (out && exhaustive && !info[n - 1].leaves)
+        pc_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
+                "this pcase-exhaustive can never fail: a plain pcase would do");
+    else if (out && exhaustive)
+        pc_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+                "some values match no clause: this pcase-exhaustive can signal "
+                "\"No clause matching\"");
+    return out;
+}
+
+static struct value *h_pcase(struct pc *c, struct value *form)
+{
+    return do_pcase(c, form, false);
+}
+
+static struct value *h_exhaustive(struct pc *c, struct value *form)
+{
+    return do_pcase(c, form, true);
+}
+
+static struct value *h_let_star(struct pc *c, struct value *form)
+{
+    if (value_cdr(form)->kind != VK_CONS)
+        return arity(c, form, "(pcase-let* BINDINGS BODY...) needs BINDINGS");
+    struct value *body = value_cdr(value_cdr(form));
+    size_t n;
+    struct bind *b = bindings(c, nth(c, form, 1), body, &n);
+    struct value *forms = b ? code_list(c, body) : NULL;
+    forms = forms ? let_star(c, b, n, forms) : NULL;
+    return forms ? progn(c, forms) : NULL;
+}
+
+/* Parallel: every EXP is evaluated first by one let (wildcards into `_`
+ * temporaries, other patterns into xN), then the patterns are
+ * destructured in reverse order, so the first binding of a variable wins
+ * (pcase.md 1.4). */
+static struct value *h_let(struct pc *c, struct value *form)
+{
+    if (value_cdr(form)->kind != VK_CONS)
+        return arity(c, form, "(pcase-let BINDINGS BODY...) needs BINDINGS");
+    struct value *body = value_cdr(value_cdr(form));
+    size_t n;
+    struct bind *b = bindings(c, nth(c, form, 1), body, &n);
+    if (!b)
+        return NULL;
+    if (n == 1)
+        return h_let_star(c, form);
+    struct value *lets = c->L->nil, **tail = &lets;
+    struct bind *m = ARENA_NEWN(c->L->a, struct bind, n + 1);
+    size_t k = n;
+    for (size_t i = 0; i < n; i++) {
+        struct value *exp = pc_code(c, b[i].exp), *var = b[i].pat;
+        if (!exp)
+            return NULL;
+        if (!trivial(c, var)) {
+            bool wild = var->kind == VK_SYMBOL;
+            var = expand_gensym(c->x, wild ? "_" : "x");
+            if (!wild)
+                m[--k] = (struct bind){b[i].pat, var, false, b[i].cell, value_cdr(form)};
+        }
+        *tail = cons(c, lisp_listv(c->L, var, exp, NULL), c->L->nil);
+        tail = &(*tail)->u.cons.cdr;
+    }
+    struct value *forms = code_list(c, body);
+    forms = forms ? let_star(c, m + k, n - k, forms) : NULL;
+    return forms ? cons(c, sym(c, "let"), cons(c, lets, splice(c, forms))) : NULL;
+}
+
+static struct value *h_dolist(struct pc *c, struct value *form)
+{
+    struct value *spec = nth(c, form, 1);
+    if (spec->kind != VK_CONS || value_cdr(spec)->kind != VK_CONS)
+        return arity(c, form, "(pcase-dolist (PATTERN LIST [RESULT]) BODY...)");
+    struct value *body = value_cdr(value_cdr(form)), *pat = value_car(spec);
+    struct value *tail = code_list(c, value_cdr(spec));
+    if (!tail)
+        return NULL;
+    struct value *var = pat, *forms;
+    if (trivial(c, pat)) {
+        forms = code_list(c, body);
+    } else {
+        var = expand_gensym(c->x, "x");
+        struct bind b = {pat, var, false, spec, body};
+        forms = code_list(c, body);
+        forms = forms ? let_star(c, &b, 1, forms) : NULL;
+    }
+    if (!forms)
+        return NULL;
+    return cons(c, sym(c, "dolist"), cons(c, cons(c, var, tail), splice(c, forms)));
+}
+
+/* One PAT VAL pair: (setq ...) at each leaf, unchecked (pcase.md 1.6). */
+static struct value *setq1(struct pc *c, struct value *pat, struct value *val,
+                           struct value *cell)
+{
+    if (trivial(c, pat)) {
+        struct value *v = pc_code(c, val);
+        return v ? lisp_listv(c->L, sym(c, "setq"), pat, v, NULL) : NULL;
+    }
+    struct pc_clause cl[2];
+    memset(cl, 0, sizeof cl);
+    cl[0] = (struct pc_clause){.form = cell, .pattern = pat, .cell = cell,
+                               .body = c->L->nil, .kind = EMIT_SETQ};
+    cl[1].dontcare = true;
+    cl[1].body = c->L->nil;
+    return pc_compile(c, val, true, cl, 2, NULL);
+}
+
+static struct value *h_setq(struct pc *c, struct value *form)
+{
+    struct value *args = value_cdr(form);
+    long n = value_list_length(args, c->L->nil);
+    if (n < 2)
+        return arity(c, form, "(pcase-setq PATTERN VALUE...) needs a pattern and a value");
+    if (n % 2) {
+        pc_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
+                "(wrong-number-of-arguments pcase-setq %ld)", n);
+        return NULL;
+    }
+    if (n == 2)
+        return setq1(c, value_car(args), nth(c, args, 1), args);
+    struct value *out = c->L->nil, **tail = &out;
+    for (struct value *l = args; l->kind == VK_CONS; l = value_cdr(value_cdr(l))) {
+        struct value *f = setq1(c, value_car(l), nth(c, l, 1), l);
+        if (!f)
+            return NULL;
+        *tail = cons(c, f, c->L->nil);
+        tail = &(*tail)->u.cons.cdr;
+    }
+    return cons(c, sym(c, "progn"), out);
+}
+
+/* Emacs's macroexp-parse-body: the leading docstring / declare /
+ * interactive forms (never the last form). */
+static bool decl_form(struct value *body)
+{
+    struct value *e = value_car(body);
+    if (value_cdr(body)->kind != VK_CONS)
+        return false;
+    if (e->kind == VK_STRING)
+        return true;
+    if (e->kind != VK_CONS)
+        return false;
+    struct value *h = value_car(e);
+    return is_named(h, ":documentation") || is_named(h, "declare") ||
+           is_named(h, "interactive") || is_named(h, "cl-declare");
+}
+
+static struct value *h_lambda(struct pc *c, struct value *form)
+{
+    struct value *args = nth(c, form, 1), *body = value_cdr(value_cdr(form));
+    if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list"))
+        return arity(c, form, "(pcase-lambda ARGS BODY...) needs ARGS");
+    size_t n = (size_t)value_list_length(args, c->L->nil), k = 0;
+    struct bind *b = ARENA_NEWN(c->L->a, struct bind, n + 1);
+    struct value *out = c->L->nil, **tail = &out;
+    for (struct value *l = args; l->kind == VK_CONS; l = value_cdr(l)) {
+        struct value *a = value_car(l);
+        if (a->kind != VK_SYMBOL) {
+            struct value *t = expand_gensym(c->x, "arg");
+            b[k++] = (struct bind){a, t, false, l, body};
+            a = t;
+        }
+        *tail = cons(c, a, c->L->nil);
+        tail = &(*tail)->u.cons.cdr;
+    }
+    struct value *decls = c->L->nil, **dt = &decls;
+    for (; body->kind == VK_CONS && decl_form(body); body = value_cdr(body)) {
+        *dt = cons(c, value_car(body), c->L->nil);
+        dt = &(*dt)->u.cons.cdr;
+    }
+    struct value *forms = code_list(c, body);
+    forms = forms && k ? let_star(c, b, k, forms) : forms;
+    if (!forms)
+        return NULL;
+    *dt = k ? splice(c, forms) : forms;
+    return cons(c, c->L->lambda, cons(c, out, decls));
+}
+
+typedef struct value *head_fn(struct pc *c, struct value *form);
+
+/* Sorted by name (strcmp) for bsearch. */
+static const struct {
+    const char *name;
+    head_fn *fn;
+} heads[] = {
+    {"pcase", h_pcase},         {"pcase-dolist", h_dolist},
+    {"pcase-exhaustive", h_exhaustive}, {"pcase-lambda", h_lambda},
+    {"pcase-let", h_let},       {"pcase-let*", h_let_star},
+    {"pcase-setq", h_setq},
+};
+
+static head_fn *find_head(const struct value *h)
+{
+    if (h->kind != VK_SYMBOL || !h->u.sym.interned)
+        return NULL;
+    size_t lo = 0, hi = sizeof heads / sizeof heads[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int r = strcmp(h->u.sym.name, heads[mid].name);
+        if (r == 0)
+            return heads[mid].fn;
+        if (r < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+long pcase_check_tables(void)
+{
+    for (size_t i = 1; i < sizeof heads / sizeof heads[0]; i++)
+        if (strcmp(heads[i - 1].name, heads[i].name) >= 0)
+            return (long)i;
+    long k = pc_norm_check_table();
+    return k < 0 ? -1 : 100 + k;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+static struct value *run(struct expand_ctx *x, struct value *form, struct buf *dump,
+                         int kind)
+{
+    head_fn *fn = form->kind == VK_CONS ? find_head(value_car(form)) : NULL;
+    struct pc c;
+    pc_init(&c, x, form);
+    c.dump = dump;
+    c.dump_kind = kind;
+    if (!fn) {
+        pc_diag(&c, DIAG_ERROR, form, NULL, "internal", "not a pcase-family form");
+        return NULL;
+    }
+    if (x->max_depth > 0 && x->depth >= x->max_depth) {
+        pc_diag(&c, DIAG_ERROR, form, NULL, "nesting-too-deep", "forms nested too deeply");
+        return NULL;
+    }
+    x->depth++;
+    struct value *out = fn(&c, form);
+    x->depth--;
+    return c.failed ? NULL : out;
+}
+
+struct value *pcase_expand(struct expand_ctx *x, struct value *form)
+{
+    return run(x, form, NULL, 0);
+}
+
+struct value *pcase_compile_clauses(struct expand_ctx *x, struct value *subject,
+                                    struct value *clauses,
+                                    struct value *on_nomatch)
+{
+    struct pc c;
+    pc_init(&c, x, clauses);
+    if (!proper(&c, clauses, clauses, "the clause list"))
+        return NULL;
+    size_t n = (size_t)value_list_length(clauses, c.L->nil), i = 0;
+    struct pc_clause *cl = ARENA_NEWN(c.L->a, struct pc_clause, n + 2);
+    memset(cl, 0, (n + 2) * sizeof *cl);
+    for (struct value *l = clauses; l->kind == VK_CONS; l = value_cdr(l), i++) {
+        struct value *k = value_car(l);
+        if (k->kind != VK_CONS) {
+            pc_diag(&c, DIAG_ERROR, NULL, l, "malformed-pattern",
+                    "a clause must be a list (PATTERN BODY...)");
+            return NULL;
+        }
+        cl[i] = (struct pc_clause){.form = k, .pattern = value_car(k), .cell = k,
+                                   .body = value_cdr(k), .user = true,
+                                   .kind = EMIT_BODY, .scope = value_cdr(k)};
+    }
+    if (on_nomatch) {
+        cl[n] = (struct pc_clause){.pattern = intern_cstr(c.L, "_"), .kind = EMIT_BODY,
+                                   .dontwarn = true,
+                                   .body = cons(&c, on_nomatch, c.L->nil)};
+        n++;
+    }
+    struct value *out = pc_compile(&c, subject, true, cl, n, NULL);
+    return c.failed ? NULL : out;
+}
+
+struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
+                                struct value *value_expr, struct value *body)
+{
+    struct pc c;
+    pc_init(&c, x, pattern);
+    /* no unused-variable check: cond* decides what its rest clauses use */
+    struct bind b = {pattern, value_expr, true, NULL, NULL};
+    struct value *forms = let_star(&c, &b, 1, body);
+    return forms && !c.failed ? progn(&c, forms) : NULL;
+}
+
+bool pcase_dump(struct expand_ctx *x, struct value *form,
+                enum pcase_dump_kind kind, struct buf *out)
+{
+    return run(x, form, out, kind == PCASE_DUMP_PAT ? PC_DUMP_PAT : PC_DUMP_DTREE) != NULL;
+}

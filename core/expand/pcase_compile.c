@@ -1,0 +1,298 @@
+/* pcase_compile.c - one pcase compilation: clauses -> DAG -> Lisp + warnings.
+ *
+ * Stage "expand" of the pcase front end, between the entry points
+ * (pcase.c) and the match layer.  pc_compile normalises every clause
+ * pattern first (so errors in unreachable clauses are still reported),
+ * builds the decision DAG (match/dtree), emits it (match/emit) and then
+ * reports unreachable clauses and unused pattern variables.  The match
+ * layer reaches the expander only through the hooks defined here.
+ *
+ * Functions, in order: pc_diag, pc_show, pc_code and the hooks, pc_init,
+ * dumps,
+ * warnings (unreachable-clause, unused-variable), pc_compile.
+ */
+#include "expand/pcase_int.h"
+
+#include <string.h>
+
+#include "lisp/print.h"
+#include "match/dump.h"
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+/* A symbol has no text of its own (symbols are shared): its cell does. */
+void pc_diag(struct pc *c, enum diag_severity sev, const struct value *v,
+             const struct value *cell, const char *code, const char *fmt, ...)
+{
+    struct buf b;
+    buf_init(&b, c->L->a);
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    const struct value *at = v;
+    if (!v || (v->kind == VK_SYMBOL && cell))
+        at = cell;
+    if (!at)
+        at = c->site;
+    expand_diag(c->x, sev, at, code, "%s", buf_cstr(&b));
+    if (sev == DIAG_ERROR)
+        c->failed = true;
+}
+
+const char *pc_show(struct pc *c, const struct value *v)
+{
+    struct buf b;
+    buf_init(&b, c->L->a);
+    struct print_opts o = print_opts_default();
+    o.length = 12;
+    o.level = 4;
+    print_value(c->L, &b, v, &o);
+    return buf_cstr(&b);
+}
+
+/* ---- hooks ------------------------------------------------------------ */
+
+struct code_entry {
+    struct memo_hdr h;
+    struct value *form;      /* as written */
+    struct value *expanded;  /* NULL: expansion failed */
+};
+
+static bool same_form(const void *obj, const void *arg)
+{
+    return ((const struct code_entry *)obj)->form == arg;
+}
+
+/* Code is expanded once per form: a form emitted at several places (a
+ * guard tested on two paths) shares its expansion and its diagnostics. */
+struct value *pc_code(struct pc *c, struct value *form)
+{
+    if (form->kind != VK_CONS)
+        return form;
+    uint32_t h = pat_value_hash(form);
+    struct code_entry *e = memo_find_by(&c->code, h, same_form, form);
+    if (!e) {
+        e = ARENA_NEW(c->L->a, struct code_entry);
+        e->form = form;
+        e->expanded = expand_code(c->x, form);
+        struct memo_key k = {1, (uint32_t)c->code.n, {NULL, NULL, NULL, NULL}};
+        memo_insert(&c->base, &c->code, &k, h, e);
+    }
+    if (!e->expanded)
+        c->failed = true;
+    return e->expanded;
+}
+
+static struct value *hook_code(void *ctx, struct value *form)
+{
+    return pc_code(ctx, form);
+}
+
+static struct value *hook_gensym(void *ctx, const char *base)
+{
+    struct pc *c = ctx;
+    return expand_gensym(c->x, base);
+}
+
+void pc_init(struct pc *c, struct expand_ctx *x, struct value *site)
+{
+    memset(c, 0, sizeof *c);
+    c->x = x;
+    c->L = x->L;
+    c->site = site;
+    struct memo_hooks hooks = {hook_gensym, hook_code, c};
+    memo_ctx_init(&c->base, x->L, &hooks, false, 0);
+    c->m = &c->base;
+}
+
+/* ---- warnings --------------------------------------------------------- */
+
+/* Does p match every value (so later clauses it covers are shadowed)? */
+static bool irrefutable(const struct pat *p)
+{
+    switch (p->kind) {
+    case PAT_ANY:
+    case PAT_VAR:
+        return true;
+    case PAT_APP:
+        return irrefutable(p->sub);
+    case PAT_AND:
+        for (const struct memo_list *l = p->items; l; l = l->cdr)
+            if (!irrefutable((const struct pat *)l->car))
+                return false;
+        return true;
+    case PAT_OR:
+        for (const struct memo_list *l = p->items; l; l = l->cdr)
+            if (irrefutable((const struct pat *)l->car))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* The clause to blame for clause i being unreachable: an earlier catch-all,
+ * else an earlier identical pattern, else the nearest reachable one. */
+static long shadowing(const struct pc_clause *cl, size_t i, const struct emit_info *info)
+{
+    for (size_t j = 0; j < i; j++)
+        if (info[j].leaves && !cl[j].dontcare && irrefutable(cl[j].pat))
+            return (long)j;
+    for (size_t j = 0; j < i; j++)
+        if (info[j].leaves && cl[j].pat == cl[i].pat)
+            return (long)j;
+    for (size_t j = i; j-- > 0;)
+        if (info[j].leaves)
+            return (long)j;
+    return -1;
+}
+
+static void warn_unreachable(struct pc *c, const struct pc_clause *cl, size_t n,
+                             const struct emit_info *info)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (info[i].leaves || cl[i].dontwarn || cl[i].dontcare)
+            continue;
+        pc_diag(c, DIAG_WARNING, cl[i].form, cl[i].cell, "unreachable-clause",
+                "this clause can never be reached");
+        long j = shadowing(cl, i, info);
+        if (j >= 0)
+            pc_diag(c, DIAG_NOTE, cl[j].form, cl[j].cell, "unreachable-clause",
+                    "because this clause matches first");
+    }
+}
+
+static void warn_unused(struct pc *c, const struct pc_clause *cl)
+{
+    if (!cl->scope)
+        return;
+    bool *found = arena_zalloc(c->L->a, cl->n_vars + 1);
+    pat_mentions(c->m, cl->scope, cl->vars, cl->n_vars, found);
+    for (size_t j = 0; j < cl->n_vars; j++) {
+        const struct value *v = cl->vars[j];
+        if (found[j] || cl->used[j] || !v->u.sym.interned || v->u.sym.name[0] == '_')
+            continue;
+        pc_diag(c, DIAG_WARNING, NULL, cl->var_cells[j], "unused-variable",
+                "variable `%s' is bound by the pattern but never used", v->u.sym.name);
+    }
+}
+
+/* ---- compilation ------------------------------------------------------ */
+
+static bool norm_all(struct pc *c, struct pc_clause *cl, size_t n,
+                     const struct pat **pats)
+{
+    bool ok = true;
+    for (size_t i = 0; i < n; i++) {
+        if (cl[i].dontcare) {
+            cl[i].pat = pat_dontcare(c->m);
+            cl[i].n_vars = 0;
+        } else if (!pc_norm(c, &cl[i])) {
+            ok = false;
+        }
+        pats[i] = cl[i].pat;
+    }
+    return ok;
+}
+
+/* The error for the PAT_BAD pattern the compiler reached, at its text. */
+static void report_bad(struct pc *c, const struct pat *p)
+{
+    const struct pc_bad *b = c->bad;
+    while (b && b->pat != p)
+        b = b->next;
+    const struct value *v = b ? b->v : p->val->v;
+    const struct value *cell = b ? b->cell : NULL;
+    if (p->sub_kind == PAT_BAD_OR)
+        pc_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
+                "Please avoid it: (or) needs at least two alternatives");
+    else
+        pc_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
+                "Unknown pattern `%s'", pc_show(c, p->val->v));
+}
+
+static void dump_section(struct pc *c, const struct subj *root,
+                         const struct pat **pats, size_t n,
+                         const struct dnode *dag)
+{
+    if (c->n_dumps++)
+        buf_puts(c->dump, "\n");
+    if (c->dump_kind == PC_DUMP_PAT)
+        dump_pat(c->m, c->dump, root, pats, n);
+    else
+        dump_dtree(c->m, c->dump, root, dag);
+}
+
+static struct value *finish(struct pc *c, struct memo_ctx *m, struct value *form)
+{
+    c->x->stats.memo_hits += m->hits;
+    c->x->stats.memo_misses += m->misses;
+    c->m = &c->base;
+    return form;
+}
+
+/* The root subject: a copyable subject is read again at each test; any
+ * other is expanded and bound to a `val` temporary (*expanded). */
+static const struct subj *root_subject(struct pc *c, struct memo_ctx *m,
+                                       struct value *subject, bool user,
+                                       struct value **expanded)
+{
+    *expanded = NULL;
+    if (pc_copyable(c, subject))
+        return mtree_root(m, subject, false);
+    *expanded = user ? pc_code(c, subject) : subject;
+    return *expanded ? mtree_root(m, expand_gensym(c->x, "val"), true) : NULL;
+}
+
+static struct value *emit_dag(struct pc *c, struct memo_ctx *m,
+                              const struct dnode *dag, const struct subj *root,
+                              struct value *expanded, struct pc_clause *cl,
+                              size_t n, struct emit_info *info)
+{
+    struct emit_clause *ec = ARENA_NEWN(c->L->a, struct emit_clause, n + 1);
+    for (size_t i = 0; i < n; i++)
+        ec[i] = (struct emit_clause){cl[i].kind, cl[i].body, cl[i].user,
+                                     cl[i].vars, cl[i].n_vars, cl[i].used};
+    struct value *form = emit_form(m, dag, root, expanded, ec, n, info);
+    if (!form && m->too_deep)
+        pc_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
+                "pattern too deeply nested to emit");
+    return form;
+}
+
+struct value *pc_compile(struct pc *c, struct value *subject, bool subject_user,
+                         struct pc_clause *cl, size_t n, struct emit_info *info)
+{
+    struct memo_ctx m;
+    struct memo_hooks hooks = {hook_gensym, hook_code, c};
+    int depth = c->x->max_depth > 0 ? c->x->max_depth * 4 : 0;
+    memo_ctx_init(&m, c->L, &hooks, c->x->memo, depth > 8000 || !depth ? 8000 : depth);
+    c->m = &m;
+    const struct pat **pats = ARENA_NEWN(c->L->a, const struct pat *, n + 1);
+    struct value *expanded;
+    const struct subj *root;
+    if (!norm_all(c, cl, n, pats) ||
+        !(root = root_subject(c, &m, subject, subject_user, &expanded)))
+        return finish(c, &m, NULL);
+    const struct dnode *dag = dtree_build(&m, root, pats, n);
+    if (!dag) {
+        if (m.bad)
+            report_bad(c, m.bad);
+        else if (m.too_deep)
+            pc_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
+                    "pattern too deeply nested or too complex to compile");
+        return finish(c, &m, NULL);
+    }
+    if (!info)
+        info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
+    struct value *form = emit_dag(c, &m, dag, root, expanded, cl, n, info);
+    if (!form)
+        return finish(c, &m, NULL);
+    if (c->dump)
+        dump_section(c, root, pats, n, dag);
+    warn_unreachable(c, cl, n, info);
+    for (size_t i = 0; i < n; i++)
+        warn_unused(c, &cl[i]);
+    return finish(c, &m, form);
+}

@@ -1,0 +1,94 @@
+/* pcase_int.h - shared internals of the pcase front end (pcase*.c only).
+ *
+ * pcase_norm.c turns surface patterns into match/pat IR and records each
+ * clause's variables; pcase_compile.c runs one compilation (subject +
+ * clauses -> decision DAG -> Lisp) with its diagnostics; pcase.c holds the
+ * entry points of the seven heads, the cond* interface and the dumps.
+ */
+#ifndef PCX_PCASE_INT_H
+#define PCX_PCASE_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "base/buf.h"
+#include "expand/expand.h"
+#include "match/emit.h"
+
+/* One clause of a compilation. */
+struct pc_clause {
+    struct value *form;         /* the clause as written (warnings), or NULL */
+    struct value *pattern;      /* surface pattern (unless dontcare) */
+    bool dontcare;              /* the unchecked catch-all of pcase-let */
+    struct value *cell;         /* cons whose car is pattern (positions) */
+    const struct pat *pat;      /* normalised pattern */
+    struct value *body;         /* list of forms */
+    bool user;                  /* body is user code (expanded when emitted) */
+    enum emit_leaf_kind kind;   /* what its leaves become */
+    bool dontwarn;              /* implicit clause: never "unreachable" */
+    struct value *scope;        /* where its variables may be used (a list
+                                   of forms), NULL = no unused check */
+    /* Variables in order of first occurrence (filled by pc_norm). */
+    struct value **vars;
+    struct value **var_cells;   /* cons whose car is the occurrence, or NULL */
+    bool *used;                 /* read by the pattern itself */
+    size_t n_vars;
+};
+
+/* A pattern Emacs rejects only when its compiler reaches it. */
+struct pc_bad {
+    const struct pat *pat;      /* the PAT_BAD pattern */
+    const struct value *v;      /* the pattern as written */
+    const struct value *cell;   /* cons whose car it is, or NULL */
+    struct pc_bad *next;
+};
+
+/* The state of one top-level pcase-family expansion. */
+struct pc {
+    struct expand_ctx *x;
+    struct lisp *L;
+    struct value *site;         /* the form being expanded (fallback position) */
+    struct memo_table code;     /* user form -> its expansion (once each) */
+    struct memo_ctx base;       /* context outside compilations (scans, tables) */
+    struct memo_ctx *m;         /* the current compilation's context, or &base */
+    struct buf *dump;           /* --dump output, or NULL */
+    enum { PC_DUMP_PAT, PC_DUMP_DTREE } dump_kind;
+    unsigned n_dumps;           /* sections written */
+    struct pc_bad *bad;         /* where each PAT_BAD pattern was written */
+    bool failed;                /* an error was recorded */
+};
+
+/* Start the expansion of one pcase-family form (site). */
+void pc_init(struct pc *c, struct expand_ctx *x, struct value *site);
+
+/* Record a diagnostic at v (when it was read from the input), else at the
+ * car of cell, else at the form being expanded.  fmt may use %s only with
+ * strings made by pc_show. */
+void pc_diag(struct pc *c, enum diag_severity sev, const struct value *v,
+             const struct value *cell, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* prin1 text of v (arena string), for messages. */
+const char *pc_show(struct pc *c, const struct value *v);
+
+/* Normalise cl->pattern into cl->pat and fill cl's variable tables.
+ * False after recording an error (the pattern's position). */
+bool pc_norm(struct pc *c, struct pc_clause *cl);
+
+/* Index of the first unsorted row of the core pattern heads, or -1. */
+long pc_norm_check_table(void);
+
+/* Is expr copyable (evaluated again instead of bound, pcase.md 1.1)? */
+bool pc_copyable(struct pc *c, const struct value *expr);
+
+/* Compile clauses cl[0..n) against subject in a fresh match context
+ * (patterns are normalised here, all of them before anything else).
+ * subject_user: subject is user code to expand (else generated).  info (may be NULL) receives per-clause facts.  Returns the
+ * code, or NULL after an error. */
+struct value *pc_compile(struct pc *c, struct value *subject, bool subject_user,
+                         struct pc_clause *cl, size_t n, struct emit_info *info);
+
+/* Expansion of a piece of user code, once per form. */
+struct value *pc_code(struct pc *c, struct value *form);
+
+#endif

@@ -1,0 +1,498 @@
+/* pcase_norm.c - surface pcase patterns -> match/pat IR (pcase.md 2.1-2.6).
+ *
+ * Stage "normalise" of the pcase front end.  Atoms become variables,
+ * wildcards or constants; the core heads (quote pred guard app and or let
+ * and backquote) are translated here, every other head goes through
+ * pcase_macros_expand and its result is normalised again.  Errors carry
+ * the position of the offending sub-pattern.  Each clause's variables are
+ * recorded in order of first occurrence, with whether the pattern itself
+ * reads them (for `ignore` lists and unused-variable warnings).
+ *
+ * Functions, in order: occurrences and code bookkeeping, atoms, the head
+ * table (quote pred guard app and or let `), backquote (qpat, iterative
+ * along lists), norm, pc_norm, pc_copyable.
+ */
+#include "expand/pcase_int.h"
+
+#include <string.h>
+
+#include "expand/pcase_macros.h"
+
+struct nz {
+    struct pc *c;
+    struct memo_ctx *m;
+    struct lisp *L;
+    struct pc_clause *cl;
+    struct value **occ;        /* variable occurrences, in order */
+    struct value **occ_cell;   /* their cells (may be NULL) */
+    bool *occ_rep;             /* repeated within one path (an eql test) */
+    size_t n_occ, cap_occ;
+    struct value **codes;      /* pred/app FUNs, guard and let code */
+    size_t n_codes, cap_codes;
+    const struct value *anchor; /* pattern whose text stands for generated parts */
+};
+
+static const struct pat *norm(struct nz *z, struct value *p, struct value *cell);
+
+/* ---- bookkeeping ------------------------------------------------------ */
+
+static void *grow(struct nz *z, void *v, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return v;
+    size_t ncap = *cap * 2 + 8;
+    v = arena_grow(z->L->a, v, *cap * size, ncap * size);
+    *cap = ncap;
+    return v;
+}
+
+static void note_var(struct nz *z, struct value *sym, struct value *cell)
+{
+    size_t cap = z->cap_occ, cap2 = z->cap_occ;
+    z->occ = grow(z, z->occ, &cap, z->n_occ, sizeof *z->occ);
+    z->occ_rep = grow(z, z->occ_rep, &cap2, z->n_occ, sizeof *z->occ_rep);
+    z->occ_cell = grow(z, z->occ_cell, &z->cap_occ, z->n_occ, sizeof *z->occ_cell);
+    z->occ[z->n_occ] = sym;
+    z->occ_rep[z->n_occ] = false;
+    z->occ_cell[z->n_occ++] = cell;
+}
+
+/* After the alternatives of an `or` (occurrences from start on, alt[k -
+ * start] telling which alternative): a variable in two alternatives is
+ * bound on different paths, not repeated; keep its first occurrence only.
+ * A repeat inside one alternative stays a repeat. */
+static void merge_or_vars(struct nz *z, size_t start, const unsigned *alt)
+{
+    size_t w = start;
+    unsigned *walt = ARENA_NEWN(z->L->a, unsigned, z->n_occ - start + 1);
+    for (size_t k = start; k < z->n_occ; k++) {
+        size_t j = start;
+        while (j < w && z->occ[j] != z->occ[k])
+            j++;
+        if (j < w) {
+            z->occ_rep[j] |= walt[j - start] == alt[k - start] || z->occ_rep[k];
+            continue;
+        }
+        z->occ[w] = z->occ[k];
+        z->occ_cell[w] = z->occ_cell[k];
+        z->occ_rep[w] = z->occ_rep[k];
+        walt[w - start] = alt[k - start];
+        w++;
+    }
+    z->n_occ = w;
+}
+
+static void note_code(struct nz *z, struct value *code)
+{
+    z->codes = grow(z, z->codes, &z->cap_codes, z->n_codes, sizeof *z->codes);
+    z->codes[z->n_codes++] = code;
+}
+
+/* Was v read from the input (does it have a text position)? */
+static bool from_input(struct nz *z, const struct value *v)
+{
+    struct span sp;
+    const struct read_result *src = z->c->x->src;
+    return src && read_origin_span(src, expand_origin(z->c->x, v), &sp);
+}
+
+/* Where a diagnostic about p goes: p itself if read from the input, else
+ * the cell holding it, else the pattern macro call it came from. */
+static void diag(struct nz *z, enum diag_severity sev, const struct value *p,
+                 struct value *cell, const char *code, const char *msg)
+{
+    const struct value *at = p;
+    if (z->anchor && !cell && !from_input(z, p))
+        at = z->anchor;
+    pc_diag(z->c, sev, at, cell, code, "%s", msg);
+}
+
+static const struct pat *fail(struct nz *z, const struct value *p,
+                              struct value *cell, const char *code,
+                              const char *msg)
+{
+    diag(z, DIAG_ERROR, p, cell, code, msg);
+    return NULL;
+}
+
+/* A pattern that is an error only if the compiler reaches it (pcase.md
+ * 6.1: Emacs signals these while compiling, not while normalising). */
+static const struct pat *bad(struct nz *z, struct value *p, struct value *cell, int why)
+{
+    const struct pat *b = pat_bad(z->m, p, why);
+    struct pc_bad *r = ARENA_NEW(z->L->a, struct pc_bad);
+    r->pat = b;
+    r->v = p;
+    r->cell = cell;
+    if (z->anchor && !cell && !from_input(z, p))
+        r->v = z->anchor;
+    r->next = z->c->bad;
+    z->c->bad = r;
+    return b;
+}
+
+static const char *fmt(struct nz *z, const char *f, const char *arg)
+{
+    struct buf b;
+    buf_init(&b, z->L->a);
+    buf_printf(&b, f, arg);
+    return buf_cstr(&b);
+}
+
+/* ---- list access ------------------------------------------------------ */
+
+static struct value *nth_or_nil(struct nz *z, struct value *l, int n)
+{
+    while (n-- > 0 && l->kind == VK_CONS)
+        l = value_cdr(l);
+    return l->kind == VK_CONS ? value_car(l) : z->L->nil;
+}
+
+/* The cell whose car is element n of l, or NULL. */
+static struct value *nth_cell(struct value *l, int n)
+{
+    while (n-- > 0 && l->kind == VK_CONS)
+        l = value_cdr(l);
+    return l->kind == VK_CONS ? l : NULL;
+}
+
+static bool named(const struct value *v, const char *name)
+{
+    return v->kind == VK_SYMBOL && v->u.sym.interned && strcmp(v->u.sym.name, name) == 0;
+}
+
+/* ---- atoms ------------------------------------------------------------ */
+
+static const struct pat *atom(struct nz *z, struct value *p, struct value *cell)
+{
+    if (p->kind == VK_SYMBOL) {
+        if (p == z->L->nil)
+            return bad(z, p, cell, PAT_BAD_UNKNOWN);
+        if (named(p, "_"))
+            return pat_any(z->m);
+        if (p == z->L->t) {
+            diag(z, DIAG_WARNING, p, cell, "deprecated-t-pattern",
+                 "Pattern t is deprecated.  Use `_' instead");
+            return pat_any(z->m);
+        }
+        if (p->u.sym.interned && p->u.sym.name[0] == ':')
+            return pat_quote(z->m, p);
+        note_var(z, p, cell);
+        return pat_var(z->m, p);
+    }
+    if (value_integerp(p) || p->kind == VK_STRING)
+        return pat_quote(z->m, p);
+    return bad(z, p, cell, PAT_BAD_UNKNOWN);
+}
+
+/* ---- FUN forms -------------------------------------------------------- */
+
+/* Warn about `_' as an argument of a call FUN written in the input. */
+static void check_underscore(struct nz *z, struct value *fun)
+{
+    struct value *not = pat_sym_not(z->m);
+    while (fun->kind == VK_CONS && value_car(fun) == not)
+        fun = nth_or_nil(z, fun, 1);
+    if (fun->kind != VK_CONS || value_car(fun) == z->L->lambda)
+        return;
+    if (!from_input(z, fun))
+        return;
+    for (struct value *l = value_cdr(fun); l->kind == VK_CONS; l = value_cdr(l))
+        if (named(value_car(l), "_")) {
+            pc_diag(z->c, DIAG_WARNING, fun, NULL, "underscore-argument",
+                    "`_' in %s stands for the value being matched (Emacs 30); "
+                    "Emacs 28 reads it as a variable", pc_show(z->c, fun));
+            return;
+        }
+}
+
+/* ---- core heads ------------------------------------------------------- */
+
+typedef const struct pat *head_fn(struct nz *z, struct value *p);
+
+static const struct pat *h_quote(struct nz *z, struct value *p)
+{
+    return pat_quote(z->m, nth_or_nil(z, p, 1));
+}
+
+static const struct pat *h_pred(struct nz *z, struct value *p)
+{
+    if (value_cdr(p)->kind != VK_CONS)
+        diag(z, DIAG_WARNING, p, NULL, "pred-without-function",
+             "(pred) has no function: Emacs 28.2 compiles the call (nil VALUE), "
+             "a void-function error at run time");
+    struct value *fun = nth_or_nil(z, p, 1);
+    check_underscore(z, fun);
+    note_code(z, fun);
+    return pat_pred(z->m, fun);
+}
+
+static const struct pat *h_guard(struct nz *z, struct value *p)
+{
+    struct value *e = nth_or_nil(z, p, 1);
+    note_code(z, e);
+    return pat_guard(z->m, e);
+}
+
+static const struct pat *h_app(struct nz *z, struct value *p)
+{
+    struct value *fun = nth_or_nil(z, p, 1);
+    check_underscore(z, fun);
+    note_code(z, fun);
+    const struct pat *sub = norm(z, nth_or_nil(z, p, 2), nth_cell(p, 2) ? nth_cell(p, 2) : p);
+    return sub ? pat_app(z->m, fun, sub) : NULL;
+}
+
+/* (let PAT EXPR) is (app (lambda (_) EXPR) PAT). */
+static const struct pat *h_let(struct nz *z, struct value *p)
+{
+    struct lisp *L = z->L;
+    struct value *expr = nth_or_nil(z, p, 2);
+    note_code(z, expr);
+    struct value *us = intern_cstr(L, "_");
+    struct value *fun = lisp_listv(L, L->lambda, lisp_listv(L, us, NULL), expr, NULL);
+    const struct pat *sub = norm(z, nth_or_nil(z, p, 1), nth_cell(p, 1) ? nth_cell(p, 1) : p);
+    return sub ? pat_app(z->m, fun, sub) : NULL;
+}
+
+static const struct pat *h_andor(struct nz *z, struct value *p, bool is_or)
+{
+    long n = value_list_length(value_cdr(p), z->L->nil);
+    if (n < 0)
+        return fail(z, p, NULL, "malformed-pattern",
+                    fmt(z, "Malformed %s pattern: not a proper list", is_or ? "or" : "and"));
+    if (is_or && n < 2)
+        return bad(z, p, NULL, PAT_BAD_OR);
+    const struct pat **items = ARENA_NEWN(z->L->a, const struct pat *, (size_t)n + 1);
+    size_t i = 0, start = z->n_occ, cap = 0;
+    unsigned *alt = NULL;
+    bool ok = true;
+    for (struct value *l = value_cdr(p); l->kind == VK_CONS; l = value_cdr(l)) {
+        size_t before = z->n_occ;
+        items[i] = norm(z, value_car(l), l);
+        ok &= items[i++] != NULL;
+        for (size_t k = before; is_or && k < z->n_occ; k++) {
+            alt = grow(z, alt, &cap, k - start, sizeof *alt);
+            alt[k - start] = (unsigned)i;
+        }
+    }
+    if (!ok)
+        return NULL;
+    if (is_or && z->n_occ > start)
+        merge_or_vars(z, start, alt);
+    return is_or ? pat_or(z->m, items, i) : pat_and(z->m, items, i);
+}
+
+static const struct pat *h_and(struct nz *z, struct value *p)
+{
+    return h_andor(z, p, false);
+}
+
+static const struct pat *h_or(struct nz *z, struct value *p)
+{
+    return h_andor(z, p, true);
+}
+
+static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell);
+
+static const struct pat *h_bq(struct nz *z, struct value *p)
+{
+    return qpat(z, nth_or_nil(z, p, 1), nth_cell(p, 1) ? nth_cell(p, 1) : p);
+}
+
+/* Sorted by name (strcmp) for bsearch. */
+static const struct {
+    const char *name;
+    head_fn *fn;
+} heads[] = {
+    {"`", h_bq}, {"and", h_and}, {"app", h_app}, {"guard", h_guard},
+    {"let", h_let}, {"or", h_or}, {"pred", h_pred}, {"quote", h_quote},
+};
+
+long pc_norm_check_table(void)
+{
+    for (size_t i = 1; i < sizeof heads / sizeof heads[0]; i++)
+        if (strcmp(heads[i - 1].name, heads[i].name) >= 0)
+            return (long)i;
+    return -1;
+}
+
+static head_fn *core_head(const struct value *h)
+{
+    if (h->kind != VK_SYMBOL || !h->u.sym.interned)
+        return NULL;
+    size_t lo = 0, hi = sizeof heads / sizeof heads[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(h->u.sym.name, heads[mid].name);
+        if (c == 0)
+            return heads[mid].fn;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* ---- backquote -------------------------------------------------------- */
+
+static const struct pat *qvec(struct nz *z, struct value *q, struct value *cell)
+{
+    struct lisp *L = z->L;
+    size_t n = q->u.vec.n;
+    const struct pat **items = ARENA_NEWN(L->a, const struct pat *, n + 2);
+    items[0] = pat_pred(z->m, intern_cstr(L, "vectorp"));
+    items[1] = pat_app(z->m, intern_cstr(L, "length"),
+                       pat_quote(z->m, value_int(L->a, (int64_t)n)));
+    struct value *aref = intern_cstr(L, "aref"), *us = intern_cstr(L, "_");
+    for (size_t i = 0; i < n; i++) {
+        const struct pat *e = qpat(z, q->u.vec.items[i], cell);
+        if (!e)
+            return NULL;
+        struct value *fun = lisp_listv(L, aref, us, value_int(L->a, (int64_t)i), NULL);
+        items[i + 2] = pat_app(z->m, fun, e);
+    }
+    return pat_and(z->m, items, n + 2);
+}
+
+static bool unquote(struct nz *z, const struct value *q, const char *which)
+{
+    return q->kind == VK_CONS && value_car(q) == intern_cstr(z->L, which);
+}
+
+/* A QPAT that is not a list to walk: ,PAT, ,@X, a vector or an atom. */
+static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *cell)
+{
+    if (unquote(z, q, ","))
+        return norm(z, nth_or_nil(z, q, 1), nth_cell(q, 1) ? nth_cell(q, 1) : q);
+    if (unquote(z, q, ",@") || named(q, "..."))
+        return fail(z, q, cell, "splice-in-backquote",
+                    fmt(z, "Unsupported QPAT: %s (Emacs 30 rejects it; "
+                           "Emacs 28.2 matched it as literal structure)", pc_show(z->c, q)));
+    if (q->kind == VK_VECTOR)
+        return qvec(z, q, cell);
+    if (q->kind == VK_SYMBOL || q->kind == VK_STRING || value_numberp(q))
+        return pat_quote(z->m, q);
+    return fail(z, q, cell, "malformed-pattern",
+                fmt(z, "Unknown QPAT: %s", pc_show(z->c, q)));
+}
+
+/* `(Q1 Q2 ... . TAIL): the elements are normalised in order (so variables
+ * are recorded in reading order), then the nested
+ * (and (pred consp) (app car-safe Qi) (app cdr-safe REST)) patterns are
+ * built from the end, so long lists do not recurse. */
+static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
+{
+    size_t n = 0, cap = 0;
+    const struct pat **elts = NULL;
+    struct value *t = q;
+    for (; t->kind == VK_CONS && !unquote(z, t, ",") && !unquote(z, t, ",@");
+         t = value_cdr(t)) {
+        elts = grow(z, elts, &cap, n, sizeof *elts);
+        if (!(elts[n++] = qpat(z, value_car(t), t)))
+            return NULL;
+    }
+    const struct pat *acc = qpat_leaf(z, t, n ? NULL : cell);
+    if (!acc)
+        return NULL;
+    struct lisp *L = z->L;
+    const struct pat *consp = pat_pred(z->m, intern_cstr(L, "consp"));
+    struct value *car = intern_cstr(L, "car-safe"), *cdr = intern_cstr(L, "cdr-safe");
+    while (n-- > 0) {
+        const struct pat *three[3] = {consp, pat_app(z->m, car, elts[n]),
+                                      pat_app(z->m, cdr, acc)};
+        acc = pat_and(z->m, three, 3);
+    }
+    return acc;
+}
+
+/* ---- the normaliser --------------------------------------------------- */
+
+static const struct pat *macro(struct nz *z, struct value *p, struct value *cell)
+{
+    struct value *r = pcase_macros_expand(z->c->x, p);
+    if (!r)
+        return NULL;
+    const struct value *saved = z->anchor;
+    if (from_input(z, p))
+        z->anchor = p;
+    const struct pat *out = norm(z, r, r == p ? cell : NULL);
+    z->anchor = saved;
+    return out;
+}
+
+static const struct pat *norm(struct nz *z, struct value *p, struct value *cell)
+{
+    struct expand_ctx *x = z->c->x;
+    if (x->max_depth > 0 && x->depth >= x->max_depth)
+        return fail(z, p, cell, "nesting-too-deep", "pattern nested too deeply");
+    x->depth++;
+    const struct pat *r;
+    if (p->kind != VK_CONS) {
+        r = atom(z, p, cell);
+    } else {
+        head_fn *fn = core_head(value_car(p));
+        r = fn ? fn(z, p) : macro(z, p, cell);
+    }
+    x->depth--;
+    return r;
+}
+
+/* Fill cl's variable tables from the occurrences: first occurrences in
+ * order; a variable is "used" by the pattern when it occurs twice or some
+ * pred/app/guard/let code mentions it. */
+static void settle_vars(struct nz *z)
+{
+    struct pc_clause *cl = z->cl;
+    cl->vars = ARENA_NEWN(z->L->a, struct value *, z->n_occ + 1);
+    cl->var_cells = ARENA_NEWN(z->L->a, struct value *, z->n_occ + 1);
+    cl->used = arena_zalloc(z->L->a, z->n_occ + 1);
+    cl->n_vars = 0;
+    for (size_t i = 0; i < z->n_occ; i++) {
+        size_t j = 0;
+        while (j < cl->n_vars && cl->vars[j] != z->occ[i])
+            j++;
+        if (j < cl->n_vars) {
+            cl->used[j] = true;
+            continue;
+        }
+        cl->vars[j] = z->occ[i];
+        cl->var_cells[j] = z->occ_cell[i];
+        cl->used[j] = z->occ_rep[i];
+        cl->n_vars++;
+    }
+    bool *found = arena_zalloc(z->L->a, cl->n_vars + 1);
+    for (size_t k = 0; k < z->n_codes; k++) {
+        pat_mentions(z->m, z->codes[k], cl->vars, cl->n_vars, found);
+        for (size_t j = 0; j < cl->n_vars; j++)
+            cl->used[j] |= found[j];
+    }
+}
+
+bool pc_norm(struct pc *c, struct pc_clause *cl)
+{
+    struct nz z;
+    memset(&z, 0, sizeof z);
+    z.c = c;
+    z.m = c->m;
+    z.L = c->L;
+    z.cl = cl;
+    cl->pat = norm(&z, cl->pattern, cl->cell);
+    settle_vars(&z);
+    return cl->pat != NULL;
+}
+
+/* Emacs's macroexp-copyable-p: a symbol, a non-list atom, (quote X) or
+ * (function SYMBOL). */
+bool pc_copyable(struct pc *c, const struct value *e)
+{
+    if (e->kind != VK_CONS)
+        return true;
+    if (value_car(e) == c->L->quote)
+        return true;
+    if (value_car(e) != c->L->function)
+        return false;
+    const struct value *r = value_cdr(e);
+    return r->kind == VK_CONS && value_car(r)->kind == VK_SYMBOL;
+}

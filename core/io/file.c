@@ -1,0 +1,284 @@
+/* file.c - whole-file input, atomic output, directory walking (file.h).
+ *
+ * POSIX only.  Memory comes from the caller's arena; the only resources
+ * held across calls are none: every descriptor and DIR handle is closed
+ * before returning.
+ */
+#include "file.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/buf.h"
+
+/* "what: strerror(err)" in arena a. */
+static const char *errmsg(struct arena *a, const char *what, int err)
+{
+    struct buf b;
+    buf_init(&b, a);
+    buf_printf(&b, "%s: %s", what, strerror(err));
+    return buf_cstr(&b);
+}
+
+static bool fail(struct arena *a, struct file_data *out, const char *what,
+                 int err)
+{
+    out->error = errmsg(a, what, err);
+    return false;
+}
+
+/* Read f to its end; hint is the expected size (0 = unknown). */
+static bool read_all(struct arena *a, FILE *f, size_t hint,
+                     struct file_data *out)
+{
+    size_t cap = (hint ? hint : 64 * 1024) + 1, len = 0;
+    uint8_t *p = arena_alloc(a, cap + 1);
+    for (;;) {
+        if (len == cap) {
+            if (cap > FILE_MAX_SIZE)
+                return fail(a, out, "cannot read", EFBIG);
+            p = arena_grow(a, p, cap + 1, cap * 2 + 1);
+            cap *= 2;
+        }
+        size_t got = fread(p + len, 1, cap - len, f);
+        len += got;
+        if (got == 0 || len < cap) {
+            if (ferror(f))
+                return fail(a, out, "cannot read", errno ? errno : EIO);
+            if (feof(f))
+                break;
+        }
+    }
+    if (len > FILE_MAX_SIZE)
+        return fail(a, out, "cannot read", EFBIG);
+    p[len] = 0;
+    out->data = p;
+    out->len = len;
+    return true;
+}
+
+bool file_read(struct arena *a, const char *path, struct file_data *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(a, out, "cannot open", errno);
+    struct stat st;
+    int err = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (err) {
+        close(fd);
+        return fail(a, out, "cannot read", err);
+    }
+    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > FILE_MAX_SIZE) {
+        close(fd);
+        return fail(a, out, "cannot read", EFBIG);
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        err = errno;
+        close(fd);
+        return fail(a, out, "cannot read", err);
+    }
+    errno = 0;
+    bool ok = read_all(a, f, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, out);
+    fclose(f);
+    return ok;
+}
+
+bool file_read_stream(struct arena *a, FILE *f, const char *name,
+                      struct file_data *out)
+{
+    (void)name; /* the caller renders the name with the message */
+    memset(out, 0, sizeof *out);
+    errno = 0;
+    return read_all(a, f, 0, out);
+}
+
+enum file_kind file_kind(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return FILE_KIND_MISSING;
+    return S_ISDIR(st.st_mode) ? FILE_KIND_DIR : FILE_KIND_OTHER;
+}
+
+/* ---- atomic write ---- */
+
+/* Write all n bytes to fd, retrying short writes. */
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+/* Create a new temporary beside path; *tmp gets its name.  The name
+ * starts with "." so a concurrent DIR walk skips it. */
+static int create_temp(struct arena *a, const char *path, int mode,
+                       const char **tmp)
+{
+    const char *slash = strrchr(path, '/');
+    int dir_len = slash ? (int)(slash - path + 1) : 0;
+    for (unsigned k = 0; k < 100; k++) {
+        struct buf b;
+        buf_init(&b, a);
+        buf_printf(&b, "%.*s.%s.%ld-%u.tmp", dir_len, path,
+                   slash ? slash + 1 : path, (long)getpid(), k);
+        *tmp = buf_cstr(&b);
+        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Fill and close the temporary; keep the target's permission bits. */
+static bool fill_temp(int fd, const void *data, size_t len,
+                      const struct stat *old)
+{
+    bool ok = write_all(fd, data, len) &&
+              (!old || fchmod(fd, old->st_mode & 07777) == 0) &&
+              fsync(fd) == 0;
+    int err = errno;
+    if (close(fd) != 0 && ok)
+        return false;
+    errno = err;
+    return ok;
+}
+
+bool file_write_atomic(struct arena *a, const char *path, const void *data,
+                       size_t len, const char **error)
+{
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    /* Write through a symbolic link, so the link stays a link. */
+    char *real = exists ? realpath(path, NULL) : NULL;
+    const char *target = real ? arena_strndup(a, real, strlen(real)) : path;
+    free(real);
+    const char *tmp;
+    int fd = create_temp(a, target, exists ? 0600 : 0666, &tmp);
+    if (fd < 0) {
+        *error = errmsg(a, "cannot create temporary file", errno);
+        return false;
+    }
+    if (!fill_temp(fd, data, len, exists ? &st : NULL) ||
+        rename(tmp, target) != 0) {
+        *error = errmsg(a, "cannot write", errno);
+        unlink(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* ---- directory walk ---- */
+
+/* Growable array of paths in the arena. */
+struct pathvec {
+    const char **items;
+    size_t n, cap;
+};
+
+static void push(struct arena *a, struct pathvec *v, const char *p)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        v->items = arena_grow(a, v->items, v->cap * sizeof *v->items,
+                              cap * sizeof *v->items);
+        v->cap = cap;
+    }
+    v->items[v->n++] = p;
+}
+
+static bool is_el_name(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 3 && strcmp(name + n - 3, ".el") == 0;
+}
+
+static const char *join(struct arena *a, const char *dir, const char *name)
+{
+    struct buf b;
+    buf_init(&b, a);
+    size_t n = strlen(dir);
+    buf_put(&b, dir, n);
+    if (n == 0 || dir[n - 1] != '/')
+        buf_putc(&b, '/');
+    buf_puts(&b, name);
+    return buf_cstr(&b);
+}
+
+/* Sort one entry of dir into files or subdirectories.  lstat first, so
+ * a symbolic link is never taken for a directory to descend into. */
+static void classify(struct arena *a, const char *path, const char *name,
+                     struct pathvec *files, struct pathvec *dirs)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        push(a, dirs, path);
+        return;
+    }
+    if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
+        return;
+    if (S_ISREG(st.st_mode) && is_el_name(name))
+        push(a, files, path);
+}
+
+/* Add the entries of one directory; false (errno set) if it cannot be read. */
+static bool scan_dir(struct arena *a, const char *dir, struct pathvec *files,
+                     struct pathvec *dirs)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        classify(a, join(a, dir, e->d_name), e->d_name, files, dirs);
+    }
+    closedir(d);
+    return true;
+}
+
+static int cmp_paths(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+bool file_walk_dir(struct arena *a, const char *dir, const char ***paths,
+                   size_t *n, const char **error)
+{
+    struct pathvec files = {0}, dirs = {0};
+    push(a, &dirs, dir);
+    /* dirs is a work list, not a recursion: depth cannot overflow. */
+    for (size_t i = 0; i < dirs.n; i++) {
+        if (!scan_dir(a, dirs.items[i], &files, &dirs)) {
+            struct buf b;
+            buf_init(&b, a);
+            buf_printf(&b, "cannot read directory %s: %s", dirs.items[i],
+                       strerror(errno));
+            *error = buf_cstr(&b);
+            return false;
+        }
+    }
+    if (files.n > 1)
+        qsort(files.items, files.n, sizeof *files.items, cmp_paths);
+    *paths = files.items;
+    *n = files.n;
+    return true;
+}

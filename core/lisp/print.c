@@ -1,0 +1,682 @@
+/* print.c - value -> text, exactly as Emacs 28.2's prin1-to-string.
+ *
+ * Layer `lisp`: --compact output and all printing of generated code.  An
+ * explicit stack of frames (print_walk.h) replaces Emacs's recursive
+ * print_object, so deep data never touches the C stack.  Atoms are in
+ * print_atom.c, labels and the path check in print_circle.c.
+ */
+#include "print.h"
+
+#include <string.h>
+
+#include "print_out.h"
+#include "print_walk.h"
+
+struct print_opts print_opts_default(void)
+{
+    struct print_opts o;
+    memset(&o, 0, sizeof o);
+    o.quoted = true;
+    o.length = -1;
+    o.level = -1;
+    o.charset_props = 2;
+    return o;
+}
+
+struct print_opts print_opts_compact(void)
+{
+    struct print_opts o = print_opts_default();
+    o.escape_newlines = true;
+    return o;
+}
+
+static void put_uint(struct buf *b, uint64_t u)
+{
+    char tmp[24], *p = tmp + sizeof tmp;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    out_put(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+/* ---- frames ---- */
+
+static struct frame *push(struct pstate *s, const struct value *obj,
+                          enum frame_kind kind)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap * 2;
+        struct frame *st = arena_alloc(s->L->a, cap * sizeof *st);
+        memcpy(st, s->st, s->n * sizeof *st);
+        s->st = st;
+        s->cap = cap;
+    }
+    if (!s->o->circle)
+        print_path_add(s, obj, s->n);
+    struct frame *f = &s->st[s->n++];
+    f->obj = obj;
+    f->cur = obj;
+    f->kind = (uint8_t)kind;
+    f->phase = 0;
+    f->bq = 0;
+    return f;
+}
+
+/* Finish the top frame: write its closing text. */
+static void pop(struct pstate *s, const char *close, size_t n)
+{
+    out_put(s->b, close, n);
+    s->n--;
+    if (!s->o->circle)
+        print_path_remove(s, s->st[s->n].obj, s->n);
+}
+
+#define POP_LIT(s, lit) pop((s), (lit), sizeof(lit) - 1)
+
+static void emit_value(struct pstate *s, const struct value *v);
+
+/* List frame phases. */
+enum { LIST_LOOP, LIST_CLOSE, LIST_CYCLE };
+
+/* ---- atoms ---- */
+
+static bool is_nil(const struct pstate *s, const struct value *v)
+{
+    return v == s->L->nil;
+}
+
+static void print_atom(struct pstate *s, const struct value *v)
+{
+    switch (v->kind) {
+    case VK_INT:
+    case VK_BIGNUM:
+        print_integer(s->b, v, s->o->integers_as_chars);
+        break;
+    case VK_FLOAT:
+        print_float_format(s->b, v->u.f, s->o->float_format);
+        break;
+    case VK_SYMBOL:
+        print_symbol(s->b, v, s->o->gensym);
+        break;
+    case VK_STRING:
+        print_string_text(s->b, v, s->o);
+        break;
+    default:
+        print_boolvec(s->b, v, s->o);
+        break;
+    }
+}
+
+/* Kinds whose objects contain others (they get frames and path entries;
+ * strings only when they have properties), and kinds whose source text
+ * the caller may keep (symbols are shared, so they have none). */
+static const bool container_kind[] = {
+    [VK_CONS] = true, [VK_VECTOR] = true, [VK_RECORD] = true,
+    [VK_BYTECODE] = true, [VK_CHARTABLE] = true, [VK_SUBCHARTABLE] = true,
+    [VK_HASHTABLE] = true,
+};
+static const bool source_kind[] = {
+    [VK_INT] = true, [VK_BIGNUM] = true, [VK_FLOAT] = true,
+    [VK_STRING] = true, [VK_BOOLVEC] = true,
+};
+
+/* The source text of an atom read from input, when the caller keeps it. */
+static bool emit_source_text(struct pstate *s, const struct value *v)
+{
+    if (!s->o->atom_text || !source_kind[v->kind])
+        return false;
+    size_t n = 0;
+    const uint8_t *t = s->o->atom_text(s->o->atom_ctx, v, &n);
+    if (!t)
+        return false;
+    out_put(s->b, t, n);
+    return true;
+}
+
+/* ---- labels and the path check ---- */
+
+static bool is_container(const struct pstate *s, const struct value *v)
+{
+    if (v->kind == VK_STRING)
+        return v->u.str.props && !is_nil(s, v->u.str.props);
+    return container_kind[v->kind];
+}
+
+/* Write v's `#N=` label, or the reference that replaces v (`#N#` with
+ * print-circle, `#D` for an object already being printed D levels up
+ * without it).  False when v has been printed that way. */
+static bool emit_label(struct pstate *s, const struct value *v)
+{
+    if (!s->o->circle) {
+        if (!is_container(s, v))
+            return true;
+        long d = print_path_find(s, v);
+        if (d < 0)
+            return true;
+        out_putc(s->b, '#');
+        put_uint(s->b, (uint64_t)d);
+        return false;
+    }
+    if (!print_candidate(s, v, (long)s->n))
+        return true;
+    int32_t st = print_label_get(s, v);
+    if (st == 0 || st == PRINT_SEEN)
+        return true;
+    out_putc(s->b, '#');
+    put_uint(s->b, (uint64_t)(st < 0 ? -st : st));
+    if (st > 0) {
+        out_putc(s->b, '#');
+        return false;
+    }
+    out_putc(s->b, '=');
+    print_label_set_printed(s, v);
+    return true;
+}
+
+/* ---- lists and quote forms ---- */
+
+/* 'X #'X `X ,X ,@X for a two-element list headed by a quote symbol (the
+ * commas only inside a backquote).  Pushes a frame that prints X. */
+static bool enter_quote(struct pstate *s, const struct value *v)
+{
+    const struct lisp *L = s->L;
+    const struct value *head = v->u.cons.car, *rest = v->u.cons.cdr;
+    if (rest->kind != VK_CONS || rest->u.cons.cdr != L->nil)
+        return false;
+    int8_t bq = 0;
+    if (head == L->quote)
+        out_putc(s->b, '\'');
+    else if (head == L->function)
+        OUT_LIT(s->b, "#'");
+    else if (head == L->backquote)
+        out_putc(s->b, '`'), bq = 1;
+    else if ((head == L->comma || head == L->comma_at) && s->bq > 0) {
+        out_put(s->b, head->u.sym.name, head->u.sym.len);
+        bq = -1;
+    } else
+        return false;
+    s->bq += bq;
+    struct frame *f = push(s, v, F_WRAP);
+    f->cur = rest->u.cons.car;
+    f->bq = bq;
+    return true;
+}
+
+static void wrap_step(struct pstate *s, struct frame *f)
+{
+    if (f->phase == 0) {
+        f->phase = 1;
+        emit_value(s, f->cur);
+        return;
+    }
+    s->bq -= f->bq;
+    pop(s, "", 0);
+}
+
+static void enter_cons(struct pstate *s, const struct value *v)
+{
+    if (s->o->level >= 0 && (long)s->n + 1 > s->o->level) {
+        OUT_LIT(s->b, "...");
+        return;
+    }
+    if (s->o->quoted && enter_quote(s, v))
+        return;
+    out_putc(s->b, '(');
+    struct frame *f = push(s, v, F_LIST);
+    f->u.list.tortoise = v;
+    f->u.list.i = 0;
+    f->u.list.left = f->u.list.max = 2;
+}
+
+/* Move to the next tail.  Emacs's FOR_EACH_TAIL_SAFE (Brent's algorithm):
+ * the tortoise jumps to the tail after 2, 4, 8 ... steps, and meeting it
+ * in between ends the list as circular (phase LIST_CYCLE). */
+static void list_advance(struct frame *f)
+{
+    f->cur = f->cur->u.cons.cdr;
+#ifdef __GNUC__
+    __builtin_prefetch(f->cur); /* needed after the element: hide the miss */
+#endif
+    if (--f->u.list.left == 0) {
+        f->u.list.max <<= 1;
+        f->u.list.left = f->u.list.max;
+        f->u.list.tortoise = f->cur;
+    } else if (f->cur == f->u.list.tortoise) {
+        f->phase = LIST_CYCLE;
+    }
+}
+
+/* After the last element: the dotted tail, or for a circular list without
+ * print-circle `. #I` where I is half the elements printed. */
+static void list_end(struct pstate *s, struct frame *f)
+{
+    const struct value *tail = f->cur;
+    if (is_nil(s, tail)) {
+        POP_LIT(s, ")");
+        return;
+    }
+    OUT_LIT(s->b, " . ");
+    if (tail->kind == VK_CONS && !s->o->circle) {
+        out_putc(s->b, '#');
+        put_uint(s->b, f->u.list.i >> 1);
+        POP_LIT(s, ")");
+        return;
+    }
+    f->phase = LIST_CLOSE;
+    emit_value(s, tail);
+}
+
+static void list_once(struct pstate *s, struct frame *f)
+{
+    if (f->phase == LIST_CLOSE) {
+        POP_LIT(s, ")");
+        return;
+    }
+    if (f->phase == LIST_CYCLE || f->cur->kind != VK_CONS) {
+        list_end(s, f);
+        return;
+    }
+    if (f->u.list.i != 0) {
+        out_putc(s->b, ' ');
+        int32_t st = s->o->circle ? print_label_get(s, f->cur) : 0;
+        if (st != 0 && st != PRINT_SEEN) { /* a shared tail */
+            OUT_LIT(s->b, ". ");
+            f->phase = LIST_CLOSE;
+            emit_value(s, f->cur);
+            return;
+        }
+    }
+    if (s->o->length >= 0 && f->u.list.i >= (uint64_t)s->o->length) {
+        OUT_LIT(s->b, "...");
+        POP_LIT(s, ")");
+        return;
+    }
+    f->u.list.i++;
+    const struct value *car = f->cur->u.cons.car;
+    list_advance(f);
+    emit_value(s, car);
+}
+
+/* Steps of one list while they neither open a container (whose frame then
+ * takes over) nor finish the list: runs of atoms stay in this loop. */
+static void list_step(struct pstate *s, struct frame *f)
+{
+    size_t n = s->n;
+    do
+        list_once(s, f);
+    while (s->n == n);
+}
+
+/* ---- vector-like objects ---- */
+
+/* "#^^[DEPTH MINCHAR": a depth-3 table starts a new line in 28.  False
+ * (nothing written) when the two header slots are not integers. */
+static bool subchar_header(struct pstate *s, const struct value *v)
+{
+    const struct value_vec *x = &v->u.vec;
+    if (x->n < 2 || x->items[0]->kind != VK_INT || x->items[1]->kind != VK_INT)
+        return false;
+    if (x->items[0]->u.i == 3)
+        out_putc(s->b, '\n');
+    OUT_LIT(s->b, "#^^[");
+    print_integer(s->b, x->items[0], false);
+    out_putc(s->b, ' ');
+    print_integer(s->b, x->items[1], false);
+    return true;
+}
+
+static void enter_vec(struct pstate *s, const struct value *v)
+{
+    size_t first = 0, real = v->u.vec.n;
+    char close = ']';
+    switch (v->kind) {
+    case VK_RECORD: OUT_LIT(s->b, "#s("), close = ')'; break;
+    case VK_BYTECODE: OUT_LIT(s->b, "#["); break;
+    case VK_CHARTABLE: OUT_LIT(s->b, "#^["); break;
+    case VK_SUBCHARTABLE:
+        /* Emacs's slot 0 holds depth and min-char; contents are slots 1.. */
+        if (subchar_header(s, v))
+            first = 1, real = v->u.vec.n - 1;
+        else
+            OUT_LIT(s->b, "#^^[");
+        break;
+    default: out_putc(s->b, '['); break;
+    }
+    size_t end = s->o->length >= 0 && (size_t)s->o->length < real
+                     ? (size_t)s->o->length : real;
+    struct frame *f = push(s, v, F_VEC);
+    f->u.vec.i = first;
+    f->u.vec.end = end;
+    f->u.vec.real = real;
+    f->off = (uint8_t)first;
+    f->close = close;
+}
+
+/* Elements until one opens a container (as list_step) or the end. */
+static void vec_step(struct pstate *s, struct frame *f)
+{
+    size_t n = s->n;
+    while (f->u.vec.i < f->u.vec.end) {
+        if (f->u.vec.i)
+            out_putc(s->b, ' ');
+        const struct value *item = f->obj->u.vec.items[f->u.vec.i + f->off];
+        f->u.vec.i++;
+        emit_value(s, item);
+        if (s->n != n)
+            return;
+    }
+    if (f->u.vec.end < f->u.vec.real)
+        OUT_LIT(s->b, " ...");
+    pop(s, &f->close, 1);
+}
+
+/* ---- hash tables (Emacs 28 format) ---- */
+
+/* Hash frame phases: the header slots printed through emit_value (test
+ * and weakness are objects, printed one level inside the table as in
+ * Emacs), the rest of the header, then key and value of each pair. */
+enum { HASH_TEST, HASH_WEAKNESS, HASH_PARAMS, HASH_KEY, HASH_VALUE, HASH_END };
+
+/* rehash-size and rehash-threshold read back as Emacs stores them: in a C
+ * float (rehash-size minus one), so 1.3 prints as 1.300000011920929. */
+static void header_float(struct pstate *s, const struct value *v, double dflt,
+                         bool minus_one)
+{
+    struct value tmp;
+    tmp.kind = VK_FLOAT;
+    if (!v)
+        tmp.u.f = dflt;
+    else if (v->kind != VK_FLOAT) {
+        print_atom(s, v);
+        return;
+    } else
+        tmp.u.f = minus_one ? (double)(float)(v->u.f - 1.0) + 1.0 : (double)(float)v->u.f;
+    print_atom(s, &tmp);
+}
+
+static void enter_hash(struct pstate *s, const struct value *v)
+{
+    OUT_LIT(s->b, "#s(hash-table size ");
+    put_uint(s->b, (uint64_t)print_hash_size(s->L, v));
+    OUT_LIT(s->b, " test ");
+    long pairs = value_list_length(v->u.hash.data, s->L->nil);
+    size_t count = pairs > 0 ? (size_t)pairs / 2 : 0;
+    struct frame *f = push(s, v, F_HASH);
+    f->cur = v->u.hash.data;
+    f->u.hash.j = 0;
+    f->u.hash.count = count;
+    f->u.hash.lim = s->o->length >= 0 && (size_t)s->o->length < count
+                        ? (size_t)s->o->length : count;
+}
+
+static void hash_header_step(struct pstate *s, struct frame *f)
+{
+    const struct value_hash *h = &f->obj->u.hash;
+    if (f->phase == HASH_TEST) {
+        f->phase = HASH_WEAKNESS;
+        if (h->test)
+            emit_value(s, h->test);
+        else
+            OUT_LIT(s->b, "eql");
+    } else if (f->phase == HASH_WEAKNESS) {
+        f->phase = HASH_PARAMS;
+        if (h->weakness && !is_nil(s, h->weakness)) {
+            OUT_LIT(s->b, " weakness ");
+            emit_value(s, h->weakness);
+        }
+    } else {
+        OUT_LIT(s->b, " rehash-size ");
+        header_float(s, h->rehash_size, 1.5, true);
+        OUT_LIT(s->b, " rehash-threshold ");
+        header_float(s, h->rehash_threshold, 0.8125, false);
+        if (h->purecopy && !is_nil(s, h->purecopy))
+            OUT_LIT(s->b, " purecopy t");
+        OUT_LIT(s->b, " data (");
+        f->phase = HASH_KEY;
+    }
+}
+
+/* Pairs in order; print-length L shows L pairs and " ..." (L = 0 shows
+ * all: 28 only checks the limit after a pair). */
+static void hash_step(struct pstate *s, struct frame *f)
+{
+    const struct value *c = f->cur;
+    if (f->phase < HASH_KEY) {
+        hash_header_step(s, f);
+    } else if (f->phase == HASH_KEY && c->kind == VK_CONS && c->u.cons.cdr->kind == VK_CONS) {
+        if (f->u.hash.j++)
+            out_putc(s->b, ' ');
+        f->phase = HASH_VALUE;
+        emit_value(s, c->u.cons.car);
+    } else if (f->phase == HASH_VALUE) {
+        out_putc(s->b, ' ');
+        f->cur = c->u.cons.cdr->u.cons.cdr;
+        f->phase = f->u.hash.j == f->u.hash.lim ? HASH_END : HASH_KEY;
+        emit_value(s, c->u.cons.cdr->u.cons.car);
+    } else {
+        if (f->u.hash.j < f->u.hash.count)
+            OUT_LIT(s->b, " ...");
+        POP_LIT(s, "))");
+    }
+}
+
+/* ---- strings with text properties ---- */
+
+/* Emacs's charset of character c, approximated for the charset-property
+ * check: eight-bit for raw bytes, unicode up to U+10FFFF; NULL (never
+ * matches) beyond, where it depends on the language environment. */
+static const char *char_charset(uint32_t c)
+{
+    if (c >= 0x3FFF80)
+        return "eight-bit";
+    return c <= 0x10FFFF ? "unicode" : NULL;
+}
+
+/* Does characters [beg, end) of s contain a non-ASCII character whose
+ * charset is not the symbol cs? */
+static bool charset_unsafe(const struct value *s, const struct value *beg,
+                           const struct value *end, const struct value *cs)
+{
+    if (beg->kind != VK_INT || end->kind != VK_INT)
+        return false;
+    const struct value_string *x = &s->u.str;
+    size_t k = 0;
+    for (int64_t ch = 0; k < x->len && ch < end->u.i; ch++) {
+        int len = 1;
+        uint32_t c = x->multibyte ? value_char_decode(x->data + k, x->len - k, &len)
+                                  : x->data[k];
+        k += (size_t)len;
+        if (ch < beg->u.i || c < 0x80)
+            continue;
+        const char *name = char_charset(c);
+        if (!name || cs->kind != VK_SYMBOL || strcmp(cs->u.sym.name, name) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* The value of the first `charset` key of plist p, or NULL. */
+static const struct value *plist_charset(const struct value *p)
+{
+    for (; p->kind == VK_CONS && p->u.cons.cdr->kind == VK_CONS;
+         p = p->u.cons.cdr->u.cons.cdr) {
+        const struct value *k = p->u.cons.car;
+        if (k->kind == VK_SYMBOL && k->u.sym.interned && strcmp(k->u.sym.name, "charset") == 0)
+            return p->u.cons.cdr->u.cons.car;
+    }
+    return NULL;
+}
+
+static bool is_charset_key(const struct value *k)
+{
+    return k->kind == VK_SYMBOL && k->u.sym.interned && strcmp(k->u.sym.name, "charset") == 0;
+}
+
+/* plist without its `charset' pairs (fresh conses). */
+static struct value *plist_without_charset(struct lisp *L, const struct value *p)
+{
+    struct value *items[2], *out = L->nil, **tail = &out;
+    for (; p->kind == VK_CONS && p->u.cons.cdr->kind == VK_CONS;
+         p = p->u.cons.cdr->u.cons.cdr) {
+        if (is_charset_key(p->u.cons.car))
+            continue;
+        items[0] = p->u.cons.car;
+        items[1] = p->u.cons.cdr->u.cons.car;
+        *tail = lisp_list(L, 2, items);
+        tail = &(*tail)->u.cons.cdr->u.cons.cdr;
+    }
+    return out;
+}
+
+/* The next (BEG END PLIST) triple at *p, advancing *p past it. */
+static bool props_next(const struct value **p, const struct value *t[3])
+{
+    const struct value *c = *p;
+    for (int k = 0; k < 3; k++, c = c->u.cons.cdr) {
+        if (!c || c->kind != VK_CONS)
+            return false;
+        t[k] = c->u.cons.car;
+    }
+    *p = c;
+    return true;
+}
+
+/* Does the charset property of this plist hide other information (Emacs's
+ * "non-charset found": other keys, or charset not alone)? */
+static bool plist_more_than_charset(const struct value *plist, const struct value *nil)
+{
+    if (plist->kind != VK_CONS || !is_charset_key(plist->u.cons.car))
+        return true;
+    const struct value *rest = plist->u.cons.cdr;
+    return rest->kind == VK_CONS && rest->u.cons.cdr != nil;
+}
+
+/* The (B E PLIST ...) list to print for string v, and whether `#(` is
+ * printed at all.  Unless print-charset-text-property is t, Emacs drops
+ * `charset` properties, except (for `default`) when some character
+ * disagrees with its charset property; intervals left empty vanish. */
+static bool printed_props(struct pstate *s, const struct value *v,
+                          const struct value **out)
+{
+    const struct value *props = v->u.str.props, *t[3];
+    *out = props;
+    if (s->o->charset_props == 1)
+        return true;
+    bool any = false, unsafe = false, other = false;
+    for (const struct value *p = props; props_next(&p, t);) {
+        const struct value *cs = plist_charset(t[2]);
+        other = other || plist_more_than_charset(t[2], s->L->nil);
+        if (!cs)
+            continue;
+        any = true;
+        unsafe = unsafe || charset_unsafe(v, t[0], t[1], cs);
+    }
+    if (!any || (unsafe && s->o->charset_props == 2))
+        return true;
+    struct value *list = s->L->nil, **tail = &list;
+    for (const struct value *p = props; props_next(&p, t);) {
+        struct value *items[3] = {(struct value *)t[0], (struct value *)t[1],
+                                  plist_without_charset(s->L, t[2])};
+        if (is_nil(s, items[2]))
+            continue;
+        *tail = lisp_list(s->L, 3, items);
+        tail = &(*tail)->u.cons.cdr->u.cons.cdr->u.cons.cdr;
+    }
+    *out = list;
+    return other; /* only charset properties: Emacs removes the intervals */
+}
+
+static void enter_string(struct pstate *s, const struct value *v)
+{
+    const struct value *props = NULL;
+    if (!is_container(s, v) || !printed_props(s, v, &props)) {
+        print_string_text(s->b, v, s->o);
+        return;
+    }
+    OUT_LIT(s->b, "#(");
+    print_string_text(s->b, v, s->o);
+    struct frame *f = push(s, v, F_PROPS);
+    f->cur = props;
+}
+
+/* One interval per step: " B E PLIST" (positions as print_object prints
+ * integers, so print-integers-as-characters applies to them too). */
+static void props_step(struct pstate *s, struct frame *f)
+{
+    const struct value *t[3];
+    while (props_next(&f->cur, t)) {
+        if (is_nil(s, t[2]))
+            continue;
+        out_putc(s->b, ' ');
+        print_atom(s, t[0]);
+        out_putc(s->b, ' ');
+        print_atom(s, t[1]);
+        out_putc(s->b, ' ');
+        emit_value(s, t[2]);
+        return;
+    }
+    POP_LIT(s, ")");
+}
+
+/* ---- driver ---- */
+
+/* Print v: a reference, an atom, or the opening of a container whose frame
+ * then prints the rest. */
+static void emit_value(struct pstate *s, const struct value *v)
+{
+    if (!emit_label(s, v) || emit_source_text(s, v))
+        return;
+    switch (v->kind) {
+    case VK_CONS:
+        enter_cons(s, v);
+        break;
+    case VK_STRING:
+        enter_string(s, v);
+        break;
+    case VK_HASHTABLE:
+        enter_hash(s, v);
+        break;
+    case VK_VECTOR:
+    case VK_RECORD:
+    case VK_BYTECODE:
+    case VK_CHARTABLE:
+    case VK_SUBCHARTABLE:
+        enter_vec(s, v);
+        break;
+    default:
+        print_atom(s, v);
+        break;
+    }
+}
+
+void print_value(struct lisp *L, struct buf *b, const struct value *v,
+                 const struct print_opts *o)
+{
+    struct frame small[64];
+    struct pstate s; /* path[] is written before it is read: not cleared */
+    s.L = L;
+    s.b = b;
+    s.o = o;
+    s.bq = 0;
+    s.st = small;
+    s.n = 0;
+    s.cap = sizeof small / sizeof small[0];
+    memset(&s.deep, 0, sizeof s.deep);
+    memset(&s.labels, 0, sizeof s.labels);
+    s.nlabels = 0;
+    if (o->circle)
+        print_circle_scan(&s, v);
+    emit_value(&s, v);
+    while (s.n) {
+        struct frame *f = &s.st[s.n - 1];
+        switch (f->kind) {
+        case F_LIST: list_step(&s, f); break;
+        case F_VEC: vec_step(&s, f); break;
+        case F_HASH: hash_step(&s, f); break;
+        case F_PROPS: props_step(&s, f); break;
+        default: wrap_step(&s, f); break;
+        }
+    }
+    out_end(b);
+}

@@ -1,0 +1,786 @@
+/* dtree.c - the decision-DAG builder (see dtree.h).
+ *
+ * Order: free-temporary sets, tests and nodes (unique table), splitting the
+ * remaining branches, dropping irrelevant backtracking branches, the steps
+ * of the main recursion (test, variable, app, or) and u / u1 / dtree_build.
+ * u1 is Emacs's pcase--u1: a state is (pending match trees, clause,
+ * variables, remaining branches); its result depends on the state only, so
+ * the computed cache may answer it.
+ */
+#include "match/dtree.h"
+
+#include <string.h>
+
+#include "match/know.h"
+
+enum {
+    TAG_TEST = 300, TAG_NODE = 301, TAG_STATE = 302, TAG_EQL = 303,
+};
+
+/* Distinct states one compilation may build before giving up. */
+#define STATE_BUDGET 400000
+
+struct dt {
+    struct memo_ctx *m;
+    struct value **names;       /* every variable name of every clause */
+    size_t n_names;
+    struct memo_table eql;      /* (pred (eql PREV)) pattern -> PREV subject */
+    const struct dnode *fail;
+    const struct dnode *dontcare;
+};
+
+/* ---- free temporary sets --------------------------------------------- */
+
+struct set {
+    const struct subj **v;
+    uint32_t n;
+};
+
+static void set_add(struct dt *d, struct set *s, size_t *cap, const struct subj *x)
+{
+    if (!x || !x->temp)
+        return;
+    size_t i = 0;
+    while (i < s->n && s->v[i]->o.h.id < x->o.h.id)
+        i++;
+    if (i < s->n && s->v[i] == x)
+        return;
+    if (s->n == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 8;
+        s->v = arena_grow(d->m->L->a, s->v, *cap * sizeof *s->v, ncap * sizeof *s->v);
+        *cap = ncap;
+    }
+    memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof *s->v);
+    s->v[i] = x;
+    s->n++;
+}
+
+static void set_add_all(struct dt *d, struct set *s, size_t *cap,
+                        const struct subj *const *v, uint32_t n,
+                        const struct subj *except)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] != except)
+            set_add(d, s, cap, v[i]);
+}
+
+static bool set_has(const struct subj *const *v, uint32_t n, const struct subj *t)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (v[mid] == t)
+            return true;
+        if (v[mid]->o.h.id < t->o.h.id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+bool dtree_free_has(const struct dnode *n, const struct subj *t)
+{
+    return set_has(n->free, n->n_free, t);
+}
+
+bool dtree_uses(const struct dnode *n, const struct subj *t)
+{
+    return set_has(n->uses, n->n_uses, t);
+}
+
+/* Temporaries the code of test t reads.  A guard does not read the
+ * subject it is attached to. */
+static void test_refs(struct dt *d, struct set *s, size_t *cap, const struct dtest *t)
+{
+    if (t->kind != DT_GUARD)
+        set_add(d, s, cap, t->s);
+    set_add(d, s, cap, t->prev);
+    for (const struct memo_list *l = t->env; l; l = l->cdr)
+        set_add(d, s, cap, ((const struct vbind *)l->car)->s);
+}
+
+/* The temporaries n reads (uses false) or uses (true). */
+static struct set node_set(struct dt *d, const struct dnode *n, bool uses)
+{
+    struct set s = {NULL, 0};
+    size_t cap = 0;
+    const struct subj *bound = n->kind == DN_BIND ? n->temp : NULL;
+    if (n->test)
+        test_refs(d, &s, &cap, n->test);
+    if (n->then)
+        set_add_all(d, &s, &cap, uses ? n->then->uses : n->then->free,
+                    uses ? n->then->n_uses : n->then->n_free, bound);
+    if (n->els)
+        set_add_all(d, &s, &cap, uses ? n->els->uses : n->els->free,
+                    uses ? n->els->n_uses : n->els->n_free, NULL);
+    for (const struct memo_list *l = n->vars; l; l = l->cdr)
+        set_add(d, &s, &cap, ((const struct vbind *)l->car)->s);
+    if (uses && n->kind == DN_USE)
+        set_add(d, &s, &cap, n->temp);
+    return s;
+}
+
+static void compute_free(struct dt *d, struct dnode *n)
+{
+    struct set f = node_set(d, n, false), u = node_set(d, n, true);
+    n->free = f.v;
+    n->n_free = f.n;
+    n->uses = u.v;
+    n->n_uses = u.n;
+}
+
+/* ---- tests and nodes -------------------------------------------------- */
+
+/* The bindings of vars whose names code mentions (Emacs's fgrep). */
+static struct memo_list *env_of(struct dt *d, const struct value *code,
+                                struct memo_list *vars)
+{
+    size_t n = vars ? vars->len : 0, i = 0;
+    if (!n)
+        return NULL;
+    struct value **names = ARENA_NEWN(d->m->L->a, struct value *, n);
+    bool *found = ARENA_NEWN(d->m->L->a, bool, n);
+    for (const struct memo_list *l = vars; l; l = l->cdr)
+        names[i++] = ((const struct vbind *)l->car)->name->v;
+    if (!pat_mentions(d->m, code, names, n, found))
+        return NULL;
+    struct memo_list *env = NULL;
+    i = n;
+    while (i-- > 0)
+        if (found[i])
+            env = memo_cons(d->m, memo_nth(vars, i), env);
+    return env;
+}
+
+/* FUN without its `not` wrappers (the code whose variables matter). */
+static const struct value *strip_not(struct dt *d, const struct value *fun)
+{
+    struct value *not = pat_sym_not(d->m);
+    while (fun->kind == VK_CONS && value_car(fun) == not) {
+        const struct value *r = value_cdr(fun);
+        fun = r->kind == VK_CONS ? value_car(r) : d->m->L->nil;
+    }
+    return fun;
+}
+
+static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
+                                     const struct pat *p, const struct subj *s,
+                                     struct memo_list *vars)
+{
+    struct memo_list *env = NULL;
+    const struct subj *prev = NULL;
+    if (kind == DT_PRED || kind == DT_CALL) {
+        const struct value *fun = strip_not(d, p->val->v);
+        if (fun->kind != VK_SYMBOL)
+            env = env_of(d, fun, vars);
+        struct memo_key ek = {TAG_EQL, 0, {p, NULL, NULL, NULL}};
+        prev = memo_find(&d->eql, &ek, memo_key_hash(&ek));
+    } else if (kind == DT_GUARD) {
+        env = env_of(d, p->val->v, vars);
+    }
+    struct memo_key k = {TAG_TEST, kind, {p, s, env, prev}};
+    uint32_t h = memo_key_hash(&k);
+    struct dtest *t = memo_find(&d->m->unique, &k, h);
+    if (t)
+        return t;
+    t = ARENA_NEW(d->m->L->a, struct dtest);
+    memo_stamp(d->m, &t->o.h, h);
+    t->kind = kind;
+    t->p = p;
+    t->s = s;
+    t->env = env;
+    t->prev = prev;
+    memo_insert(d->m, &d->m->unique, &k, h, t);
+    return t;
+}
+
+static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
+                                     const struct dtest *t,
+                                     const struct dnode *then,
+                                     const struct dnode *els,
+                                     const struct subj *temp, uint32_t clause,
+                                     struct memo_list *vars)
+{
+    const void *w3 = kind == DN_LEAF ? (const void *)vars : (const void *)temp;
+    struct memo_key k = {TAG_NODE, (uint32_t)kind | clause << 3, {t, then, els, w3}};
+    uint32_t h = memo_key_hash(&k);
+    struct dnode *n = memo_find(&d->m->unique, &k, h);
+    if (n)
+        return n;
+    n = ARENA_NEW(d->m->L->a, struct dnode);
+    memo_stamp(d->m, &n->o.h, h);
+    n->kind = kind;
+    n->test = t;
+    n->then = then;
+    n->els = els;
+    n->temp = temp;
+    n->clause = clause;
+    n->vars = vars;
+    compute_free(d, n);
+    memo_insert(d->m, &d->m->unique, &k, h, n);
+    return n;
+}
+
+/* A leaf binds the variables in a canonical order (by name creation), so
+ * paths that bind the same variables to the same places share it. */
+static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list *vars)
+{
+    size_t n = vars ? vars->len : 0, i = 0;
+    struct memo_obj **v = ARENA_NEWN(d->m->L->a, struct memo_obj *, n + 1);
+    for (const struct memo_list *l = vars; l; l = l->cdr) {
+        size_t j = i++;
+        const struct vbind *b = (const struct vbind *)l->car;
+        while (j > 0 && ((const struct vbind *)v[j - 1])->name->o.h.id > b->name->o.h.id) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = l->car;
+    }
+    return make_node(d, DN_LEAF, NULL, NULL, NULL, NULL, clause,
+                     memo_list_of(d->m, v, n));
+}
+
+/* ---- splitting the remaining branches --------------------------------- */
+
+struct splitter {
+    struct dt *d;
+    const struct pat *upat;   /* the test performed */
+    struct memo_list *vars;   /* in scope at the test */
+};
+
+static struct mt_split by_quote(void *arg, const struct pat *leaf_pat)
+{
+    struct splitter *sp = arg;
+    return know_after_quote(sp->upat, leaf_pat);
+}
+
+static struct mt_split by_pred(void *arg, const struct pat *leaf_pat)
+{
+    struct splitter *sp = arg;
+    return know_after_pred(sp->d->m, sp->upat, leaf_pat, sp->vars);
+}
+
+/* Split every branch of rest after a test on s; branches known to fail on
+ * a side are dropped from it.  False when the depth guard tripped. */
+static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *s,
+                       mt_splitter f, struct splitter *sp,
+                       struct memo_list **then_rest, struct memo_list **else_rest)
+{
+    size_t n = rest ? rest->len : 0, nt = 0, ne = 0;
+    struct memo_obj **tv = ARENA_NEWN(d->m->L->a, struct memo_obj *, n + 1);
+    struct memo_obj **ev = ARENA_NEWN(d->m->L->a, struct memo_obj *, n + 1);
+    for (const struct memo_list *l = rest; l; l = l->cdr) {
+        const struct branch *b = (const struct branch *)l->car;
+        const struct mtree *t, *e;
+        if (!mtree_split(d->m, b->match, s, f, sp, &t, &e))
+            return false;
+        if (t->kind != MT_FAIL)
+            tv[nt++] = t == b->match ? l->car
+                     : (struct memo_obj *)mtree_branch(d->m, t, b->clause, b->vars);
+        if (e->kind != MT_FAIL)
+            ev[ne++] = e == b->match ? l->car
+                     : (struct memo_obj *)mtree_branch(d->m, e, b->clause, b->vars);
+    }
+    *then_rest = memo_list_of(d->m, tv, nt);
+    *else_rest = memo_list_of(d->m, ev, ne);
+    return true;
+}
+
+/* ---- irrelevant backtracking branches --------------------------------- */
+
+/* Facts about a pending list P, cached on it: can a branch (and X . P) of
+ * the same clause ever run after P was tried?  Not if every way P can fail
+ * also makes that branch fail by knowledge propagation, which holds when
+ * each leaf of P is merged into the branch's copy of it: no `not` preds,
+ * no impure test twice, no variable twice, no code mentioning a variable. */
+struct tailinfo {
+    bool ok;                  /* the leaves qualify */
+    const struct value **var; /* variable names of P's leaves */
+    size_t n_var;
+};
+
+struct walk {
+    struct dt *d;
+    const struct memo_obj **stack; /* pats and mtrees still to look at */
+    bool *is_mt;
+    size_t top, cap;
+    const struct pat **impure;
+    size_t n_impure, cap_impure;
+    struct tailinfo *ti;
+    size_t cap_var;
+};
+
+static void walk_push(struct walk *w, const void *o, bool mt)
+{
+    if (w->top == w->cap) {
+        size_t ncap = w->cap * 2 + 16;
+        struct arena *a = w->d->m->L->a;
+        w->stack = arena_grow(a, w->stack, w->cap * sizeof *w->stack, ncap * sizeof *w->stack);
+        w->is_mt = arena_grow(a, w->is_mt, w->cap * sizeof *w->is_mt, ncap * sizeof *w->is_mt);
+        w->cap = ncap;
+    }
+    w->stack[w->top] = o;
+    w->is_mt[w->top++] = mt;
+}
+
+static bool note_var(struct walk *w, const struct value *name)
+{
+    struct tailinfo *ti = w->ti;
+    for (size_t i = 0; i < ti->n_var; i++)
+        if (ti->var[i] == name)
+            return false;
+    if (ti->n_var == w->cap_var) {
+        size_t ncap = w->cap_var * 2 + 8;
+        ti->var = arena_grow(w->d->m->L->a, ti->var, w->cap_var * sizeof *ti->var,
+                             ncap * sizeof *ti->var);
+        w->cap_var = ncap;
+    }
+    ti->var[ti->n_var++] = name;
+    return true;
+}
+
+static bool note_impure(struct walk *w, const struct pat *p)
+{
+    for (size_t i = 0; i < w->n_impure; i++)
+        if (w->impure[i] == p)
+            return false;
+    if (w->n_impure == w->cap_impure) {
+        size_t ncap = w->cap_impure * 2 + 8;
+        w->impure = arena_grow(w->d->m->L->a, w->impure, w->cap_impure * sizeof *w->impure,
+                               ncap * sizeof *w->impure);
+        w->cap_impure = ncap;
+    }
+    w->impure[w->n_impure++] = p;
+    return true;
+}
+
+/* Does leaf pattern p qualify (see struct tailinfo)?  Pushes its parts. */
+static bool leaf_ok(struct walk *w, const struct pat *p)
+{
+    struct dt *d = w->d;
+    const struct value *code = p->val ? p->val->v : NULL;
+    switch (p->kind) {
+    case PAT_VAR:
+        return note_var(w, code);
+    case PAT_PRED:
+        if (strip_not(d, code) != code)
+            return false;
+        if (!pat_pure_pred(code) && !note_impure(w, p))
+            return false;
+        return code->kind == VK_SYMBOL ||
+               !pat_mentions(d->m, code, d->names, d->n_names, NULL);
+    case PAT_GUARD:
+        return note_impure(w, p) &&
+               !pat_mentions(d->m, code, d->names, d->n_names, NULL);
+    case PAT_APP:
+        walk_push(w, p->sub, false);
+        return true;
+    case PAT_AND:
+    case PAT_OR:
+        for (const struct memo_list *l = p->items; l; l = l->cdr)
+            walk_push(w, l->car, false);
+        return true;
+    default:
+        return true;
+    }
+}
+
+static struct tailinfo *tail_info(struct dt *d, struct memo_list *pending)
+{
+    if (pending->aux)
+        return pending->aux;
+    struct tailinfo *ti = ARENA_NEW(d->m->L->a, struct tailinfo);
+    struct walk w = {d, NULL, NULL, 0, 0, NULL, 0, 0, ti, 0};
+    ti->ok = true;
+    for (const struct memo_list *l = pending; l; l = l->cdr)
+        walk_push(&w, l->car, true);
+    while (ti->ok && w.top) {
+        w.top--;
+        const void *o = w.stack[w.top];
+        if (!w.is_mt[w.top]) {
+            ti->ok = leaf_ok(&w, o);
+            continue;
+        }
+        const struct mtree *mt = o;
+        if (mt->kind == MT_LEAF)
+            ti->ok = leaf_ok(&w, mt->p);
+        for (const struct memo_list *l = mt->items; l; l = l->cdr)
+            walk_push(&w, l->car, true);
+    }
+    pending->aux = ti;
+    return ti;
+}
+
+static bool is_candidate(const struct branch *b, struct memo_list *pending,
+                         uint32_t clause)
+{
+    return b->clause == clause && b->match->kind == MT_AND &&
+           b->match->items->cdr == pending;
+}
+
+/* rest without the branches that cannot run after pending was tried. */
+static struct memo_list *prune(struct dt *d, struct memo_list *pending,
+                               uint32_t clause, struct memo_list *vars,
+                               struct memo_list *rest)
+{
+    size_t n = 0, k = 0;
+    for (const struct memo_list *l = rest; l; l = l->cdr)
+        n += is_candidate((const struct branch *)l->car, pending, clause);
+    if (!pending || !n)
+        return rest;
+    struct tailinfo *ti = tail_info(d, pending);
+    if (!ti->ok)
+        return rest;
+    for (const struct memo_list *l = vars; l; l = l->cdr)
+        for (size_t i = 0; i < ti->n_var; i++)
+            if (ti->var[i] == ((const struct vbind *)l->car)->name->v)
+                return rest; /* would be an eql test, not a binding */
+    struct memo_obj **keep = ARENA_NEWN(d->m->L->a, struct memo_obj *, rest->len);
+    for (const struct memo_list *l = rest; l; l = l->cdr)
+        if (!is_candidate((const struct branch *)l->car, pending, clause))
+            keep[k++] = l->car;
+    return memo_list_of(d->m, keep, k);
+}
+
+/* ---- the main recursion ----------------------------------------------- */
+
+static const struct dnode *u1(struct dt *d, struct memo_list *pending,
+                              uint32_t clause, struct memo_list *vars,
+                              struct memo_list *rest);
+
+static const struct dnode *u(struct dt *d, struct memo_list *rest)
+{
+    if (!rest)
+        return d->fail;
+    const struct branch *b = (const struct branch *)rest->car;
+    return u1(d, memo_cons(d->m, (struct memo_obj *)b->match, NULL), b->clause,
+              b->vars, rest->cdr);
+}
+
+static const struct dnode *test_step(struct dt *d, const struct subj *s,
+                                     const struct pat *p, struct memo_list *more,
+                                     uint32_t clause, struct memo_list *vars,
+                                     struct memo_list *rest)
+{
+    enum dtest_kind kind = p->kind == PAT_QUOTE ? DT_QUOTE
+                         : p->kind == PAT_GUARD ? DT_GUARD
+                         : p->kind == PAT_MEMBER ? DT_MEMBER : DT_PRED;
+    const struct dtest *t = make_test(d, kind, p, s, vars);
+    struct splitter sp = {d, p, vars};
+    struct memo_list *tr, *er;
+    if (!split_rest(d, rest, s, kind == DT_QUOTE ? by_quote : by_pred, &sp, &tr, &er))
+        return NULL;
+    const struct dnode *then = u1(d, more, clause, vars, tr);
+    const struct dnode *els = then ? u(d, er) : NULL;
+    if (!els)
+        return NULL;
+    return make_node(d, DN_TEST, t, then, els, NULL, 0, NULL);
+}
+
+static const struct vbind *find_var(struct memo_list *vars, const struct pat_val *name)
+{
+    for (; vars; vars = vars->cdr)
+        if (((const struct vbind *)vars->car)->name == name)
+            return (const struct vbind *)vars->car;
+    return NULL;
+}
+
+/* A repeated variable: (pred (eql PREV-VALUE)) on the new subject. */
+static const struct pat *eql_pat(struct dt *d, const struct subj *prev)
+{
+    struct lisp *L = d->m->L;
+    struct value *fun = lisp_listv(L, intern_cstr(L, "eql"), prev->expr, NULL);
+    const struct pat *p = pat_pred(d->m, fun);
+    struct memo_key k = {TAG_EQL, 0, {p, NULL, NULL, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    if (!memo_find(&d->eql, &k, h))
+        memo_insert(d->m, &d->eql, &k, h, (void *)prev);
+    return p;
+}
+
+/* Is subject t still referenced by the state (so its temporary may not be
+ * rebound)? */
+static bool state_uses(struct memo_list *pending, struct memo_list *vars,
+                       struct memo_list *rest, const struct subj *t)
+{
+    for (const struct memo_list *l = pending; l; l = l->cdr)
+        if (mtree_mentions_subj((const struct mtree *)l->car, t))
+            return true;
+    for (const struct memo_list *l = vars; l; l = l->cdr)
+        if (((const struct vbind *)l->car)->s == t)
+            return true;
+    for (const struct memo_list *l = rest; l; l = l->cdr) {
+        const struct branch *b = (const struct branch *)l->car;
+        if (mtree_mentions_subj(b->match, t) || state_uses(NULL, b->vars, NULL, t))
+            return true;
+    }
+    return false;
+}
+
+static const struct dnode *app_step(struct dt *d, const struct subj *s,
+                                    const struct pat *p, struct memo_list *more,
+                                    uint32_t clause, struct memo_list *vars,
+                                    struct memo_list *rest)
+{
+    uint32_t gen = 0;
+    const struct subj *n = mtree_temp(d->m, s, p->val, gen);
+    while (state_uses(more, vars, rest, n))
+        n = mtree_temp(d->m, s, p->val, ++gen);
+    size_t len = rest ? rest->len : 0, i = 0;
+    struct memo_obj **bs = ARENA_NEWN(d->m->L->a, struct memo_obj *, len + 1);
+    for (const struct memo_list *l = rest; l; l = l->cdr) {
+        const struct branch *b = (const struct branch *)l->car;
+        const struct mtree *mt = mtree_app_subst(d->m, b->match, s, p->val, n);
+        if (!mt)
+            return NULL;
+        bs[i++] = mt == b->match ? l->car
+                : (struct memo_obj *)mtree_branch(d->m, mt, b->clause, b->vars);
+    }
+    const struct mtree *sub = mtree_make(d->m, n, p->sub);
+    if (!sub)
+        return NULL;
+    const struct dnode *body = u1(d, memo_cons(d->m, (struct memo_obj *)sub, more),
+                                  clause, vars, memo_list_of(d->m, bs, len));
+    if (!body)
+        return NULL;
+    if (!dtree_uses(body, n)) /* the call is never made, but s counts as used */
+        return s->temp ? make_node(d, DN_USE, NULL, body, NULL, s, 0, NULL) : body;
+    const struct dtest *call = make_test(d, DT_CALL, p, s, vars);
+    return make_node(d, DN_BIND, call, body, NULL, n, 0, NULL);
+}
+
+/* (and ALT . MORE), or ALT alone when nothing follows (pcase--and). */
+static const struct mtree *and_more(struct dt *d, const struct mtree *alt,
+                                    struct memo_list *more)
+{
+    if (!more)
+        return alt;
+    return mtree_and(d->m, memo_cons(d->m, (struct memo_obj *)alt, more));
+}
+
+/* memq for symbols only, memql once an integer occurs, member once
+ * anything else occurs (pcase.md 3.6). */
+static struct value *mem_fun(struct lisp *L, struct memo_obj *const *simples, size_t n)
+{
+    const char *fn = "memq";
+    for (size_t i = 0; i < n; i++) {
+        const struct value *c = ((const struct mtree *)simples[i])->p->val->v;
+        if (value_integerp(c)) {
+            if (!strcmp(fn, "memq"))
+                fn = "memql";
+        } else if (c->kind != VK_SYMBOL) {
+            fn = "member";
+        }
+    }
+    return intern_cstr(L, fn);
+}
+
+static const struct dnode *or_step(struct dt *d, const struct mtree *mt,
+                                   struct memo_list *more, uint32_t clause,
+                                   struct memo_list *vars, struct memo_list *rest)
+{
+    struct memo_list *alts = mt->items;
+    const struct mtree *first = (const struct mtree *)alts->car;
+    size_t n = alts->len, ns = 0, no = 0;
+    struct memo_obj **simples = ARENA_NEWN(d->m->L->a, struct memo_obj *, n);
+    struct memo_obj **others = ARENA_NEWN(d->m->L->a, struct memo_obj *, n);
+    for (const struct memo_list *l = alts; l; l = l->cdr) {
+        const struct mtree *a = (const struct mtree *)l->car;
+        if (first->kind == MT_LEAF && a->kind == MT_LEAF && a->s == first->s &&
+            a->p->kind == PAT_QUOTE)
+            simples[ns++] = l->car;
+        else
+            others[no++] = l->car;
+    }
+    struct memo_list *tail;
+    const struct mtree *now;
+    if (ns > 1) {
+        struct lisp *L = d->m->L;
+        struct value *set = L->nil; /* reversed, as Emacs pushes them */
+        for (size_t i = 0; i < ns; i++)
+            set = value_cons(L->a, ((const struct mtree *)simples[i])->p->val->v, set);
+        now = mtree_make(d->m, first->s, pat_member(d->m, mem_fun(L, simples, ns), set));
+        tail = no ? memo_list_of(d->m, others, no) : NULL;
+    } else {
+        now = first;
+        tail = alts->cdr;
+    }
+    if (tail) {
+        const struct mtree *alt = tail->cdr ? mtree_or(d->m, tail)
+                                            : (const struct mtree *)tail->car;
+        const struct branch *b = mtree_branch(d->m, and_more(d, alt, more), clause, vars);
+        rest = memo_cons(d->m, (struct memo_obj *)b, rest);
+    }
+    return u1(d, memo_cons(d->m, (struct memo_obj *)now, more), clause, vars, rest);
+}
+
+/* One leaf of the pending list: a dispatch switch over pattern kinds. */
+static const struct dnode *step(struct dt *d, struct memo_list *pending,
+                                uint32_t clause, struct memo_list *vars,
+                                struct memo_list *rest)
+{
+    for (;;) {
+        if (!pending)
+            return leaf(d, clause, vars);
+        const struct mtree *mt = (const struct mtree *)pending->car;
+        struct memo_list *more = pending->cdr;
+        switch (mt->kind) {
+        case MT_FAIL:
+            return u(d, rest);
+        case MT_SUCCEED:
+            pending = more;
+            continue;
+        case MT_AND:
+            pending = memo_append(d->m, mt->items, more);
+            continue;
+        case MT_OR:
+            return or_step(d, mt, more, clause, vars, rest);
+        case MT_LEAF:
+            break;
+        }
+        const struct pat *p = mt->p;
+        switch (p->kind) {
+        case PAT_ANY:
+            pending = more;
+            continue;
+        case PAT_DONTCARE:
+            return d->dontcare;
+        case PAT_BAD: /* Emacs signals only when it gets here */
+            d->m->bad = p;
+            d->m->failed = true;
+            return NULL;
+        case PAT_VAR: {
+            const struct vbind *prev = find_var(vars, p->val);
+            if (!prev)
+                vars = memo_cons(d->m, (struct memo_obj *)mtree_vbind(d->m, p->val, mt->s), vars);
+            else
+                more = memo_cons(d->m, (struct memo_obj *)mtree_make(d->m, mt->s, eql_pat(d, prev->s)), more);
+            pending = more;
+            continue;
+        }
+        case PAT_APP:
+            return app_step(d, mt->s, p, more, clause, vars, rest);
+        case PAT_AND:
+        case PAT_OR: /* hoisted by mtree_make; kept for completeness */
+            pending = memo_cons(d->m, (struct memo_obj *)mtree_make(d->m, mt->s, p), more);
+            continue;
+        default:
+            return test_step(d, mt->s, p, more, clause, vars, rest);
+        }
+    }
+}
+
+static const struct dnode *u1(struct dt *d, struct memo_list *pending,
+                              uint32_t clause, struct memo_list *vars,
+                              struct memo_list *rest)
+{
+    struct memo_ctx *m = d->m;
+    if (m->too_deep || m->failed)
+        return NULL;
+    rest = prune(d, pending, clause, vars, rest);
+    struct memo_key k = {TAG_STATE, clause, {pending, vars, rest, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    const struct dnode *r = memo_cache_get(m, &k, h);
+    if (r)
+        return r;
+    if (m->cache.n >= STATE_BUDGET || !memo_enter(m)) {
+        m->too_deep = true;
+        return NULL;
+    }
+    r = step(d, pending, clause, vars, rest);
+    memo_leave(m);
+    if (r)
+        memo_cache_put(m, &k, h, (void *)r);
+    return r;
+}
+
+/* ---- entry ------------------------------------------------------------ */
+
+/* Every variable name of the clauses (for the mention checks of prune). */
+static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
+{
+    size_t cap = 16, top = 0;
+    const struct pat **st = ARENA_NEWN(d->m->L->a, const struct pat *, cap);
+    size_t ncap = 0;
+    for (size_t i = 0; i < n; i++) {
+        st[top++] = pats[i];
+        while (top) {
+            const struct pat *p = st[--top];
+            if (p->kind == PAT_VAR && !pat_mentions(d->m, p->val->v, d->names, d->n_names, NULL)) {
+                if (d->n_names == ncap) {
+                    size_t c2 = ncap * 2 + 8;
+                    d->names = arena_grow(d->m->L->a, d->names, ncap * sizeof *d->names, c2 * sizeof *d->names);
+                    ncap = c2;
+                }
+                d->names[d->n_names++] = p->val->v;
+            }
+            size_t need = top + (p->items ? p->items->len : 0) + 1;
+            if (need > cap) {
+                st = arena_grow(d->m->L->a, st, cap * sizeof *st, need * 2 * sizeof *st);
+                cap = need * 2;
+            }
+            if (p->sub)
+                st[top++] = p->sub;
+            for (const struct memo_list *l = p->items; l; l = l->cdr)
+                st[top++] = (const struct pat *)l->car;
+        }
+    }
+}
+
+const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
+                                const struct pat *const *pats, size_t n)
+{
+    struct dt d;
+    memset(&d, 0, sizeof d);
+    d.m = m;
+    d.fail = make_node(&d, DN_FAIL, NULL, NULL, NULL, NULL, 0, NULL);
+    d.dontcare = make_node(&d, DN_DONTCARE, NULL, NULL, NULL, NULL, 0, NULL);
+    collect_names(&d, pats, n);
+    struct memo_obj **bs = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
+    for (size_t i = 0; i < n; i++) {
+        const struct mtree *mt = mtree_make(m, root, pats[i]);
+        if (!mt)
+            return NULL;
+        bs[i] = (struct memo_obj *)mtree_branch(m, mt, (uint32_t)i, NULL);
+    }
+    const struct dnode *r = u(&d, memo_list_of(m, bs, n));
+    return m->too_deep || m->failed ? NULL : r;
+}
+
+/* ---- traversal -------------------------------------------------------- */
+
+enum { TAG_SEEN = 304 };
+
+const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
+                                 size_t *n)
+{
+    struct memo_table seen = {NULL, 0, 0};
+    size_t cap = 64, top = 0, cap_out = 64;
+    const struct dnode **st = ARENA_NEWN(m->L->a, const struct dnode *, cap);
+    const struct dnode **out = ARENA_NEWN(m->L->a, const struct dnode *, cap_out);
+    *n = 0;
+    st[top++] = root;
+    while (top) {
+        const struct dnode *x = st[--top];
+        struct memo_key k = {TAG_SEEN, 0, {x, NULL, NULL, NULL}};
+        uint32_t h = memo_key_hash(&k);
+        if (memo_find(&seen, &k, h))
+            continue;
+        memo_insert(m, &seen, &k, h, (void *)x);
+        if (*n == cap_out) {
+            out = arena_grow(m->L->a, out, cap_out * sizeof *out, cap_out * 2 * sizeof *out);
+            cap_out *= 2;
+        }
+        out[(*n)++] = x;
+        if (top + 2 > cap) {
+            st = arena_grow(m->L->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
+            cap *= 2;
+        }
+        if (x->els)
+            st[top++] = x->els;
+        if (x->then)
+            st[top++] = x->then;
+    }
+    return out;
+}

@@ -1,0 +1,91 @@
+/* dtree.h - the decision DAG: Emacs's pcase algorithm, memoized.
+ *
+ * Third stage of the pattern compiler (pcase.md 3.3-3.7).  dtree_build
+ * runs the reference algorithm on the clauses' match trees: tests are taken
+ * in the order the reference evaluates them, knowledge of each outcome is
+ * propagated into the remaining branches (identical preds/guards merged,
+ * the Emacs 28.2 exclusion table, equal-constant rules, membership sets),
+ * `or` alternatives backtrack, constants inside an `or` become one
+ * memq/memql/member test, and `app` results are shared.  Nodes are
+ * hash-consed (a unique table), so identical continuations are one node and
+ * the output of an `and` of k `or`s grows linearly; a computed cache keyed
+ * by the compiler state (optional, memo.h) avoids rebuilding them.
+ * Backtracking branches that provably cannot run are dropped early, which
+ * keeps such states identical.
+ *
+ * Functions, in order: dtree_build, dtree_free_has, dtree_visit.
+ */
+#ifndef PCX_DTREE_H
+#define PCX_DTREE_H
+
+#include "match/mtree.h"
+
+enum dtest_kind {
+    DT_PRED,   /* (pred FUN) on s, env bound around the call */
+    DT_GUARD,  /* (guard EXPR), env bound around EXPR */
+    DT_QUOTE,  /* equality with a constant (pcase.md 2.4) */
+    DT_MEMBER, /* membership in a constant set */
+    DT_CALL,   /* the call of an `app` FUN on s (not a test) */
+};
+
+/* A test or call, hash-consed: its emitted form is a function of it. */
+struct dtest {
+    struct memo_obj o;
+    enum dtest_kind kind;
+    const struct pat *p;        /* PRED/GUARD/QUOTE/MEMBER pattern; CALL: the app */
+    const struct subj *s;       /* the subject tested / passed */
+    struct memo_list *env;      /* struct vbind: pattern variables the code
+                                   mentions (bound around it) */
+    const struct subj *prev;    /* PRED made from a repeated variable: the
+                                   first occurrence's subject, else NULL */
+};
+
+enum dnode_kind {
+    DN_FAIL,     /* no clause matches */
+    DN_DONTCARE, /* unreachable by assumption: test results are ignored */
+    DN_LEAF,     /* clause `clause` matched with bindings `vars` */
+    DN_TEST,     /* if test then `then` else `els` */
+    DN_BIND,     /* temp = call, then `then` */
+    DN_USE,      /* `then`, counting temp as used: an app on temp whose own
+                    result is never needed still makes temp's call happen
+                    (Emacs marks the subject of an app used) */
+};
+
+struct dnode {
+    struct memo_obj o;
+    enum dnode_kind kind;
+    const struct dtest *test;     /* TEST: the test; BIND: the call */
+    const struct dnode *then;     /* TEST: success; BIND: body */
+    const struct dnode *els;      /* TEST: failure */
+    const struct subj *temp;      /* BIND: the temporary bound; USE: the one used */
+    uint32_t clause;              /* LEAF */
+    struct memo_list *vars;       /* LEAF: struct vbind, canonical order */
+    const struct subj **free;     /* temporaries the code below reads but
+                                     does not bind, sorted by id */
+    uint32_t n_free;
+    const struct subj **uses;     /* free plus those only marked used (an
+                                     app on them): decides which app calls
+                                     are made; sorted by id */
+    uint32_t n_uses;
+};
+
+/* Build the decision DAG for clauses pats[0..n) (in priority order) on
+ * root.  Returns the root node, or NULL when the depth guard tripped or the
+ * state budget ran out (m->too_deep is set) or a PAT_BAD pattern was
+ * reached (m->bad is set to it). */
+const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
+                                const struct pat *const *pats, size_t n);
+
+/* Is temporary t among n's free temporaries (read by its code)? */
+bool dtree_free_has(const struct dnode *n, const struct subj *t);
+
+/* Is temporary t used below n (read, or the subject of an app)? */
+bool dtree_uses(const struct dnode *n, const struct subj *t);
+
+/* Every node reachable from root, each once, in depth-first preorder
+ * (then before else): out gets them (arena array), *n their number.
+ * Iterative.  Used for reachability, in-degrees and dumps. */
+const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
+                                 size_t *n);
+
+#endif

@@ -1,0 +1,143 @@
+/* memo.h - the match layer's context, unique tables and computed cache.
+ *
+ * Base of the pattern compiler (match/).  Every IR object of the layer
+ * (patterns, subjects, match trees, lists, decision nodes) is hash-consed
+ * through a unique table: structurally equal objects are the same pointer,
+ * so equality is `==` and memo keys are pointers.  The computed cache maps
+ * a compiler state to the decision node built for it; it is a pure
+ * optimisation (switchable, counted for --stats).
+ *
+ * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_find,
+ * memo_insert, memo_stamp, memo_cons (and list helpers),
+ * memo_cache_get, memo_cache_put, memo_enter, memo_leave.
+ */
+#ifndef PCX_MEMO_H
+#define PCX_MEMO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lisp/intern.h"
+
+/* First member of every hash-consed object: a creation number (stable
+ * order, independent of addresses) and the structural hash. */
+struct memo_hdr {
+    uint32_t id;   /* creation order within the run */
+    uint32_t hash; /* structural hash (never derived from addresses) */
+};
+
+/* Head of every hash-consed object of the layer. */
+struct memo_obj {
+    struct memo_hdr h;
+};
+
+/* A hash-consed list of memo objects (patterns, match trees, branches,
+ * variable bindings).  nil is NULL. */
+struct memo_list {
+    struct memo_obj o;
+    struct memo_obj *car;   /* element */
+    struct memo_list *cdr;  /* rest, NULL at the end */
+    uint32_t len;           /* number of elements */
+    void *aux;              /* per-list analysis cached by match/dtree */
+};
+
+/* The identity of a hash-consed object: a tag plus up to four words. */
+struct memo_key {
+    uint32_t tag;    /* object kind (each module has its own tags) */
+    uint32_t small;  /* a small integer field (kind details, counts) */
+    const void *w[4]; /* child objects or canonical values */
+};
+
+struct memo_entry;
+
+/* One open-addressing table from keys to objects. */
+struct memo_table {
+    struct memo_entry *slots; /* cap entries, obj == NULL when empty */
+    size_t cap;               /* power of two */
+    size_t n;                 /* occupied slots */
+};
+
+/* Callbacks into the expander (the match layer never sees expand/). */
+struct memo_hooks {
+    /* A fresh temporary with a base name ("x", "val", "pcase-"). */
+    struct value *(*gensym)(void *ctx, const char *base);
+    /* Expanded copy of user code (nested pcase-family forms expanded);
+     * NULL after the callee recorded an error. */
+    struct value *(*code)(void *ctx, struct value *form);
+    void *ctx;
+};
+
+/* Everything the match layer needs for one compilation. */
+struct memo_ctx {
+    struct lisp *L;             /* values, symbols, arena */
+    struct memo_hooks hooks;    /* gensym / user-code expansion */
+    struct memo_table unique;   /* hash-consed IR objects */
+    struct memo_table cache;    /* computed cache: state -> decision node */
+    struct memo_table vals;     /* canonical Lisp values (pat_val) */
+    bool use_cache;             /* computed cache on (output identical off) */
+    size_t hits, misses;        /* computed-cache statistics */
+    uint32_t next_id;           /* creation counter for memo_hdr.id */
+    int depth, max_depth;       /* recursion guard of every recursive pass */
+    bool too_deep;              /* set once the guard tripped */
+    bool failed;                /* a hook reported an error */
+    const void *bad;            /* the PAT_BAD pattern the compiler reached */
+};
+
+/* Initialise ctx for one compilation; max_depth <= 0 means 10000. */
+void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
+                   const struct memo_hooks *hooks, bool use_cache,
+                   int max_depth);
+
+/* Combine a hash with one more 32-bit word (deterministic). */
+uint32_t memo_mix(uint32_t h, uint32_t w);
+
+/* Hash of a key whose words are hash-consed objects (their memo_hdr) or
+ * NULL; deterministic because it only reads the headers. */
+uint32_t memo_key_hash(const struct memo_key *k);
+
+/* The object stored under key k (with hash h) in t, or NULL. */
+void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h);
+
+/* The first object of t with hash h for which eq(obj, arg) holds, or
+ * NULL (for tables whose identity is not a tuple of pointers). */
+void *memo_find_by(struct memo_table *t, uint32_t h,
+                   bool (*eq)(const void *obj, const void *arg), const void *arg);
+
+/* Store obj under k in t (k must not be present).  Allocates from m's
+ * arena; never fails (OOM longjmps). */
+void memo_insert(struct memo_ctx *m, struct memo_table *t,
+                 const struct memo_key *k, uint32_t h, void *obj);
+
+/* Stamp a fresh object's header with the next id and hash h. */
+void memo_stamp(struct memo_ctx *m, struct memo_hdr *hdr, uint32_t h);
+
+/* The hash-consed list (car . cdr); car must not be NULL. */
+struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
+                            struct memo_list *cdr);
+
+/* List of n elements (n may be 0: NULL). */
+struct memo_list *memo_list_of(struct memo_ctx *m, struct memo_obj *const *items,
+                               size_t n);
+
+/* Element i (0-based; i < len). */
+struct memo_obj *memo_nth(const struct memo_list *l, size_t i);
+
+/* Reverse of l, and l followed by tail. */
+struct memo_list *memo_reverse(struct memo_ctx *m, const struct memo_list *l);
+struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
+                              struct memo_list *tail);
+
+/* Computed cache: the node built for state key k, or NULL (counts a hit
+ * or a miss).  Always NULL when the cache is off; memo_cache_put records
+ * the state either way (m->cache.n counts distinct states). */
+void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h);
+void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
+                    void *node);
+
+/* Depth guard around recursive steps: memo_enter returns false (and sets
+ * too_deep) at the limit; every successful enter needs one leave. */
+bool memo_enter(struct memo_ctx *m);
+void memo_leave(struct memo_ctx *m);
+
+#endif

@@ -1,0 +1,293 @@
+/* mtree.c - subjects, match trees, knowledge splitting (see mtree.h).
+ *
+ * Order: subjects, constructors (succeed/fail/leaf/and/or, mtree_make),
+ * mtree_split, mtree_app_subst, mtree_mentions_subj, bindings, branches.
+ * Every rewrite returns the very same tree when nothing below changes
+ * (the subject Bloom sets make that check O(1) for untouched subtrees).
+ */
+#include "match/mtree.h"
+
+enum {
+    TAG_SUBJ = 200, TAG_MT = 201, TAG_VBIND = 202, TAG_BRANCH = 203,
+};
+
+/* ---- subjects --------------------------------------------------------- */
+
+static const struct subj *make_subj(struct memo_ctx *m, const struct subj *parent,
+                                    const struct pat_val *fun, uint32_t gen,
+                                    const struct pat_val *root)
+{
+    struct memo_key k = {TAG_SUBJ, gen, {parent, fun, root, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    struct subj *s = memo_find(&m->unique, &k, h);
+    if (s)
+        return s;
+    s = ARENA_NEW(m->L->a, struct subj);
+    memo_stamp(m, &s->o.h, h);
+    s->parent = parent;
+    s->fun = fun;
+    s->gen = gen;
+    s->bit = UINT64_C(1) << (h % 64);
+    memo_insert(m, &m->unique, &k, h, s);
+    return s;
+}
+
+const struct subj *mtree_root(struct memo_ctx *m, struct value *expr, bool temp)
+{
+    struct subj *s = (struct subj *)make_subj(m, NULL, NULL, 0, pat_val(m, expr));
+    s->expr = expr;
+    s->temp = temp;
+    return s;
+}
+
+const struct subj *mtree_temp(struct memo_ctx *m, const struct subj *parent,
+                              const struct pat_val *fun, uint32_t gen)
+{
+    struct subj *s = (struct subj *)make_subj(m, parent, fun, gen, NULL);
+    if (!s->expr) {
+        s->expr = m->hooks.gensym(m->hooks.ctx, "x");
+        s->temp = true;
+    }
+    return s;
+}
+
+/* ---- match trees ------------------------------------------------------ */
+
+static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
+                                   const struct subj *s, const struct pat *p,
+                                   struct memo_list *items)
+{
+    struct memo_key k = {TAG_MT, kind, {s, p, items, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    struct mtree *t = memo_find(&m->unique, &k, h);
+    if (t)
+        return t;
+    t = ARENA_NEW(m->L->a, struct mtree);
+    memo_stamp(m, &t->o.h, h);
+    t->kind = kind;
+    t->s = s;
+    t->p = p;
+    t->items = items;
+    if (kind == MT_LEAF) {
+        t->subjects = s->bit;
+    } else if (items) {
+        for (const struct memo_list *l = items; l; l = l->cdr)
+            t->subjects |= ((const struct mtree *)l->car)->subjects;
+    }
+    memo_insert(m, &m->unique, &k, h, t);
+    return t;
+}
+
+const struct mtree *mtree_succeed(struct memo_ctx *m)
+{
+    return make_mt(m, MT_SUCCEED, NULL, NULL, NULL);
+}
+
+const struct mtree *mtree_fail(struct memo_ctx *m)
+{
+    return make_mt(m, MT_FAIL, NULL, NULL, NULL);
+}
+
+const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items)
+{
+    return make_mt(m, MT_AND, NULL, NULL, items);
+}
+
+const struct mtree *mtree_or(struct memo_ctx *m, struct memo_list *items)
+{
+    return make_mt(m, MT_OR, NULL, NULL, items);
+}
+
+const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
+                               const struct pat *p)
+{
+    if (p->kind != PAT_AND && p->kind != PAT_OR)
+        return make_mt(m, MT_LEAF, s, p, NULL);
+    if (!memo_enter(m))
+        return NULL;
+    size_t n = p->items ? p->items->len : 0, i = 0;
+    struct memo_obj **kids = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
+    for (const struct memo_list *l = p->items; l; l = l->cdr) {
+        const struct mtree *k = mtree_make(m, s, (const struct pat *)l->car);
+        if (!k)
+            break;
+        kids[i++] = (struct memo_obj *)k;
+    }
+    memo_leave(m);
+    if (i < n)
+        return NULL;
+    struct memo_list *items = memo_list_of(m, kids, n);
+    return p->kind == PAT_AND ? mtree_and(m, items) : mtree_or(m, items);
+}
+
+/* ---- splitting -------------------------------------------------------- */
+
+static const struct mtree *known(struct memo_ctx *m, enum mt_know k,
+                                 const struct mtree *leaf)
+{
+    if (k == MT_KNOWN_SUCCEED)
+        return mtree_succeed(m);
+    if (k == MT_KNOWN_FAIL)
+        return mtree_fail(m);
+    return leaf;
+}
+
+/* Rebuild an and/or from the split copies of its items, as pcase.md 3.4
+ * says: the zero element absorbs, neutral elements vanish, one survivor is
+ * unwrapped. */
+static const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
+                                   struct memo_obj **alts, size_t n)
+{
+    enum mt_kind zero = kind == MT_OR ? MT_SUCCEED : MT_FAIL;
+    enum mt_kind neutral = kind == MT_OR ? MT_FAIL : MT_SUCCEED;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct mtree *a = (const struct mtree *)alts[i];
+        if (a->kind == zero)
+            return a;
+        if (a->kind != neutral)
+            alts[k++] = alts[i];
+    }
+    if (k == 0)
+        return neutral == MT_FAIL ? mtree_fail(m) : mtree_succeed(m);
+    if (k == 1)
+        return (const struct mtree *)alts[0];
+    struct memo_list *items = memo_list_of(m, alts, k);
+    return kind == MT_OR ? mtree_or(m, items) : mtree_and(m, items);
+}
+
+bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
+                 const struct subj *s, mt_splitter f, void *arg,
+                 const struct mtree **then_mt, const struct mtree **else_mt)
+{
+    *then_mt = *else_mt = mt;
+    if (!(mt->subjects & s->bit))
+        return true;
+    if (mt->kind == MT_LEAF) {
+        if (mt->s == s) {
+            struct mt_split r = f(arg, mt->p);
+            *then_mt = known(m, r.then_k, mt);
+            *else_mt = known(m, r.else_k, mt);
+        }
+        return true;
+    }
+    if (mt->kind != MT_AND && mt->kind != MT_OR)
+        return true;
+    if (!memo_enter(m))
+        return false;
+    size_t n = mt->items->len, i = 0;
+    struct memo_obj **ta = ARENA_NEWN(m->L->a, struct memo_obj *, n);
+    struct memo_obj **ea = ARENA_NEWN(m->L->a, struct memo_obj *, n);
+    bool ok = true;
+    for (const struct memo_list *l = mt->items; l && ok; l = l->cdr, i++) {
+        const struct mtree *t, *e;
+        ok = mtree_split(m, (const struct mtree *)l->car, s, f, arg, &t, &e);
+        ta[i] = (struct memo_obj *)t;
+        ea[i] = (struct memo_obj *)e;
+    }
+    memo_leave(m);
+    if (!ok)
+        return false;
+    *then_mt = rebuild(m, mt->kind, ta, n);
+    *else_mt = rebuild(m, mt->kind, ea, n);
+    return true;
+}
+
+/* ---- app substitution ------------------------------------------------- */
+
+const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
+                                    const struct subj *s,
+                                    const struct pat_val *fun,
+                                    const struct subj *n)
+{
+    if (!(mt->subjects & s->bit))
+        return mt;
+    if (mt->kind == MT_LEAF) {
+        if (mt->s == s && mt->p->kind == PAT_APP && mt->p->val == fun)
+            return mtree_make(m, n, mt->p->sub);
+        return mt;
+    }
+    if (mt->kind != MT_AND && mt->kind != MT_OR)
+        return mt;
+    if (!memo_enter(m))
+        return NULL;
+    size_t len = mt->items->len, i = 0;
+    struct memo_obj **kids = ARENA_NEWN(m->L->a, struct memo_obj *, len);
+    bool changed = false;
+    for (const struct memo_list *l = mt->items; l; l = l->cdr, i++) {
+        const struct mtree *k = mtree_app_subst(m, (const struct mtree *)l->car,
+                                                s, fun, n);
+        if (!k) {
+            memo_leave(m);
+            return NULL;
+        }
+        changed |= k != (const struct mtree *)l->car;
+        kids[i] = (struct memo_obj *)k;
+    }
+    memo_leave(m);
+    if (!changed)
+        return mt;
+    struct memo_list *items = memo_list_of(m, kids, len);
+    return mt->kind == MT_OR ? mtree_or(m, items) : mtree_and(m, items);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+/* Iterative over an explicit stack of subtrees whose Bloom set admits s. */
+bool mtree_mentions_subj(const struct mtree *mt, const struct subj *s)
+{
+    const struct mtree *stack[64];
+    size_t top = 0;
+    stack[top++] = mt;
+    while (top) {
+        const struct mtree *t = stack[--top];
+        if (!(t->subjects & s->bit))
+            continue;
+        if (t->kind == MT_LEAF) {
+            if (t->s == s)
+                return true;
+            continue;
+        }
+        for (const struct memo_list *l = t->items; l; l = l->cdr) {
+            if (top == 64)
+                return true; /* too wide to look at: assume it does */
+            stack[top++] = (const struct mtree *)l->car;
+        }
+    }
+    return false;
+}
+
+/* ---- bindings and branches -------------------------------------------- */
+
+const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
+                                const struct subj *s)
+{
+    struct memo_key k = {TAG_VBIND, 0, {name, s, NULL, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    struct vbind *b = memo_find(&m->unique, &k, h);
+    if (b)
+        return b;
+    b = ARENA_NEW(m->L->a, struct vbind);
+    memo_stamp(m, &b->o.h, h);
+    b->name = name;
+    b->s = s;
+    memo_insert(m, &m->unique, &k, h, b);
+    return b;
+}
+
+const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
+                                  uint32_t clause, struct memo_list *vars)
+{
+    struct memo_key k = {TAG_BRANCH, clause, {match, vars, NULL, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    struct branch *b = memo_find(&m->unique, &k, h);
+    if (b)
+        return b;
+    b = ARENA_NEW(m->L->a, struct branch);
+    memo_stamp(m, &b->o.h, h);
+    b->match = match;
+    b->clause = clause;
+    b->vars = vars;
+    memo_insert(m, &m->unique, &k, h, b);
+    return b;
+}

@@ -1,0 +1,119 @@
+/* mtree.h - match trees: and/or trees of (subject, pattern) leaves.
+ *
+ * Second stage of the pattern compiler (pcase.md 3.1-3.2).  A clause
+ * pattern applied to a subject becomes a MATCH tree whose pattern-level
+ * `and`/`or` are hoisted into tree nodes; the decision-tree builder
+ * (match/dtree) consumes them.  Subjects are hash-consed: the root (the
+ * subject expression or its temporary) and values computed by `app`, each
+ * with the temporary that holds it.  Knowledge propagation rewrites match
+ * trees with a splitter (mtree_split); `app` sharing rewrites them with
+ * mtree_app_subst.  Branches bundle a match tree, a clause and the
+ * variables bound so far.
+ *
+ * Functions, in order: mtree_root, mtree_temp, mtree_succeed, mtree_fail,
+ * mtree_make, mtree_and, mtree_or, mtree_split, mtree_app_subst,
+ * mtree_mentions_subj, mtree_vbind, mtree_branch.
+ */
+#ifndef PCX_MTREE_H
+#define PCX_MTREE_H
+
+#include "match/pat.h"
+
+/* A value the generated code can refer to. */
+struct subj {
+    struct memo_obj o;
+    const struct subj *parent;  /* NULL for the root */
+    const struct pat_val *fun;  /* the app FUN that computed it (not root) */
+    uint32_t gen;               /* tells repeated applications apart */
+    struct value *expr;         /* root: the subject expression or its
+                                   temporary; others: their temporary */
+    bool temp;                  /* expr is a temporary made here */
+    uint64_t bit;               /* Bloom bit of this subject */
+};
+
+enum mt_kind {
+    MT_SUCCEED, /* known to match */
+    MT_FAIL,    /* known not to match */
+    MT_LEAF,    /* subject s matched against a non-and/or pattern p */
+    MT_AND,     /* all items, in order */
+    MT_OR,      /* first matching item, in order, with backtracking */
+};
+
+struct mtree {
+    struct memo_obj o;
+    enum mt_kind kind;
+    const struct subj *s;      /* LEAF */
+    const struct pat *p;       /* LEAF */
+    struct memo_list *items;   /* AND/OR: struct mtree elements */
+    uint64_t subjects;         /* Bloom set of the subjects of the leaves */
+};
+
+/* A variable bound on the current path: NAME's value is subject s. */
+struct vbind {
+    struct memo_obj o;
+    const struct pat_val *name; /* the user's symbol */
+    const struct subj *s;       /* where its value lives */
+};
+
+/* A clause still to try: its match tree, clause number and bindings. */
+struct branch {
+    struct memo_obj o;
+    const struct mtree *match;
+    uint32_t clause;           /* index into the caller's clause table */
+    struct memo_list *vars;    /* struct vbind elements, newest first */
+};
+
+/* Outcome of a test for a leaf: unknown, or known to succeed / fail. */
+enum mt_know { MT_UNKNOWN, MT_KNOWN_SUCCEED, MT_KNOWN_FAIL };
+
+/* What a test implies for a leaf pattern on the tested subject. */
+struct mt_split {
+    enum mt_know then_k; /* when the test succeeded */
+    enum mt_know else_k; /* when it failed */
+};
+
+typedef struct mt_split (*mt_splitter)(void *arg, const struct pat *leaf);
+
+/* The root subject for expression expr (temp: expr is a temporary). */
+const struct subj *mtree_root(struct memo_ctx *m, struct value *expr, bool temp);
+
+/* The subject holding (FUN parent), generation gen; its temporary (base
+ * name "x") is made on first use through the gensym hook. */
+const struct subj *mtree_temp(struct memo_ctx *m, const struct subj *parent,
+                              const struct pat_val *fun, uint32_t gen);
+
+const struct mtree *mtree_succeed(struct memo_ctx *m);
+const struct mtree *mtree_fail(struct memo_ctx *m);
+
+/* The match tree of pattern p on subject s, hoisting and/or.  NULL when
+ * the depth guard trips. */
+const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
+                               const struct pat *p);
+
+/* (and ITEMS) / (or ITEMS) of match trees (items a list of mtrees). */
+const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items);
+const struct mtree *mtree_or(struct memo_ctx *m, struct memo_list *items);
+
+/* Split mt by a test on subject s: leaves on s are asked f; known leaves
+ * become SUCCEED/FAIL in the then/else copies and and/or nodes are
+ * simplified.  Returns false when the depth guard trips. */
+bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
+                 const struct subj *s, mt_splitter f, void *arg,
+                 const struct mtree **then_mt, const struct mtree **else_mt);
+
+/* mt with every leaf (s . (app fun P)) replaced by the match tree of P on
+ * n.  NULL when the depth guard trips. */
+const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
+                                    const struct subj *s,
+                                    const struct pat_val *fun,
+                                    const struct subj *n);
+
+/* Does mt have a leaf on subject s? */
+bool mtree_mentions_subj(const struct mtree *mt, const struct subj *s);
+
+const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
+                                const struct subj *s);
+const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
+                                  uint32_t clause, struct memo_list *vars);
+
+#endif

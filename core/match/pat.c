@@ -1,0 +1,306 @@
+/* pat.c - pattern IR constructors, hash-consing, value hashing (see pat.h).
+ *
+ * Order: value hashing and the symbol walker, canonical values (pat_val),
+ * leaf summaries, the constructors, pat_mentions, pat_pure_pred.
+ */
+#include "match/pat.h"
+
+#include <string.h>
+
+enum { TAG_VAL = 100, TAG_PAT = 101 };
+
+/* ---- value hashing ---------------------------------------------------- */
+
+#define HASH_BUDGET 64 /* nodes visited per hash: bounded work */
+
+static uint32_t hash_bytes(uint32_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t k = 0; k < n && k < 256; k++)
+        h = (h ^ b[k]) * 16777619u;
+    return memo_mix(h, (uint32_t)n);
+}
+
+static uint32_t hash_atom(const struct value *v)
+{
+    uint32_t h = 2166136261u ^ v->kind;
+    switch (v->kind) {
+    case VK_INT:
+        return hash_bytes(h, &v->u.i, sizeof v->u.i);
+    case VK_FLOAT:
+        return hash_bytes(h, &v->u.f, sizeof v->u.f);
+    case VK_BIGNUM:
+        return hash_bytes(h + v->u.big.neg, v->u.big.digits, strlen(v->u.big.digits));
+    case VK_SYMBOL:
+        return v->u.sym.interned ? v->u.sym.hash : memo_mix(h, v->u.sym.id);
+    case VK_STRING:
+        return hash_bytes(h, v->u.str.data, v->u.str.len);
+    case VK_BOOLVEC:
+        return hash_bytes(h, v->u.bv.bits, (v->u.bv.nbits + 7) / 8);
+    default: /* hash tables compare by identity: any two equal ones are eq */
+        return h;
+    }
+}
+
+static bool vectorlike(const struct value *v)
+{
+    return v->kind == VK_VECTOR || v->kind == VK_RECORD ||
+           v->kind == VK_BYTECODE || v->kind == VK_CHARTABLE ||
+           v->kind == VK_SUBCHARTABLE;
+}
+
+/* Depth-first, car before cdr, at most HASH_BUDGET nodes: equal values are
+ * visited identically, so they hash identically. */
+uint32_t pat_value_hash(const struct value *v)
+{
+    const struct value *stack[HASH_BUDGET];
+    size_t top = 0, seen = 0;
+    uint32_t h = 0x2545f491u;
+    stack[top++] = v;
+    while (top && seen < HASH_BUDGET) {
+        const struct value *x = stack[--top];
+        seen++;
+        if (x->kind == VK_CONS) {
+            h = memo_mix(h, 0xc0u);
+            if (top + 2 <= HASH_BUDGET) {
+                stack[top++] = x->u.cons.cdr;
+                stack[top++] = x->u.cons.car;
+            }
+        } else if (vectorlike(x)) {
+            h = memo_mix(memo_mix(h, x->kind), (uint32_t)x->u.vec.n);
+            for (size_t k = x->u.vec.n; k-- > 0 && top < HASH_BUDGET;)
+                stack[top++] = x->u.vec.items[k];
+        } else {
+            h = memo_mix(h, hash_atom(x));
+        }
+    }
+    return h;
+}
+
+/* Visit every symbol of form (conses and vector-likes, iteratively); stop
+ * when visit returns true.  Returns whether it stopped. */
+static bool walk_symbols(struct memo_ctx *m, const struct value *form,
+                         bool (*visit)(const struct value *sym, void *arg),
+                         void *arg)
+{
+    size_t cap = 64, top = 0;
+    const struct value **st = ARENA_NEWN(m->L->a, const struct value *, cap);
+    st[top++] = form;
+    while (top) {
+        const struct value *x = st[--top];
+        if (x->kind == VK_SYMBOL) {
+            if (visit(x, arg))
+                return true;
+            continue;
+        }
+        size_t need = x->kind == VK_CONS ? 2 : vectorlike(x) ? x->u.vec.n : 0;
+        if (top + need > cap) {
+            size_t ncap = (top + need) * 2;
+            st = arena_grow(m->L->a, st, cap * sizeof *st, ncap * sizeof *st);
+            cap = ncap;
+        }
+        if (x->kind == VK_CONS) {
+            st[top++] = x->u.cons.cdr;
+            st[top++] = x->u.cons.car;
+        } else {
+            for (size_t k = need; k-- > 0;)
+                st[top++] = x->u.vec.items[k];
+        }
+    }
+    return false;
+}
+
+/* ---- canonical values ------------------------------------------------- */
+
+static bool val_eq(const void *obj, const void *arg)
+{
+    const struct pat_val *pv = obj;
+    return value_equal(pv->v, arg);
+}
+
+const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
+{
+    uint32_t h = pat_value_hash(v);
+    struct pat_val *pv = memo_find_by(&m->vals, h, val_eq, v);
+    if (pv)
+        return pv;
+    pv = ARENA_NEW(m->L->a, struct pat_val);
+    memo_stamp(m, &pv->o.h, h);
+    pv->v = v;
+    struct memo_key k = {TAG_VAL, pv->o.h.id, {NULL, NULL, NULL, NULL}};
+    memo_insert(m, &m->vals, &k, h, pv);
+    return pv;
+}
+
+/* ---- constructors ----------------------------------------------------- */
+
+static const struct pat *make_sub(struct memo_ctx *m, enum pat_kind kind,
+                                  const struct pat_val *val, struct value *memfn,
+                                  const struct pat *sub, struct memo_list *items,
+                                  int sub_kind)
+{
+    const struct pat_val *fnv = memfn ? pat_val(m, memfn) : NULL;
+    struct memo_key k = {TAG_PAT, (uint32_t)kind | (uint32_t)sub_kind << 8,
+                         {val, fnv, sub, items}};
+    uint32_t h = memo_key_hash(&k);
+    struct pat *p = memo_find(&m->unique, &k, h);
+    if (p)
+        return p;
+    p = ARENA_NEW(m->L->a, struct pat);
+    memo_stamp(m, &p->o.h, h);
+    p->kind = kind;
+    p->val = val;
+    p->memfn = memfn;
+    p->sub = sub;
+    p->items = items;
+    p->sub_kind = sub_kind;
+    memo_insert(m, &m->unique, &k, h, p);
+    return p;
+}
+
+static const struct pat *make(struct memo_ctx *m, enum pat_kind kind,
+                              const struct pat_val *val, struct value *memfn,
+                              const struct pat *sub, struct memo_list *items)
+{
+    return make_sub(m, kind, val, memfn, sub, items, 0);
+}
+
+const struct pat *pat_any(struct memo_ctx *m)
+{
+    return make(m, PAT_ANY, NULL, NULL, NULL, NULL);
+}
+
+const struct pat *pat_var(struct memo_ctx *m, struct value *sym)
+{
+    return make(m, PAT_VAR, pat_val(m, sym), NULL, NULL, NULL);
+}
+
+const struct pat *pat_quote(struct memo_ctx *m, struct value *constant)
+{
+    return make(m, PAT_QUOTE, pat_val(m, constant), NULL, NULL, NULL);
+}
+
+const struct pat *pat_pred(struct memo_ctx *m, struct value *fun)
+{
+    return make(m, PAT_PRED, pat_val(m, fun), NULL, NULL, NULL);
+}
+
+const struct pat *pat_guard(struct memo_ctx *m, struct value *expr)
+{
+    return make(m, PAT_GUARD, pat_val(m, expr), NULL, NULL, NULL);
+}
+
+const struct pat *pat_app(struct memo_ctx *m, struct value *fun,
+                          const struct pat *sub)
+{
+    return make(m, PAT_APP, pat_val(m, fun), NULL, sub, NULL);
+}
+
+const struct pat *pat_and(struct memo_ctx *m, const struct pat *const *items,
+                          size_t n)
+{
+    struct memo_list *l = memo_list_of(m, (struct memo_obj *const *)items, n);
+    return make(m, PAT_AND, NULL, NULL, NULL, l);
+}
+
+const struct pat *pat_or(struct memo_ctx *m, const struct pat *const *items,
+                         size_t n)
+{
+    struct memo_list *l = memo_list_of(m, (struct memo_obj *const *)items, n);
+    return make(m, PAT_OR, NULL, NULL, NULL, l);
+}
+
+const struct pat *pat_member(struct memo_ctx *m, struct value *memfn,
+                             struct value *list)
+{
+    return make(m, PAT_MEMBER, pat_val(m, list), memfn, NULL, NULL);
+}
+
+const struct pat *pat_dontcare(struct memo_ctx *m)
+{
+    return make(m, PAT_DONTCARE, NULL, NULL, NULL, NULL);
+}
+
+const struct pat *pat_bad(struct memo_ctx *m, struct value *v, int why)
+{
+    return make_sub(m, PAT_BAD, pat_val(m, v), NULL, NULL, NULL, why);
+}
+
+/* ---- queries ---------------------------------------------------------- */
+
+struct find_arg {
+    struct value *const *syms;
+    size_t n;
+    bool *found;   /* NULL: stop at the first hit */
+    size_t count;  /* distinct symbols found */
+};
+
+static bool find_sym(const struct value *sym, void *arg)
+{
+    struct find_arg *f = arg;
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->syms[i] != sym)
+            continue;
+        if (!f->found) {
+            f->count = 1;
+            return true;
+        }
+        if (!f->found[i]) {
+            f->found[i] = true;
+            f->count++;
+        }
+        return f->count == f->n;
+    }
+    return false;
+}
+
+size_t pat_mentions(struct memo_ctx *m, const struct value *form,
+                    struct value *const *syms, size_t n, bool *found)
+{
+    struct find_arg f = {syms, n, found, 0};
+    if (found)
+        for (size_t i = 0; i < n; i++)
+            found[i] = false;
+    if (n)
+        walk_symbols(m, form, find_sym, &f);
+    return f.count;
+}
+
+struct value *pat_sym_not(struct memo_ctx *m)
+{
+    return intern_cstr(m->L, "not");
+}
+
+/* Sorted: type predicates without side effects whose outcome can only
+ * depend on the value (repeating them is unobservable). */
+static const char *const pure_preds[] = {
+    "arrayp", "atom", "bool-vector-p", "byte-code-function-p", "char-table-p",
+    "consp", "floatp", "integerp", "keywordp", "listp", "natnump", "nlistp",
+    "null", "numberp", "recordp", "stringp", "symbolp", "vectorp",
+};
+
+long pat_check_table(void)
+{
+    for (size_t i = 1; i < sizeof pure_preds / sizeof pure_preds[0]; i++)
+        if (strcmp(pure_preds[i - 1], pure_preds[i]) >= 0)
+            return (long)i;
+    return -1;
+}
+
+bool pat_pure_pred(const struct value *fun)
+{
+    if (fun->kind != VK_SYMBOL || !fun->u.sym.interned)
+        return false;
+    size_t lo = 0, hi = sizeof pure_preds / sizeof pure_preds[0];
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(fun->u.sym.name, pure_preds[mid]);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return false;
+}

@@ -1,0 +1,127 @@
+/* pretty.h - layout of generated code (cli.md section 8).
+ *
+ * Stage "print" of the pipeline, between the expander and the splicer.
+ * Two phases: pretty_build turns a value into a document tree in print
+ * order (atom texts fixed: source text for atoms read from the input,
+ * canonical text for generated ones, names for temporaries, comments to
+ * re-emit attached to nodes); pretty_layout fills it to the width with
+ * the line breaks and indentation Emacs 28.2's indent-region would keep
+ * (emacs-lisp-mode, indent-tabs-mode nil).  pretty_compact prints one
+ * line, canonical, for --compact.  Nothing here recurses on the depth of
+ * the value: both phases use explicit stacks.
+ */
+#ifndef PCX_PRETTY_H
+#define PCX_PRETTY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/buf.h"
+#include "lisp/intern.h"
+#include "syntax/read.h"
+
+/* Indent specs (the value of a head's lisp-indent-function property). */
+enum {
+    PRETTY_NONE = -1,        /* standard function-call indentation */
+    PRETTY_DEFUN = -2,       /* `defun': the rest is a body */
+    PRETTY_UNSUPPORTED = -3, /* a function or list: treated as PRETTY_NONE */
+};
+
+/* One row of an indent table: name -> spec (>= 0: number of
+ * distinguished arguments, or a PRETTY_* value). */
+struct pretty_indent {
+    const char *name;
+    int spec;
+};
+
+/* A comment to re-emit on its own line before a node (cli.md 4.2). */
+struct pretty_comment {
+    const uint8_t *text;          /* from its first ';' to the end of its line */
+    size_t len;                   /* bytes, without the line end */
+    struct pretty_comment *next;  /* later comments before the same node */
+};
+
+/* The text to print for one occurrence of symbol sym, in print order, or
+ * NULL when sym is not a temporary (then it prints as usual). */
+typedef const char *(*pretty_sym_fn)(void *ctx, const struct value *sym,
+                                     size_t *n);
+
+/* Comments to emit before the datum v (called once per printed node, in
+ * print order); NULL for none.  The callee decides which occurrence of a
+ * datum gets them (the first). */
+typedef struct pretty_comment *(*pretty_comment_fn)(void *ctx,
+                                                    const struct value *v);
+
+struct pretty_opts {
+    int width;                         /* fill column; <= 0 means 80 */
+    const struct read_result *src;     /* atoms read from it keep their text; may be NULL */
+    const struct pretty_indent *user;  /* the configuration's indent: map, sorted by name */
+    size_t n_user;
+    pretty_sym_fn sym_text;            /* naming of temporaries (may be NULL) */
+    void *sym_ctx;
+    pretty_comment_fn comments;        /* comment attachment (may be NULL) */
+    void *comment_ctx;
+    const char *newline;               /* "\n" (default when NULL) or "\r\n" */
+};
+
+struct pretty_doc; /* a built document (arena-owned) */
+
+/* Phase 1: the document for v.  Calls o->sym_text and o->comments in
+ * print order.  Returns NULL when v cannot be printed readably (it
+ * contains itself); nothing else fails.  Allocates from L->a. */
+struct pretty_doc *pretty_build(struct lisp *L, const struct pretty_opts *o,
+                                const struct value *v);
+
+/* Detach and return the comments that belong before the whole document
+ * (the root datum's, and those hoisted from first elements); the caller
+ * prints them before the text (pretty_layout does not). */
+struct pretty_comment *pretty_take_root_comments(struct pretty_doc *doc);
+
+/* Phase 2: append the layout of doc to out.  The first line starts at
+ * column col (the caller wrote what precedes it); trail columns follow
+ * the last line (closing parens of the context).  Continuation lines are
+ * indented relative to col as Emacs would indent them. */
+void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *o,
+                   struct buf *out, int col, int trail);
+
+/* Both phases.  Returns false (appending nothing) when v cannot be printed. */
+bool pretty_print(struct lisp *L, const struct pretty_opts *o, struct buf *out,
+                  const struct value *v, int col, int trail);
+
+/* One line, canonical atoms (Emacs's prin1-to-string with
+ * print-escape-newlines), temporaries named by o->sym_text; o->src,
+ * o->comments and the width are ignored.  False when v contains itself. */
+bool pretty_compact(struct lisp *L, const struct pretty_opts *o,
+                    struct buf *out, const struct value *v);
+
+/* The spec of head `name` (bytes, as printed): the user table, then
+ * Emacs's table, then the rule for names starting with "def".  Sets
+ * *found when a table had the name. */
+int pretty_indent_spec(const struct pretty_opts *o, const char *name,
+                       size_t len, bool *found);
+
+/* Where an element of a list starts: a line number (any numbering that
+ * increases downwards) and a display column. */
+struct pretty_place {
+    long line;
+    int col;
+};
+
+/* The column at which Emacs's indent-region puts a line that starts with
+ * element j (j >= 1) of a list whose open bracket is at column paren,
+ * when elements 0..j-1 start at places[0..j-1] (no line starts inside
+ * the list before element 1).  head is the text of element 0 as written
+ * (its first character decides whether it names a function; a symbol's
+ * indent spec is looked up as for pretty_indent_spec). */
+int pretty_indent_column(const struct pretty_opts *o, const char *head,
+                         size_t head_len, int paren,
+                         const struct pretty_place *places, uint32_t j);
+
+/* Display columns of text (TAB to the next multiple of 8 from col, wide
+ * characters 2, control characters 2, raw bytes 4): the column after it. */
+int pretty_advance(const uint8_t *text, size_t len, int col);
+
+/* Index of the first unsorted row of Emacs's built-in table, or -1. */
+long pretty_check_table(void);
+
+#endif

@@ -1,0 +1,788 @@
+/* read.c - tokens -> Lisp values, with an explicit stack (see read.h).
+ *
+ * Stage 1b of the pipeline.  read_object() takes tokens from lex.c; an
+ * opening token pushes a frame, an atom or a closing token produces an
+ * item, and the item is handed to the frame below it until a frame wants
+ * more input or the stack is empty.  Nothing recurses on the nesting depth
+ * of the input.  Lists are built when they close, from the elements kept
+ * on the item stack, so each cons is allocated once, with its final span.
+ * The `#` objects that need validation live in read_forms.c.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lisp/bignum.h"
+#include "read_int.h"
+
+/* ---- errors ---- */
+
+static struct value *message_value(struct reader *R, const char *msg)
+{
+    size_t n = strlen(msg);
+    bool multi = false;
+    for (size_t k = 0; k < n; k++)
+        multi |= (uint8_t)msg[k] >= 0x80;
+    return value_string(R->a, msg, n, multi);
+}
+
+bool read_failv(struct reader *R, size_t pos, const char *symbol, const char *msg,
+                struct value *x, struct value *y)
+{
+    struct value *data[3] = {NULL, NULL, NULL};
+    size_t n = 0;
+    if (msg)
+        data[n++] = message_value(R, msg);
+    if (x)
+        data[n++] = x;
+    if (y)
+        data[n++] = y;
+    R->err.pos = (uint32_t)(pos < R->len ? pos : R->len);
+    R->err.symbol = symbol;
+    R->err.message = msg ? arena_strndup(R->a, msg, strlen(msg)) : "";
+    R->err.data = lisp_list(R->L, n, data);
+    return false;
+}
+
+bool read_fail(struct reader *R, size_t pos, const char *symbol, const char *msg)
+{
+    if (strcmp(symbol, "end-of-file") == 0)
+        return read_failv(R, R->len, symbol, NULL, NULL, NULL);
+    return read_failv(R, pos, symbol, msg, NULL, NULL);
+}
+
+static bool lex_failed(struct reader *R)
+{
+    return read_fail(R, R->lx.err.pos, R->lx.err.symbol, R->lx.err.message);
+}
+
+static bool syntax_error(struct reader *R, size_t pos, const char *msg)
+{
+    return read_fail(R, pos, "invalid-read-syntax", msg);
+}
+
+/* ---- stacks ---- */
+
+static struct frame *push_frame(struct reader *R, uint8_t kind, const struct lex_token *t)
+{
+    if (R->nframes == R->capframes) {
+        size_t cap = R->capframes ? R->capframes * 2 : 64;
+        R->frames = arena_grow(R->a, R->frames, R->capframes * sizeof *R->frames,
+                               cap * sizeof *R->frames);
+        R->capframes = cap;
+    }
+    struct frame *f = &R->frames[R->nframes++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->start = t->start;
+    f->tok_end = t->end;
+    f->base = (uint32_t)R->nitems;
+    return f;
+}
+
+static void push_item(struct reader *R, const struct item *it)
+{
+    if (R->nitems == R->capitems) {
+        size_t cap = R->capitems ? R->capitems * 2 : 256;
+        R->items = arena_grow(R->a, R->items, R->capitems * sizeof *R->items,
+                              cap * sizeof *R->items);
+        R->capitems = cap;
+    }
+    R->items[R->nitems++] = *it;
+}
+
+/* ---- strings ---- */
+
+/* A string value over data already in the arena (NUL-terminated). */
+static struct value *string_over(struct reader *R, uint8_t *data, size_t len,
+                                 bool multibyte, size_t nchars)
+{
+    struct value *v = arena_alloc(R->a, sizeof *v);
+    v->kind = VK_STRING;
+    data[len] = 0;
+    v->u.str.data = data;
+    v->u.str.len = len;
+    v->u.str.nchars = nchars;
+    v->u.str.multibyte = multibyte;
+    v->u.str.props = NULL;
+    return v;
+}
+
+struct value *read_make_string(struct reader *R, const uint8_t *data, size_t len,
+                               bool multibyte, size_t nchars)
+{
+    uint8_t *copy = arena_alloc(R->a, len + 1);
+    memcpy(copy, data, len);
+    return string_over(R, copy, len, multibyte, nchars);
+}
+
+/* A string being decoded: internal encoding, plus Emacs's two flags. */
+struct strbuild {
+    uint8_t *buf;
+    size_t k;      /* bytes written */
+    size_t nchars; /* characters written */
+    bool multi;    /* saw a non-ASCII character that is not a raw byte */
+    bool single;   /* saw a raw byte */
+};
+
+/* Apply the string rules for modifiers (elisp-syntax.md 1.7) to the escape
+ * value c; returns the character or -1 for "Invalid modifier in string". */
+static int64_t string_escape_char(int64_t c, struct strbuild *sb)
+{
+    int64_t mods = c & LEX_CHAR_MODS, ch = c & ~LEX_CHAR_MODS;
+    if (ch >= 0x3FFF80) {
+        sb->single = true;
+    } else if (ch >= 0x80) {
+        sb->multi = true;
+    } else {
+        if (mods == LEX_CHAR_CTL && (ch == ' ' || ch == '?'))
+            ch = ch == ' ' ? 0 : 127, mods = 0;
+        if ((mods & LEX_CHAR_SHIFT) && ch >= 'A' && ch <= 'Z')
+            mods &= ~LEX_CHAR_SHIFT;
+        else if ((mods & LEX_CHAR_SHIFT) && ch >= 'a' && ch <= 'z')
+            ch -= 'a' - 'A', mods &= ~LEX_CHAR_SHIFT;
+        if (mods & LEX_CHAR_META) {
+            mods &= ~LEX_CHAR_META;
+            ch = 0x3FFF00 + (ch | 0x80);
+            sb->single = true;
+        }
+    }
+    return mods ? -1 : ch;
+}
+
+static bool string_escape(struct reader *R, size_t *p, struct strbuild *sb)
+{
+    size_t at = *p;
+    int64_t c;
+    (*p)++;
+    if (!lex_escape(&R->lx, p, true, &c))
+        return lex_failed(R);
+    if (c == -1) /* backslash-newline, backslash-space */
+        return true;
+    c = string_escape_char(c, sb);
+    if (c < 0)
+        return syntax_error(R, at, "Invalid modifier in string");
+    sb->k += (size_t)value_char_encode((uint32_t)c, sb->buf + sb->k);
+    sb->nchars++;
+    return true;
+}
+
+/* A literal non-ASCII character of the source inside a string. */
+static void string_literal_char(struct reader *R, size_t *p, size_t e, struct strbuild *sb)
+{
+    int l;
+    uint32_t c = lex_decode(R->text + *p, e - *p, &l);
+    if (c >= 0x3FFF80) {
+        sb->single = true;
+        sb->k += (size_t)value_char_encode(c, sb->buf + sb->k);
+    } else {
+        sb->multi = true;
+        memcpy(sb->buf + sb->k, R->text + *p, (size_t)l);
+        sb->k += (size_t)l;
+    }
+    *p += (size_t)l;
+    sb->nchars++;
+}
+
+/* Raw bytes and ASCII only: the unibyte form (one byte per character). */
+static void to_unibyte(struct strbuild *sb)
+{
+    size_t r = 0, w = 0;
+    while (r < sb->k) {
+        uint8_t b = sb->buf[r];
+        if (b < 0x80) {
+            sb->buf[w++] = b;
+            r++;
+        } else {
+            sb->buf[w++] = (uint8_t)(0x80 | ((b & 1) << 6) | (sb->buf[r + 1] & 0x3F));
+            r += 2;
+        }
+    }
+    sb->k = w;
+}
+
+bool read_string_token(struct reader *R, const struct lex_token *t, struct value **out)
+{
+    size_t p = t->start + 1, e = t->end - 1;
+    if (!(t->flags & (LEX_ESCAPED | LEX_NONASCII))) {
+        *out = read_make_string(R, R->text + p, e - p, false, e - p);
+        return true;
+    }
+    struct strbuild sb = {arena_alloc(R->a, 2 * (e - p) + 8), 0, 0, false, false};
+    while (p < e) {
+        uint8_t b = R->text[p];
+        if (b == '\\') {
+            if (!string_escape(R, &p, &sb))
+                return false;
+        } else if (b < 0x80) {
+            sb.buf[sb.k++] = b;
+            sb.nchars++;
+            p++;
+        } else {
+            string_literal_char(R, &p, e, &sb);
+        }
+    }
+    if (!sb.multi && sb.single)
+        to_unibyte(&sb);
+    *out = string_over(R, sb.buf, sb.k, sb.multi, sb.nchars);
+    return true;
+}
+
+/* ---- symbols and numbers ---- */
+
+/* Symbol name of the text [p, e): backslashes dropped, raw bytes in the
+ * internal encoding.  Points into the source when nothing changes. */
+static const char *symbol_name(struct reader *R, size_t p, size_t e, uint8_t flags,
+                               size_t *n)
+{
+    if (!(flags & (LEX_ESCAPED | LEX_NONASCII))) {
+        *n = e - p;
+        return (const char *)R->text + p;
+    }
+    uint8_t *buf = arena_alloc(R->a, 2 * (e - p) + 1);
+    size_t k = 0;
+    while (p < e) {
+        if (R->text[p] == '\\')
+            p++;
+        int l = 1;
+        uint32_t c = R->text[p] < 0x80 ? R->text[p] : lex_decode(R->text + p, e - p, &l);
+        if (c >= 0x3FFF80)
+            k += (size_t)value_char_encode(c, buf + k);
+        else
+            memcpy(buf + k, R->text + p, (size_t)l), k += (size_t)l;
+        p += (size_t)l;
+    }
+    *n = k;
+    return (const char *)buf;
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* `e+NaN`: a quiet NaN whose payload is the leading integer digits
+ * (wrapping at 2^64) modulo 2^51; with no leading digits 2^51 - 2. */
+static double nan_value(const char *digits, size_t n, bool neg)
+{
+    uint64_t payload = 0;
+    for (size_t k = 0; k < n; k++)
+        payload = payload * 10 + (uint64_t)(digits[k] - '0');
+    uint64_t mask = (UINT64_C(1) << 51) - 1;
+    payload = n ? payload & mask : mask - 1;
+    uint64_t bits = UINT64_C(0x7FF8000000000000) | payload;
+    if (neg)
+        bits |= UINT64_C(1) << 63;
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+/* strtod on the unsigned part of the token, then the sign (so -0.0). */
+static double float_value(struct reader *R, const char *s, size_t n, bool neg)
+{
+    char small[64];
+    char *buf = n < sizeof small ? small : arena_alloc(R->a, n + 1);
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    double d = strtod(buf, NULL);
+    return neg ? -d : d;
+}
+
+/* The exponent part at s[i..n) (after e/E): [sign] digits, +INF or +NaN.
+ * Returns 0 for digits, 1 for INF, 2 for NaN, -1 if none of these. */
+static int exponent_kind(const char *s, size_t i, size_t n)
+{
+    if (n - i == 4 && memcmp(s + i, "+INF", 4) == 0)
+        return 1;
+    if (n - i == 4 && memcmp(s + i, "+NaN", 4) == 0)
+        return 2;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        i++;
+    size_t d0 = i;
+    while (i < n && is_digit(s[i]))
+        i++;
+    return (i > d0 && i == n) ? 0 : -1;
+}
+
+/* Is the ASCII token s[0..n) a number by elisp-syntax.md 1.4's grammar?
+ * If so, *out gets its value. */
+static bool parse_number(struct reader *R, const char *s, size_t n, struct value **out)
+{
+    size_t i = 0;
+    bool neg = s[0] == '-';
+    if (s[0] == '+' || s[0] == '-')
+        i++;
+    size_t lead0 = i;
+    while (i < n && is_digit(s[i]))
+        i++;
+    size_t lead = i - lead0;
+    if (i < n && s[i] == '.')
+        i++;
+    size_t trail0 = i;
+    while (i < n && is_digit(s[i]))
+        i++;
+    size_t trail = i - trail0;
+    size_t sign = lead0;
+    if (i == n && lead && !trail) {
+        *out = value_integer_from_decimal(R->a, s + lead0, lead, neg);
+        return true;
+    }
+    if (i == n && trail) {
+        *out = value_float(R->a, float_value(R, s + sign, n - sign, neg));
+        return true;
+    }
+    if (i == n || (s[i] != 'e' && s[i] != 'E') || (!lead && !trail))
+        return false;
+    int k = exponent_kind(s, i + 1, n);
+    if (k < 0)
+        return false;
+    double d = k == 1 ? (neg ? -INFINITY : INFINITY)
+             : k == 2 ? nan_value(s + lead0, lead, neg)
+                      : float_value(R, s + sign, n - sign, neg);
+    *out = value_float(R->a, d);
+    return true;
+}
+
+/* Symbol or number from an LK_ATOM token. */
+static struct value *atom_value(struct reader *R, const struct lex_token *t)
+{
+    const char *s = (const char *)R->text + t->start;
+    size_t n = t->end - t->start;
+    struct value *v;
+    if (!t->flags && (is_digit(s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') &&
+        parse_number(R, s, n, &v)) {
+        read_origin_put(R->origin, v, t->start, t->end, 0, 0);
+        return v;
+    }
+    const char *name = symbol_name(R, t->start, t->end, t->flags, &n);
+    return intern_symbol(R->L, name, n);
+}
+
+static int digit_value(uint8_t c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 10;
+    return c - 'A' + 10;
+}
+
+/* Value of a radix token (digits validated by the lexer). */
+static struct value *radix_value(struct reader *R, const struct lex_token *t)
+{
+    const char *s = (const char *)R->text + t->start + t->aux;
+    size_t n = t->end - t->start - t->aux;
+    int radix = (int)t->ival;
+    bool neg = s[0] == '-';
+    if (s[0] == '-' || s[0] == '+')
+        s++, n--;
+    while (n > 1 && s[0] == '0')
+        s++, n--;
+    if (n <= 10 || (radix <= 16 && n <= 15)) { /* below 2^60 */
+        int64_t v = 0;
+        for (size_t k = 0; k < n; k++)
+            v = v * radix + digit_value((uint8_t)s[k]);
+        return value_int(R->a, neg ? -v : v);
+    }
+    size_t len;
+    char *dec = bignum_to_decimal(R->a, s, n, radix, &len);
+    return value_integer_from_decimal(R->a, dec, len, neg);
+}
+
+/* ---- atoms ---- */
+
+static bool atom_item(struct reader *R, const struct lex_token *t, struct item *it)
+{
+    struct lisp *L = R->L;
+    size_t n;
+    const char *name;
+    struct value *v;
+    it->start = t->start;
+    it->end = t->end;
+    switch (t->kind) {
+    case LK_ATOM:
+        v = atom_value(R, t);
+        break;
+    case LK_STRING:
+        if (!read_string_token(R, t, &v))
+            return false;
+        read_origin_put(R->origin, v, t->start, t->end, 0, 0);
+        break;
+    case LK_CHAR:
+    case LK_RADIX:
+        v = t->kind == LK_CHAR ? value_int(R->a, t->ival) : radix_value(R, t);
+        read_origin_put(R->origin, v, t->start, t->end, 0, 0);
+        break;
+    case LK_EMPTY_SYMBOL:
+        v = intern_symbol(L, "", 0);
+        break;
+    case LK_UNINTERNED:
+    case LK_NOSHORTHAND:
+        name = symbol_name(R, t->start + 2, t->end, t->flags, &n);
+        v = t->kind == LK_UNINTERNED ? intern_uninterned(L, name, n)
+                                     : intern_symbol(L, name, n);
+        break;
+    case LK_LABEL_REF:
+        return read_label_ref(R, t, &it->v);
+    default: /* LK_LOAD_NAME (load-file-name is nil), LK_SKIP_END */
+        v = L->nil;
+        break;
+    }
+    it->v = v;
+    return true;
+}
+
+/* ---- lists and vectors ---- */
+
+struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
+                              const struct item *tail, uint32_t start, uint32_t end)
+{
+    struct value *cdr = tail ? tail->v : R->L->nil;
+    for (size_t i = n; i-- > 0;) {
+        struct value *c = value_cons(R->a, items[i].v, cdr);
+        read_origin_put(R->origin, c, i ? items[i].start : start, end, items[i].start,
+                        items[i].end);
+        cdr = c;
+    }
+    return cdr;
+}
+
+static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct item *it)
+{
+    size_t n = R->nitems - f->base;
+    struct value *v;
+    if (n == 0 && f->dot == 2) /* Emacs 28: (. a) reads as a */
+        v = f->u.tail.v;
+    else
+        v = read_build_list(R, R->items + f->base, n, f->dot == 2 ? &f->u.tail : NULL,
+                            f->start, end);
+    R->nitems = f->base;
+    if (f->kind == FR_RECORD) {
+        if (!read_make_record(R, v, f->start, &v))
+            return false;
+        read_origin_put(R->origin, v, f->start, end, 0, 0);
+    }
+    it->v = v;
+    it->start = f->start;
+    it->end = end;
+    R->nframes--;
+    return true;
+}
+
+static bool finish_vector(struct reader *R, struct frame *f, uint32_t end, struct item *it)
+{
+    size_t n = R->nitems - f->base;
+    struct value *v = value_vector(R->a, (enum value_kind)f->sub, n);
+    for (size_t k = 0; k < n; k++)
+        v->u.vec.items[k] = R->items[f->base + k].v;
+    R->nitems = f->base;
+    if (f->sub != VK_VECTOR && !read_check_vector(R, v, f->start))
+        return false;
+    read_origin_put(R->origin, v, f->start, end, 0, 0);
+    it->v = v;
+    it->start = f->start;
+    it->end = end;
+    R->nframes--;
+    return true;
+}
+
+/* `)`: closes a list, a #s( or a #(; anything else is an error. */
+static bool close_paren(struct reader *R, const struct lex_token *t, struct item *it)
+{
+    if (R->nframes == 0)
+        return syntax_error(R, t->start, ")");
+    struct frame *f = &R->frames[R->nframes - 1];
+    switch (f->kind) {
+    case FR_LIST:
+    case FR_RECORD:
+        if (f->dot == 1)
+            return syntax_error(R, t->start, ")");
+        return finish_list(R, f, t->end, it);
+    case FR_PROPS:
+        return read_props_finish(R, f, t->start, t->end, it);
+    case FR_VECTOR:
+        return syntax_error(R, t->start, ") or . in a vector");
+    default:
+        return syntax_error(R, t->start, ")");
+    }
+}
+
+/* `]` or a dot where a #( expects something else. */
+static bool props_misfit(struct reader *R, const struct frame *f, uint32_t pos)
+{
+    if (!read_props_started(f))
+        return syntax_error(R, pos, "#");
+    return syntax_error(R, pos, "Invalid string property list");
+}
+
+static bool close_bracket(struct reader *R, const struct lex_token *t, struct item *it)
+{
+    if (R->nframes == 0)
+        return syntax_error(R, t->start, "]");
+    struct frame *f = &R->frames[R->nframes - 1];
+    switch (f->kind) {
+    case FR_VECTOR:
+        return finish_vector(R, f, t->end, it);
+    case FR_LIST:
+    case FR_RECORD:
+        return syntax_error(R, t->start, f->dot == 0   ? "] in a list"
+                                         : f->dot == 1 ? "]"
+                                                       : ". in wrong context");
+    case FR_PROPS:
+        return props_misfit(R, f, t->start);
+    default:
+        return syntax_error(R, t->start, "]");
+    }
+}
+
+static bool dot_token(struct reader *R, const struct lex_token *t)
+{
+    if (R->nframes == 0)
+        return syntax_error(R, t->start, ".");
+    struct frame *f = &R->frames[R->nframes - 1];
+    switch (f->kind) {
+    case FR_LIST:
+    case FR_RECORD:
+        if (f->dot == 0) {
+            f->dot = 1;
+            return true;
+        }
+        return syntax_error(R, t->start, f->dot == 1 ? "." : ". in wrong context");
+    case FR_VECTOR:
+        return syntax_error(R, t->start, ") or . in a vector");
+    case FR_PROPS:
+        return props_misfit(R, f, t->start);
+    default:
+        return syntax_error(R, t->start, ".");
+    }
+}
+
+/* ---- the machine ---- */
+
+static struct value *prefix_symbol(struct lisp *L, uint8_t kind)
+{
+    switch (kind) {
+    case LK_QUOTE: return L->quote;
+    case LK_BACKQUOTE: return L->backquote;
+    case LK_COMMA: return L->comma;
+    case LK_COMMA_AT: return L->comma_at;
+    default: return L->function;
+    }
+}
+
+/* 'X -> (quote X): the inner cons spans X, the outer the whole form, whose
+ * car is written as the prefix token. */
+static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
+{
+    struct value *inner = value_cons(R->a, it->v, R->L->nil);
+    read_origin_put(R->origin, inner, it->start, it->end, it->start, it->end);
+    struct value *outer = value_cons(R->a, prefix_symbol(R->L, f->sub), inner);
+    read_origin_put(R->origin, outer, f->start, it->end, f->start, f->tok_end);
+    it->v = outer;
+    it->start = f->start;
+}
+
+/* Hand a finished item to the top frame.  Returns 1 if the frame keeps
+ * reading, 0 if the frame finished (popped; *it is now its result), -1 on
+ * error. */
+static int give(struct reader *R, struct item *it)
+{
+    struct frame *f = &R->frames[R->nframes - 1];
+    switch (f->kind) {
+    case FR_LIST:
+    case FR_RECORD:
+        if (f->dot == 0)
+            push_item(R, it);
+        else if (f->dot == 1)
+            f->u.tail = *it, f->dot = 2;
+        else
+            return syntax_error(R, it->start, ". in wrong context") ? 1 : -1;
+        return 1;
+    case FR_VECTOR:
+        push_item(R, it);
+        return 1;
+    case FR_PROPS:
+        return read_props_give(R, f, it);
+    case FR_PREFIX:
+        finish_prefix(R, f, it);
+        break;
+    case FR_LABEL:
+        it->v = read_label_finish(R, f, it->v);
+        it->start = f->start;
+        break;
+    default: /* FR_BOOLVEC */
+        if (!read_boolvec_finish(R, f, it, it))
+            return -1;
+        break;
+    }
+    R->nframes--;
+    return 0;
+}
+
+static void push_vector(struct reader *R, const struct lex_token *t, enum value_kind k)
+{
+    push_frame(R, FR_VECTOR, t)->sub = (uint8_t)k;
+}
+
+/* Dispatch on one token (the module's one long switch).  Returns 1 when a
+ * frame was opened or changed (more input needed), 0 when *it holds a
+ * finished object, -1 on error. */
+static int token(struct reader *R, const struct lex_token *t, struct item *it)
+{
+    struct frame *f;
+    switch (t->kind) {
+    case LK_EOF:
+        return read_fail(R, R->len, "end-of-file", "") ? 0 : -1;
+    case LK_LPAREN:
+        push_frame(R, FR_LIST, t);
+        return 1;
+    case LK_RECORD:
+        push_frame(R, FR_RECORD, t);
+        return 1;
+    case LK_LBRACK:
+        push_vector(R, t, VK_VECTOR);
+        return 1;
+    case LK_BYTECODE:
+        push_vector(R, t, VK_BYTECODE);
+        return 1;
+    case LK_CHARTABLE:
+        push_vector(R, t, VK_CHARTABLE);
+        return 1;
+    case LK_SUBCHARTABLE:
+        push_vector(R, t, VK_SUBCHARTABLE);
+        return 1;
+    case LK_PROPSTRING:
+        read_props_begin(R, push_frame(R, FR_PROPS, t));
+        return 1;
+    case LK_QUOTE:
+    case LK_BACKQUOTE:
+    case LK_COMMA:
+    case LK_COMMA_AT:
+    case LK_FUNCTION:
+        push_frame(R, FR_PREFIX, t)->sub = t->kind;
+        return 1;
+    case LK_LABEL_DEF:
+        f = push_frame(R, FR_LABEL, t);
+        f->label = t->ival;
+        read_label_begin(R, f, R->nframes - 1);
+        return 1;
+    case LK_BOOLVEC:
+        push_frame(R, FR_BOOLVEC, t);
+        return 1;
+    case LK_RPAREN:
+        return close_paren(R, t, it) ? 0 : -1;
+    case LK_RBRACK:
+        return close_bracket(R, t, it) ? 0 : -1;
+    case LK_DOT:
+        return dot_token(R, t) ? 1 : -1;
+    default:
+        return atom_item(R, t, it) ? 0 : -1;
+    }
+}
+
+enum { RD_OK, RD_END, RD_ERROR };
+
+/* Read one top-level object; RD_END when only trivia is left. */
+static int read_object(struct reader *R, struct item *out)
+{
+    R->nframes = 0;
+    R->nitems = 0;
+    if (R->labels_used)
+        read_labels_reset(R);
+    for (bool first = true;; first = false) {
+        struct lex_token t;
+        if (!lex_next(&R->lx, &t))
+            return lex_failed(R), RD_ERROR;
+        if (first && t.kind == LK_EOF)
+            return RD_END;
+        struct item it;
+        int r = token(R, &t, &it);
+        while (r == 0) {
+            if (R->nframes == 0) {
+                *out = it;
+                return RD_OK;
+            }
+            r = give(R, &it);
+        }
+        if (r < 0)
+            return RD_ERROR;
+    }
+}
+
+static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t len,
+                                 bool origin)
+{
+    struct reader *R = arena_zalloc(L->a, sizeof *R);
+    R->L = L;
+    R->a = L->a;
+    R->text = text;
+    R->len = len;
+    lex_init(&R->lx, text, len, 0);
+    R->origin = origin ? read_origin_new(L->a, text, len) : NULL;
+    return R;
+}
+
+static void add_form(struct read_result *out, size_t *cap, struct arena *a,
+                     const struct item *it)
+{
+    if (out->n_forms == *cap) {
+        size_t ncap = *cap ? *cap * 2 : 64;
+        out->forms = arena_grow(a, out->forms, *cap * sizeof *out->forms,
+                                ncap * sizeof *out->forms);
+        *cap = ncap;
+    }
+    struct read_form *f = &out->forms[out->n_forms++];
+    f->v = it->v;
+    f->span.start = it->start;
+    f->span.end = it->end;
+}
+
+bool read_source(struct lisp *L, const uint8_t *text, size_t len,
+                 struct read_result *out)
+{
+    return read_source_opts(L, text, len, 0, out);
+}
+
+bool read_source_opts(struct lisp *L, const uint8_t *text, size_t len,
+                      unsigned flags, struct read_result *out)
+{
+    memset(out, 0, sizeof *out);
+    struct reader *R = reader_new(L, text, len >= UINT32_MAX ? 0 : len,
+                                  !(flags & READ_NO_ORIGIN));
+    out->origin = R->origin;
+    if (len >= UINT32_MAX) {
+        read_fail(R, 0, "error", "Input too large (4 GiB or more)");
+        out->err = R->err;
+        return false;
+    }
+    size_t cap = 0;
+    for (;;) {
+        struct item it;
+        int r = read_object(R, &it);
+        if (r == RD_END)
+            break;
+        if (r == RD_ERROR) {
+            out->err = R->err;
+            return false;
+        }
+        add_form(out, &cap, L->a, &it);
+    }
+    out->ok = true;
+    return true;
+}
+
+bool read_one(struct lisp *L, const uint8_t *text, size_t len,
+              struct value **v, size_t *consumed, struct read_error *err)
+{
+    struct reader *R = reader_new(L, text, len >= UINT32_MAX ? 0 : len, true);
+    struct item it;
+    int r = len >= UINT32_MAX ? RD_END : read_object(R, &it);
+    if (r == RD_END)
+        read_fail(R, len, "end-of-file", "");
+    if (r != RD_OK) {
+        *err = R->err;
+        return false;
+    }
+    *v = it.v;
+    *consumed = lex_count_chars(text, R->lx.pos);
+    return true;
+}

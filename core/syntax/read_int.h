@@ -1,0 +1,123 @@
+/* read_int.h - state shared by the reader's files (not a public interface).
+ *
+ * Stage 1b of the pipeline.  read.c runs the explicit-stack machine over
+ * lex.c's tokens and builds lists, vectors and atoms; read_forms.c builds
+ * the `#` objects that need validation (records, hash tables, byte-code,
+ * char-tables, bool-vectors, text properties) and resolves `#N=` labels;
+ * read_origin.c keeps the value -> span map.
+ */
+#ifndef PCX_READ_INT_H
+#define PCX_READ_INT_H
+
+#include "lex.h"
+#include "read.h"
+
+/* A finished object and the span of its text. */
+struct item {
+    struct value *v; /* the object */
+    uint32_t start;  /* first byte of its text (prefixes and labels included) */
+    uint32_t end;    /* one past its last byte */
+};
+
+enum frame_kind {
+    FR_LIST,    /* ( ... ) */
+    FR_RECORD,  /* #s( ... ): read as a list, then converted */
+    FR_VECTOR,  /* [ ... ], #[ ... ], #^[ ... ], #^^[ ... ] */
+    FR_PROPS,   /* #( "string" BEG END PLIST ... ) */
+    FR_PREFIX,  /* ' ` , ,@ #' waiting for their object */
+    FR_LABEL,   /* #N= waiting for its object */
+    FR_BOOLVEC, /* #& waiting for its length */
+};
+
+struct props_state; /* read_forms.c: a #( ... ) under construction */
+
+/* One open construct on the explicit stack. */
+struct frame {
+    uint8_t kind;     /* enum frame_kind */
+    uint8_t dot;      /* lists: 0 no dot yet, 1 after the dot, 2 after the cdr */
+    uint8_t sub;      /* FR_VECTOR: value kind; FR_PREFIX: enum lex_kind */
+    bool referenced;  /* FR_LABEL: #N# used inside the object */
+    uint32_t start;   /* first byte of the opening token */
+    uint32_t tok_end; /* end of the opening token */
+    uint32_t base;    /* first element of this frame on the item stack */
+    union {
+        struct item tail;        /* lists: the object after the dot */
+        struct value *ph;        /* FR_LABEL: the placeholder cons */
+        struct props_state *ps;  /* FR_PROPS */
+    } u;
+    int64_t label;    /* FR_LABEL: N */
+};
+
+/* #N= labels of the current top-level form: open addressing on N. */
+struct label_slot {
+    int64_t n;          /* label number; -1 = empty */
+    struct value *v;    /* current object (or placeholder) */
+    int32_t frame;      /* index of the FR_LABEL frame still reading it, or -1 */
+};
+
+struct reader {
+    struct lisp *L;
+    struct arena *a;
+    struct lex lx;            /* tokens of text */
+    const uint8_t *text;      /* the source */
+    size_t len;
+    struct frame *frames;     /* the explicit stack */
+    size_t nframes, capframes;
+    struct item *items;       /* elements of open lists and vectors */
+    size_t nitems, capitems;
+    struct label_slot *labels; /* NULL until the first #N= of a form */
+    size_t capl, nlabels;
+    bool labels_used;         /* some #N= occurred in this top-level form */
+    struct read_origin *origin;
+    struct read_error err;
+};
+
+/* ---- errors (read.c) ---- */
+/* Record an error with a message string as its only data.  Returns false. */
+bool read_fail(struct reader *R, size_t pos, const char *symbol, const char *msg);
+/* Record an error whose data is msg (NULL: none) followed by the values. */
+bool read_failv(struct reader *R, size_t pos, const char *symbol, const char *msg,
+                struct value *x, struct value *y);
+
+/* ---- shared helpers (read.c) ---- */
+struct value *read_make_string(struct reader *R, const uint8_t *data, size_t len,
+                               bool multibyte, size_t nchars);
+/* Decode the string token t (escapes, unibyte/multibyte rules). */
+bool read_string_token(struct reader *R, const struct lex_token *t, struct value **out);
+/* Build a list from items[0..n) and tail (NULL = nil), registering every
+ * cons in the origin map; the list's text is [start, end). */
+struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
+                              const struct item *tail, uint32_t start, uint32_t end);
+
+/* ---- # objects (read_forms.c) ---- */
+/* Turn the list read for #s( ... ) into a record or a hash table. */
+bool read_make_record(struct reader *R, struct value *list, uint32_t start,
+                      struct value **out);
+/* Validate and convert a finished #[ #^[ #^^[ vector in place. */
+bool read_check_vector(struct reader *R, struct value *v, uint32_t start);
+/* #( frames: start, give one element (1 = more, -1 = error), finish at
+ * `)`, and answer whether the string has been read yet. */
+void read_props_begin(struct reader *R, struct frame *f);
+int read_props_give(struct reader *R, struct frame *f, const struct item *it);
+bool read_props_finish(struct reader *R, struct frame *f, uint32_t pos, uint32_t end,
+                       struct item *out);
+bool read_props_started(const struct frame *f);
+/* #&: the length object has been read; read the string and build it. */
+bool read_boolvec_finish(struct reader *R, struct frame *f, const struct item *len,
+                         struct item *out);
+/* #N=: define, reference, finish. */
+void read_label_begin(struct reader *R, struct frame *f, size_t frame_index);
+bool read_label_ref(struct reader *R, const struct lex_token *t, struct value **out);
+struct value *read_label_finish(struct reader *R, struct frame *f, struct value *v);
+void read_labels_reset(struct reader *R);
+
+/* ---- origin map (read_origin.c) ---- */
+struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t len);
+/* Record the span of v (and, for conses, of its car). */
+void read_origin_put(struct read_origin *o, const struct value *v, uint32_t start,
+                     uint32_t end, uint32_t car_start, uint32_t car_end);
+/* Give v the origin recorded for from (used for #N= placeholders). */
+void read_origin_copy(struct read_origin *o, const struct value *v,
+                      const struct value *from);
+
+#endif

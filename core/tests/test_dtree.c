@@ -1,0 +1,365 @@
+/* test_dtree.c - match trees, knowledge rules and the decision DAG.
+ *
+ * The builder (match/dtree) on IR patterns made directly: test order and
+ * knowledge propagation (identical guards merged unless they mention a
+ * variable, the 28.2 exclusion table, constants, `not`), `or` of constants
+ * as one membership test, app sharing and skipped calls, leaves, the
+ * linear size of an `and` of `or`s, the computed cache changing nothing,
+ * and the dumps (match/dump) that pin the structure.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/dump.h"
+#include "match/emit.h"
+#include "match/know.h"
+#include "syntax/read.h"
+
+struct fx {
+    struct arena *a;
+    struct lisp *L;
+    struct memo_ctx m;
+    const struct subj *root;
+};
+
+static struct value *gensym(void *ctx, const char *base)
+{
+    struct fx *f = ctx;
+    return intern_uninterned(f->L, base, strlen(base));
+}
+
+static struct value *code(void *ctx, struct value *form)
+{
+    (void)ctx;
+    return form;
+}
+
+static struct fx *fx_new(bool cache)
+{
+    struct arena *a = support_arena();
+    struct fx *f = ARENA_NEW(a, struct fx);
+    f->a = a;
+    f->L = intern_new(a);
+    struct memo_hooks h = {gensym, code, f};
+    memo_ctx_init(&f->m, f->L, &h, cache, 0);
+    f->root = mtree_root(&f->m, intern_cstr(f->L, "x"), false);
+    return f;
+}
+
+static struct value *rd(struct fx *f, const char *text)
+{
+    struct value *v;
+    size_t used;
+    struct read_error err;
+    assert_true(read_one(f->L, (const uint8_t *)text, strlen(text), &v, &used, &err));
+    return v;
+}
+
+/* Short constructors for the IR. */
+static const struct pat *Q(struct fx *f, const char *c) { return pat_quote(&f->m, rd(f, c)); }
+static const struct pat *P(struct fx *f, const char *fun) { return pat_pred(&f->m, rd(f, fun)); }
+static const struct pat *G(struct fx *f, const char *e) { return pat_guard(&f->m, rd(f, e)); }
+static const struct pat *V(struct fx *f, const char *s) { return pat_var(&f->m, rd(f, s)); }
+static const struct pat *A(struct fx *f, const char *fun, const struct pat *p)
+{
+    return pat_app(&f->m, rd(f, fun), p);
+}
+static const struct pat *AND2(struct fx *f, const struct pat *a, const struct pat *b)
+{
+    const struct pat *v[2] = {a, b};
+    return pat_and(&f->m, v, 2);
+}
+static const struct pat *OR2(struct fx *f, const struct pat *a, const struct pat *b)
+{
+    const struct pat *v[2] = {a, b};
+    return pat_or(&f->m, v, 2);
+}
+
+static const char *dtree_text(struct fx *f, const struct pat *const *pats, size_t n)
+{
+    const struct dnode *d = dtree_build(&f->m, f->root, pats, n);
+    assert_non_null(d);
+    struct buf b;
+    buf_init(&b, f->a);
+    dump_dtree(&f->m, &b, f->root, d);
+    return buf_cstr(&b);
+}
+
+static void constants_dispatch(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *p[3] = {Q(f, "a"), Q(f, "1"), pat_any(&f->m)};
+    assert_string_equal(dtree_text(f, p, 3),
+                        "n0: if (eq x 'a) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: if (eql x 1) then n3 else n4\n"
+                        "n3: clause 1 []\n"
+                        "n4: clause 2 []\n");
+    arena_free(f->a);
+}
+
+/* E#20: the second copy of an identical guard is answered by the first. */
+static void identical_guards_merge(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *g = G(f, "(tick)");
+    const struct pat *p[3] = {AND2(f, Q(f, "1"), g), g, pat_any(&f->m)};
+    assert_string_equal(dtree_text(f, p, 3),
+                        "n0: if (eql x 1) then n1 else n4\n"
+                        "n1: if (tick) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: clause 2 []\n"
+                        "n4: if (tick) then n5 else n3\n"
+                        "n5: clause 1 []\n");
+    arena_free(f->a);
+}
+
+/* bug#14773: guards mentioning a bound variable are not merged. */
+static void guards_with_variables_do_not_merge(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *g = G(f, "v");
+    const struct pat *p[2] = {AND2(f, A(f, "car", V(f, "v")), g),
+                              AND2(f, A(f, "cdr", V(f, "v")), g)};
+    const char *t = dtree_text(f, p, 2);
+    assert_non_null(strstr(t, "if $1 then"));
+    assert_non_null(strstr(t, "if $2 then"));
+    assert_non_null(strstr(t, "clause 1"));
+    arena_free(f->a);
+}
+
+static void exclusion_table(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    assert_int_equal(know_check_table(), -1);
+    assert_true(know_exclusive(rd(f, "consp"), rd(f, "stringp")));
+    assert_true(know_exclusive(rd(f, "stringp"), rd(f, "consp")));
+    assert_true(know_exclusive(rd(f, "atom"), rd(f, "consp")));
+    assert_false(know_exclusive(rd(f, "null"), rd(f, "consp"))); /* not in 28.2 */
+    assert_false(know_exclusive(rd(f, "symbolp"), rd(f, "special-form-p")));
+    assert_false(know_exclusive(rd(f, "listp"), rd(f, "symbolp")));
+    /* after (pred consp) succeeds, a stringp clause is dropped; a quoted
+     * string constant counts as stringp */
+    const struct pat *p[3] = {AND2(f, P(f, "consp"), G(f, "nil")), P(f, "stringp"),
+                              Q(f, "\"s\"")};
+    const char *t = dtree_text(f, p, 3);
+    assert_string_equal(t, "n0: if (consp x) then n1 else n4\n"
+                           "n1: if nil then n2 else n3\n"
+                           "n2: clause 0 []\n"
+                           "n3: fail\n"
+                           "n4: if (stringp x) then n5 else n6\n"
+                           "n5: clause 1 []\n"
+                           "n6: if (equal x \"s\") then n7 else n3\n"
+                           "n7: clause 2 []\n");
+    arena_free(f->a);
+}
+
+static void not_swaps_outcomes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    /* (pred (not consp)) after consp failed is known to succeed */
+    const struct pat *p[2] = {AND2(f, P(f, "consp"), G(f, "nil")),
+                              P(f, "(not consp)")};
+    const char *t = dtree_text(f, p, 2);
+    assert_null(strstr(t, "(not (consp x))"));
+    assert_non_null(strstr(t, "clause 1"));
+    arena_free(f->a);
+}
+
+static const char *member_of(struct fx *f, const char *a, const char *b,
+                             const char *c)
+{
+    const struct pat *v[3] = {Q(f, a), Q(f, b), Q(f, c)};
+    const struct pat *p[1] = {pat_or(&f->m, v, 3)};
+    return dtree_text(f, p, 1);
+}
+
+/* 3.6: constants of an `or` become one test, reversed, with the
+ * narrowest membership function. */
+static void or_of_constants(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    assert_non_null(strstr(member_of(f, "a", "b", "c"), "(memq x '(c b a))"));
+    assert_non_null(strstr(member_of(f, "a", "1", "c"), "(memql x '(c 1 a))"));
+    assert_non_null(strstr(member_of(f, "1", "\"s\"", "c"), "(member x '(c \"s\" 1))"));
+    /* constants go first even after a non-constant alternative (E#28) */
+    const struct pat *v[3] = {Q(f, "a"), P(f, "f"), Q(f, "b")};
+    const struct pat *p[1] = {pat_or(&f->m, v, 3)};
+    assert_string_equal(dtree_text(f, p, 1),
+                        "n0: if (memq x '(b a)) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: if (f x) then n1 else n3\n"
+                        "n3: fail\n");
+    arena_free(f->a);
+}
+
+/* E#22 and E#32: one call of the same FUN per path; unread results are
+ * not computed, but an app on a value still needs that value. */
+static void app_sharing_and_skipping(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *p[2] = {A(f, "f", Q(f, "1")), A(f, "f", Q(f, "2"))};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: let $1 = (f x) -> n1\n"
+                        "n1: if (eql $1 1) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: if (eql $1 2) then n4 else n5\n"
+                        "n4: clause 1 []\n"
+                        "n5: fail\n");
+    const struct pat *q[1] = {A(f, "f", pat_any(&f->m))};
+    assert_string_equal(dtree_text(f, q, 1), "n0: clause 0 []\n");
+    const struct pat *r[1] = {A(f, "g", A(f, "f", pat_any(&f->m)))};
+    const char *t = dtree_text(f, r, 1);
+    assert_non_null(strstr(t, "let $1 = (g x)"));
+    assert_non_null(strstr(t, "use $1"));
+    assert_null(strstr(t, "(f "));
+    arena_free(f->a);
+}
+
+static void repeated_variable_is_eql(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *p[1] = {AND2(f, A(f, "car", V(f, "v")), A(f, "cdr", V(f, "v")))};
+    const char *t = dtree_text(f, p, 1);
+    assert_non_null(strstr(t, "if (eql $1 $2)"));
+    assert_non_null(strstr(t, "clause 0 [v=$1]"));
+    arena_free(f->a);
+}
+
+/* (and (or p1 q1) ... (or pk qk)): Emacs's tree has 2^k paths; the DAG
+ * stays linear and so does the number of states built. */
+static size_t and_of_ors(struct fx *f, int k, size_t *states)
+{
+    const struct pat **ors = ARENA_NEWN(f->a, const struct pat *, (size_t)k);
+    for (int i = 0; i < k; i++) {
+        char p[32], q[32];
+        snprintf(p, sizeof p, "p%d", i);
+        snprintf(q, sizeof q, "q%d", i);
+        ors[i] = OR2(f, P(f, p), P(f, q));
+    }
+    const struct pat *pats[2] = {pat_and(&f->m, ors, (size_t)k), Q(f, "z")};
+    const struct dnode *d = dtree_build(&f->m, f->root, pats, 2);
+    assert_non_null(d);
+    size_t n;
+    dtree_visit(&f->m, d, &n);
+    *states = f->m.cache.n;
+    return n;
+}
+
+static void and_of_ors_is_linear(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    size_t s10, s40;
+    size_t n10 = and_of_ors(f, 10, &s10);
+    struct fx *g = fx_new(true);
+    size_t n40 = and_of_ors(g, 40, &s40);
+    assert_true(n10 >= 20);
+    assert_true(n40 <= 5 * n10);
+    assert_true(s40 <= 5 * s10);
+    arena_free(f->a);
+    arena_free(g->a);
+}
+
+static void cache_changes_nothing(void **state)
+{
+    (void)state;
+    const char *texts[2];
+    size_t hits[2];
+    for (int on = 0; on < 2; on++) {
+        struct fx *f = fx_new(on);
+        const struct pat *g = G(f, "(h)");
+        const struct pat *p[4] = {
+            AND2(f, OR2(f, P(f, "p"), Q(f, "a")), OR2(f, P(f, "q"), g)),
+            AND2(f, A(f, "f", V(f, "y")), g),
+            OR2(f, Q(f, "b"), A(f, "f", Q(f, "3"))),
+            V(f, "z")};
+        texts[on] = strdup(dtree_text(f, p, 4));
+        hits[on] = f->m.hits;
+        arena_free(f->a);
+    }
+    assert_string_equal(texts[0], texts[1]);
+    assert_int_equal(hits[0], 0);
+    assert_true(hits[1] > 0);
+    free((void *)texts[0]);
+    free((void *)texts[1]);
+}
+
+static void deep_patterns_fail_cleanly(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    f->m.max_depth = 500;
+    const struct pat *p = Q(f, "1");
+    for (int i = 0; i < 2000; i++)
+        p = A(f, "car", p);
+    const struct pat *pats[1] = {p};
+    assert_null(dtree_build(&f->m, f->root, pats, 1));
+    assert_true(f->m.too_deep);
+    arena_free(f->a);
+}
+
+static void dontcare_keeps_tests(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *p[2] = {AND2(f, P(f, "consp"), A(f, "car-safe", V(f, "a"))),
+                              pat_dontcare(&f->m)};
+    const struct dnode *d = dtree_build(&f->m, f->root, p, 2);
+    assert_non_null(d);
+    assert_int_equal(d->kind, DN_TEST);
+    assert_int_equal(d->els->kind, DN_DONTCARE);
+    struct value *form = emit_test_form(&f->m, d->test, false);
+    assert_non_null(form);
+    assert_ptr_equal(value_car(form), intern_cstr(f->L, "consp"));
+    arena_free(f->a);
+}
+
+static void pattern_dump(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(true);
+    const struct pat *cons = P(f, "consp");
+    const struct pat *three[3] = {cons, A(f, "car-safe", Q(f, "a")),
+                                  A(f, "cdr-safe", V(f, "y"))};
+    const struct pat *p[2] = {pat_and(&f->m, three, 3), OR2(f, V(f, "x"), G(f, "(g)"))};
+    struct buf b;
+    buf_init(&b, f->a);
+    dump_pat(&f->m, &b, f->root, p, 2);
+    assert_string_equal(buf_cstr(&b),
+                        "clause 0: (and (pred consp $0) (app car-safe $0 -> $1)"
+                        " (quote a $1) (app cdr-safe $0 -> $2) (var y $2))\n"
+                        "clause 1: (or (var x $0) (guard (g)))\n");
+    arena_free(f->a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(constants_dispatch),
+        cmocka_unit_test(identical_guards_merge),
+        cmocka_unit_test(guards_with_variables_do_not_merge),
+        cmocka_unit_test(exclusion_table),
+        cmocka_unit_test(not_swaps_outcomes),
+        cmocka_unit_test(or_of_constants),
+        cmocka_unit_test(app_sharing_and_skipping),
+        cmocka_unit_test(repeated_variable_is_eql),
+        cmocka_unit_test(and_of_ors_is_linear),
+        cmocka_unit_test(cache_changes_nothing),
+        cmocka_unit_test(deep_patterns_fail_cleanly),
+        cmocka_unit_test(dontcare_keeps_tests),
+        cmocka_unit_test(pattern_dump),
+    };
+    return SUPPORT_RUN(tests);
+}

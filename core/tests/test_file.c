@@ -1,0 +1,219 @@
+/* test_file.c - whole-file reads, atomic writes, the *.el directory walk. */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "io/file.h"
+
+static char root[64];
+
+/* A fresh scratch directory per test, removed afterwards. */
+static int make_root(void **state)
+{
+    (void)state;
+    strcpy(root, "/tmp/pcx-test-file-XXXXXX");
+    return mkdtemp(root) ? 0 : -1;
+}
+
+static int remove_root(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *path(const char *rel)
+{
+    static char p[8][256];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(p[k], sizeof p[k], "%s/%s", root, rel);
+    return p[k];
+}
+
+static void put(const char *rel, const char *text)
+{
+    FILE *f = fopen(path(rel), "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void reads_whole_file(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    put("a.el", "(a)\n\0tail");
+    struct file_data d;
+    assert_true(file_read(a, path("a.el"), &d));
+    assert_int_equal(d.len, 4); /* fputs stops at the NUL */
+    assert_memory_equal(d.data, "(a)\n", 4);
+    assert_null(d.error);
+    FILE *f = fopen(path("b.el"), "wb");
+    const char bytes[] = {'(', 0, (char)0xFF, ')'};
+    fwrite(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    assert_true(file_read(a, path("b.el"), &d));
+    assert_int_equal(d.len, 4);
+    assert_memory_equal(d.data, bytes, 4);
+    arena_free(a);
+}
+
+static void read_errors_have_reasons(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct file_data d;
+    assert_false(file_read(a, root, &d));
+    assert_string_equal(d.error, "cannot read: Is a directory");
+    assert_false(file_read(a, path("missing.el"), &d));
+    assert_string_equal(d.error, "cannot open: No such file or directory");
+    arena_free(a);
+}
+
+static void reads_streams(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    FILE *f = tmpfile();
+    for (int i = 0; i < 100000; i++) /* larger than the first chunk */
+        fputs("(x) ", f);
+    rewind(f);
+    struct file_data d;
+    assert_true(file_read_stream(a, f, "<stdin>", &d));
+    assert_int_equal(d.len, 400000);
+    assert_memory_equal(d.data + 399996, "(x) ", 4);
+    fclose(f);
+    arena_free(a);
+}
+
+static void atomic_write_keeps_mode(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    put("w.el", "old");
+    assert_int_equal(chmod(path("w.el"), 0751), 0);
+    const char *err = NULL;
+    assert_true(file_write_atomic(a, path("w.el"), "new text", 8, &err));
+    struct file_data d;
+    assert_true(file_read(a, path("w.el"), &d));
+    assert_int_equal(d.len, 8);
+    assert_memory_equal(d.data, "new text", 8);
+    struct stat st;
+    assert_int_equal(stat(path("w.el"), &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0751);
+    /* a new file; no temporary left behind */
+    assert_true(file_write_atomic(a, path("n.el"), "", 0, &err));
+    const char **paths;
+    size_t n;
+    assert_true(file_walk_dir(a, root, &paths, &n, &err));
+    assert_int_equal(n, 2);
+    arena_free(a);
+}
+
+static void atomic_write_through_symlink(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    put("real.el", "old");
+    assert_int_equal(symlink("real.el", path("link.el")), 0);
+    const char *err = NULL;
+    assert_true(file_write_atomic(a, path("link.el"), "new", 3, &err));
+    struct stat st;
+    assert_int_equal(lstat(path("link.el"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    struct file_data d;
+    assert_true(file_read(a, path("real.el"), &d));
+    assert_memory_equal(d.data, "new", 3);
+    arena_free(a);
+}
+
+static void atomic_write_failure_leaves_target(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    const char *err = NULL;
+    assert_false(file_write_atomic(a, path("no/such/dir/x.el"), "x", 1, &err));
+    assert_non_null(err);
+    assert_non_null(strstr(err, "No such file or directory"));
+    arena_free(a);
+}
+
+static void walk_finds_el_files_sorted(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    assert_int_equal(mkdir(path("a"), 0755), 0);
+    assert_int_equal(mkdir(path("a/sub"), 0755), 0);
+    assert_int_equal(mkdir(path(".hidden"), 0755), 0);
+    assert_int_equal(mkdir(path("other"), 0755), 0);
+    put("a-b.el", "");
+    put("a/x.el", "");
+    put("a/sub/y.el", "");
+    put("a/.dot.el", "");
+    put("a/readme.txt", "");
+    put(".hidden/h.el", "");
+    put("other/o.el", "");
+    put("Z.el", "");
+    put(".el", "");
+    assert_int_equal(symlink("other", path("linkdir")), 0);   /* not followed */
+    assert_int_equal(symlink("Z.el", path("zlink.el")), 0);   /* a file: kept */
+    const char **paths, *err = NULL;
+    size_t n;
+    assert_true(file_walk_dir(a, root, &paths, &n, &err));
+    const char *want[] = {"Z.el", "a-b.el", "a/sub/y.el", "a/x.el",
+                          "other/o.el", "zlink.el"};
+    assert_int_equal(n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(paths[i], path(want[i]));
+    arena_free(a);
+}
+
+static void walk_joins_trailing_slash(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    put("f.el", "");
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/", root);
+    const char **paths, *err = NULL;
+    size_t n;
+    assert_true(file_walk_dir(a, dir, &paths, &n, &err));
+    assert_int_equal(n, 1);
+    assert_string_equal(paths[0], path("f.el"));
+    assert_false(file_walk_dir(a, path("nope"), &paths, &n, &err));
+    assert_non_null(strstr(err, "cannot read directory"));
+    arena_free(a);
+}
+
+static void kinds(void **state)
+{
+    (void)state;
+    put("k.el", "");
+    assert_int_equal(file_kind(root), FILE_KIND_DIR);
+    assert_int_equal(file_kind(path("k.el")), FILE_KIND_OTHER);
+    assert_int_equal(file_kind(path("none")), FILE_KIND_MISSING);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, make_root, remove_root)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(reads_whole_file),
+        T(read_errors_have_reasons),
+        T(reads_streams),
+        T(atomic_write_keeps_mode),
+        T(atomic_write_through_symlink),
+        T(atomic_write_failure_leaves_target),
+        T(walk_finds_el_files_sorted),
+        T(walk_joins_trailing_slash),
+        T(kinds),
+    };
+    return SUPPORT_RUN(tests);
+}

@@ -1,0 +1,188 @@
+/* test_gensym.c - naming of temporaries (cli.md section 7).
+ *
+ * Numbers follow first appearance in print order, per top-level form and
+ * per base; names of input symbols and names already taken in the form
+ * are skipped; side-effect-only temporaries get `_`; hash and circle
+ * modes; prefixes that need escaping print escaped.
+ */
+#include "support.h"
+
+#include <string.h>
+
+#include "expand/gensym.h"
+
+struct fx {
+    struct arena *a;
+    struct lisp *L;
+    struct gensym *g;
+};
+
+/* A run whose input had the symbols of input (space separated). */
+static struct fx *fx_new(const char *input)
+{
+    struct fx *f = test_calloc(1, sizeof *f);
+    f->a = support_arena();
+    f->L = intern_new(f->a);
+    for (const char *p = input; *p;) {
+        const char *e = strchr(p, ' ');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        intern_symbol(f->L, p, n);
+        p += n + (e ? 1 : 0);
+    }
+    f->g = gensym_new(f->L);
+    return f;
+}
+
+static void fx_free(struct fx *f)
+{
+    arena_free(f->a);
+    test_free(f);
+}
+
+static const char *txt(struct fx *f, struct value *t)
+{
+    size_t n;
+    const char *s = gensym_text(f->g, t, &n);
+    assert_non_null(s);
+    assert_int_equal(strlen(s), n);
+    return s;
+}
+
+static void test_print_order(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("");
+    struct value *a = gensym_make(f->g, "x"), *b = gensym_make(f->g, "val"),
+                 *c = gensym_make(f->g, "x");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, c), "pcx--x0"); /* first printed, first number */
+    assert_string_equal(txt(f, a), "pcx--x1");
+    assert_string_equal(txt(f, b), "pcx--val0");
+    assert_string_equal(txt(f, c), "pcx--x0"); /* stable within the form */
+    gensym_begin_form(f->g, 0);                /* next top-level form */
+    assert_string_equal(txt(f, a), "pcx--x0");
+    assert_string_equal(txt(f, c), "pcx--x1");
+    assert_int_equal(gensym_count(f->g), 3);
+    fx_free(f);
+}
+
+static void test_collisions(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("pcx--x0 pcx--x2 foo");
+    struct value *t[4];
+    for (int i = 0; i < 3; i++)
+        t[i] = gensym_make(f->g, "x");
+    t[3] = gensym_make(f->g, "x1"); /* could produce pcx--x10 */
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, t[0]), "pcx--x1");
+    assert_string_equal(txt(f, t[1]), "pcx--x3");
+    assert_string_equal(txt(f, t[2]), "pcx--x4");
+    assert_string_equal(txt(f, t[3]), "pcx--x10");
+    /* Interned later (not input): not a collision. */
+    intern_cstr(f->L, "pcx--val0");
+    struct value *v = gensym_make(f->g, "val");
+    assert_string_equal(txt(f, v), "pcx--val0");
+    fx_free(f);
+}
+
+static void test_taken_in_form(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("");
+    struct value *x1 = gensym_make(f->g, "x1"), *x[12];
+    for (int i = 0; i < 12; i++)
+        x[i] = gensym_make(f->g, "x");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, x1), "pcx--x10");
+    for (int i = 0; i < 10; i++)
+        txt(f, x[i]);
+    assert_string_equal(txt(f, x[10]), "pcx--x11"); /* x10 is taken */
+    assert_string_equal(txt(f, x[11]), "pcx--x12");
+    fx_free(f);
+}
+
+static void test_effect_only_and_prefix(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("_pcx--0");
+    struct value *u = gensym_make(f->g, "_"), *v = gensym_make(f->g, "_");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, u), "_pcx--1");
+    assert_string_equal(txt(f, v), "_pcx--2");
+    gensym_configure(f->g, GENSYM_RENAME, "my.tmp-");
+    struct value *w = gensym_make(f->g, "d");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, w), "my\\.tmp-d0"); /* Emacs 28 escapes '.' */
+    fx_free(f);
+}
+
+static void test_hash_and_circle(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("");
+    struct value *a = gensym_make(f->g, "x"), *b = gensym_make(f->g, "_");
+    gensym_configure(f->g, GENSYM_HASH, NULL);
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, a), "#:x0");
+    assert_string_equal(txt(f, b), "#:_0");
+    assert_string_equal(txt(f, a), "#:x0");
+    gensym_configure(f->g, GENSYM_CIRCLE, NULL);
+    gensym_begin_form(f->g, 3); /* the form uses #3= already */
+    assert_string_equal(txt(f, b), "#4=#:_0");
+    assert_string_equal(txt(f, a), "#5=#:x0");
+    assert_string_equal(txt(f, b), "#4#");
+    assert_string_equal(txt(f, a), "#5#");
+    gensym_begin_form_cb(f->g, 0);
+    assert_string_equal(txt(f, a), "#1=#:x0");
+    fx_free(f);
+}
+
+static void test_not_temporaries(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("x");
+    struct value *t = gensym_make(f->g, "x");
+    struct value *user = intern_uninterned(f->L, "x", 1);
+    size_t n;
+    gensym_begin_form(f->g, 0);
+    assert_true(gensym_is_temp(f->g, t));
+    assert_false(gensym_is_temp(f->g, user));
+    assert_false(gensym_is_temp(f->g, intern_cstr(f->L, "x")));
+    assert_null(gensym_text(f->g, user, &n));
+    assert_null(gensym_text(f->g, f->L->nil, &n));
+    assert_null(gensym_text(f->g, value_int(f->a, 1), &n));
+    fx_free(f);
+}
+
+static void test_many(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("");
+    struct value *t[3000];
+    for (int i = 0; i < 3000; i++)
+        t[i] = gensym_make(f->g, i % 3 ? "x" : "val");
+    for (int round = 0; round < 2; round++) {
+        gensym_begin_form(f->g, 0);
+        for (int i = 2999; i >= 0; i--)
+            txt(f, t[i]);
+        assert_string_equal(txt(f, t[2999]), "pcx--x0");
+        assert_string_equal(txt(f, t[1]), "pcx--x1999");
+        assert_string_equal(txt(f, t[0]), "pcx--val999");
+    }
+    fx_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_print_order),
+        cmocka_unit_test(test_collisions),
+        cmocka_unit_test(test_taken_in_form),
+        cmocka_unit_test(test_effect_only_and_prefix),
+        cmocka_unit_test(test_hash_and_circle),
+        cmocka_unit_test(test_not_temporaries),
+        cmocka_unit_test(test_many),
+    };
+    return SUPPORT_RUN(tests);
+}

@@ -1,0 +1,214 @@
+/* test_pat.c - the pattern IR (match/pat) and its context (match/memo).
+ *
+ * Hash-consing: equal patterns are one pointer, Lisp values inside them are
+ * compared with Emacs's `equal` (1 and 1.0 differ, text properties do
+ * not count); the value hash agrees with value_equal; the symbol scan
+ * (Emacs's fgrep) finds symbols in lists and vectors, never in strings,
+ * and survives deep input; the predicate table is sorted.
+ */
+#include "support.h"
+
+#include <string.h>
+
+#include "match/pat.h"
+#include "syntax/read.h"
+
+struct fx {
+    struct arena *a;
+    struct lisp *L;
+    struct memo_ctx m;
+};
+
+static struct value *gensym(void *ctx, const char *base)
+{
+    struct fx *f = ctx;
+    return intern_uninterned(f->L, base, strlen(base));
+}
+
+static struct value *code(void *ctx, struct value *form)
+{
+    (void)ctx;
+    return form;
+}
+
+static struct fx *fx_new(void)
+{
+    struct arena *a = support_arena();
+    struct fx *f = ARENA_NEW(a, struct fx);
+    f->a = a;
+    f->L = intern_new(a);
+    struct memo_hooks h = {gensym, code, f};
+    memo_ctx_init(&f->m, f->L, &h, true, 0);
+    return f;
+}
+
+static struct value *rd(struct fx *f, const char *text)
+{
+    struct value *v;
+    size_t used;
+    struct read_error err;
+    assert_true(read_one(f->L, (const uint8_t *)text, strlen(text), &v, &used, &err));
+    return v;
+}
+
+static void equal_values_share_patterns(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct memo_ctx *m = &f->m;
+    assert_ptr_equal(pat_quote(m, rd(f, "1")), pat_quote(m, rd(f, "1")));
+    assert_ptr_not_equal(pat_quote(m, rd(f, "1")), pat_quote(m, rd(f, "1.0")));
+    assert_ptr_equal(pat_quote(m, rd(f, "(a \"b\" [1 2])")),
+                     pat_quote(m, rd(f, "(a \"b\" [1 2])")));
+    assert_ptr_equal(pat_quote(m, rd(f, "\"abc\"")),
+                     pat_quote(m, rd(f, "#(\"abc\" 0 1 (face bold))")));
+    assert_ptr_not_equal(pat_quote(m, rd(f, "0.0")), pat_quote(m, rd(f, "-0.0")));
+    assert_ptr_equal(pat_pred(m, rd(f, "(> 3)")), pat_pred(m, rd(f, "(> 3)")));
+    assert_ptr_not_equal(pat_pred(m, rd(f, "(> 3)")), pat_guard(m, rd(f, "(> 3)")));
+    assert_ptr_equal(pat_var(m, rd(f, "x")), pat_var(m, rd(f, "x")));
+    arena_free(f->a);
+}
+
+static void compound_patterns_share(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct memo_ctx *m = &f->m;
+    const struct pat *a[2] = {pat_var(m, rd(f, "x")), pat_quote(m, rd(f, "1"))};
+    const struct pat *b[2] = {pat_var(m, rd(f, "x")), pat_quote(m, rd(f, "1"))};
+    const struct pat *and1 = pat_and(m, a, 2), *and2 = pat_and(m, b, 2);
+    assert_ptr_equal(and1, and2);
+    assert_ptr_not_equal(and1, pat_or(m, a, 2));
+    assert_int_equal(and1->items->len, 2);
+    assert_ptr_equal(pat_app(m, rd(f, "car"), and1), pat_app(m, rd(f, "car"), and2));
+    assert_ptr_not_equal(pat_app(m, rd(f, "car"), and1), pat_app(m, rd(f, "cdr"), and1));
+    assert_ptr_equal(pat_and(m, NULL, 0), pat_and(m, NULL, 0));
+    assert_ptr_not_equal(pat_bad(m, rd(f, "x"), PAT_BAD_UNKNOWN),
+                         pat_bad(m, rd(f, "x"), PAT_BAD_OR));
+    assert_ptr_not_equal(pat_any(m), pat_dontcare(m));
+    const struct pat *mem = pat_member(m, rd(f, "memq"), rd(f, "(a b)"));
+    assert_ptr_equal(mem, pat_member(m, rd(f, "memq"), rd(f, "(a b)")));
+    assert_ptr_not_equal(mem, pat_member(m, rd(f, "memql"), rd(f, "(a b)")));
+    arena_free(f->a);
+}
+
+static void hash_agrees_with_equal(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    static const char *const pairs[][2] = {
+        {"(1 2 (3 [4 5]) \"x\")", "(1 2 (3 [4 5]) \"x\")"},
+        {"#s(r 1 2)", "#s(r 1 2)"},
+        {"1180591620717411303424", "1180591620717411303424"},
+        {"\"abc\"", "#(\"abc\" 0 3 (face bold))"},
+        {"(a . b)", "(a . b)"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        struct value *x = rd(f, pairs[i][0]), *y = rd(f, pairs[i][1]);
+        assert_true(value_equal(x, y));
+        assert_int_equal(pat_value_hash(x), pat_value_hash(y));
+    }
+    /* lists longer than the hash budget: equal heads, different tails */
+    struct value *l1 = f->L->nil, *l2 = f->L->nil;
+    for (int i = 0; i < 500; i++) {
+        l1 = value_cons(f->a, value_int(f->a, i), l1);
+        l2 = value_cons(f->a, value_int(f->a, i == 0 ? -1 : i), l2);
+    }
+    assert_false(value_equal(l1, l2));
+    assert_ptr_not_equal(pat_val(&f->m, l1), pat_val(&f->m, l2));
+    arena_free(f->a);
+}
+
+static void mentions_like_fgrep(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct value *syms[3] = {rd(f, "a"), rd(f, "b"), rd(f, "c")};
+    bool found[3];
+    struct value *form = rd(f, "(foo [x (b)] \"a c\" . c)");
+    assert_int_equal(pat_mentions(&f->m, form, syms, 3, found), 2);
+    assert_false(found[0]);
+    assert_true(found[1]);
+    assert_true(found[2]);
+    assert_int_equal(pat_mentions(&f->m, rd(f, "(x y)"), syms, 3, NULL), 0);
+    assert_int_equal(pat_mentions(&f->m, rd(f, "a"), syms, 3, NULL), 1);
+    /* a deeply nested form: the scan is iterative */
+    struct value *deep = syms[1];
+    for (int i = 0; i < 100000; i++)
+        deep = value_cons(f->a, deep, f->L->nil);
+    assert_int_equal(pat_mentions(&f->m, deep, syms, 3, found), 1);
+    assert_true(found[1]);
+    arena_free(f->a);
+}
+
+static void pure_predicates(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    assert_int_equal(pat_check_table(), -1);
+    assert_true(pat_pure_pred(rd(f, "consp")));
+    assert_true(pat_pure_pred(rd(f, "null")));
+    assert_false(pat_pure_pred(rd(f, "functionp")));
+    assert_false(pat_pure_pred(rd(f, "my-pred")));
+    assert_false(pat_pure_pred(rd(f, "(lambda (x) x)")));
+    arena_free(f->a);
+}
+
+static void memo_lists_and_cache(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct memo_ctx *m = &f->m;
+    struct memo_obj *items[3] = {
+        (struct memo_obj *)pat_any(m), (struct memo_obj *)pat_var(m, rd(f, "x")),
+        (struct memo_obj *)pat_dontcare(m)};
+    struct memo_list *l = memo_list_of(m, items, 3);
+    assert_ptr_equal(l, memo_list_of(m, items, 3));
+    assert_int_equal(l->len, 3);
+    assert_ptr_equal(memo_nth(l, 2), items[2]);
+    struct memo_list *r = memo_reverse(m, l);
+    assert_ptr_equal(memo_nth(r, 0), items[2]);
+    assert_ptr_equal(memo_reverse(m, r), l);
+    assert_ptr_equal(memo_append(m, l, NULL), l);
+    assert_int_equal(memo_append(m, l, r)->len, 6);
+    struct memo_key k = {999, 1, {l, NULL, NULL, NULL}};
+    uint32_t h = memo_key_hash(&k);
+    assert_null(memo_cache_get(m, &k, h));
+    memo_cache_put(m, &k, h, l);
+    assert_ptr_equal(memo_cache_get(m, &k, h), l);
+    assert_int_equal(m->hits, 1);
+    assert_int_equal(m->misses, 1);
+    m->use_cache = false; /* off: never answers, still counts states */
+    assert_null(memo_cache_get(m, &k, h));
+    assert_int_equal(m->cache.n, 1);
+    arena_free(f->a);
+}
+
+static void depth_guard(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->m.max_depth = 3;
+    assert_true(memo_enter(&f->m));
+    assert_true(memo_enter(&f->m));
+    assert_true(memo_enter(&f->m));
+    assert_false(memo_enter(&f->m));
+    assert_true(f->m.too_deep);
+    memo_leave(&f->m);
+    assert_int_equal(f->m.depth, 2);
+    arena_free(f->a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(equal_values_share_patterns),
+        cmocka_unit_test(compound_patterns_share),
+        cmocka_unit_test(hash_agrees_with_equal),
+        cmocka_unit_test(mentions_like_fgrep),
+        cmocka_unit_test(pure_predicates),
+        cmocka_unit_test(memo_lists_and_cache),
+        cmocka_unit_test(depth_guard),
+    };
+    return SUPPORT_RUN(tests);
+}

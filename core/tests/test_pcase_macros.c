@@ -1,0 +1,383 @@
+/* test_pcase_macros.c - pattern macros and the rx translation.
+ *
+ * cases.txt: directives with the exact rewrite and diagnostics (code,
+ * message, source text) each must produce; rx-cases.tsv: regexps Emacs
+ * 28.2's rx computes (gen-rx-cases.el); then table order, regexp-opt,
+ * per-file forgetting and deep input that must be an error, not a crash.
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expand/expand.h"
+#include "expand/pcase_macros.h"
+#include "expand/rx.h"
+#include "lisp/print.h"
+#include "syntax/read.h"
+
+/* ---- fixture ---- */
+
+struct fx {
+    struct arena *a;
+    struct lisp *L;
+    struct diag_list diags;
+    struct expand_ctx x;
+    size_t seen;               /* diagnostics already reported */
+    const struct read_result *src;
+};
+
+static struct fx *fx_new(void)
+{
+    struct fx *f = test_calloc(1, sizeof *f);
+    f->a = support_arena();
+    f->L = intern_new(f->a);
+    diag_init(&f->diags, f->a);
+    expand_init(&f->x, f->L, &f->diags, NULL);
+    f->x.max_depth = 300; /* cases.txt expects this rewrite limit */
+    return f;
+}
+
+static void fx_free(struct fx *f)
+{
+    arena_free(f->a);
+    test_free(f);
+}
+
+static const char *show(struct fx *f, const struct value *v)
+{
+    struct buf b;
+    struct print_opts o = print_opts_default();
+    buf_init(&b, f->a);
+    print_value(f->L, &b, v, &o);
+    return buf_cstr(&b);
+}
+
+/* Read the one form of text, keeping its origins for diagnostics. */
+static struct value *read_text(struct fx *f, const char *text)
+{
+    struct read_result *r = ARENA_NEW(f->a, struct read_result);
+    size_t n = strlen(text);
+    if (!read_source(f->L, (const uint8_t *)text, n, r) || r->n_forms != 1)
+        fail_msg("cannot read one form from: %s", text);
+    f->src = r;
+    f->x.src = r;
+    return r->forms[0].v;
+}
+
+/* ---- cases.txt ---- */
+
+struct lines {
+    const char **v;
+    size_t n, cap;
+};
+
+static void lines_add(struct fx *f, struct lines *l, const char *s)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap * 2 + 8;
+        l->v = arena_grow(f->a, l->v, l->cap * sizeof *l->v, cap * sizeof *l->v);
+        l->cap = cap;
+    }
+    l->v[l->n++] = s;
+}
+
+static const char *sev_name(enum diag_severity s)
+{
+    return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
+}
+
+/* New diagnostics as "SEV CODE: MESSAGE @ TEXT" lines. */
+static void collect_diags(struct fx *f, const char *text, struct lines *out)
+{
+    for (; f->seen < f->diags.n; f->seen++) {
+        const struct diag *d = &f->diags.items[f->seen];
+        struct buf b;
+        buf_init(&b, f->a);
+        buf_printf(&b, "%s %s: %s", sev_name(d->sev), d->code, d->message);
+        if (text && d->end > d->start && d->end <= strlen(text))
+            buf_printf(&b, " @ %.*s", (int)(d->end - d->start), text + d->start);
+        lines_add(f, out, buf_cstr(&b));
+    }
+}
+
+static enum pcase_macros_struct_type struct_type(const char *s)
+{
+    if (strcmp(s, "vector") == 0)
+        return PCASE_STRUCT_VECTOR;
+    return strcmp(s, "list") == 0 ? PCASE_STRUCT_LIST : PCASE_STRUCT_RECORD;
+}
+
+/* struct NAME TYPE named|unnamed (SLOTS...) */
+static void do_struct(struct fx *f, const char *arg)
+{
+    char name[64], type[16], named[16];
+    int used = 0;
+    if (sscanf(arg, "%63s %15s %15s %n", name, type, named, &used) != 3)
+        fail_msg("bad struct directive: %s", arg);
+    pcase_macros_define_struct(&f->x, intern_cstr(f->L, name), struct_type(type),
+                               strcmp(named, "named") == 0, read_text(f, arg + used));
+}
+
+/* builtins NAME... (the families to leave enabled) */
+static void do_builtins(struct fx *f, const char *arg)
+{
+    static const struct { const char *name; unsigned bit; } fam[] = {
+        {"seq", PCASE_MACROS_SEQ}, {"map", PCASE_MACROS_MAP},
+        {"rx", PCASE_MACROS_RX}, {"cl-type", PCASE_MACROS_CL_TYPE},
+        {"cl-struct", PCASE_MACROS_CL_STRUCT}, {"eieio", PCASE_MACROS_EIEIO},
+    };
+    unsigned mask = 0;
+    for (size_t i = 0; i < sizeof fam / sizeof *fam; i++)
+        if (strstr(arg, fam[i].name))
+            mask |= fam[i].bit;
+    pcase_macros_set_builtins(f->x.macros, mask);
+}
+
+/* Run one directive; its output lines go to out. */
+static void run_directive(struct fx *f, const char *line, struct lines *out)
+{
+    const char *sp = strchr(line, ' ');
+    size_t klen = sp ? (size_t)(sp - line) : strlen(line);
+    const char *arg = sp ? sp + 1 : "";
+    if (!f->x.macros)
+        f->x.macros = pcase_macros_new(f->L);
+    if (strncmp(line, "expand", klen) == 0) {
+        struct value *r = pcase_macros_expand(&f->x, read_text(f, arg));
+        lines_add(f, out, r ? show(f, r) : "NULL");
+    } else if (strncmp(line, "learn", klen) == 0) {
+        bool ok = pcase_macros_learn(&f->x, read_text(f, arg));
+        lines_add(f, out, ok ? "learned" : "ignored");
+    } else if (strncmp(line, "define", klen) == 0) {
+        struct value *v = read_text(f, arg);
+        bool ok = pcase_macros_define_template(&f->x, value_car(v),
+            value_car(value_cdr(v)), value_car(value_cdr(value_cdr(v))));
+        lines_add(f, out, ok ? "defined" : "rejected");
+    } else if (strncmp(line, "struct", klen) == 0)
+        do_struct(f, arg);
+    else if (strncmp(line, "builtins", klen) == 0)
+        do_builtins(f, arg);
+    else if (strncmp(line, "newfile", klen) == 0)
+        pcase_macros_begin_file(f->x.macros);
+    else
+        fail_msg("unknown directive: %s", line);
+    collect_diags(f, arg, out);
+}
+
+static void compare(const char *directive, size_t lineno, const struct lines *want,
+                    const struct lines *got)
+{
+    for (size_t i = 0; i < want->n || i < got->n; i++) {
+        const char *w = i < want->n ? want->v[i] : "(nothing)";
+        const char *g = i < got->n ? got->v[i] : "(nothing)";
+        if (strcmp(w, g) != 0)
+            fail_msg("cases.txt:%zu: %s\n  want: %s\n  got:  %s", lineno, directive,
+                     w, g);
+    }
+}
+
+/* Next line of *p (NUL-terminated in place), or NULL at the end. */
+static char *next_line(char **p)
+{
+    if (!*p || !**p)
+        return NULL;
+    char *line = *p, *nl = strchr(line, '\n');
+    if (nl) {
+        *nl = '\0';
+        *p = nl + 1;
+    } else
+        *p = line + strlen(line);
+    return line;
+}
+
+static void test_cases_file(void **state)
+{
+    (void)state;
+    size_t n;
+    char *text = support_slurp(support_testdata("expand/pcase-macros/cases.txt"), &n);
+    struct fx *f = fx_new();
+    const char *directive = NULL;
+    size_t at = 0, lineno = 0, ran = 0;
+    struct lines want = {0}, got = {0};
+    char *rest = text;
+    for (char *line = next_line(&rest);; line = next_line(&rest)) {
+        lineno++;
+        if (line && strncmp(line, "=> ", 3) == 0) {
+            lines_add(f, &want, line + 3);
+            continue;
+        }
+        if (directive) {
+            compare(directive, at, &want, &got);
+            ran++;
+        }
+        if (!line)
+            break;
+        directive = NULL;
+        want.n = got.n = 0;
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        directive = line;
+        at = lineno;
+        run_directive(f, line, &got);
+    }
+    assert_true(ran > 50);
+    fx_free(f);
+    test_free(text);
+}
+
+/* ---- rx-cases.tsv ---- */
+
+static void test_rx_cases(void **state)
+{
+    (void)state;
+    size_t n, rows = 0;
+    char *text = support_slurp(support_testdata("expand/pcase-macros/rx-cases.tsv"), &n);
+    struct fx *f = fx_new();
+    struct print_opts o = print_opts_default();
+    o.escape_newlines = o.escape_control = true;
+    char *rest = text;
+    for (char *line = next_line(&rest); line; line = next_line(&rest)) {
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        *tab = '\0';
+        struct rx_error err;
+        struct value *r = rx_translate(f->L, read_text(f, line), &err);
+        struct buf b;
+        buf_init(&b, f->a);
+        if (r)
+            print_value(f->L, &b, r, &o);
+        else
+            buf_printf(&b, "ERROR\t%s", err.message ? err.message : "(no message)");
+        if (strcmp(buf_cstr(&b), tab + 1) != 0)
+            fail_msg("rx %s\n  want: %s\n  got:  %s", line, tab + 1, buf_cstr(&b));
+        rows++;
+    }
+    assert_true(rows > 150);
+    fx_free(f);
+    test_free(text);
+}
+
+/* ---- direct tests ---- */
+
+static void test_tables_sorted(void **state)
+{
+    (void)state;
+    assert_true(pcase_macros_tables_sorted());
+    assert_true(rx_tables_sorted());
+}
+
+static const char *opt(struct fx *f, const char *const *strs, size_t n)
+{
+    struct rx_str **v = ARENA_NEWN(f->a, struct rx_str *, n);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = rx_str_new(f->a);
+        rx_str_puts(f->a, v[i], strs[i]);
+    }
+    struct value *s = rx_str_value(f->a, rx_regexp_opt(f->a, v, n));
+    return show(f, s);
+}
+
+/* Outputs of Emacs 28.2's (regexp-opt LIST). */
+static void test_regexp_opt(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    static const char *const a[] = {"a", "ab", "b"};
+    static const char *const b[] = {"abc", "abd", "xbd", ""};
+    static const char *const c[] = {"foo", "bar", "baz"};
+    static const char *const d[] = {"ad", "d"};
+    static const char *const e[] = {"x", "x", "y"};
+    static const char *const g[] = {"-", "^"};
+    assert_string_equal(opt(f, a, 3), "\"\\\\(?:ab\\\\|[ab]\\\\)\"");
+    assert_string_equal(opt(f, b, 4), "\"\\\\(?:ab[cd]\\\\|xbd\\\\)?\"");
+    assert_string_equal(opt(f, c, 3), "\"\\\\(?:ba[rz]\\\\|foo\\\\)\"");
+    assert_string_equal(opt(f, d, 2), "\"\\\\(?:a?d\\\\)\"");
+    assert_string_equal(opt(f, e, 3), "\"[xy]\"");
+    assert_string_equal(opt(f, g, 2), "\"[-^]\"");
+    fx_free(f);
+}
+
+/* Definitions learned from one file are forgotten for the next; declared
+ * ones stay. */
+static void test_begin_file(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct expand_ctx *x = &f->x;
+    assert_true(pcase_macros_learn(x, read_text(f, "(pcase-defmacro ff (a) `(pred ,a))")));
+    struct value *args = read_text(f, "(a)");
+    assert_true(pcase_macros_define_template(x, intern_cstr(f->L, "cf"), args,
+                                             read_text(f, "`(pred ,a)")));
+    assert_true(pcase_macros_learn(x, read_text(f, "(cl-defstruct sf a)")));
+    assert_true(pcase_macros_is_macro(x, intern_cstr(f->L, "ff")));
+    pcase_macros_begin_file(x->macros);
+    assert_false(pcase_macros_is_macro(x, intern_cstr(f->L, "ff")));
+    assert_true(pcase_macros_is_macro(x, intern_cstr(f->L, "cf")));
+    assert_true(pcase_macros_is_macro(x, intern_cstr(f->L, "seq")));
+    assert_false(pcase_macros_is_macro(x, intern_cstr(f->L, "and")));
+    assert_false(pcase_macros_is_macro(x, intern_cstr(f->L, "quote")));
+    assert_null(pcase_macros_expand(x, read_text(f, "(cl-struct sf a)")));
+    assert_string_equal(f->diags.items[0].code, "struct-unknown");
+    fx_free(f);
+}
+
+/* Text of depth nested lists: PRE ... ATOM ... ")" */
+static const char *nested(struct fx *f, const char *pre, const char *atom, int depth)
+{
+    struct buf b;
+    buf_init(&b, f->a);
+    for (int i = 0; i < depth; i++)
+        buf_puts(&b, pre);
+    buf_puts(&b, atom);
+    for (int i = 0; i < depth; i++)
+        buf_putc(&b, ')');
+    return buf_cstr(&b);
+}
+
+/* Deep rx input is a nesting-too-deep error, not a stack overflow. */
+static void test_deep_rx(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct value *p = read_text(f, nested(f, "(seq ", "\"a\"", 20000));
+    struct value *pat = value_cons(f->a, intern_cstr(f->L, "rx"),
+                                   value_cons(f->a, p, f->L->nil));
+    assert_null(pcase_macros_expand(&f->x, pat));
+    assert_int_equal(f->diags.n_errors, 1);
+    assert_string_equal(f->diags.items[0].code, "nesting-too-deep");
+    struct rx_error err;
+    assert_null(rx_translate(f->L, read_text(f, nested(f, "(or \"b\" ", "\"a\"", 20000)), &err));
+    assert_int_equal(err.kind, RX_ERR_TOO_DEEP);
+    fx_free(f);
+}
+
+/* A template deeper than the limit is rejected, not walked recursively. */
+static void test_deep_template(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    const char *body = nested(f, "(and ", ",a", 20000);
+    struct buf b;
+    buf_init(&b, f->a);
+    buf_printf(&b, "(pcase-defmacro deep (a) `%s)", body);
+    assert_false(pcase_macros_learn(&f->x, read_text(f, buf_cstr(&b))));
+    assert_false(pcase_macros_is_macro(&f->x, intern_cstr(f->L, "deep")));
+    fx_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tables_sorted),
+        cmocka_unit_test(test_regexp_opt),
+        cmocka_unit_test(test_cases_file),
+        cmocka_unit_test(test_rx_cases),
+        cmocka_unit_test(test_begin_file),
+        cmocka_unit_test(test_deep_rx),
+        cmocka_unit_test(test_deep_template),
+    };
+    return SUPPORT_RUN(tests);
+}

@@ -1,0 +1,403 @@
+/* test_pretty.c - layout of generated code (cli.md section 8).
+ *
+ * The examples of cli.md printed exactly; layout rules (binding lists,
+ * if/let/lambda/cond/setq shapes, filling to the width, the column and
+ * the text after the form); source text of atoms; re-emitted comments;
+ * multi-line strings; CRLF; the one-line canonical printer against
+ * print_value; deep and circular values; the indentation model and the
+ * indent table.  Whether Emacs's indent-region leaves the output alone
+ * is checked against Emacs itself by the 'indent' suite
+ * (testdata/indent/indent-check.el with the indent_gen program).
+ */
+#include "support.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "lisp/print.h"
+#include "syntax/pretty.h"
+#include "syntax/read.h"
+
+struct fx {
+    struct arena *a;
+    struct lisp *L;
+    struct read_result r;
+    struct pretty_opts o;
+};
+
+static struct fx *fx_new(void)
+{
+    struct fx *f = test_calloc(1, sizeof *f);
+    f->a = support_arena();
+    f->L = intern_new(f->a);
+    f->o.width = 80;
+    return f;
+}
+
+static void fx_free(struct fx *f)
+{
+    arena_free(f->a);
+    test_free(f);
+}
+
+static struct value *rd(struct fx *f, const char *text)
+{
+    assert_true(read_source(f->L, (const uint8_t *)text, strlen(text), &f->r));
+    assert_int_equal(f->r.n_forms, 1);
+    f->o.src = &f->r;
+    return f->r.forms[0].v;
+}
+
+/* Pretty-print text's form at column col (after col dots) with trail. */
+static const char *pp_at(struct fx *f, const char *text, int col, int trail)
+{
+    struct value *v = rd(f, text);
+    struct buf b;
+    buf_init(&b, f->a);
+    for (int i = 0; i < col; i++)
+        buf_putc(&b, '.');
+    assert_true(pretty_print(f->L, &f->o, &b, v, col, trail));
+    return buf_cstr(&b);
+}
+
+static const char *pp(struct fx *f, const char *text) { return pp_at(f, text, 0, 0); }
+
+static const char *compact(struct fx *f, const struct value *v)
+{
+    struct buf b;
+    buf_init(&b, f->a);
+    assert_true(pretty_compact(f->L, &f->o, &b, v));
+    return buf_cstr(&b);
+}
+
+#define PP(text, want) assert_string_equal(pp(f, (text)), (want))
+
+/* ---- the examples of cli.md ---- */
+
+static void test_spec_examples(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    PP("(cond ((eql x 1) 'one) ((stringp x) 'str) ((consp x) (let* ((pcx--x0 "
+       "(car-safe x)) (pcx--x1 (cdr-safe x))) (let ((a pcx--x0) (b pcx--x1)) "
+       "(+ a b)))) (t 'other))",
+       "(cond\n"
+       " ((eql x 1) 'one)\n"
+       " ((stringp x) 'str)\n"
+       " ((consp x)\n"
+       "  (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))\n"
+       "    (let ((a pcx--x0) (b pcx--x1)) (+ a b))))\n"
+       " (t 'other))");
+    PP("(if (consp x) (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x))) "
+       "(let ((a pcx--x0) (b pcx--x1)) (+ a b))) 'other)",
+       "(if (consp x)\n"
+       "    (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))\n"
+       "      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))\n"
+       "  'other)");
+    fx_free(f);
+}
+
+/* ---- layout rules ---- */
+
+static void test_shapes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 30;
+    PP("(let ((alpha (car-safe x)) (beta (cdr-safe x))) (list alpha beta))",
+       "(let ((alpha (car-safe x))\n"
+       "      (beta (cdr-safe x)))\n"
+       "  (list alpha beta))");
+    PP("(lambda (a b) (message \"hello\" a) (list a b))",
+       "(lambda (a b)\n"
+       "  (message \"hello\" a)\n"
+       "  (list a b))");
+    PP("(setq alpha (car-safe x) beta (cdr-safe xs) gamma 3)",
+       "(setq alpha (car-safe x)\n"
+       "      beta (cdr-safe xs)\n"
+       "      gamma 3)");
+    PP("(condition-case err (funcall f x) (error (message \"%s\" err)))",
+       "(condition-case err\n"
+       "    (funcall f x)\n"
+       "  (error (message \"%s\" err)))");
+    PP("(progn (first-thing) (second-thing) (third))",
+       "(progn\n"
+       "  (first-thing)\n"
+       "  (second-thing)\n"
+       "  (third))");
+    PP("(and (consp x) (eq (car x) 'quote) (null (cddr x)))",
+       "(and (consp x)\n"
+       "     (eq (car x) 'quote)\n"
+       "     (null (cddr x)))");
+    PP("(define-thing name (args) (body) (more))",
+       "(define-thing name\n"
+       "  (args)\n"
+       "  (body)\n"
+       "  (more))");
+    PP("(a-very-long-function-name (another-long-call-here x) y)",
+       "(a-very-long-function-name\n"
+       " (another-long-call-here x)\n"
+       " y)");
+    PP("(cond (t (message \"other %s\" x) (list 1 2 3)))",
+       "(cond\n"
+       " (t\n"
+       "  (message \"other %s\" x)\n"
+       "  (list 1 2 3)))");
+    PP("'(alpha beta gamma delta epsilon zeta eta theta)",
+       "'(alpha beta gamma delta\n"
+       "        epsilon zeta eta\n"
+       "        theta)");
+    fx_free(f);
+}
+
+/* Every line within the width unless it holds one unbreakable atom. */
+static void test_fill(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 40;
+    const char *out = pp(f, "(defun f (x) (let ((y (g x)) (z (h x 1 2 3 4 5 6 7 8 9 10 11 12))) "
+                            "(if (and y z (memq y '(a b c d e f g h i j k l m n o p))) "
+                            "(list y z (format \"%s %s\" y z)) (cons z y))))");
+    int lines = 1;
+    for (const char *p = out; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        assert_true(n <= 40);
+        assert_true(n == 0 || p[n - 1] != ' ');
+        p += n + (e ? 1 : 0);
+        lines += e != NULL;
+    }
+    assert_true(lines > 4);
+    /* An atom longer than the width stays whole. */
+    f->o.width = 10;
+    PP("(f a-symbol-longer-than-ten b)",
+       "(f\n a-symbol-longer-than-ten\n b)");
+    fx_free(f);
+}
+
+static void test_column_and_trail(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 40;
+    /* 35 columns: fits from column 5, not with one more column after it. */
+    const char *form = "(if (consp x) (car x) (list 1 2 3))";
+    assert_string_equal(pp_at(f, form, 0, 0), form);
+    assert_string_equal(pp_at(f, form, 5, 0), ".....(if (consp x) (car x) (list 1 2 3))");
+    assert_string_equal(pp_at(f, form, 5, 1),
+                        ".....(if (consp x)\n"
+                        "         (car x)\n"
+                        "       (list 1 2 3))");
+    fx_free(f);
+}
+
+static void test_source_atoms(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    PP("(lambda () (f ?a #x10 \"\\x41\" 1. (quote (a . b)) (function car) `(a ,b ,@c) (\\, d) [1 ?b \"s\"]))",
+       "(lambda () (f ?a #x10 \"\\x41\" 1. '(a . b) #'car `(a ,b ,@c) (\\, d) [1 ?b \"s\"]))");
+    assert_string_equal(compact(f, f->r.forms[0].v),
+                        "(lambda nil (f 97 16 \"A\" 1 '(a . b) #'car `(a ,b ,@c) (\\, d) [1 98 \"s\"]))");
+    PP("(let () (defun g () nil))", "(let () (defun g () nil))");
+    fx_free(f);
+}
+
+/* pretty_compact prints exactly what print_value prints for --compact. */
+static void test_compact_matches_printer(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        "(a b . c)", "(quote x y)", "(quote . x)", "(quote)", "(function . f)",
+        "'(a 'b #'c)", "`(a ,b ,@c (d ,(e ,f)) . ,g)", "``(a ,,b)", "`',x",
+        "(a quote b)", "[a (b . c) [d]]", "[]", "(\"str\\nwith\\tescapes\" ?\\n)",
+        "(foo.bar \\1 \\, \\,@ \\` nil t)", "(1.0 -0.0 1e21 0.1 1.0e+INF)",
+        "#s(rec 1 \"a\")", "(#:g ##)", "(\"\\377\" \"é\")", "((((((deep))))))",
+        "(a . [b c])", "(,a ,@b)", "(\\` a b)", "(\\, a . b)",
+    };
+    struct fx *f = fx_new();
+    struct print_opts po = print_opts_compact();
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        struct value *v = rd(f, inputs[i]);
+        struct buf b;
+        buf_init(&b, f->a);
+        print_value(f->L, &b, v, &po);
+        assert_string_equal(compact(f, v), buf_cstr(&b));
+    }
+    fx_free(f);
+}
+
+/* ---- comments ---- */
+
+struct marks {
+    struct arena *a;
+    const char *anchor; /* printed text of the node that gets the comments */
+    struct lisp *L;
+    int calls;
+};
+
+static struct pretty_comment *mk(struct arena *a, const char *text,
+                                 struct pretty_comment *next)
+{
+    struct pretty_comment *c = arena_zalloc(a, sizeof *c);
+    c->text = (const uint8_t *)text;
+    c->len = strlen(text);
+    c->next = next;
+    return c;
+}
+
+/* Comments go before the first node whose printed form is m->anchor. */
+static struct pretty_comment *hook(void *ctx, const struct value *v)
+{
+    struct marks *m = ctx;
+    m->calls++;
+    struct print_opts o = print_opts_default();
+    struct buf b;
+    buf_init(&b, m->a);
+    print_value(m->L, &b, v, &o);
+    if (!m->anchor || strcmp(buf_cstr(&b), m->anchor) != 0)
+        return NULL;
+    m->anchor = NULL;
+    return mk(m->a, ";; Tag it.", mk(m->a, "; exact", NULL));
+}
+
+static void test_comments(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct marks m = {f->a, "(list 'int x)", f->L, 0};
+    f->o.comments = hook;
+    f->o.comment_ctx = &m;
+    assert_string_equal(pp_at(f, "(if (integerp x) (list 'int x) 'other)", 2, 1),
+                        "..(if (integerp x)\n"
+                        "      ;; Tag it.\n"
+                        "                                        ; exact\n"
+                        "      (list 'int x)\n"
+                        "    'other)");
+    assert_true(m.calls > 5);
+    /* On the first element: hoisted before the list, which the caller
+     * prints (pretty_take_root_comments). */
+    m.anchor = "foo";
+    struct value *v = rd(f, "(foo (bar) baz)");
+    struct pretty_doc *d = pretty_build(f->L, &f->o, v);
+    struct pretty_comment *root = pretty_take_root_comments(d);
+    assert_non_null(root);
+    assert_string_equal((const char *)root->text, ";; Tag it.");
+    struct buf b;
+    buf_init(&b, f->a);
+    pretty_layout(d, &f->o, &b, 0, 0);
+    assert_string_equal(buf_cstr(&b), "(foo (bar) baz)");
+    /* On a distinguished argument: it moves to its own line. */
+    m.anchor = "(integerp x)";
+    assert_string_equal(pp(f, "(if (integerp x) 1 2)"),
+                        "(if\n"
+                        "    ;; Tag it.\n"
+                        "                                        ; exact\n"
+                        "    (integerp x)\n"
+                        "    1\n"
+                        "  2)");
+    fx_free(f);
+}
+
+static void test_multiline_string_and_crlf(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    PP("(message \"two\nlines\" x)", "(message \"two\nlines\"\n         x)");
+    f->o.newline = "\r\n";
+    f->o.width = 20;
+    PP("(when (consp x) (car x) (cdr x))", "(when (consp x)\r\n  (car x)\r\n  (cdr x))");
+    fx_free(f);
+}
+
+/* ---- robustness ---- */
+
+static void test_deep_and_circular(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct value *v = f->L->nil;
+    for (int i = 0; i < 100000; i++)
+        v = value_cons(f->a, v, f->L->nil);
+    struct buf b;
+    buf_init(&b, f->a);
+    assert_true(pretty_print(f->L, &f->o, &b, v, 0, 0));
+    assert_true(b.len > 200000);
+    buf_init(&b, f->a);
+    assert_true(pretty_compact(f->L, &f->o, &b, v));
+    assert_int_equal(b.len, 100000 * 2 + 3);
+    /* A list whose tail comes back, and one that contains itself. */
+    struct value *c = value_cons(f->a, f->L->t, f->L->nil);
+    struct value *c2 = value_cons(f->a, f->L->nil, c);
+    c->u.cons.cdr = c2;
+    assert_false(pretty_print(f->L, &f->o, &b, c, 0, 0));
+    struct value *self = value_cons(f->a, f->L->nil, f->L->nil);
+    self->u.cons.car = self;
+    assert_false(pretty_compact(f->L, &f->o, &b, self));
+    fx_free(f);
+}
+
+/* ---- the indentation model and tables ---- */
+
+static void test_specs(void **state)
+{
+    (void)state;
+    bool found;
+    assert_int_equal(pretty_check_table(), -1);
+    assert_int_equal(pretty_indent_spec(NULL, "if", 2, &found), 2);
+    assert_true(found);
+    assert_int_equal(pretty_indent_spec(NULL, "lambda", 6, &found), PRETTY_DEFUN);
+    assert_int_equal(pretty_indent_spec(NULL, "progn", 5, &found), 0);
+    assert_int_equal(pretty_indent_spec(NULL, "funcall", 7, &found), PRETTY_NONE);
+    assert_false(found);
+    assert_int_equal(pretty_indent_spec(NULL, "defthing", 8, &found), PRETTY_DEFUN);
+    assert_int_equal(pretty_indent_spec(NULL, "def", 3, &found), PRETTY_NONE);
+    assert_int_equal(pretty_indent_spec(NULL, "iff", 2, &found), 2); /* prefix "if" */
+    static const struct pretty_indent user[] = {
+        {"if", PRETTY_NONE}, {"my-with", 1}, {"weird", PRETTY_UNSUPPORTED},
+    };
+    struct pretty_opts o = {.user = user, .n_user = 3};
+    assert_int_equal(pretty_indent_spec(&o, "my-with", 7, &found), 1);
+    assert_int_equal(pretty_indent_spec(&o, "if", 2, &found), PRETTY_NONE);
+    assert_int_equal(pretty_indent_spec(&o, "weird", 5, &found), PRETTY_NONE);
+    assert_true(found);
+}
+
+static void test_indent_column(void **state)
+{
+    (void)state;
+    /* (if TEST      lines: THEN at paren+4, ELSE at paren+2. */
+    struct pretty_place pl[4] = {{0, 11}, {0, 14}, {1, 14}, {2, 12}};
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 2), 14);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 3), 12);
+    /* Standard call: under the first argument, else one after the paren. */
+    struct pretty_place call[2] = {{0, 1}, {0, 5}};
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 2), 5);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 1), 1);
+    /* A list or string head: under the first element. */
+    assert_int_equal(pretty_indent_column(NULL, "(a b)", 5, 0, call, 2), 1);
+    assert_int_equal(pretty_indent_column(NULL, "\"s\"", 3, 0, call, 2), 1);
+    /* defun spec: body at paren+2. */
+    assert_int_equal(pretty_indent_column(NULL, "lambda", 6, 0, call, 2), 2);
+    assert_int_equal(pretty_advance((const uint8_t *)"a\tb", 3, 0), 9);
+    assert_int_equal(pretty_advance((const uint8_t *)"日本", 6, 1), 5);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spec_examples),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_fill),
+        cmocka_unit_test(test_column_and_trail),
+        cmocka_unit_test(test_source_atoms),
+        cmocka_unit_test(test_compact_matches_printer),
+        cmocka_unit_test(test_comments),
+        cmocka_unit_test(test_multiline_string_and_crlf),
+        cmocka_unit_test(test_deep_and_circular),
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_indent_column),
+    };
+    return SUPPORT_RUN(tests);
+}

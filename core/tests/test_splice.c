@@ -1,0 +1,308 @@
+/* test_splice.c - the whole input with replaced forms printed in.
+ *
+ * Bytes outside replaced spans unchanged (comments, CRLF, page breaks, no
+ * final newline); the example of cli.md 4.2 exactly; comment attachment
+ * (own-line, trailing, symbols, repeated anchors, copies through the
+ * origin map); the line break inserted before an expansion that starts
+ * with comments; CRLF output; per-form callbacks with label floors; the
+ * per-site texts; failures.  Expansions are built by hand from pieces of
+ * the input, as a front end would build them.
+ */
+#include "support.h"
+
+#include <string.h>
+
+#include "syntax/splice.h"
+
+struct fx {
+    struct arena *a;
+    struct lisp *L;
+    struct read_result r;
+    struct splice_in in;
+    struct splice_site sites[4];
+    unsigned floors[4];
+    int n_begun;
+};
+
+static struct fx *fx_new(const char *text)
+{
+    struct fx *f = test_calloc(1, sizeof *f);
+    f->a = support_arena();
+    f->L = intern_new(f->a);
+    assert_true(read_source(f->L, (const uint8_t *)text, strlen(text), &f->r));
+    f->in.L = f->L;
+    f->in.text = (const uint8_t *)text;
+    f->in.len = strlen(text);
+    f->in.src = &f->r;
+    f->in.sites = f->sites;
+    f->in.pretty.width = 80;
+    return f;
+}
+
+static void fx_free(struct fx *f)
+{
+    arena_free(f->a);
+    test_free(f);
+}
+
+/* Element n of list l (0-based). */
+static struct value *nth(struct value *l, int n)
+{
+    while (n--)
+        l = value_cdr(l);
+    return value_car(l);
+}
+
+static struct value *S(struct fx *f, const char *s) { return intern_cstr(f->L, s); }
+
+static void add_site(struct fx *f, struct value *orig, struct value *exp)
+{
+    f->sites[f->in.n_sites++] = (struct splice_site){orig, exp};
+}
+
+static const char *run(struct fx *f, struct splice_text *texts)
+{
+    struct buf b;
+    buf_init(&b, f->a);
+    assert_true(splice_source(&f->in, &b, texts));
+    return buf_cstr(&b);
+}
+
+static void test_unchanged(void **state)
+{
+    (void)state;
+    const char *text = ";;; x.el -*- lexical-binding: t -*-\r\n(a b)  \r\n\f\r\n"
+                       "(c ;; comment\r\n   d)\t; trailing\r\n\r\n(e \"str\r\nx\")";
+    struct fx *f = fx_new(text);
+    assert_string_equal(run(f, NULL), text);
+    assert_true(splice_crlf(f->in.text, f->in.len));
+    fx_free(f);
+}
+
+static const char *kind_text =
+    "(defun kind (x)\n"
+    "  (pcase x\n"
+    "    ;; Small numbers.\n"
+    "    ((pred integerp)\n"
+    "     ;; Tag it.\n"
+    "     (list 'int x))                     ; exact\n"
+    "    (_ 'other)))\n";
+
+/* (if (integerp x) BODY 'other) with BODY the clause body as read. */
+static struct value *kind_expansion(struct fx *f, struct value *body)
+{
+    return lisp_listv(f->L, S(f, "if"), lisp_listv(f->L, S(f, "integerp"), S(f, "x"), NULL),
+                      body, lisp_listv(f->L, f->L->quote, S(f, "other"), NULL), NULL);
+}
+
+static void test_spec_example(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(kind_text);
+    struct value *pc = nth(f->r.forms[0].v, 3);
+    add_site(f, pc, kind_expansion(f, nth(nth(pc, 2), 1)));
+    struct splice_text t;
+    assert_string_equal(run(f, &t),
+                        "(defun kind (x)\n"
+                        "  ;; Small numbers.\n"
+                        "  (if (integerp x)\n"
+                        "      ;; Tag it.\n"
+                        "                                        ; exact\n"
+                        "      (list 'int x)\n"
+                        "    'other))\n");
+    assert_string_equal(t.text,
+                        ";; Small numbers.\n"
+                        "  (if (integerp x)\n"
+                        "      ;; Tag it.\n"
+                        "                                        ; exact\n"
+                        "      (list 'int x)\n"
+                        "    'other)");
+    fx_free(f);
+}
+
+/* A copy stands for its original through the origin map; without the
+ * map it does not survive and its comments go before the expansion, in
+ * source order. */
+struct alias {
+    const struct value *copy, *orig;
+};
+
+static const struct value *origin(void *ctx, const struct value *v)
+{
+    const struct alias *al = ctx;
+    return v == al->copy ? al->orig : v;
+}
+
+static void test_copies(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(kind_text);
+    struct value *pc = nth(f->r.forms[0].v, 3);
+    struct value *body = nth(nth(pc, 2), 1);
+    struct value *copy = value_cons(f->a, value_car(body), value_cdr(body));
+    add_site(f, pc, kind_expansion(f, copy));
+    assert_string_equal(run(f, NULL),
+                        "(defun kind (x)\n"
+                        "  ;; Small numbers.\n"
+                        "  ;; Tag it.\n"
+                        "                                        ; exact\n"
+                        "  (if (integerp x) (list 'int x) 'other))\n");
+    struct alias al = {copy, body};
+    f->in.origin = origin;
+    f->in.origin_ctx = &al;
+    assert_string_equal(run(f, NULL),
+                        "(defun kind (x)\n"
+                        "  ;; Small numbers.\n"
+                        "  (if (integerp x)\n"
+                        "      ;; Tag it.\n"
+                        "                                        ; exact\n"
+                        "      (list 'int x)\n"
+                        "    'other))\n");
+    fx_free(f);
+}
+
+/* The anchor printed twice: comments only before the first. */
+static void test_repeated_anchor(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(pcase x\n  (1\n   ;; one\n   (f x))\n  (_ (g)))");
+    struct value *pc = f->r.forms[0].v;
+    struct value *body = nth(nth(pc, 2), 1);
+    add_site(f, pc, lisp_listv(f->L, S(f, "or"), body, body, NULL));
+    assert_string_equal(run(f, NULL),
+                        "(or\n"
+                        " ;; one\n"
+                        " (f x)\n"
+                        " (f x))");
+    fx_free(f);
+}
+
+/* Trailing comments: the datum starting on the line and ending last
+ * before the comment; a symbol cannot be found, so its comment goes
+ * before the expansion. */
+static void test_trailing(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(pcase x\n  (1 (f x) ; after f\n     y) ; after y\n  (_ z))");
+    struct value *pc = f->r.forms[0].v;
+    struct value *fx_ = nth(nth(pc, 2), 1);
+    add_site(f, pc, lisp_listv(f->L, S(f, "progn"), fx_, S(f, "y"), NULL));
+    assert_string_equal(run(f, NULL),
+                        "                                        ; after y\n"
+                        "(progn\n"
+                        "                                        ; after f\n"
+                        "  (f x)\n"
+                        "  y)");
+    fx_free(f);
+}
+
+/* The form follows other text on its line: that whitespace becomes a
+ * line break with the indentation Emacs gives an argument there; the
+ * rest of the line after the form is kept. */
+static void test_line_break_before(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(defun kind (x) (pcase x\n  ;; c1\n  (_ (foo)))) ; end\n"
+                          "(list 1 (pcase y ; c2\n (_ 2)))\n");
+    struct value *pc = nth(f->r.forms[0].v, 3);
+    add_site(f, pc, lisp_listv(f->L, S(f, "progn"), nth(nth(pc, 2), 1), NULL));
+    struct value *pc2 = nth(f->r.forms[1].v, 2);
+    add_site(f, pc2, value_int(f->a, 2));
+    assert_string_equal(run(f, NULL),
+                        "(defun kind (x)\n"
+                        "  ;; c1\n"
+                        "  (progn (foo))) ; end\n"
+                        "(list 1\n"
+                        "                                        ; c2\n"
+                        "      2)\n");
+    fx_free(f);
+}
+
+static void begin(void *ctx, unsigned floor)
+{
+    struct fx *f = ctx;
+    f->floors[f->n_begun++] = floor;
+}
+
+/* Sites in several top-level forms; CRLF; the per-form callback; texts. */
+static void test_forms_and_crlf(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(a (pcase x (_ 1)) (pcase y (_ 2)))\r\n"
+                          "(b '#3=(c) #1=(pcase z))\r\n"
+                          "(c)");
+    struct value *a = f->r.forms[0].v, *b = f->r.forms[1].v;
+    f->in.pretty.width = 12;
+    add_site(f, nth(a, 1), lisp_listv(f->L, S(f, "when"), S(f, "x"), S(f, "one"), S(f, "two"), NULL));
+    add_site(f, nth(a, 2), value_int(f->a, 2));
+    add_site(f, nth(b, 2), S(f, "zz"));
+    f->in.begin_form = begin;
+    f->in.begin_ctx = f;
+    struct splice_text t[3];
+    assert_string_equal(run(f, t),
+                        "(a (when x\r\n"
+                        "     one\r\n"
+                        "     two) 2)\r\n"
+                        "(b '#3=(c) #1=zz)\r\n"
+                        "(c)");
+    assert_int_equal(f->n_begun, 2);
+    assert_int_equal(f->floors[0], 0);
+    assert_int_equal(f->floors[1], 3);
+    assert_string_equal(t[0].text, "(when x\r\n     one\r\n     two)");
+    assert_string_equal(t[1].text, "2");
+    assert_string_equal(t[2].text, "zz");
+    assert_int_equal(splice_label_floor(f->in.text, f->in.len, 0, (uint32_t)f->in.len), 3);
+    fx_free(f);
+}
+
+/* A single-semicolon comment first, at a line start, is padded to column
+ * 40 (it trails the symbol x, so it goes before the expansion); a comment
+ * before a closing paren belongs to that list. */
+static void test_comment_columns(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(progn\n  (pcase x ; first\n    (_ (f\n        ;; end of f\n        ))))");
+    struct value *pc = nth(f->r.forms[0].v, 1);
+    struct value *fcall = nth(nth(pc, 2), 1);
+    add_site(f, pc, lisp_listv(f->L, S(f, "list"), fcall, NULL));
+    assert_string_equal(run(f, NULL),
+                        "(progn\n"
+                        "                                        ; first\n"
+                        "  (list\n"
+                        "   ;; end of f\n"
+                        "   (f)))");
+    fx_free(f);
+}
+
+static void test_failures(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(a)");
+    add_site(f, lisp_listv(f->L, S(f, "gen"), NULL), S(f, "x")); /* no span */
+    struct buf b;
+    buf_init(&b, f->a);
+    assert_false(splice_source(&f->in, &b, NULL));
+    f->in.n_sites = 0;
+    struct value *self = value_cons(f->a, f->L->nil, f->L->nil);
+    self->u.cons.car = self;
+    add_site(f, f->r.forms[0].v, self); /* cannot be printed */
+    buf_init(&b, f->a);
+    assert_false(splice_source(&f->in, &b, NULL));
+    fx_free(f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unchanged),
+        cmocka_unit_test(test_spec_example),
+        cmocka_unit_test(test_copies),
+        cmocka_unit_test(test_repeated_anchor),
+        cmocka_unit_test(test_trailing),
+        cmocka_unit_test(test_line_break_before),
+        cmocka_unit_test(test_forms_and_crlf),
+        cmocka_unit_test(test_comment_columns),
+        cmocka_unit_test(test_failures),
+    };
+    return SUPPORT_RUN(tests);
+}

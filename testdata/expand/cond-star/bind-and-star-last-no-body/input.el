@@ -1,0 +1,1 @@
+(cond* ((bind-and* (x (f)) (y (g x)))))

@@ -1,0 +1,6 @@
+(cond* ((bind* (buf (get-buffer name)) (size (and buf (buffer-size buf))))
+        (message "found %s" name))
+       ((null buf) 'missing)
+       ((bind* (big (> size 1000))))
+       (big 'big)
+       (t 'small))

@@ -1,0 +1,2 @@
+(cond* ((match* `[,a ,@b] v) a))
+(cond* ((match* `(,a (\, b c)) v) a))

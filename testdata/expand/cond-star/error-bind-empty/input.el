@@ -1,0 +1,3 @@
+(cond* ((bind*) (message "x")))
+(cond* ((eq x 1) 1)
+       ((bind*)))

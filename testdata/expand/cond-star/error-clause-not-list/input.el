@@ -1,0 +1,2 @@
+(cond* ((eq x 1) 'one)
+       oops)

@@ -1,0 +1,1 @@
+(cond* ((match* (cons a b)) a))

@@ -1,0 +1,1 @@
+(cond* ((match* ((lambda (v) v) y) x) y))

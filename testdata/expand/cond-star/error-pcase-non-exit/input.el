@@ -1,0 +1,2 @@
+(cond* ((pcase* `(,a) x) (message "%s" a) :non-exit)
+       (t 'done))

@@ -1,0 +1,2 @@
+(cond* ((match* (rx (+ digit) n "x") s) n))
+(cond* ((match* (rx (repeat)) s) 1))

@@ -1,0 +1,8 @@
+(let* ((a (f 1)) (b (f 2)))
+  (let ((pcx--d0 (f 3)))
+    (if (and (consp pcx--d0)
+             (consp (nthcdr 1 pcx--d0))
+             (let* ((x (nth 0 pcx--d0))) (> (nth 1 pcx--d0) x))
+             (null (nthcdr 2 pcx--d0)))
+        (let* ((y (nth 1 pcx--d0)) (x (nth 0 pcx--d0))) (f 4))
+      (if (f 5) (f 6) (let* ((c (and t (f 7)))) (if c (f 8))) (f 9)))))

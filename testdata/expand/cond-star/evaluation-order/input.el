@@ -1,0 +1,5 @@
+(cond* ((bind* (a (f 1)) (b (f 2))))
+       ((match* (list x (> y x)) (f 3)) (f 4))
+       ((f 5) (f 6))
+       ((bind-and* (c (f 7))) (f 8))
+       ((f 9)))

@@ -1,0 +1,4 @@
+(defun classify (x)
+  (if (eq x 1)
+      'one
+    (if (memq x '(2 3)) (progn (message "small") 'small) 'other)))

@@ -1,0 +1,8 @@
+(cond* ((match* :none v) 'keyword)
+       ((match* 42 v) 'number)
+       ((match* ?a v) 'char)
+       ((match* "^ab*" v) 'regexp)
+       ((match* 'sym v) 'symbol)
+       ((match* '(1 2) v) 'list)
+       ((match* [1 2] v) 'vector)
+       ((match* t v) 't))

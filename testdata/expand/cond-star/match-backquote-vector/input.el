@@ -1,0 +1,2 @@
+(cond* ((match* `[,a ,b] v) (list a b))
+       ((match* `[,a c d] v) a))

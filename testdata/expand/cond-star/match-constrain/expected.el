@@ -1,0 +1,8 @@
+(let ((pcx--d0 pair))
+  (if (and (consp pcx--d0)
+           (consp (nthcdr 1 pcx--d0))
+           (let* ((y (nth 1 pcx--d0)) (x (nth 0 pcx--d0))) (> y x))
+           (null (nthcdr 2 pcx--d0)))
+      (let* ((y (nth 1 pcx--d0)) (x (nth 0 pcx--d0))) (list 'ascending x y))
+    (let ((pcx--d1 pair))
+      (if (let* ((z pcx--d1)) (consp z)) (let* ((z pcx--d1)) 'cons)))))

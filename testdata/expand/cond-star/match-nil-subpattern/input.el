@@ -1,0 +1,2 @@
+(cond* ((match* (cons x nil) l) x)
+       ((match* (cons x) l) x))

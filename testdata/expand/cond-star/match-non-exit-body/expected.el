@@ -1,0 +1,6 @@
+(let ((pcx--d0 entry))
+  (let (pcx--ua0 pcx--ua1)
+    (if (consp pcx--d0)
+        (let* ((b (cdr pcx--d0)) (a (car pcx--d0)))
+          (prog1 (message "a=%s" a) (setq pcx--ua0 b) (setq pcx--ua1 a))))
+    (let* ((b pcx--ua0) (a pcx--ua1)) (list a b))))

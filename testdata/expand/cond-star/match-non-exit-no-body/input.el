@@ -1,0 +1,3 @@
+(cond* ((match* `(,k . ,v) entry))
+       ((null k) 'none)
+       (t (list k v)))

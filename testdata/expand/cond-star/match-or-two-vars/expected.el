@@ -1,0 +1,8 @@
+(let ((pcx--d0 form))
+  (let (pcx--ba0 pcx--ba1 pcx--ba2)
+    (if (or (or (and (consp pcx--d0)
+                     (progn (setq pcx--ba0 (car pcx--d0)) t)
+                     (progn (setq pcx--ba1 (cdr pcx--d0)) t))
+                (progn (setq pcx--ba0 nil) (setq pcx--ba1 nil) nil))
+            (or (progn (setq pcx--ba2 pcx--d0) t) (setq pcx--ba2 nil)))
+        (let* ((a pcx--ba0) (b pcx--ba1) (c pcx--ba2)) (list a b c)))))

@@ -1,0 +1,1 @@
+(cond* ((match* (or (cons a b) c) form) (list a b c)))

@@ -1,0 +1,1 @@
+(cond* ((match* (or (list 'x v) (list 'y v)) form) v))

@@ -1,0 +1,5 @@
+(let ((pcx--d0 point))
+  (if (and (vectorp pcx--d0) (= (length pcx--d0) 2))
+      (let* ((y (aref pcx--d0 1)) (x (aref pcx--d0 0))) (+ x y))
+    (let ((pcx--d1 point))
+      (if (and (vectorp pcx--d1) (= (length pcx--d1) 3)) 'three))))

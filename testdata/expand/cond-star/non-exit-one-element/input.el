@@ -1,0 +1,3 @@
+(cond* ((setq n (1+ n)))
+       ((> n 10) 'big)
+       ((message "n = %d" n)))

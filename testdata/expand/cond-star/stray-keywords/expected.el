@@ -1,0 +1,1 @@
+(progn nil nil)

@@ -1,0 +1,1 @@
+(progn (match* x y) (bind* (a 1)))

@@ -1,0 +1,1 @@
+(progn (message "always") (if (zerop n) 'zero 'nonzero))

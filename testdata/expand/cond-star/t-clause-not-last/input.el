@@ -1,0 +1,3 @@
+(cond* (t (message "always"))
+       ((zerop n) 'zero)
+       (t 'nonzero))

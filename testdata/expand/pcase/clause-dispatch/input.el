@@ -1,0 +1,6 @@
+(defun classify (x)
+  (pcase x
+    (1 'one)
+    ((pred stringp) 'str)
+    (`(,a . ,b) (+ a b))
+    (_ 'other)))

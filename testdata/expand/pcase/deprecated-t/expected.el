@@ -1,0 +1,1 @@
+(if (eql x 1) 'one 'other)

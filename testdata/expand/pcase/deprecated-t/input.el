@@ -1,0 +1,3 @@
+(pcase x
+  (1 'one)
+  (t 'other))

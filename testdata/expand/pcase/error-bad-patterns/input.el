@@ -1,0 +1,5 @@
+(pcase x (nil 1))
+(pcase x ((or 1) 2))
+(pcase x ([1 2] 3))
+(pcase x (1.0 4))
+(pcase x (5 'fine))

@@ -1,0 +1,2 @@
+(pcase x
+  ((my-undeclared y) y))

@@ -1,0 +1,2 @@
+(let* ((pcx--val0 (f)))
+  (if (integerp pcx--val0) 'int (let ((other pcx--val0)) (list 'other other))))

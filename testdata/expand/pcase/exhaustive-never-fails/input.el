@@ -1,0 +1,3 @@
+(pcase-exhaustive (f)
+  ((pred integerp) 'int)
+  (other (list 'other other)))

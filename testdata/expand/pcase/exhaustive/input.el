@@ -1,0 +1,4 @@
+(defun dir (d)
+  (pcase-exhaustive d
+    ('north 0)
+    ('south 180)))

@@ -1,0 +1,5 @@
+(defun walk (x)
+  (pcase (pcase x (`(quote ,y) y) (_ x))
+    ((and (pred consp) (guard (pcase (car x) ('a t))))
+     (pcase-let ((`(,h . ,_) x)) h))
+    (_ 'leaf)))

@@ -1,0 +1,3 @@
+(defun parse (x)
+  (pcase x
+    ((or `(,a) `(,a ,b)) (list a b))))

@@ -1,0 +1,18 @@
+(defun f (x)
+  (cond
+   ((seqp x)
+    (let* ((pcx--x0 (seq--elt-safe x 1)) (pcx--x1 (seq--elt-safe x 0)))
+      (let ((b pcx--x0) (a pcx--x1)) (list a b))))
+   ((mapp x)
+    (let* ((pcx--x2 (map-elt x :k)) (pcx--x3 (map-elt x 'id)))
+      (let ((k pcx--x2) (i pcx--x3)) (list k i))))
+   ((stringp x)
+    (let* ((pcx--x4 (funcall #'(lambda (s)
+                                 (if (string-match "v\\(?1:[[:digit:]]+\\)" s)
+                                     (match-string 1 s)
+                                   0))
+                             x)))
+      (cond
+       ((not (numberp pcx--x4)) (let ((n pcx--x4)) n))
+       ((cl-typep x 'integer) 'int))))
+   ((cl-typep x 'integer) 'int)))

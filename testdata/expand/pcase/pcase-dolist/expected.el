@@ -1,0 +1,8 @@
+(defun pairs (alist)
+  (let (r)
+    (dolist (pcx--x0 alist)
+      (ignore (consp pcx--x0))
+      (let* ((pcx--x1 (car-safe pcx--x0)) (pcx--x2 (cdr-safe pcx--x0)))
+        (let ((k pcx--x1) (v pcx--x2)) (push (cons v k) r))))
+    (dolist (x alist) (push x r))
+    r))

@@ -1,0 +1,7 @@
+(defun pairs (alist)
+  (let (r)
+    (pcase-dolist (`(,k . ,v) alist)
+      (push (cons v k) r))
+    (pcase-dolist (x alist)
+      (push x r))
+    r))

@@ -1,0 +1,8 @@
+(defun swap-ish (p q)
+  (let ((pcx--x0 p) (pcx--x1 q) (_pcx--0 (log-it)) (d 4))
+    (ignore (consp pcx--x1))
+    (let* ((pcx--x2 (car-safe pcx--x1)) (pcx--x3 (cdr-safe pcx--x1)))
+      (let ((b pcx--x2) (c pcx--x3))
+        (ignore (consp pcx--x0))
+        (let* ((pcx--x4 (car-safe pcx--x0)) (pcx--x5 (cdr-safe pcx--x0)))
+          (let ((a pcx--x4) (b pcx--x5)) (list a b c d)))))))

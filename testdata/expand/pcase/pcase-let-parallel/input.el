@@ -1,0 +1,6 @@
+(defun swap-ish (p q)
+  (pcase-let ((`(,a . ,b) p)
+              (`(,b . ,c) q)
+              (_ (log-it))
+              (d 4))
+    (list a b c d)))

@@ -1,0 +1,5 @@
+(defun split (s)
+  (pcase-let* ((`(,head . ,tail) (split-string s))
+               (n (length tail))
+               (`[,first] (vconcat head)))
+    (list head n first)))

@@ -1,0 +1,6 @@
+(defun set-them ()
+  (let (a b c)
+    (pcase-setq (or `(,a) `(,a ,b)) (get-list)
+                c (list a b))
+    (pcase-setq d 1)
+    (list a b c)))

@@ -1,0 +1,1 @@
+(if (nil x) 'never)

@@ -1,0 +1,2 @@
+(pcase x
+  ((pred) 'never))

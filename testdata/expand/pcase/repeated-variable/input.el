@@ -1,0 +1,4 @@
+(defun same-pair-p (p)
+  (pcase p
+    (`(,x . ,x) t)
+    (_ nil)))

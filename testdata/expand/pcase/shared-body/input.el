@@ -1,0 +1,6 @@
+(defun handle (msg)
+  (pcase msg
+    ((or `(error ,text) `(fatal ,text))
+     (message "failed: %s" text)
+     (setq failed t))
+    (_ (message "ok"))))

@@ -1,0 +1,5 @@
+(pcase (next-token)
+  ('open (push 'open stack))
+  ('close (pop stack)))
+(pcase 'literal
+  ('literal t))

@@ -1,0 +1,3 @@
+(pcase n
+  ((pred (< 0 _ 10)) 'digit)
+  (_ 'other))

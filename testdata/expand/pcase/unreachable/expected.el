@@ -1,0 +1,1 @@
+(if (eq x 'a) 1 (let ((other x)) (list other)))

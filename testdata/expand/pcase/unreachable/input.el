@@ -1,0 +1,4 @@
+(pcase x
+  ('a 1)
+  (other (list other))
+  ('b 2))

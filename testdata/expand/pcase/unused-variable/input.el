@@ -1,0 +1,2 @@
+(pcase x
+  (`(,key ,value ,_ignored) key))

@@ -1,0 +1,11 @@
+(defun vsum (v)
+  (if (vectorp v)
+      (let* ((pcx--x0 (length v)))
+        (cond
+         ((eql pcx--x0 1) (let* ((pcx--x1 (aref v 0))) (let ((x pcx--x1)) x)))
+         ((eql pcx--x0 2)
+          (let* ((pcx--x1 (aref v 0)) (pcx--x2 (aref v 1)))
+            (let ((x pcx--x1) (y pcx--x2)) (+ x y))))
+         ((eql pcx--x0 3)
+          (let* ((pcx--x1 (aref v 0)) (pcx--x2 (aref v 1)) (pcx--x3 (aref v 2)))
+            (let ((x pcx--x1) (y pcx--x2) (z pcx--x3)) (+ x y z))))))))

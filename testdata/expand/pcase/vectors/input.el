@@ -1,0 +1,5 @@
+(defun vsum (v)
+  (pcase v
+    (`[,x] x)
+    (`[,x ,y] (+ x y))
+    (`[,x ,y ,z] (+ x y z))))
