@@ -20,17 +20,17 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static struct value *sym(struct pc *c, const char *name)
+static struct value *sym(struct pcase_run *c, const char *name)
 {
     return intern_cstr(c->L, name);
 }
 
-static struct value *cons(struct pc *c, struct value *a, struct value *d)
+static struct value *cons(struct pcase_run *c, struct value *a, struct value *d)
 {
     return value_cons(c->L->a, a, d);
 }
 
-static struct value *nth(struct pc *c, struct value *l, int n)
+static struct value *nth(struct pcase_run *c, struct value *l, int n)
 {
     while (n-- > 0 && l->kind == VK_CONS)
         l = value_cdr(l);
@@ -43,18 +43,18 @@ static bool is_named(const struct value *v, const char *name)
 }
 
 /* pcase--trivial-upat-p: a symbol that is not a wildcard. */
-static bool trivial(struct pc *c, const struct value *p)
+static bool trivial(struct pcase_run *c, const struct value *p)
 {
     return p->kind == VK_SYMBOL && p != c->L->t && !is_named(p, "_") &&
            !is_named(p, "pcase--dontcare");
 }
 
 /* Expanded copies of a list of user forms; NULL after an error. */
-static struct value *code_list(struct pc *c, struct value *forms)
+static struct value *code_list(struct pcase_run *c, struct value *forms)
 {
     struct value *out = c->L->nil, **tail = &out;
     for (; forms->kind == VK_CONS; forms = value_cdr(forms)) {
-        struct value *f = pc_code(c, value_car(forms));
+        struct value *f = pcase_code(c, value_car(forms));
         if (!f)
             return NULL;
         *tail = cons(c, f, c->L->nil);
@@ -63,16 +63,16 @@ static struct value *code_list(struct pc *c, struct value *forms)
     return out;
 }
 
-static bool proper(struct pc *c, struct value *l, struct value *at, const char *what)
+static bool proper(struct pcase_run *c, struct value *l, struct value *at, const char *what)
 {
     if (value_list_length(l, c->L->nil) >= 0)
         return true;
-    pc_diag(c, DIAG_ERROR, at, NULL, "malformed-pattern", "%s is not a proper list", what);
+    pcase_diag(c, DIAG_ERROR, at, NULL, "malformed-pattern", "%s is not a proper list", what);
     return false;
 }
 
 /* The forms a generated form stands for in a body (a progn is spliced). */
-static struct value *splice(struct pc *c, struct value *forms)
+static struct value *splice(struct pcase_run *c, struct value *forms)
 {
     if (forms->kind == VK_CONS && value_cdr(forms) == c->L->nil) {
         struct value *f = value_car(forms);
@@ -84,7 +84,7 @@ static struct value *splice(struct pc *c, struct value *forms)
 }
 
 /* One form for a body. */
-static struct value *progn(struct pc *c, struct value *forms)
+static struct value *progn(struct pcase_run *c, struct value *forms)
 {
     if (forms == c->L->nil)
         return c->L->nil;
@@ -106,7 +106,7 @@ struct bind {
 
 /* (let* ((PAT EXP)) FORMS...), merged into FORMS when that is a let* this
  * function made itself (as Emacs's macroexp-let* does). */
-static struct value *let1(struct pc *c, struct value *pat, struct value *exp,
+static struct value *let1(struct pcase_run *c, struct value *pat, struct value *exp,
                           struct value *forms, struct value **mine)
 {
     struct value *b = lisp_listv(c->L, pat, exp, NULL);
@@ -122,25 +122,25 @@ static struct value *let1(struct pc *c, struct value *pat, struct value *exp,
 
 /* The body forms of (pcase-let* B[0..n) FORMS...), built from the last
  * binding to the first.  NULL after an error. */
-static struct value *let_star(struct pc *c, struct bind *b, size_t n, struct value *forms)
+static struct value *let_star(struct pcase_run *c, struct bind *b, size_t n, struct value *forms)
 {
     struct value *mine = NULL;
     for (size_t i = n; i-- > 0;) {
-        struct value *exp = b[i].exp_user ? pc_code(c, b[i].exp) : b[i].exp;
+        struct value *exp = b[i].exp_user ? pcase_code(c, b[i].exp) : b[i].exp;
         if (!exp)
             return NULL;
         if (trivial(c, b[i].pat)) {
             forms = let1(c, b[i].pat, exp, forms, &mine);
             continue;
         }
-        struct pc_clause cl[2];
+        struct pcase_clause cl[2];
         memset(cl, 0, sizeof cl);
-        cl[0] = (struct pc_clause){.form = b[i].cell, .pattern = b[i].pat,
+        cl[0] = (struct pcase_clause){.form = b[i].cell, .pattern = b[i].pat,
                                    .cell = b[i].cell, .body = forms,
                                    .kind = EMIT_BODY, .scope = b[i].scope};
         cl[1].dontcare = true;
         cl[1].body = c->L->nil;
-        struct value *f = pc_compile(c, b[i].exp, b[i].exp_user, cl, 2, NULL);
+        struct value *f = pcase_compile(c, b[i].exp, b[i].exp_user, cl, 2, NULL);
         if (!f)
             return NULL;
         forms = cons(c, f, c->L->nil);
@@ -150,7 +150,7 @@ static struct value *let_star(struct pc *c, struct bind *b, size_t n, struct val
 }
 
 /* Bindings of a pcase-let* list; scope of each: what follows it. */
-static struct bind *bindings(struct pc *c, struct value *list, struct value *body,
+static struct bind *bindings(struct pcase_run *c, struct value *list, struct value *body,
                              size_t *n)
 {
     if (!proper(c, list, list, "the binding list"))
@@ -161,7 +161,7 @@ static struct bind *bindings(struct pc *c, struct value *list, struct value *bod
     for (struct value *l = list; l->kind == VK_CONS; l = value_cdr(l), i++) {
         struct value *e = value_car(l);
         if (e->kind != VK_CONS) {
-            pc_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
+            pcase_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
                     "a binding must be a list (PATTERN EXP)");
             return NULL;
         }
@@ -173,14 +173,14 @@ static struct bind *bindings(struct pc *c, struct value *list, struct value *bod
 
 /* ---- heads ------------------------------------------------------------ */
 
-static struct value *arity(struct pc *c, struct value *form, const char *what)
+static struct value *arity(struct pcase_run *c, struct value *form, const char *what)
 {
-    pc_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
+    pcase_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
             "wrong number of arguments: %s", what);
     return NULL;
 }
 
-static struct value *do_pcase(struct pc *c, struct value *form, bool exhaustive)
+static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exhaustive)
 {
     struct value *args = value_cdr(form);
     if (args->kind != VK_CONS)
@@ -189,50 +189,55 @@ static struct value *do_pcase(struct pc *c, struct value *form, bool exhaustive)
     if (!proper(c, clauses, form, "the clause list"))
         return NULL;
     size_t n = (size_t)value_list_length(clauses, c->L->nil), i = 0;
-    struct pc_clause *cl = ARENA_NEWN(c->L->a, struct pc_clause, n + 2);
+    struct pcase_clause *cl = ARENA_NEWN(c->L->a, struct pcase_clause, n + 2);
     memset(cl, 0, (n + 2) * sizeof *cl);
     for (struct value *l = clauses; l->kind == VK_CONS; l = value_cdr(l), i++) {
         struct value *k = value_car(l);
         if (k->kind != VK_CONS) {
-            pc_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
+            pcase_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
                     "a clause must be a list (PATTERN BODY...)");
             return NULL;
         }
-        cl[i] = (struct pc_clause){.form = k, .pattern = value_car(k), .cell = k,
+        cl[i] = (struct pcase_clause){.form = k, .pattern = value_car(k), .cell = k,
                                    .body = value_cdr(k), .user = true,
                                    .kind = EMIT_BODY, .scope = value_cdr(k)};
     }
     if (exhaustive) {
         struct value *x = expand_gensym(c->x, "x");
         struct value *msg = value_string(c->L->a, "No clause matching `%S'", 23, false);
-        cl[n] = (struct pc_clause){.pattern = x, .kind = EMIT_BODY, .dontwarn = true,
+        cl[n] = (struct pcase_clause){.pattern = x, .kind = EMIT_BODY, .dontwarn = true,
                                    .body = cons(c, lisp_listv(c->L, sym(c, "error"), msg, x, NULL),
                                                 c->L->nil)};
         n++;
     }
     struct emit_info *info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
-    struct value *out = pc_compile(c, value_car(args), true, cl, n, info);
+    c->describe = exhaustive ? (long)n - 1 : -1;
+    struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
     if (out && exhaustive && !info[n - 1].leaves)
-        pc_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
                 "this pcase-exhaustive can never fail: a plain pcase would do");
+    else if (out && exhaustive && c->path)
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+                "this pcase-exhaustive can signal \"No clause matching\": no "
+                "clause matches when %s", c->path);
     else if (out && exhaustive)
-        pc_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
                 "some values match no clause: this pcase-exhaustive can signal "
                 "\"No clause matching\"");
     return out;
 }
 
-static struct value *h_pcase(struct pc *c, struct value *form)
+static struct value *h_pcase(struct pcase_run *c, struct value *form)
 {
     return do_pcase(c, form, false);
 }
 
-static struct value *h_exhaustive(struct pc *c, struct value *form)
+static struct value *h_exhaustive(struct pcase_run *c, struct value *form)
 {
     return do_pcase(c, form, true);
 }
 
-static struct value *h_let_star(struct pc *c, struct value *form)
+static struct value *h_let_star(struct pcase_run *c, struct value *form)
 {
     if (value_cdr(form)->kind != VK_CONS)
         return arity(c, form, "(pcase-let* BINDINGS BODY...) needs BINDINGS");
@@ -248,7 +253,7 @@ static struct value *h_let_star(struct pc *c, struct value *form)
  * temporaries, other patterns into xN), then the patterns are
  * destructured in reverse order, so the first binding of a variable wins
  * (pcase.md 1.4). */
-static struct value *h_let(struct pc *c, struct value *form)
+static struct value *h_let(struct pcase_run *c, struct value *form)
 {
     if (value_cdr(form)->kind != VK_CONS)
         return arity(c, form, "(pcase-let BINDINGS BODY...) needs BINDINGS");
@@ -263,7 +268,7 @@ static struct value *h_let(struct pc *c, struct value *form)
     struct bind *m = ARENA_NEWN(c->L->a, struct bind, n + 1);
     size_t k = n;
     for (size_t i = 0; i < n; i++) {
-        struct value *exp = pc_code(c, b[i].exp), *var = b[i].pat;
+        struct value *exp = pcase_code(c, b[i].exp), *var = b[i].pat;
         if (!exp)
             return NULL;
         if (!trivial(c, var)) {
@@ -280,7 +285,7 @@ static struct value *h_let(struct pc *c, struct value *form)
     return forms ? cons(c, sym(c, "let"), cons(c, lets, splice(c, forms))) : NULL;
 }
 
-static struct value *h_dolist(struct pc *c, struct value *form)
+static struct value *h_dolist(struct pcase_run *c, struct value *form)
 {
     struct value *spec = nth(c, form, 1);
     if (spec->kind != VK_CONS || value_cdr(spec)->kind != VK_CONS)
@@ -304,30 +309,30 @@ static struct value *h_dolist(struct pc *c, struct value *form)
 }
 
 /* One PAT VAL pair: (setq ...) at each leaf, unchecked (pcase.md 1.6). */
-static struct value *setq1(struct pc *c, struct value *pat, struct value *val,
+static struct value *setq1(struct pcase_run *c, struct value *pat, struct value *val,
                            struct value *cell)
 {
     if (trivial(c, pat)) {
-        struct value *v = pc_code(c, val);
+        struct value *v = pcase_code(c, val);
         return v ? lisp_listv(c->L, sym(c, "setq"), pat, v, NULL) : NULL;
     }
-    struct pc_clause cl[2];
+    struct pcase_clause cl[2];
     memset(cl, 0, sizeof cl);
-    cl[0] = (struct pc_clause){.form = cell, .pattern = pat, .cell = cell,
+    cl[0] = (struct pcase_clause){.form = cell, .pattern = pat, .cell = cell,
                                .body = c->L->nil, .kind = EMIT_SETQ};
     cl[1].dontcare = true;
     cl[1].body = c->L->nil;
-    return pc_compile(c, val, true, cl, 2, NULL);
+    return pcase_compile(c, val, true, cl, 2, NULL);
 }
 
-static struct value *h_setq(struct pc *c, struct value *form)
+static struct value *h_setq(struct pcase_run *c, struct value *form)
 {
     struct value *args = value_cdr(form);
     long n = value_list_length(args, c->L->nil);
     if (n < 2)
         return arity(c, form, "(pcase-setq PATTERN VALUE...) needs a pattern and a value");
     if (n % 2) {
-        pc_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
+        pcase_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
                 "(wrong-number-of-arguments pcase-setq %ld)", n);
         return NULL;
     }
@@ -360,7 +365,7 @@ static bool decl_form(struct value *body)
            is_named(h, "interactive") || is_named(h, "cl-declare");
 }
 
-static struct value *h_lambda(struct pc *c, struct value *form)
+static struct value *h_lambda(struct pcase_run *c, struct value *form)
 {
     struct value *args = nth(c, form, 1), *body = value_cdr(value_cdr(form));
     if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list"))
@@ -391,7 +396,7 @@ static struct value *h_lambda(struct pc *c, struct value *form)
     return cons(c, c->L->lambda, cons(c, out, decls));
 }
 
-typedef struct value *head_fn(struct pc *c, struct value *form);
+typedef struct value *head_fn(struct pcase_run *c, struct value *form);
 
 /* Sorted by name (strcmp) for bsearch. */
 static const struct {
@@ -427,7 +432,7 @@ long pcase_check_tables(void)
     for (size_t i = 1; i < sizeof heads / sizeof heads[0]; i++)
         if (strcmp(heads[i - 1].name, heads[i].name) >= 0)
             return (long)i;
-    long k = pc_norm_check_table();
+    long k = pcase_norm_check_table();
     return k < 0 ? -1 : 100 + k;
 }
 
@@ -437,16 +442,16 @@ static struct value *run(struct expand_ctx *x, struct value *form, struct buf *d
                          int kind)
 {
     head_fn *fn = form->kind == VK_CONS ? find_head(value_car(form)) : NULL;
-    struct pc c;
-    pc_init(&c, x, form);
+    struct pcase_run c;
+    pcase_init(&c, x, form);
     c.dump = dump;
     c.dump_kind = kind;
     if (!fn) {
-        pc_diag(&c, DIAG_ERROR, form, NULL, "internal", "not a pcase-family form");
+        pcase_diag(&c, DIAG_ERROR, form, NULL, "internal", "not a pcase-family form");
         return NULL;
     }
     if (x->max_depth > 0 && x->depth >= x->max_depth) {
-        pc_diag(&c, DIAG_ERROR, form, NULL, "nesting-too-deep", "forms nested too deeply");
+        pcase_diag(&c, DIAG_ERROR, form, NULL, "nesting-too-deep", "forms nested too deeply");
         return NULL;
     }
     x->depth++;
@@ -464,39 +469,39 @@ struct value *pcase_compile_clauses(struct expand_ctx *x, struct value *subject,
                                     struct value *clauses,
                                     struct value *on_nomatch)
 {
-    struct pc c;
-    pc_init(&c, x, clauses);
+    struct pcase_run c;
+    pcase_init(&c, x, clauses);
     if (!proper(&c, clauses, clauses, "the clause list"))
         return NULL;
     size_t n = (size_t)value_list_length(clauses, c.L->nil), i = 0;
-    struct pc_clause *cl = ARENA_NEWN(c.L->a, struct pc_clause, n + 2);
+    struct pcase_clause *cl = ARENA_NEWN(c.L->a, struct pcase_clause, n + 2);
     memset(cl, 0, (n + 2) * sizeof *cl);
     for (struct value *l = clauses; l->kind == VK_CONS; l = value_cdr(l), i++) {
         struct value *k = value_car(l);
         if (k->kind != VK_CONS) {
-            pc_diag(&c, DIAG_ERROR, NULL, l, "malformed-pattern",
+            pcase_diag(&c, DIAG_ERROR, NULL, l, "malformed-pattern",
                     "a clause must be a list (PATTERN BODY...)");
             return NULL;
         }
-        cl[i] = (struct pc_clause){.form = k, .pattern = value_car(k), .cell = k,
+        cl[i] = (struct pcase_clause){.form = k, .pattern = value_car(k), .cell = k,
                                    .body = value_cdr(k), .user = true,
                                    .kind = EMIT_BODY, .scope = value_cdr(k)};
     }
     if (on_nomatch) {
-        cl[n] = (struct pc_clause){.pattern = intern_cstr(c.L, "_"), .kind = EMIT_BODY,
+        cl[n] = (struct pcase_clause){.pattern = intern_cstr(c.L, "_"), .kind = EMIT_BODY,
                                    .dontwarn = true,
                                    .body = cons(&c, on_nomatch, c.L->nil)};
         n++;
     }
-    struct value *out = pc_compile(&c, subject, true, cl, n, NULL);
+    struct value *out = pcase_compile(&c, subject, true, cl, n, NULL);
     return c.failed ? NULL : out;
 }
 
 struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
                                 struct value *value_expr, struct value *body)
 {
-    struct pc c;
-    pc_init(&c, x, pattern);
+    struct pcase_run c;
+    pcase_init(&c, x, pattern);
     /* no unused-variable check: cond* decides what its rest clauses use */
     struct bind b = {pattern, value_expr, true, NULL, NULL};
     struct value *forms = let_star(&c, &b, 1, body);
@@ -506,5 +511,5 @@ struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
 bool pcase_dump(struct expand_ctx *x, struct value *form,
                 enum pcase_dump_kind kind, struct buf *out)
 {
-    return run(x, form, out, kind == PCASE_DUMP_PAT ? PC_DUMP_PAT : PC_DUMP_DTREE) != NULL;
+    return run(x, form, out, kind) != NULL;
 }

@@ -1,15 +1,15 @@
 /* pcase_compile.c - one pcase compilation: clauses -> DAG -> Lisp + warnings.
  *
  * Stage "expand" of the pcase front end, between the entry points
- * (pcase.c) and the match layer.  pc_compile normalises every clause
+ * (pcase.c) and the match layer.  pcase_compile normalises every clause
  * pattern first (so errors in unreachable clauses are still reported),
  * builds the decision DAG (match/dtree), emits it (match/emit) and then
  * reports unreachable clauses and unused pattern variables.  The match
  * layer reaches the expander only through the hooks defined here.
  *
- * Functions, in order: pc_diag, pc_show, pc_code and the hooks, pc_init,
+ * Functions, in order: pcase_diag, pcase_show, pcase_code and the hooks, pcase_init,
  * dumps,
- * warnings (unreachable-clause, unused-variable), pc_compile.
+ * warnings (unreachable-clause, unused-variable), pcase_compile.
  */
 #include "expand/pcase_int.h"
 
@@ -21,7 +21,7 @@
 /* ---- diagnostics ------------------------------------------------------ */
 
 /* A symbol has no text of its own (symbols are shared): its cell does. */
-void pc_diag(struct pc *c, enum diag_severity sev, const struct value *v,
+void pcase_diag(struct pcase_run *c, enum diag_severity sev, const struct value *v,
              const struct value *cell, const char *code, const char *fmt, ...)
 {
     struct buf b;
@@ -40,7 +40,7 @@ void pc_diag(struct pc *c, enum diag_severity sev, const struct value *v,
         c->failed = true;
 }
 
-const char *pc_show(struct pc *c, const struct value *v)
+const char *pcase_show(struct pcase_run *c, const struct value *v)
 {
     struct buf b;
     buf_init(&b, c->L->a);
@@ -66,7 +66,7 @@ static bool same_form(const void *obj, const void *arg)
 
 /* Code is expanded once per form: a form emitted at several places (a
  * guard tested on two paths) shares its expansion and its diagnostics. */
-struct value *pc_code(struct pc *c, struct value *form)
+struct value *pcase_code(struct pcase_run *c, struct value *form)
 {
     if (form->kind != VK_CONS)
         return form;
@@ -86,18 +86,19 @@ struct value *pc_code(struct pc *c, struct value *form)
 
 static struct value *hook_code(void *ctx, struct value *form)
 {
-    return pc_code(ctx, form);
+    return pcase_code(ctx, form);
 }
 
 static struct value *hook_gensym(void *ctx, const char *base)
 {
-    struct pc *c = ctx;
+    struct pcase_run *c = ctx;
     return expand_gensym(c->x, base);
 }
 
-void pc_init(struct pc *c, struct expand_ctx *x, struct value *site)
+void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
 {
     memset(c, 0, sizeof *c);
+    c->describe = -1;
     c->x = x;
     c->L = x->L;
     c->site = site;
@@ -134,7 +135,7 @@ static bool irrefutable(const struct pat *p)
 
 /* The clause to blame for clause i being unreachable: an earlier catch-all,
  * else an earlier identical pattern, else the nearest reachable one. */
-static long shadowing(const struct pc_clause *cl, size_t i, const struct emit_info *info)
+static long shadowing(const struct pcase_clause *cl, size_t i, const struct emit_info *info)
 {
     for (size_t j = 0; j < i; j++)
         if (info[j].leaves && !cl[j].dontcare && irrefutable(cl[j].pat))
@@ -148,22 +149,22 @@ static long shadowing(const struct pc_clause *cl, size_t i, const struct emit_in
     return -1;
 }
 
-static void warn_unreachable(struct pc *c, const struct pc_clause *cl, size_t n,
+static void warn_unreachable(struct pcase_run *c, const struct pcase_clause *cl, size_t n,
                              const struct emit_info *info)
 {
     for (size_t i = 0; i < n; i++) {
         if (info[i].leaves || cl[i].dontwarn || cl[i].dontcare)
             continue;
-        pc_diag(c, DIAG_WARNING, cl[i].form, cl[i].cell, "unreachable-clause",
+        pcase_diag(c, DIAG_WARNING, cl[i].form, cl[i].cell, "unreachable-clause",
                 "this clause can never be reached");
         long j = shadowing(cl, i, info);
         if (j >= 0)
-            pc_diag(c, DIAG_NOTE, cl[j].form, cl[j].cell, "unreachable-clause",
+            pcase_diag(c, DIAG_NOTE, cl[j].form, cl[j].cell, "unreachable-clause",
                     "because this clause matches first");
     }
 }
 
-static void warn_unused(struct pc *c, const struct pc_clause *cl)
+static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
 {
     if (!cl->scope)
         return;
@@ -173,14 +174,81 @@ static void warn_unused(struct pc *c, const struct pc_clause *cl)
         const struct value *v = cl->vars[j];
         if (found[j] || cl->used[j] || !v->u.sym.interned || v->u.sym.name[0] == '_')
             continue;
-        pc_diag(c, DIAG_WARNING, NULL, cl->var_cells[j], "unused-variable",
+        pcase_diag(c, DIAG_WARNING, NULL, cl->var_cells[j], "unused-variable",
                 "variable `%s' is bound by the pattern but never used", v->u.sym.name);
     }
 }
 
+/* ---- describing a path ------------------------------------------------ */
+
+/* form with the root temporary shown as EXPVAL. */
+static struct value *readable(struct pcase_run *c, struct value *form, const struct subj *root)
+{
+    if (form == root->expr && root->temp)
+        return intern_cstr(c->L, "EXPVAL");
+    if (form->kind != VK_CONS || !memo_enter(c->m))
+        return form;
+    struct value *r = value_cons(c->L->a, readable(c, value_car(form), root),
+                                 readable(c, value_cdr(form), root));
+    memo_leave(c->m);
+    return r;
+}
+
+struct path {
+    const struct dnode **node;  /* tests on the way, and which branch */
+    bool *then;
+    size_t n, cap;
+};
+
+/* Depth-first search for a leaf of clause target through tests on the
+ * root only (their text is meaningful to a reader). */
+static bool find_path(struct pcase_run *c, const struct dnode *n, uint32_t target,
+                      const struct subj *root, struct path *p)
+{
+    if (n->kind == DN_LEAF)
+        return n->clause == target;
+    if (n->kind != DN_TEST || n->test->s != root || n->test->env || n->test->prev ||
+        p->n >= 8 || !memo_enter(c->m))
+        return false;
+    if (p->n == p->cap) {
+        p->cap = p->cap * 2 + 8;
+        p->node = arena_grow(c->L->a, p->node, p->n * sizeof *p->node, p->cap * sizeof *p->node);
+        p->then = arena_grow(c->L->a, p->then, p->n * sizeof *p->then, p->cap * sizeof *p->then);
+    }
+    p->node[p->n] = n;
+    bool found = false;
+    for (int side = 0; side < 2 && !found; side++) {
+        p->then[p->n] = side == 0;
+        p->n++;
+        found = find_path(c, side == 0 ? n->then : n->els, target, root, p);
+        if (!found)
+            p->n--;
+    }
+    memo_leave(c->m);
+    return found;
+}
+
+static const char *describe_path(struct pcase_run *c, const struct dnode *dag,
+                                 const struct subj *root, uint32_t target)
+{
+    struct path p = {NULL, NULL, 0, 0};
+    if (!find_path(c, dag, target, root, &p))
+        return NULL;
+    struct buf b;
+    buf_init(&b, c->L->a);
+    for (size_t i = 0; i < p.n; i++) {
+        struct value *f = emit_test_form(c->m, p.node[i]->test, false);
+        if (!f)
+            return NULL;
+        buf_printf(&b, "%s%s is %s", i ? ", " : "", pcase_show(c, readable(c, f, root)),
+                   p.then[i] ? "true" : "nil");
+    }
+    return p.n ? buf_cstr(&b) : NULL;
+}
+
 /* ---- compilation ------------------------------------------------------ */
 
-static bool norm_all(struct pc *c, struct pc_clause *cl, size_t n,
+static bool norm_all(struct pcase_run *c, struct pcase_clause *cl, size_t n,
                      const struct pat **pats)
 {
     bool ok = true;
@@ -188,7 +256,7 @@ static bool norm_all(struct pc *c, struct pc_clause *cl, size_t n,
         if (cl[i].dontcare) {
             cl[i].pat = pat_dontcare(c->m);
             cl[i].n_vars = 0;
-        } else if (!pc_norm(c, &cl[i])) {
+        } else if (!pcase_norm(c, &cl[i])) {
             ok = false;
         }
         pats[i] = cl[i].pat;
@@ -197,34 +265,34 @@ static bool norm_all(struct pc *c, struct pc_clause *cl, size_t n,
 }
 
 /* The error for the PAT_BAD pattern the compiler reached, at its text. */
-static void report_bad(struct pc *c, const struct pat *p)
+static void report_bad(struct pcase_run *c, const struct pat *p)
 {
-    const struct pc_bad *b = c->bad;
+    const struct pcase_bad *b = c->bad;
     while (b && b->pat != p)
         b = b->next;
     const struct value *v = b ? b->v : p->val->v;
     const struct value *cell = b ? b->cell : NULL;
     if (p->sub_kind == PAT_BAD_OR)
-        pc_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
+        pcase_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
                 "Please avoid it: (or) needs at least two alternatives");
     else
-        pc_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
-                "Unknown pattern `%s'", pc_show(c, p->val->v));
+        pcase_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
+                "Unknown pattern `%s'", pcase_show(c, p->val->v));
 }
 
-static void dump_section(struct pc *c, const struct subj *root,
+static void dump_section(struct pcase_run *c, const struct subj *root,
                          const struct pat **pats, size_t n,
                          const struct dnode *dag)
 {
     if (c->n_dumps++)
         buf_puts(c->dump, "\n");
-    if (c->dump_kind == PC_DUMP_PAT)
+    if (c->dump_kind == PCASE_DUMP_PAT)
         dump_pat(c->m, c->dump, root, pats, n);
     else
         dump_dtree(c->m, c->dump, root, dag);
 }
 
-static struct value *finish(struct pc *c, struct memo_ctx *m, struct value *form)
+static struct value *finish(struct pcase_run *c, struct memo_ctx *m, struct value *form)
 {
     c->x->stats.memo_hits += m->hits;
     c->x->stats.memo_misses += m->misses;
@@ -234,20 +302,20 @@ static struct value *finish(struct pc *c, struct memo_ctx *m, struct value *form
 
 /* The root subject: a copyable subject is read again at each test; any
  * other is expanded and bound to a `val` temporary (*expanded). */
-static const struct subj *root_subject(struct pc *c, struct memo_ctx *m,
+static const struct subj *root_subject(struct pcase_run *c, struct memo_ctx *m,
                                        struct value *subject, bool user,
                                        struct value **expanded)
 {
     *expanded = NULL;
-    if (pc_copyable(c, subject))
+    if (pcase_copyable(c, subject))
         return mtree_root(m, subject, false);
-    *expanded = user ? pc_code(c, subject) : subject;
+    *expanded = user ? pcase_code(c, subject) : subject;
     return *expanded ? mtree_root(m, expand_gensym(c->x, "val"), true) : NULL;
 }
 
-static struct value *emit_dag(struct pc *c, struct memo_ctx *m,
+static struct value *emit_dag(struct pcase_run *c, struct memo_ctx *m,
                               const struct dnode *dag, const struct subj *root,
-                              struct value *expanded, struct pc_clause *cl,
+                              struct value *expanded, struct pcase_clause *cl,
                               size_t n, struct emit_info *info)
 {
     struct emit_clause *ec = ARENA_NEWN(c->L->a, struct emit_clause, n + 1);
@@ -256,13 +324,13 @@ static struct value *emit_dag(struct pc *c, struct memo_ctx *m,
                                      cl[i].vars, cl[i].n_vars, cl[i].used};
     struct value *form = emit_form(m, dag, root, expanded, ec, n, info);
     if (!form && m->too_deep)
-        pc_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
+        pcase_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
                 "pattern too deeply nested to emit");
     return form;
 }
 
-struct value *pc_compile(struct pc *c, struct value *subject, bool subject_user,
-                         struct pc_clause *cl, size_t n, struct emit_info *info)
+struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool subject_user,
+                         struct pcase_clause *cl, size_t n, struct emit_info *info)
 {
     struct memo_ctx m;
     struct memo_hooks hooks = {hook_gensym, hook_code, c};
@@ -280,7 +348,7 @@ struct value *pc_compile(struct pc *c, struct value *subject, bool subject_user,
         if (m.bad)
             report_bad(c, m.bad);
         else if (m.too_deep)
-            pc_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
+            pcase_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
                     "pattern too deeply nested or too complex to compile");
         return finish(c, &m, NULL);
     }
@@ -291,6 +359,8 @@ struct value *pc_compile(struct pc *c, struct value *subject, bool subject_user,
         return finish(c, &m, NULL);
     if (c->dump)
         dump_section(c, root, pats, n, dag);
+    if (c->describe >= 0 && (size_t)c->describe < n)
+        c->path = describe_path(c, dag, root, (uint32_t)c->describe);
     warn_unreachable(c, cl, n, info);
     for (size_t i = 0; i < n; i++)
         warn_unused(c, &cl[i]);

@@ -13,10 +13,11 @@
 
 #include "base/buf.h"
 #include "expand/expand.h"
+#include "expand/pcase.h"
 #include "match/emit.h"
 
 /* One clause of a compilation. */
-struct pc_clause {
+struct pcase_clause {
     struct value *form;         /* the clause as written (warnings), or NULL */
     struct value *pattern;      /* surface pattern (unless dontcare) */
     bool dontcare;              /* the unchecked catch-all of pcase-let */
@@ -28,7 +29,7 @@ struct pc_clause {
     bool dontwarn;              /* implicit clause: never "unreachable" */
     struct value *scope;        /* where its variables may be used (a list
                                    of forms), NULL = no unused check */
-    /* Variables in order of first occurrence (filled by pc_norm). */
+    /* Variables in order of first occurrence (filled by pcase_norm). */
     struct value **vars;
     struct value **var_cells;   /* cons whose car is the occurrence, or NULL */
     bool *used;                 /* read by the pattern itself */
@@ -36,15 +37,15 @@ struct pc_clause {
 };
 
 /* A pattern Emacs rejects only when its compiler reaches it. */
-struct pc_bad {
+struct pcase_bad {
     const struct pat *pat;      /* the PAT_BAD pattern */
     const struct value *v;      /* the pattern as written */
     const struct value *cell;   /* cons whose car it is, or NULL */
-    struct pc_bad *next;
+    struct pcase_bad *next;
 };
 
 /* The state of one top-level pcase-family expansion. */
-struct pc {
+struct pcase_run {
     struct expand_ctx *x;
     struct lisp *L;
     struct value *site;         /* the form being expanded (fallback position) */
@@ -52,43 +53,46 @@ struct pc {
     struct memo_ctx base;       /* context outside compilations (scans, tables) */
     struct memo_ctx *m;         /* the current compilation's context, or &base */
     struct buf *dump;           /* --dump output, or NULL */
-    enum { PC_DUMP_PAT, PC_DUMP_DTREE } dump_kind;
+    int dump_kind;              /* enum pcase_dump_kind */
     unsigned n_dumps;           /* sections written */
-    struct pc_bad *bad;         /* where each PAT_BAD pattern was written */
+    struct pcase_bad *bad;         /* where each PAT_BAD pattern was written */
+    long describe;              /* clause whose first path pcase_compile
+                                   describes in `path' (-1: none) */
+    const char *path;           /* e.g. "(eq x 'a) is nil", or NULL */
     bool failed;                /* an error was recorded */
 };
 
 /* Start the expansion of one pcase-family form (site). */
-void pc_init(struct pc *c, struct expand_ctx *x, struct value *site);
+void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site);
 
 /* Record a diagnostic at v (when it was read from the input), else at the
  * car of cell, else at the form being expanded.  fmt may use %s only with
- * strings made by pc_show. */
-void pc_diag(struct pc *c, enum diag_severity sev, const struct value *v,
+ * strings made by pcase_show. */
+void pcase_diag(struct pcase_run *c, enum diag_severity sev, const struct value *v,
              const struct value *cell, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
 /* prin1 text of v (arena string), for messages. */
-const char *pc_show(struct pc *c, const struct value *v);
+const char *pcase_show(struct pcase_run *c, const struct value *v);
 
 /* Normalise cl->pattern into cl->pat and fill cl's variable tables.
  * False after recording an error (the pattern's position). */
-bool pc_norm(struct pc *c, struct pc_clause *cl);
+bool pcase_norm(struct pcase_run *c, struct pcase_clause *cl);
 
 /* Index of the first unsorted row of the core pattern heads, or -1. */
-long pc_norm_check_table(void);
+long pcase_norm_check_table(void);
 
 /* Is expr copyable (evaluated again instead of bound, pcase.md 1.1)? */
-bool pc_copyable(struct pc *c, const struct value *expr);
+bool pcase_copyable(struct pcase_run *c, const struct value *expr);
 
 /* Compile clauses cl[0..n) against subject in a fresh match context
  * (patterns are normalised here, all of them before anything else).
  * subject_user: subject is user code to expand (else generated).  info (may be NULL) receives per-clause facts.  Returns the
  * code, or NULL after an error. */
-struct value *pc_compile(struct pc *c, struct value *subject, bool subject_user,
-                         struct pc_clause *cl, size_t n, struct emit_info *info);
+struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool subject_user,
+                         struct pcase_clause *cl, size_t n, struct emit_info *info);
 
 /* Expansion of a piece of user code, once per form. */
-struct value *pc_code(struct pc *c, struct value *form);
+struct value *pcase_code(struct pcase_run *c, struct value *form);
 
 #endif

@@ -10,7 +10,7 @@
  *
  * Functions, in order: occurrences and code bookkeeping, atoms, the head
  * table (quote pred guard app and or let `), backquote (qpat, iterative
- * along lists), norm, pc_norm, pc_copyable.
+ * along lists), norm, pcase_norm, pcase_copyable.
  */
 #include "expand/pcase_int.h"
 
@@ -19,10 +19,10 @@
 #include "expand/pcase_macros.h"
 
 struct nz {
-    struct pc *c;
+    struct pcase_run *c;
     struct memo_ctx *m;
     struct lisp *L;
-    struct pc_clause *cl;
+    struct pcase_clause *cl;
     struct value **occ;        /* variable occurrences, in order */
     struct value **occ_cell;   /* their cells (may be NULL) */
     bool *occ_rep;             /* repeated within one path (an eql test) */
@@ -104,7 +104,7 @@ static void diag(struct nz *z, enum diag_severity sev, const struct value *p,
     const struct value *at = p;
     if (z->anchor && !cell && !from_input(z, p))
         at = z->anchor;
-    pc_diag(z->c, sev, at, cell, code, "%s", msg);
+    pcase_diag(z->c, sev, at, cell, code, "%s", msg);
 }
 
 static const struct pat *fail(struct nz *z, const struct value *p,
@@ -120,7 +120,7 @@ static const struct pat *fail(struct nz *z, const struct value *p,
 static const struct pat *bad(struct nz *z, struct value *p, struct value *cell, int why)
 {
     const struct pat *b = pat_bad(z->m, p, why);
-    struct pc_bad *r = ARENA_NEW(z->L->a, struct pc_bad);
+    struct pcase_bad *r = ARENA_NEW(z->L->a, struct pcase_bad);
     r->pat = b;
     r->v = p;
     r->cell = cell;
@@ -199,9 +199,9 @@ static void check_underscore(struct nz *z, struct value *fun)
         return;
     for (struct value *l = value_cdr(fun); l->kind == VK_CONS; l = value_cdr(l))
         if (named(value_car(l), "_")) {
-            pc_diag(z->c, DIAG_WARNING, fun, NULL, "underscore-argument",
+            pcase_diag(z->c, DIAG_WARNING, fun, NULL, "underscore-argument",
                     "`_' in %s stands for the value being matched (Emacs 30); "
-                    "Emacs 28 reads it as a variable", pc_show(z->c, fun));
+                    "Emacs 28 reads it as a variable", pcase_show(z->c, fun));
             return;
         }
 }
@@ -309,7 +309,7 @@ static const struct {
     {"let", h_let}, {"or", h_or}, {"pred", h_pred}, {"quote", h_quote},
 };
 
-long pc_norm_check_table(void)
+long pcase_norm_check_table(void)
 {
     for (size_t i = 1; i < sizeof heads / sizeof heads[0]; i++)
         if (strcmp(heads[i - 1].name, heads[i].name) >= 0)
@@ -369,13 +369,13 @@ static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *
     if (unquote(z, q, ",@") || named(q, "..."))
         return fail(z, q, cell, "splice-in-backquote",
                     fmt(z, "Unsupported QPAT: %s (Emacs 30 rejects it; "
-                           "Emacs 28.2 matched it as literal structure)", pc_show(z->c, q)));
+                           "Emacs 28.2 matched it as literal structure)", pcase_show(z->c, q)));
     if (q->kind == VK_VECTOR)
         return qvec(z, q, cell);
     if (q->kind == VK_SYMBOL || q->kind == VK_STRING || value_numberp(q))
         return pat_quote(z->m, q);
     return fail(z, q, cell, "malformed-pattern",
-                fmt(z, "Unknown QPAT: %s", pc_show(z->c, q)));
+                fmt(z, "Unknown QPAT: %s", pcase_show(z->c, q)));
 }
 
 /* `(Q1 Q2 ... . TAIL): the elements are normalised in order (so variables
@@ -444,7 +444,7 @@ static const struct pat *norm(struct nz *z, struct value *p, struct value *cell)
  * pred/app/guard/let code mentions it. */
 static void settle_vars(struct nz *z)
 {
-    struct pc_clause *cl = z->cl;
+    struct pcase_clause *cl = z->cl;
     cl->vars = ARENA_NEWN(z->L->a, struct value *, z->n_occ + 1);
     cl->var_cells = ARENA_NEWN(z->L->a, struct value *, z->n_occ + 1);
     cl->used = arena_zalloc(z->L->a, z->n_occ + 1);
@@ -470,7 +470,7 @@ static void settle_vars(struct nz *z)
     }
 }
 
-bool pc_norm(struct pc *c, struct pc_clause *cl)
+bool pcase_norm(struct pcase_run *c, struct pcase_clause *cl)
 {
     struct nz z;
     memset(&z, 0, sizeof z);
@@ -485,7 +485,7 @@ bool pc_norm(struct pc *c, struct pc_clause *cl)
 
 /* Emacs's macroexp-copyable-p: a symbol, a non-list atom, (quote X) or
  * (function SYMBOL). */
-bool pc_copyable(struct pc *c, const struct value *e)
+bool pcase_copyable(struct pcase_run *c, const struct value *e)
 {
     if (e->kind != VK_CONS)
         return true;

@@ -20,6 +20,13 @@ enum {
 /* Distinct states one compilation may build before giving up. */
 #define STATE_BUDGET 400000
 
+struct scratch {
+    struct memo_obj **tv, **ev;   /* kept branches, then / else side */
+    size_t *ti, *ei;              /* their positions in rest */
+    struct memo_list **cells;     /* rest's cells by position */
+    size_t cap;
+};
+
 struct dt {
     struct memo_ctx *m;
     struct value **names;       /* every variable name of every clause */
@@ -27,6 +34,7 @@ struct dt {
     struct memo_table eql;      /* (pred (eql PREV)) pattern -> PREV subject */
     const struct dnode *fail;
     const struct dnode *dontcare;
+    struct scratch sc;          /* split_rest's buffers */
 };
 
 /* ---- free temporary sets --------------------------------------------- */
@@ -261,29 +269,70 @@ static struct mt_split by_pred(void *arg, const struct pat *leaf_pat)
     return know_after_pred(sp->d->m, sp->upat, leaf_pat, sp->vars);
 }
 
+/* split_rest's buffers: it returns before any recursion, so one set
+ * serves every call. */
+static void scratch_fit(struct dt *d, size_t n)
+{
+    struct scratch *sc = &d->sc;
+    if (n <= sc->cap)
+        return;
+    size_t cap = n * 2;
+    struct arena *a = d->m->L->a;
+    sc->tv = ARENA_NEWN(a, struct memo_obj *, cap);
+    sc->ev = ARENA_NEWN(a, struct memo_obj *, cap);
+    sc->ti = ARENA_NEWN(a, size_t, cap);
+    sc->ei = ARENA_NEWN(a, size_t, cap);
+    sc->cells = ARENA_NEWN(a, struct memo_list *, cap);
+    sc->cap = cap;
+}
+
+/* The kept branches v (at positions ix) as a list: those after the last
+ * change (position changed_to and on) are rest's own suffix, so an
+ * untouched rest costs nothing. */
+static struct memo_list *kept(struct dt *d, struct memo_obj **v, const size_t *ix,
+                              size_t nk, size_t changed_to, size_t n)
+{
+    struct memo_list *l = changed_to < n ? d->sc.cells[changed_to] : NULL;
+    size_t k = 0;
+    while (k < nk && ix[k] < changed_to)
+        k++;
+    while (k-- > 0)
+        l = memo_cons(d->m, v[k], l);
+    return l;
+}
+
 /* Split every branch of rest after a test on s; branches known to fail on
  * a side are dropped from it.  False when the depth guard tripped. */
 static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *s,
                        mt_splitter f, struct splitter *sp,
                        struct memo_list **then_rest, struct memo_list **else_rest)
 {
-    size_t n = rest ? rest->len : 0, nt = 0, ne = 0;
-    struct memo_obj **tv = ARENA_NEWN(d->m->L->a, struct memo_obj *, n + 1);
-    struct memo_obj **ev = ARENA_NEWN(d->m->L->a, struct memo_obj *, n + 1);
-    for (const struct memo_list *l = rest; l; l = l->cdr) {
+    size_t n = rest ? rest->len : 0, nt = 0, ne = 0, tc = 0, ec = 0, i = 0;
+    scratch_fit(d, n + 1);
+    struct scratch *sc = &d->sc;
+    for (struct memo_list *l = rest; l; l = l->cdr, i++) {
         const struct branch *b = (const struct branch *)l->car;
         const struct mtree *t, *e;
+        sc->cells[i] = l;
         if (!mtree_split(d->m, b->match, s, f, sp, &t, &e))
             return false;
-        if (t->kind != MT_FAIL)
-            tv[nt++] = t == b->match ? l->car
-                     : (struct memo_obj *)mtree_branch(d->m, t, b->clause, b->vars);
-        if (e->kind != MT_FAIL)
-            ev[ne++] = e == b->match ? l->car
-                     : (struct memo_obj *)mtree_branch(d->m, e, b->clause, b->vars);
+        if (t != b->match)
+            tc = i + 1;
+        if (e != b->match)
+            ec = i + 1;
+        if (t->kind != MT_FAIL) {
+            sc->ti[nt] = i;
+            sc->tv[nt++] = t == b->match ? l->car
+                         : (struct memo_obj *)mtree_branch(d->m, t, b->clause, b->vars);
+        }
+        if (e->kind != MT_FAIL) {
+            sc->ei[ne] = i;
+            sc->ev[ne++] = e == b->match ? l->car
+                         : (struct memo_obj *)mtree_branch(d->m, e, b->clause, b->vars);
+        }
     }
-    *then_rest = memo_list_of(d->m, tv, nt);
-    *else_rest = memo_list_of(d->m, ev, ne);
+    *then_rest = kept(d, sc->tv, sc->ti, nt, tc, n);
+    *else_rest = kept(d, sc->ev, sc->ei, ne, ec, n);
     return true;
 }
 
@@ -736,6 +785,10 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
     d.m = m;
     d.fail = make_node(&d, DN_FAIL, NULL, NULL, NULL, NULL, 0, NULL);
     d.dontcare = make_node(&d, DN_DONTCARE, NULL, NULL, NULL, NULL, 0, NULL);
+    if (n >= (size_t)m->max_depth) { /* each clause may need a level */
+        m->too_deep = true;
+        return NULL;
+    }
     collect_names(&d, pats, n);
     struct memo_obj **bs = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
     for (size_t i = 0; i < n; i++) {

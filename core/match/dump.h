@@ -1,7 +1,7 @@
 /* dump.h - stable text dumps of the pattern IR and the decision DAG.
  *
  * Debug printers of the pattern compiler (cli.md 4.6, --dump=pat|dtree;
- * format in docs/pcase-dumps.md).  No pointer values: subjects are `$N`
+ * format in docs/pcase.md).  No pointer values: subjects are `$N`
  * (the root is $0, the others numbered in order of first appearance) and
  * decision nodes `nN` in depth-first order (then before else), so equal
  * inputs give equal bytes.  User code is shown as written.

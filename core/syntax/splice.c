@@ -421,11 +421,19 @@ static void put_comments(struct out *o, const struct pretty_comment *cm,
     spaces(o->b, code);
 }
 
+/* Display column at the end of b (after its last line break). */
+static int out_column(const struct buf *b)
+{
+    size_t ls = b->len;
+    while (ls > 0 && b->data[ls - 1] != '\n')
+        ls--;
+    return pretty_advance((const uint8_t *)b->data + ls, b->len - ls, 0);
+}
+
 /* Where a replaced span is in its top-level form and on its line. */
 struct site_pos {
     struct span sp;          /* the replaced text */
     const struct read_form *top; /* its top-level form */
-    int col;                 /* display column of its start */
     int trail;               /* display width after it on its line */
     bool starts_line;        /* only blanks before it on its line */
 };
@@ -433,12 +441,11 @@ struct site_pos {
 static struct site_pos site_pos(const struct splice_in *in, struct span sp,
                                 const struct read_form *top)
 {
-    struct site_pos p = {sp, top, 0, 0, false};
+    struct site_pos p = {sp, top, 0, false};
     size_t ls = line_start(in->text, sp.start);
     size_t le = line_end(in->text, in->len, sp.end);
     if (le > sp.end && in->text[le - 1] == '\r')
         le--;
-    p.col = column(in->text, sp.start);
     p.trail = pretty_advance(in->text + sp.end, le - sp.end, 0);
     p.starts_line = only_blanks(in->text, ls, sp.start);
     return p;
@@ -467,17 +474,20 @@ static bool emit_site(const struct splice_in *in, struct out *o,
     if (!doc)
         return false;
     struct pretty_comment *before = before_expansion(&cs, pretty_take_root_comments(doc));
-    int col = p.col;
-    size_t copy_to = p.sp.start;
+    int col;
     if (before && !p.starts_line) {
-        while (copy_to > 0 && blank(in->text[copy_to - 1]))
-            copy_to--;
+        size_t ws = p.sp.start;
+        while (ws > *pos && blank(in->text[ws - 1]))
+            ws--;
+        buf_put(o->b, in->text + *pos, ws - *pos);
         col = indent_for(in, &po, p.top, s->orig);
-    }
-    buf_put(o->b, in->text + *pos, copy_to - *pos);
-    if (copy_to != p.sp.start) {
         buf_puts(o->b, o->nl);
         spaces(o->b, col);
+    } else {
+        /* The column in the output: an earlier expansion on the same
+         * line may have moved the form. */
+        buf_put(o->b, in->text + *pos, p.sp.start - *pos);
+        col = out_column(o->b);
     }
     size_t mark = o->b->len;
     if (before)

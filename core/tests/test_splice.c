@@ -234,7 +234,7 @@ static void test_forms_and_crlf(void **state)
     struct value *a = f->r.forms[0].v, *b = f->r.forms[1].v;
     f->in.pretty.width = 12;
     add_site(f, nth(a, 1), lisp_listv(f->L, S(f, "when"), S(f, "x"), S(f, "one"), S(f, "two"), NULL));
-    add_site(f, nth(a, 2), value_int(f->a, 2));
+    add_site(f, nth(a, 2), lisp_listv(f->L, S(f, "when"), S(f, "y"), S(f, "one"), S(f, "two"), NULL));
     add_site(f, nth(b, 2), S(f, "zz"));
     f->in.begin_form = begin;
     f->in.begin_ctx = f;
@@ -242,14 +242,16 @@ static void test_forms_and_crlf(void **state)
     assert_string_equal(run(f, t),
                         "(a (when x\r\n"
                         "     one\r\n"
-                        "     two) 2)\r\n"
+                        "     two) (when y\r\n"   /* at its column in the output */
+                        "            one\r\n"
+                        "            two))\r\n"
                         "(b '#3=(c) #1=zz)\r\n"
                         "(c)");
     assert_int_equal(f->n_begun, 2);
     assert_int_equal(f->floors[0], 0);
     assert_int_equal(f->floors[1], 3);
     assert_string_equal(t[0].text, "(when x\r\n     one\r\n     two)");
-    assert_string_equal(t[1].text, "2");
+    assert_string_equal(t[1].text, "(when y\r\n            one\r\n            two)");
     assert_string_equal(t[2].text, "zz");
     assert_int_equal(splice_label_floor(f->in.text, f->in.len, 0, (uint32_t)f->in.len), 3);
     fx_free(f);

@@ -222,4 +222,6 @@ source version of a standard macro must not replace the loaded one."
                               (reverse pcxc-extract--stats) " ")
                    (- (float-time) start)))))
 
+(provide 'pcxc-extract)
+
 ;;; pcxc-extract.el ends here

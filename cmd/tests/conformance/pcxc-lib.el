@@ -106,6 +106,13 @@ marks, so this runs again whenever `load-history' has grown."
   "Make this Emacs the reference: libraries, quoting style, no folding facts."
   (dolist (f pcxc-libraries) (require f))
   (setq text-quoting-style 'grave)
+  ;; Redefining a primitive must not start the native compiler (it would
+  ;; load comp.el in some processes and not in others, and it fails on
+  ;; some primitives); stubs are called from interpreted code anyway.
+  (when (boundp 'comp-enable-subr-trampolines)
+    (setq comp-enable-subr-trampolines nil))
+  (when (boundp 'native-comp-deferred-compilation)
+    (setq native-comp-deferred-compilation nil))
   (setq max-lisp-eval-depth (max max-lisp-eval-depth 3000)
         max-specpdl-size (max max-specpdl-size 6000))
   (pcxc--collect-real-functions)
@@ -292,9 +299,11 @@ text properties are dropped; deep or long structure is cut off."
      ((stringp v) (substring-no-properties v))
      ((consp v) (pcxc--abs-list v depth))
      ((or (byte-code-function-p v) (subrp v)) '<function>)
-     ((or (vectorp v) (recordp v))
-      (let ((l (pcxc--abs-list (append v nil) depth)))
-        (if (vectorp v) (vconcat l) (cons '<record> l))))
+     ((vectorp v) (vconcat (pcxc--abs-list (append v nil) depth)))
+     ((recordp v)
+      (cons '<record> (pcxc--abs-list (cl-loop for i below (length v)
+                                               collect (aref v i))
+                                      depth)))
      ((bool-vector-p v) v)
      ((hash-table-p v) (list '<hash-table> (hash-table-count v)))
      ((markerp v) (list '<marker> (marker-position v)))
@@ -586,14 +595,21 @@ change the world (buffers, files, processes, messages...)."
     (error nil)))
 
 (defun pcxc-global-set (codes)
-  "Global variables in CODES to rebind around each evaluation, so that an
-assignment made by one evaluation is not seen by the next."
-  (cons 'gensym-counter
-        (seq-filter (lambda (s)
-                      (and (boundp s) (not (eq s t)) (not (keywordp s))
-                           (not (memq s '(gensym-counter nil)))
-                           (pcxc--bindable-p s)))
-                    (apply #'append (mapcar #'pcxc-symbols codes)))))
+  "Variables of CODES to bind dynamically around each evaluation.
+An assignment to a variable that is not bound locally changes its global
+value; binding every such name around each evaluation keeps one
+evaluation from seeing what an earlier one assigned.  Names without a
+global value are bound and then made void inside the binding, so reading
+them still signals `void-variable'.  Returns (NAMES . VOID-NAMES)."
+  (let ((names '()) (void '()))
+    (dolist (s (apply #'append (mapcar #'pcxc-symbols codes)))
+      (when (and (not (eq s t)) (not (keywordp s))
+                 (not (pcxc--harness-symbol-p s))
+                 (not (eq s 'gensym-counter))
+                 (pcxc--bindable-p s))
+        (push s names)
+        (unless (boundp s) (push s void))))
+    (cons (cons 'gensym-counter (nreverse names)) void)))
 
 (defun pcxc--install (stubs)
   "Replace the functions STUBS by stubs; remember the old definitions."
@@ -620,17 +636,20 @@ assignment made by one evaluation is not seen by the next."
   (setq pcxc--tuple tuple pcxc--index index pcxc--log nil pcxc--calls 0))
 
 (defun pcxc-run (fn tuple index env)
-  "Call FN on input TUPLE (number INDEX) under ENV = (STUBS . GLOBALS).
+  "Call FN on input TUPLE (number INDEX) under ENV = (STUBS NAMES . VOID).
 Returns (OUTCOME LOG): OUTCOME is (ok VALUE) or (err ERROR), both
-abstracted by `pcxc-abs', LOG the noted calls in order.  The globals are
-bound before the stubs go in, so that nothing but the case itself runs
-while they are installed."
+abstracted by `pcxc-abs', LOG the noted calls in order.  NAMES are bound
+dynamically to their values (`gensym-counter' to 0), VOID ones made void
+inside that binding, before the stubs go in, so that nothing but the case
+itself runs while the stubs are installed."
   (pcxc--reset-world tuple index)
-  (let* ((globals (cdr env))
-         (values (cons 0 (mapcar #'symbol-value (cdr globals))))
+  (let* ((names (cadr env))
+         (values (cons 0 (mapcar (lambda (s) (and (boundp s) (symbol-value s)))
+                                 (cdr names))))
          (args (and tuple (list (pcxc-copy (car tuple)))))
          (outcome nil))
-    (cl-progv globals values
+    (cl-progv names values
+      (mapc #'makunbound (cddr env))
       (pcxc--install (car env))
       (unwind-protect
           (setq outcome (condition-case err

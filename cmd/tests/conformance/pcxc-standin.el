@@ -5,11 +5,11 @@
 ;;         [--break=swap|twice] [--no-expand] --compact FILE
 ;;
 ;; Behaves like `pcexpand --compact FILE' as far as the conformance harness
-;; needs: each top-level form of FILE is printed on one line, after
-;; `macroexpand-all' in the harness's reference Emacs (so every macro is
-;; expanded, not only the pcase family - the meaning is the same).
-;; Temporaries stay uninterned and are printed with #N= labels so that
-;; they read back as the same symbols.  If any form cannot be expanded,
+;; needs: each top-level form of FILE is printed on one line with its
+;; pcase-family forms replaced by what Emacs's own macros make of them in
+;; the harness's reference Emacs; other macros are left for the evaluating
+;; Emacs to expand, as with pcexpand.  Temporaries stay uninterned and are
+;; printed with #N= labels so that they read back as the same symbols.  If any form cannot be expanded,
 ;; nothing is printed, a diagnostic goes to stderr and the exit status is 2.
 ;;
 ;; It exists to validate the harness itself: run as is it must produce no
@@ -18,6 +18,7 @@
 ;; subject twice; the harness must report both.
 
 (require 'pcxc-lib)
+(require 'pcxc-extract)
 
 (defun pcxc-standin--swap (form)
   "FORM with the first two clauses of each pcase (with two or more) swapped."
@@ -39,6 +40,39 @@
    ((proper-list-p form) (mapcar #'pcxc-standin--twice form))
    (t form)))
 
+(defun pcxc-standin--found-p (node found)
+  "Non-nil if the cons NODE is one of the FOUND forms (see pcxc-extract.el)."
+  (and (memq (car-safe node) pcxc-extract-heads)
+       (cl-some (lambda (f) (pcxc-extract--same-form-p (cons (car node) (cdr node)) f))
+                found)))
+
+(defun pcxc-standin--naive-p (node)
+  "Non-nil if NODE is a pcase-family form; used where Emacs cannot walk."
+  (memq (car-safe node) pcxc-extract-heads))
+
+(defun pcxc-standin--replace (node pick)
+  "NODE with every subform PICK accepts replaced by its expansion.
+Quoted data is left alone."
+  (cond
+   ((funcall pick node) (pcxc-standin-expand node))
+   ((memq (car-safe node) '(quote function)) node)
+   ((consp node)
+    (cons (pcxc-standin--replace (car node) pick)
+          (pcxc-standin--replace (cdr node) pick)))
+   (t node)))
+
+(defun pcxc-standin-expand (form)
+  "FORM with its pcase-family forms expanded by Emacs, other macros kept.
+A pcase-family form is expanded one step by its own macro; in the result,
+and in any other form, the outermost pcase-family forms in code positions
+are found the way the extractor finds them and expanded in turn."
+  (if (memq (car-safe form) pcxc-extract-heads)
+      (pcxc-standin-expand (macroexpand-1 form))
+    (let ((found (pcxc-extract--walk form)))
+      (pcxc-standin--replace
+       form (if (eq found 'error) #'pcxc-standin--naive-p
+              (lambda (node) (pcxc-standin--found-p node found)))))))
+
 (defun pcxc-standin--transform (form breakage expand)
   "FORM after BREAKAGE (nil, \"swap\" or \"twice\"), expanded if EXPAND."
   (let ((broken (pcase breakage
@@ -46,7 +80,7 @@
                   ("swap" (pcxc-standin--swap form))
                   ("twice" (pcxc-standin--twice form))
                   (_ (error "Unknown --break=%s" breakage)))))
-    (if expand (macroexpand-all broken) broken)))
+    (if expand (pcxc-standin-expand broken) broken)))
 
 (defun pcxc-standin--forms (file)
   "The top-level forms of FILE with their line numbers: ((LINE . FORM)...)."
