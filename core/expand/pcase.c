@@ -180,50 +180,73 @@ static struct value *arity(struct pcase_run *c, struct value *form, const char *
     return NULL;
 }
 
+/* The clauses (PATTERN BODY...) of list as compilation clauses, with
+ * `extra` free slots after them; NULL after an error. */
+static struct pcase_clause *user_clauses(struct pcase_run *c, struct value *list,
+                                         struct value *at, size_t extra, size_t *n)
+{
+    if (!proper(c, list, at, "the clause list"))
+        return NULL;
+    *n = (size_t)value_list_length(list, c->L->nil);
+    struct pcase_clause *cl = ARENA_NEWN(c->L->a, struct pcase_clause, *n + extra + 1);
+    memset(cl, 0, (*n + extra + 1) * sizeof *cl);
+    size_t i = 0;
+    for (struct value *l = list; l->kind == VK_CONS; l = value_cdr(l), i++) {
+        struct value *k = value_car(l);
+        if (k->kind != VK_CONS) {
+            pcase_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
+                       "a clause must be a list (PATTERN BODY...)");
+            return NULL;
+        }
+        cl[i] = (struct pcase_clause){.form = k, .pattern = value_car(k), .cell = k,
+                                      .body = value_cdr(k), .user = true,
+                                      .kind = EMIT_BODY, .scope = value_cdr(k)};
+    }
+    return cl;
+}
+
+/* pcase-exhaustive's implicit last clause: a fresh variable and the
+ * run-time error of pcase.md 1.2. */
+static struct pcase_clause error_clause(struct pcase_run *c)
+{
+    struct value *x = expand_gensym(c->x, "x");
+    struct value *msg = value_string(c->L->a, "No clause matching `%S'", 23, false);
+    struct value *call = lisp_listv(c->L, sym(c, "error"), msg, x, NULL);
+    return (struct pcase_clause){.pattern = x, .kind = EMIT_BODY, .dontwarn = true,
+                                 .body = cons(c, call, c->L->nil)};
+}
+
+static void warn_exhaustive(struct pcase_run *c, struct value *form, bool reached)
+{
+    if (!reached)
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
+                   "this pcase-exhaustive can never fail: a plain pcase would do");
+    else if (c->path)
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+                   "this pcase-exhaustive can signal \"No clause matching\": no "
+                   "clause matches when %s", c->path);
+    else
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+                   "some values match no clause: this pcase-exhaustive can signal "
+                   "\"No clause matching\"");
+}
+
 static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exhaustive)
 {
     struct value *args = value_cdr(form);
     if (args->kind != VK_CONS)
         return arity(c, form, "(pcase EXP CLAUSE...) needs EXP");
-    struct value *clauses = value_cdr(args);
-    if (!proper(c, clauses, form, "the clause list"))
+    size_t n;
+    struct pcase_clause *cl = user_clauses(c, value_cdr(args), form, 1, &n);
+    if (!cl)
         return NULL;
-    size_t n = (size_t)value_list_length(clauses, c->L->nil), i = 0;
-    struct pcase_clause *cl = ARENA_NEWN(c->L->a, struct pcase_clause, n + 2);
-    memset(cl, 0, (n + 2) * sizeof *cl);
-    for (struct value *l = clauses; l->kind == VK_CONS; l = value_cdr(l), i++) {
-        struct value *k = value_car(l);
-        if (k->kind != VK_CONS) {
-            pcase_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
-                    "a clause must be a list (PATTERN BODY...)");
-            return NULL;
-        }
-        cl[i] = (struct pcase_clause){.form = k, .pattern = value_car(k), .cell = k,
-                                   .body = value_cdr(k), .user = true,
-                                   .kind = EMIT_BODY, .scope = value_cdr(k)};
-    }
-    if (exhaustive) {
-        struct value *x = expand_gensym(c->x, "x");
-        struct value *msg = value_string(c->L->a, "No clause matching `%S'", 23, false);
-        cl[n] = (struct pcase_clause){.pattern = x, .kind = EMIT_BODY, .dontwarn = true,
-                                   .body = cons(c, lisp_listv(c->L, sym(c, "error"), msg, x, NULL),
-                                                c->L->nil)};
-        n++;
-    }
+    if (exhaustive)
+        cl[n++] = error_clause(c);
     struct emit_info *info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
     c->describe = exhaustive ? (long)n - 1 : -1;
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
-    if (out && exhaustive && !info[n - 1].leaves)
-        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
-                "this pcase-exhaustive can never fail: a plain pcase would do");
-    else if (out && exhaustive && c->path)
-        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
-                "this pcase-exhaustive can signal \"No clause matching\": no "
-                "clause matches when %s", c->path);
-    else if (out && exhaustive)
-        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
-                "some values match no clause: this pcase-exhaustive can signal "
-                "\"No clause matching\"");
+    if (out && exhaustive)
+        warn_exhaustive(c, form, info[n - 1].leaves > 0);
     return out;
 }
 
@@ -471,22 +494,10 @@ struct value *pcase_compile_clauses(struct expand_ctx *x, struct value *subject,
 {
     struct pcase_run c;
     pcase_init(&c, x, clauses);
-    if (!proper(&c, clauses, clauses, "the clause list"))
+    size_t n;
+    struct pcase_clause *cl = user_clauses(&c, clauses, clauses, 1, &n);
+    if (!cl)
         return NULL;
-    size_t n = (size_t)value_list_length(clauses, c.L->nil), i = 0;
-    struct pcase_clause *cl = ARENA_NEWN(c.L->a, struct pcase_clause, n + 2);
-    memset(cl, 0, (n + 2) * sizeof *cl);
-    for (struct value *l = clauses; l->kind == VK_CONS; l = value_cdr(l), i++) {
-        struct value *k = value_car(l);
-        if (k->kind != VK_CONS) {
-            pcase_diag(&c, DIAG_ERROR, NULL, l, "malformed-pattern",
-                    "a clause must be a list (PATTERN BODY...)");
-            return NULL;
-        }
-        cl[i] = (struct pcase_clause){.form = k, .pattern = value_car(k), .cell = k,
-                                   .body = value_cdr(k), .user = true,
-                                   .kind = EMIT_BODY, .scope = value_cdr(k)};
-    }
     if (on_nomatch) {
         cl[n] = (struct pcase_clause){.pattern = intern_cstr(c.L, "_"), .kind = EMIT_BODY,
                                    .dontwarn = true,

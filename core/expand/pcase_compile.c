@@ -2,14 +2,16 @@
  *
  * Stage "expand" of the pcase front end, between the entry points
  * (pcase.c) and the match layer.  pcase_compile normalises every clause
- * pattern first (so errors in unreachable clauses are still reported),
+ * pattern first (so pattern-macro errors in unreachable clauses are still
+ * reported, as in Emacs; errors Emacs finds only while compiling wait for
+ * the DAG to reach them),
  * builds the decision DAG (match/dtree), emits it (match/emit) and then
  * reports unreachable clauses and unused pattern variables.  The match
  * layer reaches the expander only through the hooks defined here.
  *
- * Functions, in order: pcase_diag, pcase_show, pcase_code and the hooks, pcase_init,
- * dumps,
- * warnings (unreachable-clause, unused-variable), pcase_compile.
+ * Functions, in order: pcase_diag, pcase_show, pcase_code and the hooks,
+ * pcase_init, warnings (unreachable-clause, unused-variable), the
+ * description of a path (exhaustive-can-fail), pcase_compile and its steps.
  */
 #include "expand/pcase_int.h"
 
@@ -272,7 +274,7 @@ static void report_bad(struct pcase_run *c, const struct pat *p)
         b = b->next;
     const struct value *v = b ? b->v : p->val->v;
     const struct value *cell = b ? b->cell : NULL;
-    if (p->sub_kind == PAT_BAD_OR)
+    if (p->kind == PAT_OR)
         pcase_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
                 "Please avoid it: (or) needs at least two alternatives");
     else

@@ -36,9 +36,10 @@ struct pcase_clause {
     size_t n_vars;
 };
 
-/* A pattern Emacs rejects only when its compiler reaches it. */
+/* A pattern Emacs rejects only when its compiler reaches it (PAT_BAD, or
+ * an `or` of fewer than two alternatives). */
 struct pcase_bad {
-    const struct pat *pat;      /* the PAT_BAD pattern */
+    const struct pat *pat;      /* the pattern */
     const struct value *v;      /* the pattern as written */
     const struct value *cell;   /* cons whose car it is, or NULL */
     struct pcase_bad *next;

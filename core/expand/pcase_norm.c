@@ -117,9 +117,8 @@ static const struct pat *fail(struct nz *z, const struct value *p,
 
 /* A pattern that is an error only if the compiler reaches it (pcase.md
  * 6.1: Emacs signals these while compiling, not while normalising). */
-static const struct pat *bad(struct nz *z, struct value *p, struct value *cell, int why)
+static void where(struct nz *z, const struct pat *b, struct value *p, struct value *cell)
 {
-    const struct pat *b = pat_bad(z->m, p, why);
     struct pcase_bad *r = ARENA_NEW(z->L->a, struct pcase_bad);
     r->pat = b;
     r->v = p;
@@ -128,6 +127,12 @@ static const struct pat *bad(struct nz *z, struct value *p, struct value *cell, 
         r->v = z->anchor;
     r->next = z->c->bad;
     z->c->bad = r;
+}
+
+static const struct pat *bad(struct nz *z, struct value *p, struct value *cell, int why)
+{
+    const struct pat *b = pat_bad(z->m, p, why);
+    where(z, b, p, cell);
     return b;
 }
 
@@ -177,6 +182,8 @@ static const struct pat *atom(struct nz *z, struct value *p, struct value *cell)
         }
         if (p->u.sym.interned && p->u.sym.name[0] == ':')
             return pat_quote(z->m, p);
+        if (named(p, "pcase--dontcare")) /* Emacs's own sources use it */
+            return pat_dontcare(z->m);
         note_var(z, p, cell);
         return pat_var(z->m, p);
     }
@@ -261,8 +268,6 @@ static const struct pat *h_andor(struct nz *z, struct value *p, bool is_or)
     if (n < 0)
         return fail(z, p, NULL, "malformed-pattern",
                     fmt(z, "Malformed %s pattern: not a proper list", is_or ? "or" : "and"));
-    if (is_or && n < 2)
-        return bad(z, p, NULL, PAT_BAD_OR);
     const struct pat **items = ARENA_NEWN(z->L->a, const struct pat *, (size_t)n + 1);
     size_t i = 0, start = z->n_occ, cap = 0;
     unsigned *alt = NULL;
@@ -280,7 +285,12 @@ static const struct pat *h_andor(struct nz *z, struct value *p, bool is_or)
         return NULL;
     if (is_or && z->n_occ > start)
         merge_or_vars(z, start, alt);
-    return is_or ? pat_or(z->m, items, i) : pat_and(z->m, items, i);
+    if (!is_or)
+        return pat_and(z->m, items, i);
+    const struct pat *r = pat_or(z->m, items, i);
+    if (i < 2) /* an error only if the compiler meets it unsimplified */
+        where(z, r, p, NULL);
+    return r;
 }
 
 static const struct pat *h_and(struct nz *z, struct value *p)

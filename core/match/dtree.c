@@ -316,6 +316,9 @@ static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *
         sc->cells[i] = l;
         if (!mtree_split(d->m, b->match, s, f, sp, &t, &e))
             return false;
+        if (b->match->degenerate &&
+            (!(t = mtree_simplify(d->m, t)) || !(e = mtree_simplify(d->m, e))))
+            return false;
         if (t != b->match)
             tc = i + 1;
         if (e != b->match)
@@ -591,8 +594,8 @@ static const struct dnode *app_step(struct dt *d, const struct subj *s,
         return NULL;
     const struct dnode *body = u1(d, memo_cons(d->m, (struct memo_obj *)sub, more),
                                   clause, vars, memo_list_of(d->m, bs, len));
-    if (!body)
-        return NULL;
+    if (!body || body == d->dontcare)
+        return body;
     if (!dtree_uses(body, n)) /* the call is never made, but s counts as used */
         return s->temp ? make_node(d, DN_USE, NULL, body, NULL, s, 0, NULL) : body;
     const struct dtest *call = make_test(d, DT_CALL, p, s, vars);
@@ -684,6 +687,11 @@ static const struct dnode *step(struct dt *d, struct memo_list *pending,
             pending = memo_append(d->m, mt->items, more);
             continue;
         case MT_OR:
+            if (!mt->items || !mt->items->cdr) { /* "Please avoid it" */
+                d->m->bad = mt->p;
+                d->m->failed = true;
+                return NULL;
+            }
             return or_step(d, mt, more, clause, vars, rest);
         case MT_LEAF:
             break;

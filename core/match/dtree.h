@@ -13,7 +13,7 @@
  * Backtracking branches that provably cannot run are dropped early, which
  * keeps such states identical.
  *
- * Functions, in order: dtree_build, dtree_free_has, dtree_visit.
+ * Functions, in order: dtree_build, dtree_free_has, dtree_uses, dtree_visit.
  */
 #ifndef PCX_DTREE_H
 #define PCX_DTREE_H

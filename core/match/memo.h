@@ -8,7 +8,7 @@
  * optimisation (switchable, counted for --stats).
  *
  * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_find,
- * memo_insert, memo_stamp, memo_cons (and list helpers),
+ * memo_find_by, memo_insert, memo_stamp, memo_cons (and list helpers),
  * memo_cache_get, memo_cache_put, memo_enter, memo_leave.
  */
 #ifndef PCX_MEMO_H

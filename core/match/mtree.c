@@ -68,11 +68,14 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     t->s = s;
     t->p = p;
     t->items = items;
+    t->degenerate = kind == MT_OR && (!items || !items->cdr);
     if (kind == MT_LEAF) {
         t->subjects = s->bit;
     } else if (items) {
-        for (const struct memo_list *l = items; l; l = l->cdr)
+        for (const struct memo_list *l = items; l; l = l->cdr) {
             t->subjects |= ((const struct mtree *)l->car)->subjects;
+            t->degenerate |= ((const struct mtree *)l->car)->degenerate;
+        }
     }
     memo_insert(m, &m->unique, &k, h, t);
     return t;
@@ -117,6 +120,8 @@ const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
     if (i < n)
         return NULL;
     struct memo_list *items = memo_list_of(m, kids, n);
+    if (p->kind == PAT_OR && n < 2) /* keeps its pattern for the error */
+        return make_mt(m, MT_OR, NULL, p, items);
     return p->kind == PAT_AND ? mtree_and(m, items) : mtree_or(m, items);
 }
 
@@ -191,6 +196,26 @@ bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
     *then_mt = rebuild(m, mt->kind, ta, n);
     *else_mt = rebuild(m, mt->kind, ea, n);
     return true;
+}
+
+const struct mtree *mtree_simplify(struct memo_ctx *m, const struct mtree *mt)
+{
+    if (!mt->degenerate || (mt->kind != MT_AND && mt->kind != MT_OR))
+        return mt;
+    if (!memo_enter(m))
+        return NULL;
+    size_t n = mt->items ? mt->items->len : 0, i = 0;
+    struct memo_obj **kids = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
+    for (const struct memo_list *l = mt->items; l; l = l->cdr) {
+        const struct mtree *k = mtree_simplify(m, (const struct mtree *)l->car);
+        if (!k) {
+            memo_leave(m);
+            return NULL;
+        }
+        kids[i++] = (struct memo_obj *)k;
+    }
+    memo_leave(m);
+    return rebuild(m, mt->kind, kids, n);
 }
 
 /* ---- app substitution ------------------------------------------------- */

@@ -12,7 +12,7 @@
  *
  * Functions, in order: mtree_root, mtree_temp, mtree_succeed, mtree_fail,
  * mtree_make, mtree_and, mtree_or, mtree_split, mtree_app_subst,
- * mtree_mentions_subj, mtree_vbind, mtree_branch.
+ * mtree_simplify, mtree_mentions_subj, mtree_vbind, mtree_branch.
  */
 #ifndef PCX_MTREE_H
 #define PCX_MTREE_H
@@ -46,6 +46,8 @@ struct mtree {
     const struct pat *p;       /* LEAF */
     struct memo_list *items;   /* AND/OR: struct mtree elements */
     uint64_t subjects;         /* Bloom set of the subjects of the leaves */
+    bool degenerate;           /* an `or` of fewer than two alternatives is
+                                  below (its pattern is p) */
 };
 
 /* A variable bound on the current path: NAME's value is subject s. */
@@ -107,6 +109,12 @@ const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
                                     const struct subj *s,
                                     const struct pat_val *fun,
                                     const struct subj *n);
+
+/* mt with every and/or node rebuilt the way a split rebuilds it (Emacs
+ * rebuilds every node of a remaining branch at each test, whatever the
+ * subject): an `or` of one alternative becomes that alternative, an empty
+ * `or` fails, an empty `and` succeeds.  NULL when the depth guard trips. */
+const struct mtree *mtree_simplify(struct memo_ctx *m, const struct mtree *mt);
 
 /* Does mt have a leaf on subject s? */
 bool mtree_mentions_subj(const struct mtree *mt, const struct subj *s);

@@ -33,7 +33,8 @@ enum pat_kind {
     PAT_GUARD,    /* (guard EXPR) */
     PAT_APP,      /* (app FUN PAT) */
     PAT_AND,      /* (and PAT...) */
-    PAT_OR,       /* (or PAT...), at least two alternatives */
+    PAT_OR,       /* (or PAT...); fewer than two alternatives is an error
+                     when the compiler reaches it unsimplified (Emacs) */
     PAT_MEMBER,   /* set membership made from an `or` of constants (3.6) */
     PAT_DONTCARE, /* the unchecked catch-all of pcase-let and friends */
     PAT_BAD,      /* not a pattern: an error if the compiler reaches it
@@ -43,7 +44,6 @@ enum pat_kind {
 /* Why a PAT_BAD is bad (pat.sub_kind). */
 enum pat_bad {
     PAT_BAD_UNKNOWN = 1, /* "Unknown pattern `VAL'" */
-    PAT_BAD_OR = 2,      /* "Please avoid it": an `or` of fewer than two */
 };
 
 struct pat {
@@ -75,7 +75,7 @@ const struct pat *pat_pred(struct memo_ctx *m, struct value *fun);
 const struct pat *pat_guard(struct memo_ctx *m, struct value *expr);
 const struct pat *pat_app(struct memo_ctx *m, struct value *fun,
                           const struct pat *sub);
-/* (and ITEMS...) / (or ITEMS...); n may be 0 for `and` only. */
+/* (and ITEMS...) / (or ITEMS...); n may be 0. */
 const struct pat *pat_and(struct memo_ctx *m, const struct pat *const *items,
                           size_t n);
 const struct pat *pat_or(struct memo_ctx *m, const struct pat *const *items,

@@ -453,8 +453,8 @@ static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct 
     if (n == 0 && f->dot == 2) /* Emacs 28: (. a) reads as a */
         v = f->u.tail.v;
     else
-        v = read_build_list(R, R->items + f->base, n, f->dot == 2 ? &f->u.tail : NULL,
-                            f->start, end);
+        v = read_build_list(R, n ? R->items + f->base : NULL, n,
+                            f->dot == 2 ? &f->u.tail : NULL, f->start, end);
     R->nitems = f->base;
     if (f->kind == FR_RECORD) {
         if (!read_make_record(R, v, f->start, &v))

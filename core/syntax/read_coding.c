@@ -20,22 +20,37 @@ static const char *const accepted[] = {
 
 static int lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
-static bool ci_prefix(const uint8_t *p, const uint8_t *end, const char *s)
+static bool ci_equal(const uint8_t *p, const char *s, size_t n)
 {
-    size_t n = strlen(s);
-    if ((size_t)(end - p) < n)
-        return false;
     for (size_t k = 0; k < n; k++)
         if (lower(p[k]) != lower((uint8_t)s[k]))
             return false;
     return true;
 }
 
+static bool ci_prefix(const uint8_t *p, const uint8_t *end, const char *s)
+{
+    size_t n = strlen(s);
+    return (size_t)(end - p) >= n && ci_equal(p, s, n);
+}
+
+/* First case-insensitive occurrence of s in [p, end).  Every needle here
+ * ends in a byte that is not a letter, so memchr finds the candidates by
+ * their last byte: the search costs little more than a memchr over the
+ * text instead of a comparison at every position. */
 static const uint8_t *find(const uint8_t *p, const uint8_t *end, const char *s)
 {
-    for (; p < end; p++)
-        if (ci_prefix(p, end, s))
-            return p;
+    size_t n = strlen(s);
+    if ((size_t)(end - p) < n)
+        return NULL;
+    uint8_t last = (uint8_t)s[n - 1];
+    for (const uint8_t *q = p + n - 1; q < end; q++) {
+        q = memchr(q, last, (size_t)(end - q));
+        if (!q)
+            return NULL;
+        if (ci_equal(q - (n - 1), s, n - 1))
+            return q - (n - 1);
+    }
     return NULL;
 }
 

@@ -83,8 +83,12 @@ static void compound_patterns_share(void **state)
     assert_ptr_equal(pat_app(m, rd(f, "car"), and1), pat_app(m, rd(f, "car"), and2));
     assert_ptr_not_equal(pat_app(m, rd(f, "car"), and1), pat_app(m, rd(f, "cdr"), and1));
     assert_ptr_equal(pat_and(m, NULL, 0), pat_and(m, NULL, 0));
-    assert_ptr_not_equal(pat_bad(m, rd(f, "x"), PAT_BAD_UNKNOWN),
-                         pat_bad(m, rd(f, "x"), PAT_BAD_OR));
+    assert_ptr_equal(pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN),
+                     pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN));
+    assert_ptr_not_equal(pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN),
+                         pat_quote(m, rd(f, "1.0")));
+    const struct pat *one[1] = {pat_var(m, rd(f, "x"))};
+    assert_int_equal(pat_or(m, one, 1)->items->len, 1); /* kept for its error */
     assert_ptr_not_equal(pat_any(m), pat_dontcare(m));
     const struct pat *mem = pat_member(m, rd(f, "memq"), rd(f, "(a b)"));
     assert_ptr_equal(mem, pat_member(m, rd(f, "memq"), rd(f, "(a b)")));

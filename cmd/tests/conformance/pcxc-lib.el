@@ -611,16 +611,20 @@ them still signals `void-variable'.  Returns (NAMES . VOID-NAMES)."
         (unless (boundp s) (push s void))))
     (cons (cons 'gensym-counter (nreverse names)) void)))
 
+(defconst pcxc--fset (symbol-function 'fset)
+  "The primitive `fset', called directly: a case may have `fset' stubbed
+while the harness still needs to put definitions back.")
+
 (defun pcxc--install (stubs)
   "Replace the functions STUBS by stubs; remember the old definitions."
   (setq pcxc--stubbed (mapcar (lambda (s) (cons s (symbol-function s))) stubs))
   (dolist (s stubs)
-    (fset s (lambda (&rest args) (pcxc-stub-call s args)))))
+    (funcall pcxc--fset s (lambda (&rest args) (pcxc-stub-call s args)))))
 
 (defun pcxc--uninstall ()
   "Put back the definitions replaced by `pcxc--install'."
   (dolist (saved pcxc--stubbed)
-    (fset (car saved) (cdr saved)))
+    (funcall pcxc--fset (car saved) (cdr saved)))
   (setq pcxc--stubbed nil))
 
 (defun pcxc--reset-world (tuple index)

@@ -21,6 +21,12 @@
 (require 'pcxc-check)
 (require 'pcxc-gen)
 
+(defvar pcxc-dir (file-name-directory (or load-file-name buffer-file-name))
+  "The directory of the harness sources.")
+
+(defvar pcxc-elc-dir nil
+  "The directory of the byte-compiled harness, used by the workers.")
+
 (defvar pcxc-opts nil "The command-line options, a plist.")
 
 (defun pcxc-opt (key &optional default)
@@ -202,7 +208,8 @@ the expander's complaint about it."
     (plist-put job :proc
                (pcxc--start "worker"
                             (expand-file-name invocation-name invocation-directory)
-                            (list "-Q" "--batch" "-L" pcxc-dir "-l" "pcxc-check"
+                            (list "-Q" "--batch" "-L" pcxc-elc-dir "-L" pcxc-dir
+                                  "-l" "pcxc-check"
                                   "-f" "pcxc-worker-main" (plist-get job :file)
                                   out (number-to-string start))
                             "/dev/null" log))
@@ -309,7 +316,7 @@ starts after it.  Returns nil when the job is complete."
       (plist-get case :inputs))))
 
 (defun pcxc--fails-p (case form exp err inputs)
-  "Non-nil if CASE with FORM (expanded to EXP or rejected with ERR) fails on INPUTS."
+  "Non-nil if CASE fails on INPUTS with FORM, expanded to EXP or rejected (ERR)."
   (let ((c (plist-put (plist-put (copy-sequence case) :form form) :inputs inputs)))
     (eq 'fail (plist-get (pcxc-check-case (pcxc--job-entry c 0 exp err))
                          :status))))
@@ -401,8 +408,24 @@ Returns (FORM INPUT)."
 
 ;;;; Entry
 
-(defvar pcxc-dir (file-name-directory (or load-file-name buffer-file-name))
-  "The directory of the harness files.")
+(defconst pcxc-harness-files
+  '("pcxc-lib" "pcxc-check" "pcxc-gen" "pcxc-extract" "pcxc-standin")
+  "The harness libraries, compiled once per run.")
+
+(defun pcxc--compile-harness ()
+  "Byte-compile the harness into the work directory and load it from there.
+Interpreted, the harness itself would dominate the evaluation time."
+  (require 'bytecomp)
+  (let* ((dir (expand-file-name "elc" (pcxc-opt :workdir)))
+         (byte-compile-dest-file-function
+          (lambda (f) (expand-file-name (concat (file-name-base f) ".elc") dir))))
+    (make-directory dir t)
+    (dolist (name pcxc-harness-files)
+      (let ((inhibit-message t))
+        (unless (byte-compile-file (expand-file-name (concat name ".el") pcxc-dir))
+          (error "Cannot compile %s" name)))
+      (load (expand-file-name (concat name ".elc") dir) nil t))
+    (setq pcxc-elc-dir dir)))
 
 (defun pcxc--check-options ()
   "Validate the options and prepare the work directory."
@@ -421,6 +444,7 @@ Returns (FORM INPUT)."
   (setq pcxc-opts (pcxc-parse-args command-line-args-left)
         command-line-args-left nil)
   (pcxc--check-options)
+  (pcxc--compile-harness)
   (pcxc-setup)
   (let* ((t0 (float-time))
          (cases (vconcat (pcxc-collect-cases)))

@@ -59,6 +59,38 @@ struct pcx_sink {
     FILE *file;         /* used when write is NULL */
 };
 
+/* Output of the printing mode (cli.md 4.5). */
+enum pcx_format {
+    PCX_FORMAT_LISP = 0, /* the Lisp text (default) */
+    PCX_FORMAT_YAML,     /* one YAML document per replaced form */
+    PCX_FORMAT_JSON,     /* one JSON object per line per replaced form */
+};
+
+/* Compiler stage printed instead of code (cli.md 4.6). */
+enum pcx_dump {
+    PCX_DUMP_NONE = 0,
+    PCX_DUMP_PAT,   /* normalised pattern IR of each clause */
+    PCX_DUMP_DTREE, /* the decision DAG */
+};
+
+/* Where the result of an input goes (cli.md section 5). */
+enum pcx_target {
+    PCX_TARGET_STDOUT = 0, /* the output sink (default) */
+    PCX_TARGET_INPUT,      /* the input file itself (-w; -c/-d/-l without -o) */
+    PCX_TARGET_FILE,       /* the file target_path (-o) */
+    PCX_TARGET_DIR,        /* mirrored under the directory target_path */
+};
+
+/* Bits of pcx_options.check: compare with the target instead of writing. */
+enum {
+    PCX_CHECK_STATUS = 1u << 0, /* -c: exit 1 when a target is stale */
+    PCX_CHECK_DIFF = 1u << 1,   /* -d: print a unified diff target -> output */
+    PCX_CHECK_LIST = 1u << 2,   /* -l: print the names of stale targets */
+};
+
+/* Every head (pcx_head_bit of the eight head names). */
+#define PCX_HEADS_ALL 0xffu
+
 /* Options of a context.  A zero-initialised struct means the defaults. */
 struct pcx_options {
     bool no_expand;       /* --no-expand: print what was read (cli.md 4.4) */
@@ -72,6 +104,21 @@ struct pcx_options {
     size_t memory_limit;  /* bytes one run may use; 0 = no limit */
     struct pcx_sink out;  /* results (default: stdout) */
     struct pcx_sink diag; /* diagnostics (default: stderr) */
+    bool verbose;         /* -v: per-input details (with stats: a line per input) */
+    bool stats;           /* --stats: one line of counters at pcx_ctx_finish */
+    bool no_memo;         /* --no-memo: compiler cache off (same output, slower) */
+    unsigned skip_heads;  /* heads kept as written (pcx_head_bit bits; --only/--skip) */
+    unsigned at_line;     /* --at: expand only the form at this line (0 = all) */
+    unsigned at_col;      /* --at column; 0 = none given */
+    enum pcx_format format;     /* --format */
+    enum pcx_dump dump;         /* --dump */
+    enum pcx_target target;     /* where results go */
+    const char *target_path;    /* PCX_TARGET_FILE: the file; _DIR: the directory */
+    unsigned check;             /* PCX_CHECK_* bits; 0 = write the targets */
+    unsigned jobs;              /* inputs run in parallel by pcx_run_operands; 0 = 1 */
+    bool stream;                /* pcx_run_stream prints each form as soon as it is
+                                   complete (only with PCX_TARGET_STDOUT, no check,
+                                   no at_line) */
 };
 
 /* Counters over all runs of a context. */
@@ -82,7 +129,13 @@ struct pcx_stats {
     size_t errors;    /* error diagnostics */
     size_t warnings;  /* warning diagnostics */
     size_t bytes_in;  /* input bytes read */
-    size_t bytes_out; /* output bytes written */
+    size_t bytes_out; /* output bytes produced (printed or for targets) */
+    size_t memo_hits;   /* compiler cache hits */
+    size_t memo_misses; /* compiler cache misses */
+    size_t temporaries; /* temporaries made */
+    size_t checked;     /* targets compared (-c/-d/-l) */
+    size_t stale;       /* of those, stale or missing */
+    size_t written;     /* target files written */
 };
 
 struct pcx_ctx;
@@ -139,10 +192,30 @@ PCX_API enum pcx_status pcx_run_stream(struct pcx_ctx *cx, FILE *f,
 PCX_API enum pcx_status pcx_run_path(struct pcx_ctx *cx, const char *path);
 
 /**
+ * pcx_run_operands - process command-line operands in order, as the
+ * program does: "-" (or no operand at all, n == 0) is @in named
+ * @stdin_name; a directory is searched as pcx_run_path does; anything else
+ * is a file.  With options.jobs > 1, up to that many inputs are processed
+ * at the same time; output, targets and diagnostics are still written in
+ * input order, byte-identical to a run with jobs 1.  Returns the highest
+ * status.
+ */
+PCX_API enum pcx_status pcx_run_operands(struct pcx_ctx *cx,
+                                         const char *const *operands, size_t n,
+                                         FILE *in, const char *stdin_name);
+
+/**
+ * pcx_head_bit - the bit of a head name ("pcase", "pcase-let*", "cond*")
+ * for pcx_options.skip_heads, or 0 when name is not one of the eight heads.
+ */
+PCX_API unsigned pcx_head_bit(const char *name);
+
+/**
  * pcx_ctx_finish - end a series of runs: flush the sinks and print the
- * closing note of cli.md section 11 (unless quiet).  Returns the highest
- * status of all runs, or PCX_STATUS_ERROR when the output cannot be
- * flushed.
+ * closing lines (unless quiet): the note of cli.md section 11, the summary
+ * of a check (section 5), and the statistics line (section 15, when
+ * options.stats).  Returns the highest status of all runs, or
+ * PCX_STATUS_ERROR when the output cannot be flushed.
  */
 PCX_API enum pcx_status pcx_ctx_finish(struct pcx_ctx *cx);
 

@@ -33,6 +33,11 @@ if [ "$status" -ne 0 ]; then
   echo "cond*: pcexpand failed on the cases that must expand (status $status):" >&2
   cat "$tmp/err.txt" >&2
 fi
+# --compact prints one line per top-level form: line N is case N.
+if [ "$(wc -l <"$tmp/out.el")" -ne "$(wc -l <"$tmp/ids.txt")" ] && [ "$status" -eq 0 ]; then
+  echo "cond*: $(wc -l <"$tmp/out.el") lines of output for $(wc -l <"$tmp/ids.txt") cases" >&2
+  exit 1
+fi
 diag_codes "$tmp/err.txt" >"$tmp/codes.txt"
 awk -v codes="$tmp/codes.txt" '
   BEGIN { while ((getline l < codes) > 0) { split(l, f, " ");

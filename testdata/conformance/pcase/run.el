@@ -3,8 +3,8 @@
 ;; CASES is cases.tsv; EXPANSIONS has one line per case: ID TAB EXPANSION
 ;; (printed Lisp, or XERROR when pcexpand refused the form) TAB the
 ;; space-separated "SEVERITY:CODE" of its diagnostics.  Each expansion is
-;; evaluated with lexical binding after the log is cleared and compared with
-;; the expected column.  With a third argument `orig', the original form is
+;; macroexpanded and evaluated with lexical binding (as `load' does) after
+;; the log is cleared, and compared with the expected column.  With a third argument `orig', the original form is
 ;; also evaluated by this Emacs and compared (rows whose note starts with
 ;; "30:" or "pcexpand" are skipped there: Emacs 28.2 differs on purpose).
 ;; Prints one line per failure and a summary; exit status 1 on failure.
@@ -21,9 +21,10 @@
 
 (defun pcx-run--eval (text full-error)
   "Evaluate TEXT: (RESULT . LOG).  FULL-ERROR: show the whole error."
-  (setq pcx-log nil)
+  (if (fboundp 'pcx-reset) (funcall 'pcx-reset) (setq pcx-log nil))
   (let ((result (condition-case err
-                    (prin1-to-string (eval (car (read-from-string text)) t))
+                    (prin1-to-string
+                     (eval (macroexpand-all (car (read-from-string text))) t))
                   (error (if full-error
                              (format "ERROR:%S" err)
                            (format "ERROR:%s" (car err)))))))

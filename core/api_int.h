@@ -1,0 +1,172 @@
+/* api_int.h - what the files of the library's top layer share.
+ *
+ * api.c (context, entry points, order of results), api_run.c (the stages
+ * of one run), api_out.c (records, dumps, statistics), api_target.c
+ * (writing and checking targets) and api_jobs.c (parallel runs, streamed
+ * standard input) implement pcx.h together.  A run is computed without
+ * touching the context (so workers can compute runs in parallel) and
+ * then committed, in input order, by the thread that owns the context.
+ */
+#ifndef PCX_API_INT_H
+#define PCX_API_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pcx/pcx.h"
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/diag.h"
+#include "base/report.h"
+#include "base/source.h"
+#include "expand/expand.h"
+#include "lisp/intern.h"
+#include "syntax/read.h"
+
+struct pcx_ctx {
+    struct pcx_options o;   /* as given; sinks resolved */
+    struct report_opts rep; /* rendering of diagnostics, from o */
+    struct pcx_stats stats; /* over all runs */
+    enum pcx_status status; /* highest so far */
+    struct arena *talk;     /* one page, reserved for messages outside runs */
+    struct arena_mark empty;/* talk with nothing allocated but its page */
+    uint64_t start_ns;      /* when the context was made (--stats time-ms) */
+};
+
+/* One input: data, or else path, or else stream. */
+struct input {
+    const char *name;     /* for diagnostics */
+    const uint8_t *data;  /* bytes given by the caller, or NULL */
+    size_t len;           /* bytes in data */
+    const char *path;     /* file to read, or NULL */
+    FILE *stream;         /* stream to read, or NULL */
+    const char *rel;      /* --out-dir: the path under the directory, when
+                             found under a DIR operand; NULL: from name */
+    const char *error;    /* set: the operand could not be listed; say this
+                             ("io") instead of running */
+};
+
+/* One replaced form. */
+struct run_site {
+    struct value *orig;       /* the form as read */
+    struct value *expansion;  /* its replacement */
+    const char *head;         /* "pcase", "cond*", "match*" (stray keyword) */
+    size_t form;              /* index of its top-level form */
+    struct expand_stats st;   /* cost of expanding it alone (records) */
+};
+
+/* State of one run; lives in the run's arena.  A streamed input is one
+ * run made of parts: text/len/base name the part being processed. */
+struct run {
+    const struct pcx_ctx *cx; /* read only while computing */
+    struct arena *a;          /* everything below */
+    const struct input *in;
+    struct source src;        /* all the text (of a stream: so far) */
+    const uint8_t *text;      /* the text being run: src.text + base */
+    size_t len;
+    uint32_t base;            /* offset of text in src (stream parts) */
+    struct diag_list diags;   /* positioned diagnostics (offsets into text) */
+    struct lisp *L;           /* symbols and values (kept across parts) */
+    struct read_result rd;    /* forms read */
+    struct value **forms;     /* top-level forms to print (expanded or not) */
+    bool expanding;           /* expansion is on for this run */
+    bool have_x;              /* x is initialised (kept across parts) */
+    struct expand_ctx x;      /* the expander */
+    long at_form;             /* --at: index of the selected top-level form */
+    struct run_site *sites;   /* replaced forms, in text order */
+    size_t n_sites, cap_sites;
+    bool internal;            /* an internal error was recorded */
+    bool oom;                 /* memory ran out; everything else is void */
+    struct buf out;           /* the result: Lisp, records or dumps */
+    struct buf msgs;          /* rendered diagnostics */
+    struct pcx_stats stats;   /* this run's counters */
+    uint64_t ns;              /* time spent computing */
+    const char *target;       /* the target's path (NULL: output sink) */
+    bool compared, stale;     /* check modes: compared with the target */
+    struct buf report;        /* check modes: diff or list text */
+    const char *target_error; /* an io problem met while comparing */
+};
+
+/* ---- api.c ---- */
+
+/* Write to a sink; false (errno set) on failure. */
+bool api_sink_write(const struct pcx_sink *s, const void *p, size_t n);
+
+/* Say something that is not about a position in a text on the
+ * diagnostic sink; name NULL = the program.  Returns PCX_STATUS_ERROR for
+ * an error, else PCX_STATUS_OK. */
+enum pcx_status api_say(struct pcx_ctx *cx, const char *name,
+                        enum diag_severity sev, const char *code,
+                        const char *msg);
+
+/* Nanoseconds of a monotonic clock. */
+uint64_t api_now(void);
+
+/* Prepare r for input in in arena a (nothing read yet). */
+void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
+                  const struct input *in);
+
+/* Everything of one computed run that touches the context and the sinks,
+ * in input order: counters, diagnostics, result or target.  Returns the
+ * run's status (also folded into the context's). */
+enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r);
+
+/* Compute and commit one input (jobs 1); the input's memory is released
+ * afterwards. */
+enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in);
+
+/* ---- api_run.c ---- */
+
+/* The whole pipeline of one input: load it, then run_text. */
+void run_input(struct run *r);
+
+/* The stages after loading, on r->text: coding check, reading, expansion,
+ * rendering into r->out, diagnostics into r->msgs. */
+void run_text(struct run *r);
+
+/* Did the run fail (errors, or warnings under --werror)? */
+bool run_failed(const struct run *r);
+
+/* Position of offset off of r->text in the whole input. */
+struct source_pos run_pos(struct run *r, uint32_t off);
+
+/* ---- api_out.c ---- */
+
+/* --format=yaml|json: one record per site into r->out.  texts[i] is the
+ * text that replaced site i. */
+void out_records(struct run *r, const struct buf *texts);
+
+/* --dump: the stage dump of each site into r->out. */
+void out_dumps(struct run *r);
+
+/* The --stats line of counters s over ns nanoseconds, with "file=NAME "
+ * first when name is not NULL. */
+void out_stats_line(struct buf *b, const char *name, const struct pcx_stats *s,
+                    uint64_t ns);
+
+/* ---- api_target.c ---- */
+
+/* After a successful computation: find r's target; in check modes,
+ * compare it with r->out and prepare the diff or list text.  Worker-safe
+ * (reads files only). */
+void target_prepare(struct run *r);
+
+/* Deliver the result of a successful run: print it, print the report of
+ * a check, or write the target.  Returns the run's status. */
+enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r);
+
+/* The summary line of check modes ("N files checked, K stale"). */
+void target_summary(struct pcx_ctx *cx);
+
+/* ---- api_jobs.c ---- */
+
+/* Run inputs in order with cx->o.jobs workers; stream inputs (standard
+ * input) are run by the calling thread at their turn. */
+enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n);
+
+/* Standard input, each top-level form printed as soon as it is complete
+ * (cli.md section 2; options.stream). */
+enum pcx_status stream_run(struct pcx_ctx *cx, const struct input *in);
+
+#endif

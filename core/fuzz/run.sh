@@ -1,0 +1,29 @@
+#!/bin/sh
+# run.sh - run one libFuzzer target for a while (meson suite 'fuzz').
+#
+#   run.sh EXE TARGET SRCROOT WORKDIR SECONDS
+#
+# Seeds the corpus from the source tree (seeds.sh) plus the saved
+# regression inputs, fuzzes on one core for SECONDS, keeps the grown
+# corpus in WORKDIR/corpus (reused by the next run) and any crashing input
+# in WORKDIR/artifacts, whose name and bytes (base64) are printed so the
+# failure can be reproduced from the log alone.
+set -u
+exe=$1 target=$2 root=$3 work=$4 secs=$5
+mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts" || exit 1
+sh "$root/core/fuzz/seeds.sh" "$target" "$root" "$work/seeds" || exit 1
+regress="$root/testdata/fuzz/$target"
+max_len=16384
+[ "$target" = read ] && max_len=65536
+"$exe" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+    -max_len=$max_len -print_final_stats=1 \
+    -artifact_prefix="$work/artifacts/" \
+    "$work/corpus" "$work/seeds" "$regress" 2>&1 | tail -n 40
+st=0
+for f in "$work"/artifacts/*; do
+    [ -f "$f" ] || continue
+    st=1
+    echo "artifact: $f"
+    base64 "$f"
+done
+exit $st
