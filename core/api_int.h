@@ -23,6 +23,7 @@
 #include "expand/expand.h"
 #include "lisp/intern.h"
 #include "syntax/read.h"
+#include "syntax/splice.h"
 
 struct pcx_ctx {
     struct pcx_options o;   /* as given; sinks resolved */
@@ -74,6 +75,7 @@ struct run {
     bool have_x;              /* x is initialised (kept across parts) */
     struct expand_ctx x;      /* the expander */
     long at_form;             /* --at: index of the selected top-level form */
+    const struct value *at_target; /* --at: the selected form */
     struct run_site *sites;   /* replaced forms, in text order */
     size_t n_sites, cap_sites;
     bool internal;            /* an internal error was recorded */
@@ -107,12 +109,27 @@ uint64_t api_now(void);
 void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
                   const struct input *in);
 
+/* Compute one input in a fresh arena (*ap; NULL when even that failed).
+ * Returns the run, NULL if memory ran out before it existed; r->oom when
+ * it ran out later.  Touches nothing but the run: safe in a worker. */
+struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
+                        struct arena **ap);
+
+/* Commit a computed run (api_commit), or report that in ran out of
+ * memory when r is NULL or r->oom. */
+enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,
+                            struct run *r);
+
+/* Is in run by the thread that owns the context rather than computed in
+ * a worker (a listing error, or a streamed standard input)? */
+bool api_inline(const struct pcx_ctx *cx, const struct input *in);
+
 /* Everything of one computed run that touches the context and the sinks,
  * in input order: counters, diagnostics, result or target.  Returns the
  * run's status (also folded into the context's). */
 enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r);
 
-/* Compute and commit one input (jobs 1); the input's memory is released
+/* Compute and commit one input (or run it inline); its memory is released
  * afterwards. */
 enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in);
 
@@ -135,7 +152,7 @@ struct source_pos run_pos(struct run *r, uint32_t off);
 
 /* --format=yaml|json: one record per site into r->out.  texts[i] is the
  * text that replaced site i. */
-void out_records(struct run *r, const struct buf *texts);
+void out_records(struct run *r, const struct splice_text *texts);
 
 /* --dump: the stage dump of each site into r->out. */
 void out_dumps(struct run *r);

@@ -19,7 +19,7 @@
  *             standard input, &r->msgs); NULL: the input fails with status
  *             2 (the errors are in msgs; printed once per file).
  *             A file found under a DIR operand is skipped when
- *             config_excludes(cfg, path).
+ *             config_excludes(r->a, cfg, path).
  *   expand:   command-line values win over cfg: width, gensyms,
  *             gensym_prefix, skip_heads; pretty_opts.user gets cfg->indent
  *             (same layout as struct pretty_indent); after expand_init and
@@ -134,7 +134,7 @@ typedef struct value *(*config_read_fn)(void *ctx, struct lisp *L,
                                         size_t *err_off, const char **why);
 
 /* Would pcase_macros_define_template accept the template (name args
- * body)?  NULL when it would, else why not. */
+ * body)?  NULL when it would, else the whole message of the error. */
 typedef const char *(*config_template_fn)(void *ctx, struct lisp *L,
                                           struct value *name,
                                           struct value *args,
@@ -249,18 +249,19 @@ bool config_warning_on(const struct config *cfg, const char *code);
 
 /**
  * config_excludes - does an `exclude:` glob of cfg match path (a file
- * found under a DIR operand)?  Globs with a '/' match the path relative
+ * found under a DIR operand; a: scratch memory)?  Globs with a '/' match the path relative
  * to the configuration file's directory ("**" spans directories, "*" and
  * "?" do not); globs without one match the file name.
  */
-bool config_excludes(const struct config *cfg, const char *path);
+bool config_excludes(struct arena *a, const struct config *cfg, const char *path);
 
 /**
- * config_glob - does glob match text?  '*' and '?' do not match '/'
- * when path is true; "**" matches anything, and "**" followed by '/'
+ * config_glob - does glob match text?  '*' and '?' do not match '/' when
+ * path is true; "**" matches anything, and "**" followed by '/'
  * also matches nothing.  "[...]" is a character class ("[!...]" negated).
+ * Work memory comes from a and is released.
  */
-bool config_glob(const char *glob, const char *text, bool path);
+bool config_glob(struct arena *a, const char *glob, const char *text, bool path);
 
 /* Names of the tables, NULL past the end (for --print-config, tests and
  * the golden manifest's options). */

@@ -27,6 +27,66 @@ static const uint8_t cls[256] = {
     [0xC2] = C_C2,
 };
 
+/* Bytes that end the fast scan of an atom: delimiters, whitespace and
+ * controls, the backslash, and every byte >= 0x80 (flags, NBSP).  The
+ * general scan_atom takes over at such a byte unless it ends the token. */
+static const uint8_t atom_stop[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00: controls */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10: controls */
+    [' '] = 1, ['"'] = 1, ['#'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1,
+    [','] = 1, [';'] = 1, ['['] = 1, ['\\'] = 1, [']'] = 1, ['`'] = 1,
+    [0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x80 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x90 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xA0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xB0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xC0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xD0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xE0 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0xF0 */
+};
+
+/* ---- eight bytes at a time ---- */
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* The 8 bytes at p as a little-endian word: byte k of the text is byte k
+ * of the word on every host (one load where the host is little-endian). */
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#elif !defined(__BYTE_ORDER__)
+    w = 0;
+    for (int k = 7; k >= 0; k--)
+        w = (w << 8) | p[k];
+#endif
+    return w;
+}
+
+/* The high bit of every zero byte of x, and possibly of bytes above the
+ * first zero byte (borrows): exact in whether it is 0 and in its lowest
+ * set bit, which is all the callers use. */
+static inline uint64_t zero_bytes(uint64_t x)
+{
+    return (x - ONES) & ~x & HIGHS;
+}
+
+/* Index of the lowest byte whose high bit is set in m (m != 0). */
+static inline size_t first_byte(uint64_t m)
+{
+#ifdef __GNUC__
+    return (size_t)__builtin_ctzll(m) / 8;
+#else
+    size_t k = 0;
+    while (!(m & 0x80))
+        m >>= 8, k++;
+    return k;
+#endif
+}
+
 static bool fail(struct lex *lx, size_t pos, const char *sym, const char *msg)
 {
     lx->err.pos = (uint32_t)pos;
@@ -167,8 +227,12 @@ static size_t skip_docref(const uint8_t *s, size_t n, size_t p)
 static size_t skip_trivia(const uint8_t *s, size_t n, size_t p)
 {
     for (;;) {
-        while (p < n && s[p] <= ' ')
-            p++;
+        while (p < n && s[p] <= ' ') {
+            /* Indentation: after a newline, skip spaces 8 at a time. */
+            if (s[p++] == '\n')
+                while (n - p >= 8 && load8(s + p) == ONES * ' ')
+                    p += 8;
+        }
         if (p >= n)
             return n;
         uint8_t b = s[p];
@@ -238,8 +302,20 @@ static bool scan_string(struct lex *lx, size_t p, struct lex_token *t, size_t *e
 {
     const uint8_t *s = lx->text;
     size_t n = lx->len, q = p + 1;
-    uint8_t acc = 0;
+    uint64_t acc = 0; /* OR of the bytes: its high bits say LEX_NONASCII */
     while (q < n) {
+        if (n - q >= 8) { /* skip to the first quote or backslash */
+            uint64_t w = load8(s + q);
+            uint64_t m = zero_bytes(w ^ (ONES * '"')) | zero_bytes(w ^ (ONES * '\\'));
+            if (!m) {
+                acc |= w;
+                q += 8;
+                continue;
+            }
+            size_t k = first_byte(m);
+            acc |= w & ((UINT64_C(1) << (8 * k)) - 1);
+            q += k;
+        }
         uint8_t b = s[q];
         if (b == '"')
             break;
@@ -253,7 +329,7 @@ static bool scan_string(struct lex *lx, size_t p, struct lex_token *t, size_t *e
     }
     if (q >= n)
         return fail_eof(lx);
-    if (acc & 0x80)
+    if (acc & HIGHS)
         t->flags |= LEX_NONASCII;
     t->kind = LK_STRING;
     *end = q + 1;
@@ -778,36 +854,30 @@ static inline bool dot_follower(const uint8_t *s, size_t n, size_t p)
     }
 }
 
-/* One-byte punctuation tokens. */
-static int punct_kind(uint8_t b)
+/* A token of `len` bytes that needs no more scanning. */
+static bool simple(struct lex_token *t, int kind, size_t p, size_t len, size_t *end)
 {
-    switch (b) {
-    case '(': return LK_LPAREN;
-    case ')': return LK_RPAREN;
-    case '[': return LK_LBRACK;
-    case ']': return LK_RBRACK;
-    case '\'': return LK_QUOTE;
-    case '`': return LK_BACKQUOTE;
-    default: return -1;
-    }
+    t->kind = (uint8_t)kind;
+    *end = p + len;
+    return true;
 }
 
+/* Every token but the plain atoms lex_next scans itself. */
 static bool scan_token(struct lex *lx, size_t p, struct lex_token *t, size_t *end)
 {
     const uint8_t *s = lx->text;
     size_t n = lx->len;
-    uint8_t b = s[p];
-    int k = punct_kind(b);
-    if (k >= 0) {
-        t->kind = (uint8_t)k;
-        *end = p + 1;
-        return true;
-    }
-    switch (b) {
+    switch (s[p]) {
+    case '(': return simple(t, LK_LPAREN, p, 1, end);
+    case ')': return simple(t, LK_RPAREN, p, 1, end);
+    case '[': return simple(t, LK_LBRACK, p, 1, end);
+    case ']': return simple(t, LK_RBRACK, p, 1, end);
+    case '\'': return simple(t, LK_QUOTE, p, 1, end);
+    case '`': return simple(t, LK_BACKQUOTE, p, 1, end);
     case ',':
-        t->kind = (p + 1 < n && s[p + 1] == '@') ? LK_COMMA_AT : LK_COMMA;
-        *end = p + (t->kind == LK_COMMA_AT ? 2 : 1);
-        return true;
+        if (p + 1 < n && s[p + 1] == '@')
+            return simple(t, LK_COMMA_AT, p, 2, end);
+        return simple(t, LK_COMMA, p, 1, end);
     case '"':
         return scan_string(lx, p, t, end);
     case '?':
@@ -815,17 +885,38 @@ static bool scan_token(struct lex *lx, size_t p, struct lex_token *t, size_t *en
     case '#':
         return scan_hash(lx, p, t, end);
     case '.':
-        if (dot_follower(s, n, p + 1)) {
-            t->kind = LK_DOT;
-            *end = p + 1;
-            return true;
-        }
+        if (dot_follower(s, n, p + 1))
+            return simple(t, LK_DOT, p, 1, end);
         break;
     default:
         break;
     }
     t->kind = LK_ATOM;
     return scan_atom(lx, p, t, end);
+}
+
+/* Does byte b start a symbol-or-number token that scan_plain_atom can
+ * take (ASCII, not a delimiter, not `?` or `.`, which start other tokens
+ * at the start of one)? */
+static inline bool plain_atom_start(uint8_t b)
+{
+    return !atom_stop[b] && b != '?' && b != '.';
+}
+
+/* The atom starting with the plain byte at p: ASCII constituents in a
+ * tight loop; a backslash or non-ASCII byte hands over to scan_atom. */
+static inline bool scan_plain_atom(struct lex *lx, size_t p, struct lex_token *t,
+                                   size_t *end)
+{
+    const uint8_t *s = lx->text;
+    size_t n = lx->len, q = p + 1;
+    t->kind = LK_ATOM;
+    while (q < n && !atom_stop[s[q]])
+        q++;
+    if (q < n && (s[q] == '\\' || s[q] >= 0x80))
+        return scan_atom(lx, q, t, end);
+    *end = q;
+    return true;
 }
 
 bool lex_next(struct lex *lx, struct lex_token *t)
@@ -839,6 +930,9 @@ bool lex_next(struct lex *lx, struct lex_token *t)
     size_t end = p;
     if (p >= lx->len) {
         t->kind = LK_EOF;
+    } else if (plain_atom_start(lx->text[p])) {
+        if (!scan_plain_atom(lx, p, t, &end))
+            return false;
     } else if (!scan_token(lx, p, t, &end)) {
         return false;
     }

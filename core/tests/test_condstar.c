@@ -3,9 +3,10 @@
  * Unit tests: the head table; backquote lowering against the expansions
  * Emacs 28.2 gives (testdata/expand/cond-star/backquote.tsv); every case of
  * the conformance suite (testdata/conformance/cond-star/cases.tsv) expands
- * or fails as expected, with the expected warnings, no input cons copied
- * twice (each datum, condition and value is evaluated at most once) and no
- * expansion outside the output vocabulary of cli.md section 9; the goldens
+ * or fails as expected (the same with the memo cache off), with the
+ * expected warnings, no input cons copied twice (each datum, condition and
+ * value is evaluated at most once) and no expansion outside the output
+ * vocabulary of cli.md section 9 (the check is tested too); the goldens
  * of testdata/expand/cond-star/ (output and diagnostics, memo cache on and
  * off, output vocabulary).  With PCX_UPDATE_GOLDENS=1 the goldens are
  * rewritten instead.  The same goldens and the conformance cases also run
@@ -175,6 +176,17 @@ static void check_warnings(struct support_run *r, const struct row *w)
         fail_msg("%s: unexpected emacs-divergence warning", w->id);
 }
 
+/* The same expansion (or error) and diagnostics with the memo cache off. */
+static void check_memo_off(struct support_run *on, const struct row *w)
+{
+    struct support_run off;
+    support_run_text(&off, on->a, w->form, strlen(w->form), false);
+    if (strcmp(support_run_diags(on, "t.el"), support_run_diags(&off, "t.el")) != 0 ||
+        on->failed != off.failed ||
+        (!on->failed && strcmp(support_run_compact(on, 0), support_run_compact(&off, 0)) != 0))
+        fail_msg("%s: the memo cache changes the expansion", w->id);
+}
+
 static void check_case(const struct row *w)
 {
     struct arena *a = support_arena();
@@ -196,6 +208,7 @@ static void check_case(const struct row *w)
         if (!strstr(w->form, "pcase*") && !no_copies(&r, r.out[0]))
             fail_msg("%s: an input form occurs twice in the expansion", w->id);
     }
+    check_memo_off(&r, w);
     arena_free(a);
 }
 

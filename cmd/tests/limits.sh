@@ -1,0 +1,203 @@
+#!/bin/bash
+# limits.sh - adversarial inputs: pcexpand must end cleanly and quickly.
+#
+# Usage: limits.sh PCEXPAND CASE      (suite 'limits'; docs/limits.md)
+#        limits.sh PCEXPAND --table   (every case, one table row each)
+# Each CASE generates its input in a scratch directory and runs the
+# program under a 20-second timeout and a 1 GiB address-space limit (not
+# for sanitizer builds, which reserve more than that up front).  It must
+# exit with the status the case allows (0 or 2, never a signal, never 3),
+# print a diagnostic with the expected code when it fails, and stay under
+# the time and memory limits.  Time and peak memory are printed.
+set -uo pipefail
+
+prog=$(realpath "$1")
+case_name=$2
+here=$(dirname "$(realpath "$0")")
+tmp=$(mktemp -d)
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+TIME_LIMIT=20            # seconds
+MEM_LIMIT_KB=$((1024 * 1024))
+
+fail() {
+    echo "FAIL [$case_name]: $*" >&2
+    [[ -f err ]] && { echo "--- stderr:" >&2; head -c 2000 err >&2; }
+    exit 1
+}
+
+# A sanitizer runtime reserves terabytes of address space: no ulimit -v.
+sanitized=false
+grep -q -a -m1 -e __asan_init -e __ubsan_handle "$prog" && sanitized=true
+
+# rep N TEXT: TEXT repeated N times, on standard output.
+rep() {
+    awk -v n="$1" -v s="$2" 'BEGIN { while (n-- > 0) printf "%s", s }'
+}
+
+# run ARGS...: run the program under the limits; sets status, secs, kb.
+run() {
+    local limit=""
+    $sanitized || limit="ulimit -v $MEM_LIMIT_KB;"
+    local t0 t1
+    t0=$(date +%s%N)
+    if [[ -x /usr/bin/time ]]; then
+        bash -c "$limit"' exec /usr/bin/time -f %M -o "$0.rss" timeout -s KILL "$@"' \
+            mem "$TIME_LIMIT" "$prog" "$@" >out 2>err
+    else
+        bash -c "$limit"' exec timeout -s KILL "$@"' \
+            mem "$TIME_LIMIT" "$prog" "$@" >out 2>err
+    fi
+    status=$?
+    t1=$(date +%s%N)
+    secs=$(awk -v d=$((t1 - t0)) 'BEGIN { printf "%.2f", d / 1e9 }')
+    kb=$(tail -n 1 mem.rss 2>/dev/null | grep -E '^[0-9]+$' || echo "?")
+}
+
+# check ALLOWED CODE: status in ALLOWED ("0", "2", "0|2"); when it is 2,
+# a diagnostic with [CODE] (CODE "" = any code).  Prints the table row.
+check() {
+    local allowed=$1 code=$2
+    # /usr/bin/time reports a killed child as "Command terminated by signal".
+    if grep -q '^Command terminated by signal' mem.rss 2>/dev/null ||
+        [[ $status -ge 124 ]]; then
+        fail "killed or timed out (status $status, ${secs}s)"
+    fi
+    [[ $status =~ ^($allowed)$ ]] || fail "exit status $status, expected $allowed"
+    if [[ $status -eq 2 && -n $code ]]; then
+        grep -q "\[$code\]" err || fail "no [$code] diagnostic"
+    fi
+    [[ $kb == "?" || $kb -lt $MEM_LIMIT_KB ]] || fail "used ${kb} KiB"
+    local first
+    first=$(grep -m1 -E 'error:' err | sed -E 's/^[^ ]*: error: //' | cut -c1-90)
+    printf '%s\texit %s\t%ss\t%s KiB\t%s\n' "$case_name" "$status" "$secs" "$kb" \
+        "${first:-(no diagnostic)}"
+}
+
+case $case_name in
+--table)
+    for c in $(sed -n 's/^\([a-z0-9-]*\))$/\1/p' "$0"); do
+        "$0" "$prog" "$c" || echo "$c	FAILED"
+    done
+    ;;
+parens-1m)
+    # 1,000,000 nested lists; --no-expand and default mode.
+    { rep 1000000 "("; rep 1000000 ")"; echo; } >f.el
+    run --no-expand f.el; check "0|2" nesting-too-deep
+    cmp -s out f.el || [[ $status -eq 2 ]] || fail "--no-expand output differs"
+    run f.el; check "0|2" nesting-too-deep
+    ;;
+vectors-1m)
+    { rep 1000000 "["; rep 1000000 "]"; echo; } >f.el
+    run --no-expand f.el; check "0|2" nesting-too-deep
+    run --compact f.el; check "0|2" nesting-too-deep
+    ;;
+parens-1m-in-pcase)
+    # The deep list is the body of a clause: code the expander walks.
+    { echo "(pcase x (_ "; rep 1000000 "(f "; rep 1000000 ")"; echo "))"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    ;;
+quoted-1m-in-pcase)
+    # ... and quoted data in a clause body, which is printed, not walked.
+    { echo "(pcase x (_ '"; rep 1000000 "("; rep 1000000 ")"; echo "))"; } >f.el
+    run f.el; check "0|2" nesting-too-deep
+    ;;
+clauses-100k)
+    { echo "(pcase x"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  (%d (f %d))\n", i, i }'
+      echo "  (_ nil))"; } >f.el
+    run f.el; check "0|2" ""
+    ;;
+clauses-100k-cond-star)
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+      echo "  (t nil))"; } >f.el
+    run f.el; check "0|2" ""
+    ;;
+pattern-and-100k)
+    { echo "(pcase x ("; rep 100000 "(and "; echo -n "y"; rep 100000 ")"; echo " y))"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    ;;
+pattern-backquote-100k)
+    { echo "(pcase x (\`"; rep 100000 "("; echo -n ",y"; rep 100000 ")"; echo " y))"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    ;;
+pattern-match-100k)
+    { echo "(cond* ((match* "; rep 100000 "(cons "; echo -n "y"; rep 100000 " _)"; echo " x) y))"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    ;;
+string-10mb)
+    { echo -n '(pcase x ("'; head -c 10485760 /dev/zero | tr '\0' 'a'; echo '" 1) (_ 2))'; } >f.el
+    run f.el; check "0" ""
+    grep -q '"aaaa' out || fail "the string is missing from the output"
+    ;;
+and-of-30-ors)
+    { echo "(pcase x ((and"
+      for i in $(seq 30); do echo "   (or (pred p$i) (pred q$i))"; done
+      echo "  ) 'yes) (_ 'no))"; } >f.el
+    run f.el; check "0|2" ""
+    ;;
+and-of-30-binding-ors)
+    # Each or binds v differently: the bindings multiply as well.
+    { echo "(pcase x ((and"
+      for i in $(seq 30); do echo "   (or \`(a$i . ,v$i) (and v$i (pred p$i)))"; done
+      echo "  ) 'yes) (_ 'no))"; } >f.el
+    run f.el; check "0|2" ""
+    ;;
+macro-self-recursive)
+    printf '(pcase-defmacro forever (x) `(forever ,x))\n(pcase y ((forever a) a))\n' >f.el
+    run f.el; check "2" ""
+    ;;
+macro-mutually-recursive)
+    printf '(pcase-defmacro ping (x) `(pong ,x))\n(pcase-defmacro pong (x) `(ping ,x))\n(pcase y ((ping a) a))\n' >f.el
+    run f.el; check "2" ""
+    ;;
+macro-doubling)
+    # Each step doubles the pattern: 2^depth nodes without a size cap.
+    printf '(pcase-defmacro grow (x) `(and (grow ,x) (grow ,x)))\n(pcase y ((grow a) a))\n' >f.el
+    run f.el; check "2" ""
+    ;;
+invalid-utf8)
+    printf '(pcase x ("\xff\xfe" 1) (\xc3\x28 2) (_ \xed\xa0\x80))\n' >f.el
+    run f.el; check "0|2" ""
+    ;;
+nul-bytes)
+    printf '(pcase x ("a\0b" 1) (?\0 2))\n\0\n' >f.el
+    run f.el; check "0|2" ""
+    printf '(pcase x ("a\0b" 1) (?\0 2))\n' >g.el
+    run g.el; check "0" ""
+    ;;
+directory-operand)
+    # A directory named like a Lisp file, given as an operand and met
+    # while searching another directory.
+    mkdir -p d.el e/sub.el
+    printf '(a)\n' >e/a.el
+    run d.el; check "0|2" ""
+    run e; check "0|2" ""
+    ;;
+unreadable-file)
+    # Root reads any mode-000 file, so: a path whose read fails (EIO),
+    # and, when setpriv exists, a mode-000 file read as nobody.
+    run /proc/self/mem; check "2" io
+    if command -v setpriv >/dev/null && [[ $(id -u) -eq 0 ]]; then
+        printf '(a)\n' >f.el
+        chmod 000 f.el
+        chmod 755 "$tmp"
+        run_as() { setpriv --reuid=65534 --regid=65534 --clear-groups "$prog" "$@"; }
+        set +e; run_as f.el >out 2>err; status=$?; set -e
+        [[ $status -eq 2 ]] && grep -q '\[io\]' err || fail "mode 000 as nobody: status $status"
+    fi
+    ;;
+forms-1m)
+    # A million small top-level forms, one of them expandable.
+    { rep 1000000 "(a) "; echo "(pcase x (1 2))"; } >f.el
+    run f.el; check "0" ""
+    ;;
+symbol-10mb)
+    { echo -n "(pcase x ('"; head -c 10485760 /dev/zero | tr '\0' 's'; echo " 1))"; } >f.el
+    run f.el; check "0" ""
+    ;;
+*)
+    echo "unknown case $case_name" >&2
+    exit 1
+    ;;
+esac

@@ -1,0 +1,521 @@
+/* api_run.c - the stages of one run (api_int.h).
+ *
+ * Load the bytes, check their coding, read them (syntax/read), expand the
+ * forms (expand/; --only/--skip, --at, --no-memo), render the result into
+ * r->out (lisp/print, syntax/splice, or api_out.c for records and dumps),
+ * and render the diagnostics into r->msgs.  Nothing here touches the
+ * context or a sink: runs are computed in workers with -j.
+ */
+#include "api_int.h"
+
+#include <string.h>
+
+#include "expand/gensym.h"
+#include "expand/pcase_macros.h"
+#include "io/file.h"
+#include "lisp/print.h"
+#include "syntax/pretty.h"
+
+/* Get the input bytes into the run; an io error otherwise. */
+static bool load(struct run *r)
+{
+    const struct input *in = r->in;
+    struct file_data fd = {(uint8_t *)in->data, in->len, NULL};
+    if (in->path)
+        file_read(r->a, in->path, &fd);
+    else if (in->stream)
+        file_read_stream(r->a, in->stream, in->name, &fd);
+    if (fd.error) {
+        report_plain(&r->msgs, in->name, DIAG_ERROR, "io", fd.error,
+                     &r->cx->rep);
+        r->diags.n_errors++;
+        return false;
+    }
+    source_init(&r->src, r->a, in->name, fd.data, fd.len);
+    r->text = fd.data;
+    r->len = fd.len;
+    r->base = 0;
+    r->stats.bytes_in += fd.len;
+    return true;
+}
+
+/* How a reader error is worded: as Emacs's error-message-string shows
+ * it ("Invalid read syntax: \")\""), lower-cased as GNU messages are.
+ * NULL text: the first datum (a string) is the message. */
+static const struct {
+    const char *symbol; /* error symbol of elisp-syntax.md 1.13 */
+    const char *text;   /* the error's message */
+} read_words[] = {
+    {"args-out-of-range", "args out of range"},
+    {"end-of-file", "end of file during parsing"},
+    {"error", NULL},
+    {"invalid-read-syntax", "invalid read syntax"},
+    {"wrong-type-argument", "wrong type argument"},
+};
+
+/* "MESSAGE: DATUM, DATUM" of a reader error, into b. */
+static void word_read_error(struct run *r, const struct read_error *e,
+                            struct buf *b)
+{
+    const char *text = e->symbol;
+    for (size_t i = 0; i < sizeof read_words / sizeof read_words[0]; i++)
+        if (strcmp(e->symbol, read_words[i].symbol) == 0)
+            text = read_words[i].text;
+    struct value *data = e->data ? e->data : r->L->nil;
+    if (!text && data->kind == VK_CONS && data->u.cons.car->kind == VK_STRING) {
+        const struct value_string *m = &data->u.cons.car->u.str;
+        buf_put(b, m->data, m->len);
+        data = data->u.cons.cdr;
+    } else if (!text) {
+        text = e->message && *e->message ? e->message : e->symbol;
+    }
+    if (text)
+        buf_puts(b, text);
+    struct print_opts po = print_opts_default();
+    po.escape_newlines = true;
+    for (const char *sep = ": "; data->kind == VK_CONS; sep = ", ") {
+        buf_puts(b, sep);
+        print_value(r->L, b, data->u.cons.car, &po);
+        data = data->u.cons.cdr;
+    }
+    if (b->len && b->data[0] >= 'A' && b->data[0] <= 'Z')
+        b->data[0] = (char)(b->data[0] - 'A' + 'a');
+}
+
+static void read_error_diag(struct run *r, const struct read_error *e)
+{
+    struct buf b;
+    buf_init(&b, r->a);
+    word_read_error(r, e, &b);
+    diag_add(&r->diags, DIAG_ERROR, e->pos, e->pos, "read", "%s", buf_cstr(&b));
+}
+
+/* Refuse a file that declares a coding system other than UTF-8: read as
+ * UTF-8 it would mean something else than it does in Emacs. */
+static bool coding_stage(struct run *r)
+{
+    struct span name;
+    if (read_check_coding(r->text, r->len, &name))
+        return true;
+    diag_add(&r->diags, DIAG_ERROR, name.start, name.end, "encoding",
+             "unsupported coding system '%.*s' (pcexpand reads UTF-8 only)",
+             (int)(name.end - name.start), (const char *)r->text + name.start);
+    return false;
+}
+
+/* Is anything to be expanded at all? */
+static bool expanding(const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    return !o->no_expand && (PCX_HEADS_ALL & ~o->skip_heads) != 0;
+}
+
+static bool read_stage(struct run *r)
+{
+    if (!r->L)
+        r->L = intern_new(r->a);
+    /* Without expansion nothing asks where a value came from, and the
+     * origin map is a large share of reading time. */
+    unsigned flags = expanding(r) ? 0 : READ_NO_ORIGIN;
+    if (!read_source_opts(r->L, r->text, r->len, flags, &r->rd)) {
+        read_error_diag(r, &r->rd.err);
+        return false;
+    }
+    r->forms = ARENA_NEWN(r->a, struct value *, r->rd.n_forms + 1);
+    for (size_t i = 0; i < r->rd.n_forms; i++)
+        r->forms[i] = r->rd.forms[i].v;
+    r->stats.forms += r->rd.n_forms;
+    return true;
+}
+
+/* ---- expansion ---- */
+
+/* Make the expander at the first part of a run; later parts of a stream
+ * keep it (definitions of earlier parts stay known) with this part's
+ * reader result and diagnostics. */
+static void prepare_expander(struct run *r)
+{
+    struct expand_ctx *x = &r->x;
+    if (r->have_x) {
+        x->src = &r->rd;
+        x->diags = &r->diags;
+        gensym_set_input_limit(expand_gensyms(x), r->L->next_id);
+        return;
+    }
+    /* ORDER: enum pcx_gensyms */
+    static const enum gensym_mode modes[] = {GENSYM_RENAME, GENSYM_HASH,
+                                             GENSYM_CIRCLE};
+    const struct pcx_options *o = &r->cx->o;
+    expand_init(x, r->L, &r->diags, &r->rd);
+    x->macros = pcase_macros_new(r->L);
+    x->memo = !o->no_memo;
+    unsigned heads = PCX_HEADS_ALL & ~o->skip_heads;
+    x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
+    unsigned g = (unsigned)o->gensyms;
+    gensym_configure(expand_gensyms(x), modes[g < 3 ? g : 0], o->gensym_prefix);
+    r->have_x = true;
+}
+
+/* Remember one replaced site. */
+static struct run_site *add_site(struct run *r, const struct expand_site *es,
+                                 size_t form)
+{
+    if (r->n_sites == r->cap_sites) {
+        size_t cap = r->cap_sites ? r->cap_sites * 2 : 16;
+        r->sites = arena_grow(r->a, r->sites, r->cap_sites * sizeof *r->sites,
+                              cap * sizeof *r->sites);
+        r->cap_sites = cap;
+    }
+    struct run_site *s = &r->sites[r->n_sites++];
+    memset(s, 0, sizeof *s);
+    s->orig = es->orig;
+    s->expansion = es->expansion;
+    s->head = es->head;
+    s->form = form;
+    return s;
+}
+
+/* Records report what each site cost: expand it again, alone (the
+ * expander is deterministic), with its diagnostics and counters put
+ * aside.  Stray cond* keywords cost nothing. */
+static void measure(struct run *r, size_t form, struct run_site *s)
+{
+    struct expand_ctx *x = &r->x;
+    if (expand_head_bit(s->head) <= 0)
+        return;
+    struct expand_stats saved = x->stats;
+    struct diag_list *real = x->diags, scratch;
+    diag_init(&scratch, r->a);
+    x->diags = &scratch;
+    memset(&x->stats, 0, sizeof x->stats);
+    expand_set_target(x, s->orig);
+    expand_form(x, r->rd.forms[form].v);
+    s->st = x->stats;
+    expand_set_target(x, r->at_target);
+    x->stats = saved;
+    x->diags = real;
+}
+
+/* Expand top-level form i.  A form whose expansion failed has recorded an
+ * error, so the run will print nothing; the other forms are still
+ * expanded, to report every independent error of the file. */
+static void expand_top(struct run *r, size_t i)
+{
+    struct expand_ctx *x = &r->x;
+    struct value *v = expand_form(x, r->forms[i]);
+    if (!v)
+        return;
+    r->forms[i] = v;
+    bool records = r->cx->o.format != PCX_FORMAT_LISP && !r->cx->o.dump;
+    size_t n = x->n_sites;
+    struct expand_site *es = ARENA_NEWN(r->a, struct expand_site, n + 1);
+    memcpy(es, x->sites, n * sizeof *es);
+    for (size_t j = 0; j < n; j++) {
+        struct run_site *s = add_site(r, &es[j], i);
+        if (records)
+            measure(r, i, s);
+    }
+}
+
+/* ---- --at (cli.md section 3) ---- */
+
+/* Offset of the start of line `line` (1-based) in r->text; false when
+ * the text has fewer lines. */
+static bool line_start(const struct run *r, unsigned line, uint32_t *out)
+{
+    uint32_t off = 0;
+    for (unsigned l = 1; l < line; l++) {
+        const uint8_t *nl = memchr(r->text + off, '\n', r->len - off);
+        if (!nl)
+            return false;
+        off = (uint32_t)(nl - r->text) + 1;
+    }
+    *out = off;
+    return true;
+}
+
+/* Offset of screen column col (1-based, counted as in diagnostics) on
+ * the line starting at ls: the character covering that column, or the
+ * end of the line. */
+static uint32_t column_offset(const struct run *r, uint32_t ls, unsigned col)
+{
+    unsigned c = 1;
+    uint32_t off = ls;
+    while (off < r->len && r->text[off] != '\n') {
+        unsigned next = r->text[off] == '\t'
+                            ? ((c - 1) / SOURCE_TAB_WIDTH + 1) * SOURCE_TAB_WIDTH + 1
+                            : c + 1;
+        if (col < next)
+            break;
+        c = next;
+        off += (uint32_t)source_char_len(r->text + off, r->len - off);
+    }
+    return off;
+}
+
+/* Where --at looks: the position, its line, and how forms rank. */
+struct at_query {
+    uint32_t pos;       /* offset of LINE:COL (of LINE's start without COL) */
+    uint32_t ls, le;    /* LINE's start, and its end (the '\n' or EOF) */
+    bool col;           /* COL was given */
+};
+
+/* Rank of a form with span sp: 2 = first choice, 1 = fallback, 0 = no;
+ * among equal ranks the smaller *key wins. */
+static int at_rank(const struct at_query *q, struct span sp, uint64_t *key)
+{
+    uint64_t width = sp.end - sp.start;
+    if (q->col && sp.start <= q->pos && q->pos < sp.end)
+        return *key = width, 2; /* innermost containing the position */
+    if (q->col && sp.end <= q->pos && sp.end > q->ls)
+        return *key = UINT32_MAX - sp.end, 1; /* last ending before it */
+    if (!q->col && sp.start >= q->ls && sp.start <= q->le)
+        return *key = sp.start, 2; /* first starting on the line */
+    if (!q->col && sp.start <= q->ls && q->ls < sp.end)
+        return *key = width, 1; /* innermost containing the line start */
+    return 0;
+}
+
+/* Choose the --at form (r->at_target, r->at_form) among the expandable
+ * forms of every top-level form. */
+static void pick_at(struct run *r, const struct at_query *q)
+{
+    int best = 0;
+    uint64_t best_key = 0;
+    for (size_t i = 0; i < r->rd.n_forms; i++) {
+        struct value **found;
+        size_t n = expand_list_forms(&r->x, r->forms[i], &found);
+        for (size_t j = 0; j < n; j++) {
+            struct span sp;
+            uint64_t key;
+            if (!read_origin_span(&r->rd, found[j], &sp))
+                continue;
+            int rank = at_rank(q, sp, &key);
+            if (rank > best || (rank == best && rank > 0 && key < best_key)) {
+                best = rank;
+                best_key = key;
+                r->at_target = found[j];
+                r->at_form = (long)i;
+            }
+        }
+    }
+}
+
+/* Select the --at form; false (an error recorded) when there is none. */
+static bool select_at(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    struct at_query q = {(uint32_t)r->len, (uint32_t)r->len, (uint32_t)r->len,
+                         o->at_col > 0};
+    if (line_start(r, o->at_line, &q.ls)) {
+        const uint8_t *nl = memchr(r->text + q.ls, '\n', r->len - q.ls);
+        q.le = nl ? (uint32_t)(nl - r->text) : (uint32_t)r->len;
+        q.pos = q.col ? column_offset(r, q.ls, o->at_col) : q.ls;
+        pick_at(r, &q);
+    }
+    if (r->at_target) {
+        expand_set_target(&r->x, r->at_target);
+        return true;
+    }
+    if (q.col)
+        diag_add(&r->diags, DIAG_ERROR, q.pos, q.pos, "usage",
+                 "no pcase-family or cond* form at %u:%u", o->at_line, o->at_col);
+    else
+        diag_add(&r->diags, DIAG_ERROR, q.pos, q.pos, "usage",
+                 "no pcase-family or cond* form at line %u", o->at_line);
+    return false;
+}
+
+/* Replace the selected forms of every top-level form (cli.md section 3). */
+static void expand_stage(struct run *r)
+{
+    prepare_expander(r);
+    struct expand_stats before = r->x.stats;
+    if (r->cx->o.at_line && !select_at(r))
+        return;
+    size_t first = r->n_sites;
+    for (size_t i = 0; i < r->rd.n_forms; i++)
+        expand_top(r, i);
+    r->stats.expanded += r->n_sites - first;
+    r->stats.memo_hits += r->x.stats.memo_hits - before.memo_hits;
+    r->stats.memo_misses += r->x.stats.memo_misses - before.memo_misses;
+    r->stats.temporaries += r->x.stats.temporaries - before.temporaries;
+}
+
+/* ---- rendering ---- */
+
+/* An impossible state met while printing: a bug, exit status 3. */
+static void internal_error(struct run *r, uint32_t pos, const char *what)
+{
+    diag_add(&r->diags, DIAG_ERROR, pos, pos, "internal",
+             "%s; this is a bug in pcexpand %s, please report it", what,
+             PCX_VERSION);
+    r->internal = true;
+}
+
+/* Compact text of one expanded value, temporaries named as in top-level
+ * form `form` (numbering restarts at each new top-level form). */
+static bool compact_value(struct run *r, struct buf *b, const struct value *v,
+                          size_t form, size_t *begun)
+{
+    struct gensym *g = expand_gensyms(&r->x);
+    if (*begun != form) {
+        struct span sp = r->rd.forms[form].span;
+        gensym_begin_form(g, splice_label_floor(r->text, r->len, sp.start,
+                                                sp.end));
+        *begun = form;
+    }
+    struct pretty_opts po = {0};
+    po.sym_text = gensym_text;
+    po.sym_ctx = g;
+    return pretty_compact(r->L, &po, b, v);
+}
+
+/* --compact: each top-level form on one line, canonical (cli.md 4.3);
+ * with --at only the form that holds the selected one. */
+static void render_compact(struct run *r)
+{
+    struct print_opts po = print_opts_compact();
+    const char *nl = splice_crlf(r->text, r->len) ? "\r\n" : "\n";
+    size_t begun = SIZE_MAX;
+    for (size_t i = 0; i < r->rd.n_forms; i++) {
+        if (r->at_form >= 0 && (size_t)r->at_form != i)
+            continue;
+        if (!r->expanding)
+            print_value(r->L, &r->out, r->forms[i], &po);
+        else if (!compact_value(r, &r->out, r->forms[i], i, &begun))
+            return internal_error(r, r->rd.forms[i].span.start,
+                                  "the expansion contains itself");
+        buf_puts(&r->out, nl);
+    }
+}
+
+/* --compact records: each site's expansion on one line. */
+static bool compact_texts(struct run *r, struct splice_text *texts)
+{
+    size_t begun = SIZE_MAX;
+    for (size_t i = 0; i < r->n_sites; i++) {
+        struct buf b;
+        buf_init(&b, r->a);
+        if (!compact_value(r, &b, r->sites[i].expansion, r->sites[i].form,
+                           &begun))
+            return false;
+        texts[i].text = b.len ? b.data : "";
+        texts[i].len = b.len;
+    }
+    return true;
+}
+
+static const struct value *site_origin(void *ctx, const struct value *v)
+{
+    return expand_origin(ctx, v);
+}
+
+static void site_begin_form(void *ctx, unsigned label_floor)
+{
+    gensym_begin_form(expand_gensyms(ctx), label_floor);
+}
+
+/* Default mode: the input bytes, the replaced forms printed in their
+ * place by the splicer (cli.md 4.1, 4.2); texts (may be NULL) get what
+ * replaced each site. */
+static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
+{
+    struct splice_site *ss = ARENA_NEWN(r->a, struct splice_site, r->n_sites + 1);
+    for (size_t i = 0; i < r->n_sites; i++)
+        ss[i] = (struct splice_site){r->sites[i].orig, r->sites[i].expansion};
+    struct splice_in in = {0};
+    in.L = r->L;
+    in.text = r->text;
+    in.len = r->len;
+    in.src = &r->rd;
+    in.sites = ss;
+    in.n_sites = r->n_sites;
+    in.pretty.width = (int)r->cx->o.width;
+    in.pretty.sym_text = gensym_text;
+    in.pretty.sym_ctx = expand_gensyms(&r->x);
+    in.origin = site_origin;
+    in.origin_ctx = &r->x;
+    in.begin_form = site_begin_form;
+    in.begin_ctx = &r->x;
+    return splice_source(&in, b, texts);
+}
+
+static void render_default(struct run *r)
+{
+    if (r->n_sites == 0) {
+        buf_put(&r->out, r->text, r->len);
+        return;
+    }
+    if (!splice_into(r, &r->out, NULL))
+        internal_error(r, 0, "an expansion cannot be printed");
+}
+
+/* --format=yaml|json: the texts that replaced the sites, then records. */
+static void render_records(struct run *r)
+{
+    struct splice_text *texts = ARENA_NEWN(r->a, struct splice_text,
+                                           r->n_sites + 1);
+    struct buf scratch;
+    buf_init(&scratch, r->a);
+    bool ok = r->cx->o.compact ? compact_texts(r, texts)
+                               : r->n_sites == 0 || splice_into(r, &scratch, texts);
+    if (!ok)
+        return internal_error(r, 0, "an expansion cannot be printed");
+    out_records(r, texts);
+}
+
+static void render(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    if (o->dump || o->format != PCX_FORMAT_LISP) {
+        /* one dump or record per replaced form: none without expansion */
+        if (r->expanding && o->dump)
+            out_dumps(r);
+        else if (r->expanding)
+            render_records(r);
+    } else if (o->compact)
+        render_compact(r);
+    else
+        render_default(r);
+}
+
+/* Diagnostics, sorted, positioned in the whole input, rendered. */
+static void render_diagnostics(struct run *r)
+{
+    diag_sort(&r->diags);
+    for (size_t i = 0; r->base && i < r->diags.n; i++) {
+        r->diags.items[i].start += r->base;
+        r->diags.items[i].end += r->base;
+    }
+    report_render(&r->msgs, &r->src, &r->diags, &r->cx->rep);
+}
+
+struct source_pos run_pos(struct run *r, uint32_t off)
+{
+    return source_pos(&r->src, r->base + off);
+}
+
+void run_text(struct run *r)
+{
+    if (coding_stage(r) && read_stage(r)) {
+        r->expanding = expanding(r);
+        if (r->expanding)
+            expand_stage(r);
+        if (r->diags.n_errors == 0)
+            render(r);
+    }
+    render_diagnostics(r);
+}
+
+void run_input(struct run *r)
+{
+    if (load(r))
+        run_text(r);
+}
+
+bool run_failed(const struct run *r)
+{
+    return r->diags.n_errors > 0 ||
+           (r->cx->o.werror && r->diags.n_warnings > 0);
+}

@@ -1,0 +1,215 @@
+/* api_target.c - targets: writing, checking, diffing, listing (cli.md 5).
+ *
+ * Every input has a target: the output sink, the input file itself (-w,
+ * or -c/-d/-l alone), the -o file, or its mirror under --out-dir.  A
+ * check compares the fresh output with the target's bytes while the run
+ * is computed (in a worker with -j) and keeps the diff or list text;
+ * printing it and writing files happen at commit, in input order.
+ */
+#include "api_int.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/diff.h"
+#include "io/file.h"
+
+/* Has path a ".." component? */
+static bool has_dotdot(const char *path)
+{
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        p += n;
+        p += *p == '/';
+    }
+    return false;
+}
+
+/* The path of r's target under --out-dir (cli.md 5): the path relative
+ * to its DIR operand, or the FILE operand (relative, without ".."), or
+ * its base name (absolute).  NULL with r->target_error set otherwise. */
+static const char *mirrored(struct run *r)
+{
+    const struct input *in = r->in;
+    const char *rel = in->rel;
+    if (!rel && in->stream && strcmp(in->name, "<stdin>") == 0) {
+        r->target_error = "--out-dir needs --stdin-filepath to name standard input";
+        return NULL;
+    }
+    if (!rel && in->name[0] == '/') {
+        const char *slash = strrchr(in->name, '/');
+        rel = slash + 1;
+    } else if (!rel) {
+        rel = in->name;
+    }
+    if (!*rel || has_dotdot(rel)) {
+        r->target_error = "cannot mirror a path with '..' components under --out-dir";
+        return NULL;
+    }
+    struct buf b;
+    buf_init(&b, r->a);
+    const char *dir = r->cx->o.target_path;
+    size_t n = strlen(dir);
+    buf_puts(&b, dir);
+    if (n == 0 || dir[n - 1] != '/')
+        buf_putc(&b, '/');
+    buf_puts(&b, rel);
+    return buf_cstr(&b);
+}
+
+/* Set r->target; false (r->target_error set) when there is none. */
+static bool find_target(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    switch (o->target) {
+    case PCX_TARGET_FILE:
+        r->target = o->target_path;
+        break;
+    case PCX_TARGET_DIR:
+        r->target = mirrored(r);
+        break;
+    default: /* the input itself; standard input is compared, never written */
+        r->target = r->in->path ? r->in->path : r->in->name;
+        if (!r->in->path && !o->check)
+            r->target_error = "standard input cannot be written in place";
+        break;
+    }
+    return !r->target_error && r->target;
+}
+
+/* The target's current bytes; *missing when it does not exist.  False
+ * (r->target_error set) when it exists but cannot be read. */
+static bool current(struct run *r, const uint8_t **p, size_t *n, bool *missing)
+{
+    *missing = false;
+    bool itself = r->cx->o.target == PCX_TARGET_INPUT ||
+                  r->cx->o.target == PCX_TARGET_STDOUT;
+    if (itself) {
+        *p = r->src.text;
+        *n = r->src.len;
+        return true;
+    }
+    if (file_kind(r->target) == FILE_KIND_MISSING) {
+        *missing = true;
+        *p = (const uint8_t *)"";
+        *n = 0;
+        return true;
+    }
+    struct file_data fd;
+    if (!file_read(r->a, r->target, &fd)) {
+        r->target_error = fd.error;
+        return false;
+    }
+    *p = fd.data;
+    *n = fd.len;
+    return true;
+}
+
+/* Check modes: compare, and prepare what -l and -d print. */
+static void compare(struct run *r)
+{
+    const uint8_t *old;
+    size_t n;
+    bool missing;
+    if (!current(r, &old, &n, &missing))
+        return;
+    r->compared = true;
+    r->stale = missing || n != r->out.len ||
+               memcmp(old, r->out.data ? r->out.data : "", n) != 0;
+    if (!r->stale)
+        return;
+    unsigned check = r->cx->o.check;
+    if (check & PCX_CHECK_LIST)
+        buf_printf(&r->report, "%s\n", r->target);
+    if (check & PCX_CHECK_DIFF) {
+        struct buf a, b;
+        buf_init(&a, r->a);
+        buf_init(&b, r->a);
+        buf_printf(&a, missing ? "/dev/null" : "a/%s", r->target);
+        buf_printf(&b, "b/%s", r->target);
+        diff_unified(r->a, old, n, (const uint8_t *)r->out.data, r->out.len,
+                     buf_cstr(&a), buf_cstr(&b), &r->report);
+    }
+}
+
+void target_prepare(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    if (o->target == PCX_TARGET_STDOUT && !o->check)
+        return;
+    if (find_target(r) && o->check)
+        compare(r);
+}
+
+/* ---- commit ---- */
+
+/* Create the missing directories above path (as mkdir -p would). */
+static bool make_parents(struct arena *a, const char *path, const char **error)
+{
+    char *p = arena_strndup(a, path, strlen(path));
+    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            struct buf b;
+            buf_init(&b, a);
+            buf_printf(&b, "cannot create directory %s: %s", p, strerror(errno));
+            *error = buf_cstr(&b);
+            return false;
+        }
+        *s = '/';
+    }
+    return true;
+}
+
+/* -w, -o, --out-dir: write the target unless it already holds the output
+ * (its modification time is then kept). */
+static enum pcx_status commit_write(struct pcx_ctx *cx, struct run *r)
+{
+    const uint8_t *old;
+    size_t n;
+    bool missing;
+    if (!current(r, &old, &n, &missing))
+        return api_say(cx, r->target, DIAG_ERROR, "io", r->target_error);
+    const char *data = r->out.data ? r->out.data : "";
+    if (!missing && n == r->out.len && memcmp(old, data, n) == 0)
+        return PCX_STATUS_OK;
+    const char *err = NULL;
+    if ((cx->o.target == PCX_TARGET_DIR && !make_parents(r->a, r->target, &err)) ||
+        !file_write_atomic(r->a, r->target, data, r->out.len, &err))
+        return api_say(cx, r->target, DIAG_ERROR, "io", err);
+    cx->stats.written++;
+    return PCX_STATUS_OK;
+}
+
+enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r)
+{
+    const struct pcx_options *o = &cx->o;
+    if (r->target_error)
+        return api_say(cx, r->target ? r->target : r->in->name, DIAG_ERROR,
+                       "io", r->target_error);
+    if (o->check) {
+        cx->stats.checked++;
+        if (!r->stale)
+            return PCX_STATUS_OK;
+        cx->stats.stale++;
+        if (!api_sink_write(&o->out, r->report.data, r->report.len))
+            return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
+        return PCX_STATUS_STALE;
+    }
+    if (o->target != PCX_TARGET_STDOUT)
+        return commit_write(cx, r);
+    if (!api_sink_write(&o->out, r->out.data, r->out.len))
+        return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
+    return PCX_STATUS_OK;
+}
+
+void target_summary(struct pcx_ctx *cx)
+{
+    char msg[96];
+    snprintf(msg, sizeof msg, "%zu file%s checked, %zu stale", cx->stats.checked,
+             cx->stats.checked == 1 ? "" : "s", cx->stats.stale);
+    api_say(cx, NULL, DIAG_NOTE, NULL, msg);
+}
