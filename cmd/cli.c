@@ -127,26 +127,186 @@ static bool set_message_format(struct cli *c, const char *v)
     return true;
 }
 
+static bool set_format(struct cli *c, const char *v)
+{
+    /* ORDER: enum pcx_format */
+    static const char *const words[] = {"lisp", "yaml", "json", NULL};
+    int i = word_index(words, v);
+    if (i < 0)
+        return usage(c, "invalid --format '%s' (expected lisp, yaml or json)", v);
+    c->opts.format = (enum pcx_format)i;
+    return true;
+}
+
+static bool set_dump(struct cli *c, const char *v)
+{
+    /* ORDER: enum pcx_dump, after PCX_DUMP_NONE */
+    static const char *const words[] = {"pat", "dtree", NULL};
+    int i = word_index(words, v);
+    if (i < 0)
+        return usage(c, "invalid --dump '%s' (expected pat or dtree)", v);
+    c->opts.dump = (enum pcx_dump)(i + 1);
+    return true;
+}
+
+/* A decimal number from lo to hi, the whole of text [v, end); false
+ * otherwise. */
+static bool number(const char *v, const char *end, unsigned long lo,
+                   unsigned long hi, unsigned *out)
+{
+    unsigned long n = 0;
+    if (v == end || end - v > 9)
+        return false;
+    for (const char *p = v; p < end; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        n = n * 10 + (unsigned long)(*p - '0');
+    }
+    if (n < lo || n > hi)
+        return false;
+    *out = (unsigned)n;
+    return true;
+}
+
+static bool set_jobs(struct cli *c, const char *v)
+{
+    unsigned n;
+    if (!number(v, v + strlen(v), 0, 1024, &n))
+        return usage(c, "invalid -j '%s' (expected a number from 0 to 1024)", v);
+    c->opts.jobs = n;
+    c->jobs_auto = n == 0;
+    return true;
+}
+
+static bool set_at(struct cli *c, const char *v)
+{
+    const char *colon = strchr(v, ':');
+    const char *end = v + strlen(v);
+    unsigned line, col = 0;
+    if (!number(v, colon ? colon : end, 1, 999999999, &line) ||
+        (colon && !number(colon + 1, end, 1, 999999999, &col)))
+        return usage(c, "invalid --at '%s' (expected LINE or LINE:COL, from 1)", v);
+    c->opts.at_line = line;
+    c->opts.at_col = col;
+    return true;
+}
+
+/* Bits of a comma-separated list of head names; 0 after a usage error. */
+static unsigned head_list(struct cli *c, const char *opt, const char *v)
+{
+    unsigned bits = 0;
+    for (const char *p = v;; p++) {
+        size_t n = strcspn(p, ",");
+        char name[32];
+        unsigned bit = 0;
+        if (n > 0 && n < sizeof name) {
+            memcpy(name, p, n);
+            name[n] = 0;
+            bit = pcx_head_bit(name);
+        }
+        if (!bit)
+            return usage(c, "invalid --%s '%s' (expected names from: pcase, "
+                            "pcase-exhaustive, pcase-let, pcase-let*, pcase-setq, "
+                            "pcase-dolist, pcase-lambda, cond*)", opt, v), 0u;
+        bits |= bit;
+        p += n;
+        if (!*p)
+            return bits;
+    }
+}
+
+static bool set_only(struct cli *c, const char *v)
+{
+    unsigned bits = head_list(c, "only", v);
+    c->opts.skip_heads |= PCX_HEADS_ALL & ~bits;
+    return bits != 0;
+}
+
+static bool set_skip(struct cli *c, const char *v)
+{
+    unsigned bits = head_list(c, "skip", v);
+    c->opts.skip_heads |= bits;
+    return bits != 0;
+}
+
+static bool set_output(struct cli *c, const char *v)
+{
+    if (!*v)
+        return usage(c, "-o needs a non-empty file name");
+    c->output = v;
+    return true;
+}
+
+static bool set_out_dir(struct cli *c, const char *v)
+{
+    if (!*v)
+        return usage(c, "--out-dir needs a non-empty directory name");
+    c->out_dir = v;
+    return true;
+}
+
+/* Flags: one setter per bit or boolean. */
+#define FLAG_SETTER(fn, stmt)                        \
+    static bool fn(struct cli *c, const char *v)     \
+    {                                                \
+        (void)v;                                     \
+        stmt;                                        \
+        return true;                                 \
+    }
+FLAG_SETTER(set_write, c->write = true)
+FLAG_SETTER(set_check, c->opts.check |= PCX_CHECK_STATUS)
+FLAG_SETTER(set_diff, c->opts.check |= PCX_CHECK_DIFF)
+FLAG_SETTER(set_list, c->opts.check |= PCX_CHECK_LIST)
+FLAG_SETTER(set_stats, c->opts.stats = true)
+FLAG_SETTER(set_verbose, c->opts.verbose = true)
+FLAG_SETTER(set_no_memo, c->opts.no_memo = true)
+
 /* ---- the table ---- */
 
 /* Sorted by long name (a unit test checks it); see cli.md section 17. */
 static const struct cli_option options[] = {
+    {"at", 0, "LINE[:COL]", "expand only the form at this position (one input)",
+     set_at},
+    {"check", 'c', NULL, "write nothing; exit 1 if a target is stale", set_check},
     {"compact", 0, NULL, "print each top-level form on one line, canonically",
      set_compact},
+    {"diff", 'd', NULL, "print a unified diff target -> output; exit 1 if any",
+     set_diff},
+    {"dump", 0, "pat|dtree", "print a compiler stage of each form instead of code",
+     set_dump},
+    {"format", 0, "lisp|yaml|json", "print Lisp, or one record per replaced form",
+     set_format},
     {"gensym-prefix", 0, "STR", "prefix of renamed temporaries (default pcx--)",
      set_gensym_prefix},
     {"gensyms", 0, "rename|hash|circle", "how temporaries are printed (default rename)",
      set_gensyms},
     {"help", 'h', NULL, "print this help and exit", set_help},
+    {"jobs", 'j', "N", "process N files in parallel (0: one per CPU; default 1)",
+     set_jobs},
+    {"list", 'l', NULL, "print the names of stale targets; exit 1 if any",
+     set_list},
     {"message-format", 0, "gnu|json|github", "format of diagnostics (default gnu)",
      set_message_format},
     {"no-expand", 0, NULL, "do not expand: print the input as read", set_no_expand},
+    {"no-memo", 0, NULL, "expand without the compiler's cache (same output)",
+     set_no_memo},
+    {"only", 0, "LIST", "expand only these heads (comma-separated)", set_only},
+    {"out-dir", 0, "DIR", "write each result under DIR, mirroring input paths",
+     set_out_dir},
+    {"output", 'o', "FILE", "write the result of the single input to FILE",
+     set_output},
     {"quiet", 'q', NULL, "no notes and no summary lines", set_quiet},
+    {"skip", 0, "LIST", "expand every head except these (comma-separated)",
+     set_skip},
+    {"stats", 0, NULL, "print counters to standard error after the run",
+     set_stats},
     {"stdin-filepath", 0, "PATH", "name of standard input in diagnostics",
      set_stdin_filepath},
+    {"verbose", 'v', NULL, "say more about each input", set_verbose},
     {"version", 0, NULL, "print the version and exit", set_version},
     {"werror", 0, NULL, "treat warnings as errors", set_werror},
     {"width", 0, "N", "fill column of generated code (default 80)", set_width},
+    {"write", 'w', NULL, "rewrite each input file in place", set_write},
 };
 
 const struct cli_option *cli_table(size_t *n)
@@ -240,6 +400,99 @@ static bool add_operand(struct cli *c, const char *word)
     return true;
 }
 
+/* ---- combinations (cli.md sections 3, 4.5, 4.6, 5) ---- */
+
+/* An option that may be given, by the name messages use. */
+struct given {
+    bool on;
+    const char *name;
+};
+
+/* Name of the first option of g[0..n) that is given, or NULL. */
+static const char *first_given(const struct given *g, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (g[i].on)
+            return g[i].name;
+    return NULL;
+}
+
+static bool reads_stdin(const struct cli *c)
+{
+    for (size_t i = 0; i < c->n_operands; i++)
+        if (strcmp(c->operands[i], "-") == 0)
+            return true;
+    return c->n_operands == 0;
+}
+
+/* -w rewrites files: nothing else may decide where results go. */
+static bool check_write(struct cli *c)
+{
+    const struct pcx_options *o = &c->opts;
+    const struct given g[] = {
+        {c->output != NULL, "-o"},
+        {c->out_dir != NULL, "--out-dir"},
+        {(o->check & PCX_CHECK_STATUS) != 0, "-c"},
+        {(o->check & PCX_CHECK_DIFF) != 0, "-d"},
+        {(o->check & PCX_CHECK_LIST) != 0, "-l"},
+        {o->compact, "--compact"},
+        {o->format != PCX_FORMAT_LISP, "--format"},
+        {o->dump != PCX_DUMP_NONE, "--dump"},
+    };
+    const char *with = first_given(g, sizeof g / sizeof g[0]);
+    if (with)
+        return usage(c, "-w cannot be combined with %s", with);
+    if (reads_stdin(c))
+        return usage(c, "-w cannot rewrite standard input (name files to rewrite)");
+    return true;
+}
+
+/* Records and dumps are printed, never written or compared. */
+static bool check_printing(struct cli *c)
+{
+    const struct pcx_options *o = &c->opts;
+    const char *mode = o->dump ? "--dump" : "--format=yaml|json";
+    const struct given targets[] = {
+        {c->output != NULL, "-o"},
+        {c->out_dir != NULL, "--out-dir"},
+        {o->check != 0, "-c, -d and -l"},
+    };
+    const struct given dump[] = {
+        {o->format != PCX_FORMAT_LISP, "--format"},
+        {o->compact, "--compact"},
+        {o->no_expand, "--no-expand"},
+    };
+    const char *with = first_given(targets, sizeof targets / sizeof targets[0]);
+    if (!with && o->dump)
+        with = first_given(dump, sizeof dump / sizeof dump[0]);
+    if (with)
+        return usage(c, "%s cannot be combined with %s", mode, with);
+    return true;
+}
+
+/* The rules of a complete command line; then opts.target. */
+static bool check_combination(struct cli *c)
+{
+    struct pcx_options *o = &c->opts;
+    if (c->write && !check_write(c))
+        return false;
+    if ((o->format != PCX_FORMAT_LISP || o->dump) && !check_printing(c))
+        return false;
+    if (c->output && c->out_dir)
+        return usage(c, "-o cannot be combined with --out-dir");
+    if (c->output && c->n_operands > 1)
+        return usage(c, "-o needs exactly one input");
+    if (o->at_line && c->n_operands > 1)
+        return usage(c, "--at needs exactly one input");
+    o->target = c->write ? PCX_TARGET_INPUT
+                : c->output ? PCX_TARGET_FILE
+                : c->out_dir ? PCX_TARGET_DIR
+                : o->check ? PCX_TARGET_INPUT : PCX_TARGET_STDOUT;
+    o->target_path = c->output ? c->output : c->out_dir;
+    o->stream = true;
+    return true;
+}
+
 bool cli_parse(struct cli *c, int argc, char *const *argv,
                const char **operands)
 {
@@ -263,7 +516,7 @@ bool cli_parse(struct cli *c, int argc, char *const *argv,
         if (!ok)
             return false;
     }
-    return true;
+    return c->action != CLI_RUN || check_combination(c);
 }
 
 /* ---- help and exit codes ---- */

@@ -26,6 +26,11 @@ struct cli {
     const char *stdin_name;  /* name of standard input in diagnostics */
     const char **operands;   /* FILE, DIR or "-", in command-line order */
     size_t n_operands;       /* 0 = read standard input */
+    bool write;              /* -w (opts.target is set from the three below
+                                once all options are read) */
+    const char *output;      /* -o FILE, or NULL */
+    const char *out_dir;     /* --out-dir DIR, or NULL */
+    bool jobs_auto;          /* -j 0: as many jobs as online CPUs */
     char error[256];         /* what is wrong, when action is CLI_USAGE */
 };
 
@@ -43,7 +48,11 @@ const struct cli_option *cli_table(size_t *n);
 
 /* Parse argv[1..argc-1] into *c.  operands must have room for argc
  * pointers; c->operands points to it afterwards.  --help and --version
- * take effect as soon as they are seen.  Returns false for a usage error
+ * take effect as soon as they are seen.  After the last word, the
+ * combination is checked (cli.md section 5: -w with standard input, -w
+ * with -o/--out-dir/-c/-d/-l/--compact/--format/--dump, -o with several
+ * inputs, --at with several inputs...) and opts.target is derived from
+ * -w/-o/--out-dir/-c/-d/-l.  Returns false for a usage error
  * (c->action == CLI_USAGE, c->error says what is wrong). */
 bool cli_parse(struct cli *c, int argc, char *const *argv,
                const char **operands);

@@ -28,21 +28,18 @@ static void on_abort(int sig)
 }
 
 /* Run every operand in order; standard input when there is none. */
-static enum pcx_status run(const struct cli *c)
+static enum pcx_status run(struct cli *c)
 {
+    if (c->jobs_auto) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        c->opts.jobs = n > 0 && n <= 1024 ? (unsigned)n : 1;
+    }
     struct pcx_ctx *cx = pcx_ctx_new(&c->opts);
     if (!cx) {
         fputs("pcexpand: error: out of memory\n", stderr);
         return PCX_STATUS_ERROR;
     }
-    if (c->n_operands == 0)
-        pcx_run_stream(cx, stdin, c->stdin_name);
-    for (size_t i = 0; i < c->n_operands; i++) {
-        if (strcmp(c->operands[i], "-") == 0)
-            pcx_run_stream(cx, stdin, c->stdin_name);
-        else
-            pcx_run_path(cx, c->operands[i]);
-    }
+    pcx_run_operands(cx, c->operands, c->n_operands, stdin, c->stdin_name);
     enum pcx_status st = pcx_ctx_finish(cx);
     pcx_ctx_free(cx);
     return st;

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -161,6 +162,7 @@ struct stream {
     size_t len, cap;
     size_t done;            /* start of the text not yet run */
     bool eof;
+    bool new_break;         /* the last read brought a line end */
     bool ran;               /* a part has been run */
     enum pcx_status st;
 };
@@ -185,6 +187,7 @@ static bool read_more(struct stream *s)
         s->st = api_say(s->cx, s->in->name, DIAG_ERROR, "io", msg);
         return false;
     }
+    s->new_break = memchr(s->buf + s->len, '\n', (size_t)got) != NULL;
     s->len += (size_t)got;
     s->eof = got == 0;
     return true;
@@ -289,12 +292,9 @@ static void stream_loop(struct stream *s)
     s->r = ARENA_NEW(s->a, struct run);
     api_run_init(s->r, s->cx, s->a, s->in);
     while (!s->eof) {
-        size_t before = s->len;
         if (!read_more(s))
             return;
-        const uint8_t *nl = s->eof ? NULL
-                                   : memchr(s->buf + before, '\n', s->len - before);
-        if (!s->eof && !nl)
+        if (!s->eof && !s->new_break)
             continue;
         size_t end = s->eof ? s->len : last_break(s->buf, s->done, s->len);
         size_t cut = end > s->done ? ready_part(s, end) : s->done;
@@ -307,7 +307,7 @@ enum pcx_status stream_run(struct pcx_ctx *cx, const struct input *in)
 {
     struct stream s = {cx, in, NULL, arena_new(NULL), arena_new(NULL),
                        fileno(in->stream), NULL, 0, 0, 0, false, false,
-                       PCX_STATUS_OK};
+                       false, PCX_STATUS_OK};
     enum pcx_status st;
     jmp_buf jb;
     if (!s.a || !s.scratch) {

@@ -77,8 +77,8 @@ check() {
 
 case $case_name in
 --table)
-    for c in $(sed -n 's/^\([a-z0-9-]*\))$/\1/p' "$0"); do
-        "$0" "$prog" "$c" || echo "$c	FAILED"
+    for c in $(sed -n 's/^\([a-z0-9-]*\))$/\1/p' "$here/limits.sh"); do
+        "$here/limits.sh" "$prog" "$c" || echo "$c	FAILED"
     done
     ;;
 parens-1m)

@@ -230,7 +230,214 @@ static void help_lists_every_option(void **state)
     }
     assert_non_null(strstr(text, "  -q, --quiet "));
     assert_non_null(strstr(text, "      --stdin-filepath=PATH "));
+    assert_non_null(strstr(text, "  -j, --jobs=N "));
+    assert_non_null(strstr(text, "  -o, --output=FILE "));
+    assert_non_null(strstr(text, "  -w, --write "));
     free(text);
+}
+
+
+/* ---- options of the modes (cli.md sections 3-7, 15, 17) ---- */
+
+static void target_options(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("a.el");
+    assert_int_equal(c.opts.target, PCX_TARGET_STDOUT);
+    assert_int_equal(c.opts.check, 0);
+    assert_true(c.opts.stream);
+    c = PARSE("-w", "a.el", "b.el");
+    assert_int_equal(c.action, CLI_RUN);
+    assert_int_equal(c.opts.target, PCX_TARGET_INPUT);
+    assert_int_equal(c.opts.check, 0);
+    c = PARSE("--write", "a.el");
+    assert_int_equal(c.opts.target, PCX_TARGET_INPUT);
+    c = PARSE("-o", "out.el", "a.el");
+    assert_int_equal(c.opts.target, PCX_TARGET_FILE);
+    assert_string_equal(c.opts.target_path, "out.el");
+    c = PARSE("--output=o.el");
+    assert_int_equal(c.opts.target, PCX_TARGET_FILE); /* standard input */
+    c = PARSE("--out-dir", "out", "lisp");
+    assert_int_equal(c.opts.target, PCX_TARGET_DIR);
+    assert_string_equal(c.opts.target_path, "out");
+    c = PARSE("-c", "lisp");
+    assert_int_equal(c.opts.target, PCX_TARGET_INPUT);
+    assert_int_equal(c.opts.check, PCX_CHECK_STATUS);
+    c = PARSE("-dl", "--out-dir=o", "lisp");
+    assert_int_equal(c.opts.target, PCX_TARGET_DIR);
+    assert_int_equal(c.opts.check, PCX_CHECK_DIFF | PCX_CHECK_LIST);
+    c = PARSE("--check", "--diff", "--list", "-o", "x.el", "a.el");
+    assert_int_equal(c.opts.check,
+                     PCX_CHECK_STATUS | PCX_CHECK_DIFF | PCX_CHECK_LIST);
+    assert_int_equal(c.opts.target, PCX_TARGET_FILE);
+}
+
+static void write_combinations(void **state)
+{
+    (void)state;
+    static const char *const others[][2] = {
+        {"-o", "x.el"}, {"--out-dir", "d"}, {"-c", NULL}, {"-d", NULL},
+        {"-l", NULL}, {"--compact", NULL}, {"--format=json", NULL},
+        {"--dump=pat", NULL},
+    };
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        struct cli c = others[i][1] ? PARSE("-w", others[i][0], others[i][1], "a.el")
+                                    : PARSE("-w", others[i][0], "a.el");
+        assert_int_equal(c.action, CLI_USAGE);
+        assert_non_null(strstr(c.error, "-w cannot be combined with"));
+    }
+    struct cli c = PARSE("-w");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_non_null(strstr(c.error, "standard input"));
+    c = PARSE("-w", "a.el", "-");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_non_null(strstr(c.error, "standard input"));
+    c = PARSE("-w", "--format=lisp", "a.el"); /* lisp is the default */
+    assert_int_equal(c.action, CLI_RUN);
+}
+
+static void other_combinations(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("-o", "x.el", "--out-dir=d", "a.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_string_equal(c.error, "-o cannot be combined with --out-dir");
+    c = PARSE("-o", "x.el", "a.el", "b.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_string_equal(c.error, "-o needs exactly one input");
+    c = PARSE("--at=3", "a.el", "b.el");
+    assert_string_equal(c.error, "--at needs exactly one input");
+    assert_int_equal(PARSE("--at=3", "a.el").action, CLI_RUN);
+    assert_int_equal(PARSE("--at=3").action, CLI_RUN); /* standard input */
+    c = PARSE("--format=yaml", "-c", "a.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_string_equal(c.error,
+                        "--format=yaml|json cannot be combined with -c, -d and -l");
+    c = PARSE("--format=json", "--out-dir=o", "a.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    c = PARSE("--dump=dtree", "--compact", "a.el");
+    assert_string_equal(c.error, "--dump cannot be combined with --compact");
+    c = PARSE("--dump=dtree", "--format=json", "a.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    c = PARSE("--dump=pat", "--no-expand", "a.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    c = PARSE("--dump=pat", "-o", "x", "a.el");
+    assert_int_equal(c.action, CLI_USAGE);
+    c = PARSE("--format=json", "--compact", "a.el");
+    assert_int_equal(c.action, CLI_RUN);
+    /* --help still wins over a bad combination */
+    assert_int_equal(PARSE("-w", "--help").action, CLI_HELP);
+}
+
+static void format_and_dump_values(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("a.el").opts.format, PCX_FORMAT_LISP);
+    assert_int_equal(PARSE("--format=yaml").opts.format, PCX_FORMAT_YAML);
+    assert_int_equal(PARSE("--format", "json").opts.format, PCX_FORMAT_JSON);
+    assert_int_equal(PARSE("--format=lisp").opts.format, PCX_FORMAT_LISP);
+    assert_int_equal(PARSE("--format=xml").action, CLI_USAGE);
+    assert_int_equal(PARSE("a.el").opts.dump, PCX_DUMP_NONE);
+    assert_int_equal(PARSE("--dump=pat").opts.dump, PCX_DUMP_PAT);
+    assert_int_equal(PARSE("--dump=dtree").opts.dump, PCX_DUMP_DTREE);
+    struct cli c = PARSE("--dump=mtree");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_non_null(strstr(c.error, "pat or dtree"));
+}
+
+static void head_lists(void **state)
+{
+    (void)state;
+    unsigned pcase = pcx_head_bit("pcase"), let = pcx_head_bit("pcase-let*"),
+             cs = pcx_head_bit("cond*");
+    assert_true(pcase && let && cs && pcase != let && let != cs);
+    assert_int_equal(pcx_head_bit("pcase-defmacro"), 0);
+    assert_int_equal(pcx_head_bit("match*"), 0);
+    assert_int_equal(PARSE("a.el").opts.skip_heads, 0);
+    struct cli c = PARSE("--only=pcase,cond*");
+    assert_int_equal(c.action, CLI_RUN);
+    assert_int_equal(c.opts.skip_heads, PCX_HEADS_ALL & ~(pcase | cs));
+    c = PARSE("--skip", "pcase-let*");
+    assert_int_equal(c.opts.skip_heads, let);
+    c = PARSE("--only=pcase,pcase-let*", "--skip=pcase");
+    assert_int_equal(c.opts.skip_heads, PCX_HEADS_ALL & ~let);
+    unsigned all = 0;
+    static const char *const names[] = {"pcase", "pcase-exhaustive", "pcase-let",
+                                        "pcase-let*", "pcase-setq", "pcase-dolist",
+                                        "pcase-lambda", "cond*"};
+    for (size_t i = 0; i < 8; i++)
+        all |= pcx_head_bit(names[i]);
+    assert_int_equal(all, PCX_HEADS_ALL);
+    static const char *const bad[] = {"--only=pcase,foo", "--only=", "--skip=,pcase",
+                                      "--only=pcase,", "--skip=PCASE", "--only=cond"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c = PARSE(bad[i]);
+        assert_int_equal(c.action, CLI_USAGE);
+        assert_non_null(strstr(c.error, "expected names from"));
+    }
+}
+
+static void at_values(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("--at=12");
+    assert_int_equal(c.opts.at_line, 12);
+    assert_int_equal(c.opts.at_col, 0);
+    c = PARSE("--at", "3:17", "f.el");
+    assert_int_equal(c.opts.at_line, 3);
+    assert_int_equal(c.opts.at_col, 17);
+    static const char *const bad[] = {"--at=0", "--at=3:0", "--at=3:", "--at=:3",
+                                      "--at=x", "--at=3:4:5", "--at=-1",
+                                      "--at=", "--at=99999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c = PARSE(bad[i]);
+        assert_int_equal(c.action, CLI_USAGE);
+        assert_non_null(strstr(c.error, "LINE or LINE:COL"));
+    }
+}
+
+static void jobs_values(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("a.el");
+    assert_int_equal(c.opts.jobs, 0);
+    assert_false(c.jobs_auto);
+    c = PARSE("-j4", "a.el");
+    assert_int_equal(c.opts.jobs, 4);
+    c = PARSE("-j", "2", "a.el");
+    assert_int_equal(c.opts.jobs, 2);
+    assert_int_equal(c.n_operands, 1);
+    c = PARSE("--jobs=1");
+    assert_int_equal(c.opts.jobs, 1);
+    c = PARSE("-j0");
+    assert_true(c.jobs_auto);
+    c = PARSE("-qj3");
+    assert_true(c.opts.quiet);
+    assert_int_equal(c.opts.jobs, 3);
+    assert_int_equal(PARSE("-j").action, CLI_USAGE);
+    assert_int_equal(PARSE("-jx").action, CLI_USAGE);
+    assert_int_equal(PARSE("-j1025").action, CLI_USAGE);
+    assert_int_equal(PARSE("-j-1").action, CLI_USAGE);
+}
+
+static void flags(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("a.el");
+    assert_false(c.opts.stats || c.opts.verbose || c.opts.no_memo || c.opts.werror);
+    c = PARSE("--stats", "-v", "--no-memo", "--werror", "-q", "a.el");
+    assert_true(c.opts.stats && c.opts.verbose && c.opts.no_memo && c.opts.werror &&
+                c.opts.quiet);
+    c = PARSE("--verbose");
+    assert_true(c.opts.verbose);
+    c = PARSE("--stats=1");
+    assert_int_equal(c.action, CLI_USAGE);
+    c = PARSE("-o");
+    assert_string_equal(c.error, "option requires an argument -- 'o'");
+    c = PARSE("-oout.el", "a.el");
+    assert_string_equal(c.output, "out.el");
+    c = PARSE("--out-dir=");
+    assert_int_equal(c.action, CLI_USAGE);
 }
 
 int main(void)
@@ -250,6 +457,14 @@ int main(void)
         cmocka_unit_test(width_is_validated),
         cmocka_unit_test(exit_codes),
         cmocka_unit_test(help_lists_every_option),
+        cmocka_unit_test(target_options),
+        cmocka_unit_test(write_combinations),
+        cmocka_unit_test(other_combinations),
+        cmocka_unit_test(format_and_dump_values),
+        cmocka_unit_test(head_lists),
+        cmocka_unit_test(at_values),
+        cmocka_unit_test(jobs_values),
+        cmocka_unit_test(flags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
 }

@@ -135,34 +135,108 @@ static bool irrefutable(const struct pat *p)
     }
 }
 
-/* The clause to blame for clause i being unreachable: an earlier catch-all,
- * else an earlier identical pattern, else the nearest reachable one. */
-static long shadowing(const struct pcase_clause *cl, size_t i, const struct emit_info *info)
+/* Is clause sub[k-1] reached when only the clauses sub[0..k) are compiled?
+ * 1 yes, 0 no, -1 unknown (the compilation failed: a bad pattern reached,
+ * or a limit).  The match context is reused: its caches only grow. */
+static int reached_after(struct memo_ctx *m, const struct subj *root,
+                         const struct pat **sub, size_t k)
 {
-    for (size_t j = 0; j < i; j++)
-        if (info[j].leaves && !cl[j].dontcare && irrefutable(cl[j].pat))
-            return (long)j;
-    for (size_t j = 0; j < i; j++)
-        if (info[j].leaves && cl[j].pat == cl[i].pat)
-            return (long)j;
-    for (size_t j = i; j-- > 0;)
-        if (info[j].leaves)
-            return (long)j;
-    return -1;
+    const struct dnode *dag = dtree_build(m, root, sub, k);
+    if (!dag) {
+        m->bad = NULL;
+        m->too_deep = false;
+        return -1;
+    }
+    size_t n;
+    const struct dnode **nodes = dtree_visit(m, dag, &n);
+    for (size_t j = 0; j < n; j++)
+        if (nodes[j]->kind == DN_LEAF && nodes[j]->clause == k - 1)
+            return 1;
+    return 0;
 }
 
-static void warn_unreachable(struct pcase_run *c, const struct pcase_clause *cl, size_t n,
+/* Clauses that can shadow: reached, and real (not the don't-care one). */
+static size_t shadow_candidates(const struct pcase_clause *cl, size_t i,
+                                const struct emit_info *info, size_t *out)
+{
+    size_t n = 0;
+    for (size_t j = 0; j < i; j++)
+        if (info[j].leaves && !cl[j].dontcare)
+            out[n++] = j;
+    return n;
+}
+
+enum { SHADOW_SEARCH_MAX = 16 }; /* candidates for the set search (quadratic) */
+
+/* Shrink set[0..n) (clauses that together shadow clause i) to a minimal
+ * subset that still does; returns its size, or 0 when unknown. */
+static size_t minimal_shadow(struct memo_ctx *m, const struct subj *root,
+                             const struct pcase_clause *cl, size_t i,
+                             size_t *set, size_t n)
+{
+    const struct pat **sub = ARENA_NEWN(m->L->a, const struct pat *, n + 1);
+    for (size_t drop = n; drop-- > 0;) {
+        size_t k = 0;
+        for (size_t j = 0; j < n; j++)
+            if (j != drop)
+                sub[k++] = cl[set[j]].pat;
+        sub[k++] = cl[i].pat;
+        int r = reached_after(m, root, sub, k);
+        if (r < 0)
+            return 0;
+        if (r == 0) {
+            memmove(set + drop, set + drop + 1, (n - drop - 1) * sizeof *set);
+            n--;
+        }
+    }
+    return n;
+}
+
+/* The clauses to blame for clause i being unreachable, into set (returns
+ * how many): an earlier catch-all; else the first earlier clause that
+ * shadows it alone; else a minimal set of earlier clauses that do so
+ * together; else (too many to search) the nearest reached clause. */
+static size_t shadowing(struct memo_ctx *m, const struct subj *root,
+                        const struct pcase_clause *cl, size_t i,
+                        const struct emit_info *info, size_t *set)
+{
+    size_t n = shadow_candidates(cl, i, info, set);
+    for (size_t j = 0; j < n; j++)
+        if (irrefutable(cl[set[j]].pat)) {
+            set[0] = set[j];
+            return 1;
+        }
+    const struct pat *pair[2] = {NULL, cl[i].pat};
+    for (size_t j = 0; j < n; j++) {
+        pair[0] = cl[set[j]].pat;
+        if (reached_after(m, root, pair, 2) == 0) {
+            set[0] = set[j];
+            return 1;
+        }
+    }
+    size_t k = n > 1 && n <= SHADOW_SEARCH_MAX ? minimal_shadow(m, root, cl, i, set, n) : 0;
+    if (k > 1)
+        return k;
+    if (n)
+        set[0] = set[n - 1];
+    return n ? 1 : 0;
+}
+
+static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const struct subj *root,
+                             const struct pcase_clause *cl, size_t n,
                              const struct emit_info *info)
 {
+    size_t *set = ARENA_NEWN(c->L->a, size_t, n + 1);
     for (size_t i = 0; i < n; i++) {
         if (info[i].leaves || cl[i].dontwarn || cl[i].dontcare)
             continue;
         pcase_diag(c, DIAG_WARNING, cl[i].form, cl[i].cell, "unreachable-clause",
                 "this clause can never be reached");
-        long j = shadowing(cl, i, info);
-        if (j >= 0)
-            pcase_diag(c, DIAG_NOTE, cl[j].form, cl[j].cell, "unreachable-clause",
-                    "because this clause matches first");
+        size_t k = shadowing(m, root, cl, i, info, set);
+        for (size_t j = 0; j < k; j++)
+            pcase_diag(c, DIAG_NOTE, cl[set[j]].form, cl[set[j]].cell, "unreachable-clause",
+                    k == 1 ? "because this clause matches first"
+                           : "because this clause matches some of its cases first");
     }
 }
 
@@ -363,7 +437,7 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
         dump_section(c, root, pats, n, dag);
     if (c->describe >= 0 && (size_t)c->describe < n)
         c->path = describe_path(c, dag, root, (uint32_t)c->describe);
-    warn_unreachable(c, cl, n, info);
+    warn_unreachable(c, &m, root, cl, n, info);
     for (size_t i = 0; i < n; i++)
         warn_unused(c, &cl[i]);
     return finish(c, &m, form);

@@ -26,9 +26,8 @@ struct nz {
     struct value **occ;        /* variable occurrences, in order */
     struct value **occ_cell;   /* their cells (may be NULL) */
     bool *occ_rep;             /* repeated within one path (an eql test) */
+    bool *occ_read;            /* mentioned by later pred/app/guard/let code */
     size_t n_occ, cap_occ;
-    struct value **codes;      /* pred/app FUNs, guard and let code */
-    size_t n_codes, cap_codes;
     const struct value *anchor; /* pattern whose text stands for generated parts */
 };
 
@@ -48,12 +47,14 @@ static void *grow(struct nz *z, void *v, size_t *cap, size_t n, size_t size)
 
 static void note_var(struct nz *z, struct value *sym, struct value *cell)
 {
-    size_t cap = z->cap_occ, cap2 = z->cap_occ;
+    size_t cap = z->cap_occ, cap2 = z->cap_occ, cap3 = z->cap_occ;
     z->occ = grow(z, z->occ, &cap, z->n_occ, sizeof *z->occ);
     z->occ_rep = grow(z, z->occ_rep, &cap2, z->n_occ, sizeof *z->occ_rep);
+    z->occ_read = grow(z, z->occ_read, &cap3, z->n_occ, sizeof *z->occ_read);
     z->occ_cell = grow(z, z->occ_cell, &z->cap_occ, z->n_occ, sizeof *z->occ_cell);
     z->occ[z->n_occ] = sym;
     z->occ_rep[z->n_occ] = false;
+    z->occ_read[z->n_occ] = false;
     z->occ_cell[z->n_occ++] = cell;
 }
 
@@ -71,21 +72,31 @@ static void merge_or_vars(struct nz *z, size_t start, const unsigned *alt)
             j++;
         if (j < w) {
             z->occ_rep[j] |= walt[j - start] == alt[k - start] || z->occ_rep[k];
+            z->occ_read[j] |= z->occ_read[k];
             continue;
         }
         z->occ[w] = z->occ[k];
         z->occ_cell[w] = z->occ_cell[k];
         z->occ_rep[w] = z->occ_rep[k];
+        z->occ_read[w] = z->occ_read[k];
         walt[w - start] = alt[k - start];
         w++;
     }
     z->n_occ = w;
 }
 
+/* Code of a pred/app FUN, guard or let: the variables bound before it
+ * (in pattern order) that it mentions are read by the pattern, as in
+ * Emacs, which wraps the code in a let* of exactly those.  A variable
+ * bound only later is not (the code sees an outer binding). */
 static void note_code(struct nz *z, struct value *code)
 {
-    z->codes = grow(z, z->codes, &z->cap_codes, z->n_codes, sizeof *z->codes);
-    z->codes[z->n_codes++] = code;
+    if (!z->n_occ)
+        return;
+    bool *found = arena_zalloc(z->L->a, z->n_occ);
+    pat_mentions(z->m, code, z->occ, z->n_occ, found);
+    for (size_t i = 0; i < z->n_occ; i++)
+        z->occ_read[i] |= found[i];
 }
 
 /* Was v read from the input (does it have a text position)? */
@@ -451,7 +462,7 @@ static const struct pat *norm(struct nz *z, struct value *p, struct value *cell)
 
 /* Fill cl's variable tables from the occurrences: first occurrences in
  * order; a variable is "used" by the pattern when it occurs twice or some
- * pred/app/guard/let code mentions it. */
+ * later pred/app/guard/let code mentions it. */
 static void settle_vars(struct nz *z)
 {
     struct pcase_clause *cl = z->cl;
@@ -469,14 +480,8 @@ static void settle_vars(struct nz *z)
         }
         cl->vars[j] = z->occ[i];
         cl->var_cells[j] = z->occ_cell[i];
-        cl->used[j] = z->occ_rep[i];
+        cl->used[j] = z->occ_rep[i] || z->occ_read[i];
         cl->n_vars++;
-    }
-    bool *found = arena_zalloc(z->L->a, cl->n_vars + 1);
-    for (size_t k = 0; k < z->n_codes; k++) {
-        pat_mentions(z->m, z->codes[k], cl->vars, cl->n_vars, found);
-        for (size_t j = 0; j < cl->n_vars; j++)
-            cl->used[j] |= found[j];
     }
 }
 

@@ -8,7 +8,6 @@
  */
 #include "io/config.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +16,7 @@
 /* ---- tables ---- */
 
 /* ORDER: enum expand_head */
-static const char *const heads[] = {
+const char *const config_heads[] = {
     "pcase", "pcase-exhaustive", "pcase-let", "pcase-let*",
     "pcase-dolist", "pcase-setq", "pcase-lambda", "cond*", NULL,
 };
@@ -37,7 +36,7 @@ static const char *const warning_codes[] = {
 };
 
 /* ORDER: enum config_gensyms */
-static const char *const gensym_words[] = {"rename", "hash", "circle", NULL};
+const char *const config_gensym_words[] = {"rename", "hash", "circle", NULL};
 
 /* ORDER: enum config_struct_type */
 static const char *const struct_types[] = {"record", "vector", "list", NULL};
@@ -57,27 +56,9 @@ static const char *table_name(const char *const *words, unsigned i)
     return i < count(words) ? words[i] : NULL;
 }
 
-const char *config_head_name(unsigned i) { return table_name(heads, i); }
+const char *config_head_name(unsigned i) { return table_name(config_heads, i); }
 const char *config_builtin_name(unsigned i) { return table_name(builtins, i); }
 const char *config_warning_code(unsigned i) { return table_name(warning_codes, i); }
-
-static int word_index(const char *const *words, const char *w)
-{
-    for (int i = 0; words[i]; i++)
-        if (strcmp(words[i], w) == 0)
-            return i;
-    return -1;
-}
-
-/* "a, b or c" for messages. */
-static const char *word_list(struct arena *a, const char *const *words)
-{
-    struct buf b;
-    buf_init(&b, a);
-    for (unsigned i = 0, n = count(words); i < n; i++)
-        buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", words[i]);
-    return buf_cstr(&b);
-}
 
 static const struct config defaults = {
     .width = 80,
@@ -94,6 +75,7 @@ const struct config *config_defaults(void) { return &defaults; }
 #define MAX_EXTENDS 8 /* ORDER: the message of base_of */
 
 struct loader {
+    struct config_check k;  /* errors go to d, code "config" */
     struct arena *a;
     const struct config_params *p;
     struct config *cfg;     /* being filled */
@@ -104,134 +86,6 @@ struct loader {
     const char **chain;     /* absolute paths of the files being loaded */
     size_t depth;
 };
-
-static bool fail(struct loader *ld, const struct yaml_node *at, const char *fmt,
-                 ...) __attribute__((format(printf, 3, 4)));
-
-static bool fail(struct loader *ld, const struct yaml_node *at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    uint32_t pos = at ? at->pos : 0;
-    diag_addv(&ld->d, DIAG_ERROR, pos, pos, "config", fmt, ap);
-    va_end(ap);
-    return false;
-}
-
-/* ---- typed values ---- */
-
-/* A mapping (an empty value counts as an empty one). */
-static bool want_map(struct loader *ld, const struct yaml_node *v, const char *what)
-{
-    if (v->kind == YAML_MAP || v->kind == YAML_NULL)
-        return true;
-    return fail(ld, v, "'%s' must be a mapping", what);
-}
-
-static bool want_seq(struct loader *ld, const struct yaml_node *v, const char *what)
-{
-    if (v->kind == YAML_SEQ || v->kind == YAML_NULL)
-        return true;
-    return fail(ld, v, "'%s' must be a list (write [a, b] or one '- a' per line)", what);
-}
-
-static bool want_scalar(struct loader *ld, const struct yaml_node *v, const char *what)
-{
-    if (v->kind == YAML_SCALAR)
-        return true;
-    if (v->kind == YAML_NULL)
-        return fail(ld, v, "'%s' needs a value", what);
-    return fail(ld, v, "'%s' must be a single value, not a %s", what,
-                v->kind == YAML_MAP ? "mapping" : "list");
-}
-
-/* A non-empty string of any quoting. */
-static bool get_string(struct loader *ld, const struct yaml_node *v,
-                       const char *what, const char **out)
-{
-    if (!want_scalar(ld, v, what))
-        return false;
-    if (v->len == 0 || strlen(v->text) != v->len)
-        return fail(ld, v, "'%s' must be a non-empty string without NUL", what);
-    *out = v->text;
-    return true;
-}
-
-static bool get_int(struct loader *ld, const struct yaml_node *v,
-                    const char *what, long lo, long hi, long *out)
-{
-    if (!want_scalar(ld, v, what))
-        return false;
-    char *end;
-    long n = strtol(v->text, &end, 10);
-    bool digits = v->text[0] >= '0' && v->text[0] <= '9';
-    if (v->style != YAML_STYLE_PLAIN || !digits || *end || n < lo || n > hi)
-        return fail(ld, v, "'%s' must be an integer from %ld to %ld, not '%s'",
-                    what, lo, hi, v->text);
-    *out = n;
-    return true;
-}
-
-/* true or false, and nothing else: YAML 1.1 words get a hint. */
-static bool get_bool(struct loader *ld, const struct yaml_node *v,
-                     const char *what, bool *out)
-{
-    static const char *const yaml11[] = {"yes", "no", "on", "off", "y", "n",
-                                         "Yes", "No", "On", "Off", "YES", "NO",
-                                         "ON", "OFF", "Y", "N", NULL};
-    if (!want_scalar(ld, v, what))
-        return false;
-    bool plain = v->style == YAML_STYLE_PLAIN;
-    if (plain && (strcmp(v->text, "true") == 0 || strcmp(v->text, "false") == 0)) {
-        *out = v->text[0] == 't';
-        return true;
-    }
-    if (plain && word_index(yaml11, v->text) >= 0)
-        return fail(ld, v, "'%s' must be true or false; YAML 1.1 booleans "
-                    "like '%s' are not accepted", what, v->text);
-    return fail(ld, v, "'%s' must be true or false, not '%s'", what, v->text);
-}
-
-static bool get_word(struct loader *ld, const struct yaml_node *v,
-                     const char *what, const char *const *words, int *out)
-{
-    if (!want_scalar(ld, v, what))
-        return false;
-    *out = word_index(words, v->text);
-    if (*out >= 0)
-        return true;
-    return fail(ld, v, "'%s' must be %s, not '%s'", what, word_list(ld->a, words),
-                v->text);
-}
-
-/* A list of table words as a bit set. */
-static bool get_bits(struct loader *ld, const struct yaml_node *v,
-                     const char *what, const char *const *words, unsigned *out)
-{
-    if (!want_seq(ld, v, what))
-        return false;
-    bool ok = true;
-    *out = 0;
-    for (size_t i = 0; i < v->n; i++) {
-        int k;
-        if (get_word(ld, v->kids[i], what, words, &k))
-            *out |= 1u << k;
-        else
-            ok = false;
-    }
-    return ok;
-}
-
-/* Keys of a mapping must come from a table: each unknown one is an
- * error (the known ones are still checked: every mistake is reported). */
-static void known_keys(struct loader *ld, const struct yaml_node *map,
-                       const char *what, const char *const *keys)
-{
-    for (size_t i = 0; i < map->n; i++)
-        if (word_index(keys, map->kids[2 * i]->text) < 0)
-            fail(ld, map->kids[2 * i], "unknown key '%s' in '%s' (expected %s)",
-                 map->kids[2 * i]->text, what, word_list(ld->a, keys));
-}
 
 /* "section.key" for messages. */
 static const char *dotted(struct loader *ld, const char *section, const char *key)
@@ -267,17 +121,17 @@ static void *at_entry(struct arena *a, void *arr, size_t i, size_t *n, size_t sz
 static bool set_expand(struct loader *ld, const struct yaml_node *v)
 {
     static const char *const keys[] = {"only", "skip", NULL};
-    if (!want_map(ld, v, "expand"))
+    if (!config_check_map(&ld->k, v, "expand"))
         return false;
-    known_keys(ld, v, "expand", keys);
+    config_check_keys(&ld->k, v, "expand", keys);
     const struct yaml_node *only = yaml_map_get(v, "only"), *skip = yaml_map_get(v, "skip");
     unsigned bits;
     if (only && skip)
-        return fail(ld, v->kids[2], "'expand' takes 'only' or 'skip', not both");
+        return config_error(&ld->k, v->kids[2], "'expand' takes 'only' or 'skip', not both");
     if (!only && !skip)
         return true;
-    if (!get_bits(ld, only ? only : skip, only ? "expand.only" : "expand.skip",
-                  heads, &bits))
+    if (!config_check_bits(&ld->k, only ? only : skip, only ? "expand.only" : "expand.skip",
+                  config_heads, &bits))
         return false;
     ld->cfg->skip_heads = only ? ALL_BITS(8) & ~bits : bits;
     return true;
@@ -286,9 +140,9 @@ static bool set_expand(struct loader *ld, const struct yaml_node *v)
 static bool set_output(struct loader *ld, const struct yaml_node *v)
 {
     static const char *const keys[] = {"width", "gensyms", "gensym-prefix", NULL};
-    if (!want_map(ld, v, "output"))
+    if (!config_check_map(&ld->k, v, "output"))
         return false;
-    known_keys(ld, v, "output", keys);
+    config_check_keys(&ld->k, v, "output", keys);
     const struct yaml_node *w = yaml_map_get(v, "width");
     const struct yaml_node *g = yaml_map_get(v, "gensyms");
     const struct yaml_node *p = yaml_map_get(v, "gensym-prefix");
@@ -296,15 +150,15 @@ static bool set_output(struct loader *ld, const struct yaml_node *v)
     long n;
     int k;
     bool ok = true;
-    if (w && get_int(ld, w, "output.width", 1, 10000, &n))
+    if (w && config_check_int(&ld->k, w, "output.width", 1, 10000, &n))
         c->width = (unsigned)n;
     else if (w)
         ok = false;
-    if (g && get_word(ld, g, "output.gensyms", gensym_words, &k))
+    if (g && config_check_word(&ld->k, g, "output.gensyms", config_gensym_words, &k))
         c->gensyms = (enum config_gensyms)k;
     else if (g)
         ok = false;
-    if (p && !get_string(ld, p, "output.gensym-prefix", &c->gensym_prefix))
+    if (p && !config_check_string(&ld->k, p, "output.gensym-prefix", &c->gensym_prefix))
         ok = false;
     return ok;
 }
@@ -319,9 +173,9 @@ static bool indent_spec(struct loader *ld, const struct yaml_node *v,
         return true;
     }
     if (!plain || v->text[0] < '0' || v->text[0] > '9')
-        return fail(ld, v, "indent spec of '%s' must be an integer, defun or nil",
+        return config_error(&ld->k, v, "indent spec of '%s' must be an integer, defun or nil",
                     name);
-    bool ok = get_int(ld, v, dotted(ld, "indent", name), 0, 1000, &n);
+    bool ok = config_check_int(&ld->k, v, dotted(ld, "indent", name), 0, 1000, &n);
     *spec = (int)n;
     return ok;
 }
@@ -334,7 +188,7 @@ static int by_name(const void *x, const void *y)
 
 static bool set_indent(struct loader *ld, const struct yaml_node *v)
 {
-    if (!want_map(ld, v, "indent"))
+    if (!config_check_map(&ld->k, v, "indent"))
         return false;
     bool ok = true;
     for (size_t i = 0; i < v->n; i++) {
@@ -375,7 +229,7 @@ static struct value *check_snippet(struct loader *ld, const struct yaml_node *v,
 static bool snippet(struct loader *ld, const struct yaml_node *v, const char *what,
                     struct config_snippet *out, struct value **form)
 {
-    if (!want_scalar(ld, v, what))
+    if (!config_check_scalar(&ld->k, v, what))
         return false;
     *out = (struct config_snippet){v->text, v->len, v, &ld->src};
     *form = check_snippet(ld, v, what);
@@ -387,12 +241,12 @@ static bool set_template(struct loader *ld, const char *name,
 {
     static const char *const keys[] = {"args", "expand", NULL};
     const char *what = dotted(ld, "pattern-macros", name);
-    if (!want_map(ld, v, what))
+    if (!config_check_map(&ld->k, v, what))
         return false;
-    known_keys(ld, v, what, keys);
+    config_check_keys(&ld->k, v, what, keys);
     const struct yaml_node *args = yaml_map_get(v, "args"), *ex = yaml_map_get(v, "expand");
     if (!ex)
-        return fail(ld, v->kind == YAML_MAP && v->n ? v->kids[0] : v,
+        return config_error(&ld->k, v->kind == YAML_MAP && v->n ? v->kids[0] : v,
                     "'%s' needs 'expand' (one backquote form)", what);
     struct config_template t = {name, {"()", 2, ex, &ld->src}, {0}};
     struct value *fa = ld->L->nil, *fe, *sym = intern_cstr(ld->L, name);
@@ -402,7 +256,7 @@ static bool set_template(struct loader *ld, const char *name,
     const char *why = ld->p->lisp.check ? ld->p->lisp.check(ld->p->lisp.ctx, ld->L,
                                                             sym, fa, fe) : NULL;
     if (why)
-        return fail(ld, ex, "%s", why);
+        return config_error(&ld->k, ex, "%s", why);
     struct config *c = ld->cfg;
     size_t k = entry_index(c->templates, c->n_templates, sizeof t, name);
     c->templates = at_entry(ld->a, c->templates, k, &c->n_templates, sizeof t);
@@ -412,7 +266,7 @@ static bool set_template(struct loader *ld, const char *name,
 
 static bool set_templates(struct loader *ld, const struct yaml_node *v)
 {
-    if (!want_map(ld, v, "pattern-macros"))
+    if (!config_check_map(&ld->k, v, "pattern-macros"))
         return false;
     bool ok = true;
     for (size_t i = 0; i < v->n; i++)
@@ -423,7 +277,7 @@ static bool set_templates(struct loader *ld, const struct yaml_node *v)
 static bool set_builtins(struct loader *ld, const struct yaml_node *v)
 {
     unsigned bits;
-    if (!get_bits(ld, v, "builtin-pattern-macros", builtins, &bits))
+    if (!config_check_bits(&ld->k, v, "builtin-pattern-macros", builtins, &bits))
         return false;
     ld->cfg->builtins = bits;
     return true;
@@ -433,12 +287,12 @@ static bool set_builtins(struct loader *ld, const struct yaml_node *v)
 static bool get_strings(struct loader *ld, const struct yaml_node *v,
                         const char *what, const char ***out, size_t *n)
 {
-    if (!want_seq(ld, v, what))
+    if (!config_check_seq(&ld->k, v, what))
         return false;
     const char **list = ARENA_NEWN(ld->a, const char *, v->n + 1);
     bool ok = true;
     for (size_t i = 0; i < v->n; i++)
-        ok &= get_string(ld, v->kids[i], what, &list[i]);
+        ok &= config_check_string(&ld->k, v->kids[i], what, &list[i]);
     *out = list;
     *n = v->n;
     return ok;
@@ -448,18 +302,18 @@ static bool set_struct(struct loader *ld, const char *name, const struct yaml_no
 {
     static const char *const keys[] = {"type", "named", "slots", NULL};
     const char *what = dotted(ld, "structs", name);
-    if (!want_map(ld, v, what))
+    if (!config_check_map(&ld->k, v, what))
         return false;
-    known_keys(ld, v, what, keys);
+    config_check_keys(&ld->k, v, what, keys);
     struct config_struct s = {name, CONFIG_STRUCT_RECORD, false, NULL, 0};
     const struct yaml_node *type = yaml_map_get(v, "type"), *named = yaml_map_get(v, "named");
     const struct yaml_node *slots = yaml_map_get(v, "slots");
     int k = 0;
-    bool ok = !type || get_word(ld, type, dotted(ld, what, "type"), struct_types, &k);
+    bool ok = !type || config_check_word(&ld->k, type, dotted(ld, what, "type"), struct_types, &k);
     s.type = (enum config_struct_type)k;
-    ok &= !named || get_bool(ld, named, dotted(ld, what, "named"), &s.named);
+    ok &= !named || config_check_bool(&ld->k, named, dotted(ld, what, "named"), &s.named);
     if (!slots)
-        return fail(ld, v->kind == YAML_MAP && v->n ? v->kids[0] : v,
+        return config_error(&ld->k, v->kind == YAML_MAP && v->n ? v->kids[0] : v,
                     "'%s' needs 'slots' (the slot names in order)", what);
     ok &= get_strings(ld, slots, dotted(ld, what, "slots"), &s.slots, &s.n_slots);
     if (!ok)
@@ -473,7 +327,7 @@ static bool set_struct(struct loader *ld, const char *name, const struct yaml_no
 
 static bool set_structs(struct loader *ld, const struct yaml_node *v)
 {
-    if (!want_map(ld, v, "structs"))
+    if (!config_check_map(&ld->k, v, "structs"))
         return false;
     bool ok = true;
     for (size_t i = 0; i < v->n; i++)
@@ -483,17 +337,17 @@ static bool set_structs(struct loader *ld, const struct yaml_node *v)
 
 static bool set_warnings(struct loader *ld, const struct yaml_node *v)
 {
-    if (!want_map(ld, v, "warnings"))
+    if (!config_check_map(&ld->k, v, "warnings"))
         return false;
     bool ok = true;
     for (size_t i = 0; i < v->n; i++) {
         const struct yaml_node *k = v->kids[2 * i];
-        int code = word_index(warning_codes, k->text);
+        int code = config_word(warning_codes, k->text);
         bool on;
         if (code < 0)
-            ok = fail(ld, k, "unknown warning code '%s' (expected %s)", k->text,
-                      word_list(ld->a, warning_codes));
-        else if (!get_bool(ld, v->kids[2 * i + 1], dotted(ld, "warnings", k->text), &on))
+            ok = config_error(&ld->k, k, "unknown warning code '%s' (expected %s)", k->text,
+                      config_words(ld->a, warning_codes));
+        else if (!config_check_bool(&ld->k, v->kids[2 * i + 1], dotted(ld, "warnings", k->text), &on))
             ok = false;
         else if (on)
             ld->cfg->warnings_off &= ~(1u << code);
@@ -511,13 +365,13 @@ static bool set_exclude(struct loader *ld, const struct yaml_node *v)
 static bool set_goldens(struct loader *ld, const struct yaml_node *v)
 {
     static const char *const keys[] = {"manifest", NULL};
-    if (!want_map(ld, v, "goldens"))
+    if (!config_check_map(&ld->k, v, "goldens"))
         return false;
-    known_keys(ld, v, "goldens", keys);
+    config_check_keys(&ld->k, v, "goldens", keys);
     const struct yaml_node *m = yaml_map_get(v, "manifest");
     if (!m)
         return true;
-    if (!get_string(ld, m, "goldens.manifest", &ld->cfg->manifest))
+    if (!config_check_string(&ld->k, m, "goldens.manifest", &ld->cfg->manifest))
         return false;
     ld->cfg->manifest_path = config_path_join(ld->a, ld->dir, ld->cfg->manifest);
     return true;
@@ -552,7 +406,7 @@ static bool apply(struct loader *ld, const struct yaml_node *key,
     buf_init(&b, ld->a);
     for (size_t i = 0; i < n; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", sections[i].key);
-    return fail(ld, key, "unknown key '%s' (expected one of %s)", key->text,
+    return config_error(&ld->k, key, "unknown key '%s' (expected one of %s)", key->text,
                 buf_cstr(&b));
 }
 
@@ -565,23 +419,23 @@ static const struct config *load(struct arena *a, const char *path,
 static bool check_version(struct loader *ld, const struct yaml_node *root)
 {
     if (root->kind == YAML_NULL)
-        return fail(ld, root, "empty configuration: it needs at least 'version: 1'");
+        return config_error(&ld->k, root, "empty configuration: it needs at least 'version: 1'");
     if (root->kind != YAML_MAP)
-        return fail(ld, root, "a configuration must be a mapping of keys");
+        return config_error(&ld->k, root, "a configuration must be a mapping of keys");
     const struct yaml_node *v = yaml_map_get(root, "version");
     if (!v)
-        return fail(ld, root, "missing 'version: 1' (required)");
+        return config_error(&ld->k, root, "missing 'version: 1' (required)");
     if (v->kind != YAML_SCALAR || v->style != YAML_STYLE_PLAIN || strcmp(v->text, "1"))
-        return fail(ld, v, "unsupported version '%s' (only version 1 exists)",
+        return config_error(&ld->k, v, "unsupported version '%s' (only version 1 exists)",
                     v->kind == YAML_SCALAR ? v->text : "");
     return true;
 }
 
-/* fail() for functions that return a pointer. */
+/* config_error() for functions that return a pointer. */
 static void *fail_null(struct loader *ld, const struct yaml_node *at,
                        const char *msg, const char *arg)
 {
-    fail(ld, at, msg, arg);
+    config_error(&ld->k, at, msg, arg);
     return NULL;
 }
 
@@ -596,7 +450,7 @@ static struct config *base_of(struct loader *ld, const struct yaml_node *root,
     *cfg = defaults;
     if (!ext)
         return cfg;
-    if (!get_string(ld, ext, "extends", &rel))
+    if (!config_check_string(&ld->k, ext, "extends", &rel))
         return NULL;
     const char *path = config_path_join(ld->a, ld->dir, rel);
     const char *abs = config_path_abs(ld->a, path);
@@ -648,6 +502,7 @@ static const struct config *load(struct arena *a, const char *path,
         return NULL;
     }
     struct loader ld = {.a = a, .p = p, .path = path, .chain = chain, .depth = depth};
+    ld.k = (struct config_check){a, &ld.d, "config"};
     ld.dir = config_path_dir(a, path);
     ld.L = intern_new(a);
     source_init(&ld.src, a, path, fd.data, fd.len);
@@ -707,7 +562,7 @@ bool config_values(const struct config *cfg, struct lisp *L,
 
 bool config_warning_on(const struct config *cfg, const char *code)
 {
-    int k = code ? word_index(warning_codes, code) : -1;
+    int k = code ? config_word(warning_codes, code) : -1;
     return k < 0 || !(cfg->warnings_off & (1u << k));
 }
 
@@ -752,7 +607,7 @@ static struct yaml_node *print_output(struct arena *a, const struct config *c)
 {
     struct yaml_node *m = yaml_new(a, YAML_MAP);
     yaml_put(a, m, "width", yaml_new_int(a, c->width));
-    yaml_put(a, m, "gensyms", yaml_new_plain(a, gensym_words[c->gensyms]));
+    yaml_put(a, m, "gensyms", yaml_new_plain(a, config_gensym_words[c->gensyms]));
     yaml_put(a, m, "gensym-prefix",
              yaml_new_string(a, c->gensym_prefix, strlen(c->gensym_prefix)));
     return m;
@@ -823,7 +678,7 @@ void config_print(const struct config *cfg, struct arena *a, struct buf *out)
     struct yaml_node *m = yaml_new(a, YAML_MAP), *ex = yaml_new(a, YAML_MAP);
     struct yaml_node *gold = yaml_new(a, YAML_MAP);
     yaml_put(a, m, "version", yaml_new_int(a, 1));
-    yaml_put(a, ex, "only", bit_list(a, heads, ALL_BITS(8) & ~cfg->skip_heads));
+    yaml_put(a, ex, "only", bit_list(a, config_heads, ALL_BITS(8) & ~cfg->skip_heads));
     yaml_put(a, m, "expand", ex);
     yaml_put(a, m, "output", print_output(a, cfg));
     yaml_put(a, m, "indent", print_indent(a, cfg));

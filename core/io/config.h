@@ -269,6 +269,57 @@ const char *config_head_name(unsigned i);
 const char *config_builtin_name(unsigned i);
 const char *config_warning_code(unsigned i);
 
+/* ---- typed YAML values (config_check.c; also for the golden manifest) ---- */
+
+/* Where checking errors go: diagnostics with code `code` in d. */
+struct config_check {
+    struct arena *a;
+    struct diag_list *d;
+    const char *code;
+};
+
+/* Record an error at the position of at (NULL: the start); returns false. */
+bool config_error(const struct config_check *k, const struct yaml_node *at,
+                  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Is v a mapping (or empty)?  A list (or empty)?  A scalar?  Each records
+ * an error naming what (e.g. "output.width") when not. */
+bool config_check_map(const struct config_check *k, const struct yaml_node *v,
+                      const char *what);
+bool config_check_seq(const struct config_check *k, const struct yaml_node *v,
+                      const char *what);
+bool config_check_scalar(const struct config_check *k, const struct yaml_node *v,
+                         const char *what);
+
+/* A non-empty string (any quoting). */
+bool config_check_string(const struct config_check *k, const struct yaml_node *v,
+                         const char *what, const char **out);
+/* A plain decimal integer from lo to hi. */
+bool config_check_int(const struct config_check *k, const struct yaml_node *v,
+                      const char *what, long lo, long hi, long *out);
+/* Plain true or false; YAML 1.1 words (yes, no, on, off) get a hint. */
+bool config_check_bool(const struct config_check *k, const struct yaml_node *v,
+                       const char *what, bool *out);
+/* One of words (NULL-terminated); *out gets its index. */
+bool config_check_word(const struct config_check *k, const struct yaml_node *v,
+                       const char *what, const char *const *words, int *out);
+/* A list of words, as a bit set (bit i = words[i]). */
+bool config_check_bits(const struct config_check *k, const struct yaml_node *v,
+                       const char *what, const char *const *words, unsigned *out);
+/* Record an error for each key of map that is not in keys. */
+void config_check_keys(const struct config_check *k, const struct yaml_node *map,
+                       const char *what, const char *const *keys);
+
+/* Index of w in words (NULL-terminated), or -1. */
+int config_word(const char *const *words, const char *w);
+/* "a, b or c" (arena a). */
+const char *config_words(struct arena *a, const char *const *words);
+
+/* The eight heads in bit order (ORDER: enum expand_head), NULL-terminated,
+ * and the temporaries' modes (ORDER: enum config_gensyms). */
+extern const char *const config_heads[];
+extern const char *const config_gensym_words[];
+
 /* ---- paths (lexical: no symbolic link is resolved) ---- */
 
 /* The directory part of path: "a/b.el" -> "a", "b.el" -> ".", "/x" -> "/". */

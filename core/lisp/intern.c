@@ -4,19 +4,79 @@
 #include <stdarg.h>
 #include <string.h>
 
-struct intern_table {
-    struct value **slots; /* NULL = empty */
-    size_t cap;           /* power of two */
-    size_t n;             /* occupied */
+/* A slot keeps the symbol's hash and length next to it, so a probe
+ * rejects other names without touching the symbol. */
+struct intern_slot {
+    uint32_t hash;
+    uint32_t len;
+    struct value *sym; /* NULL = empty */
 };
 
-/* FNV-1a: deterministic across runs and hosts. */
-static uint32_t hash_name(const char *s, size_t n)
+struct intern_table {
+    struct intern_slot *slots;
+    size_t cap; /* power of two */
+    size_t n;   /* occupied */
+};
+
+/* The 8 (4) bytes at p as a little-endian number, so that hashes are the
+ * same on every host (one load where the host is little-endian). */
+static inline uint64_t load8(const char *p)
 {
-    uint32_t h = 2166136261u;
-    for (size_t k = 0; k < n; k++)
-        h = (h ^ (uint8_t)s[k]) * 16777619u;
-    return h;
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    w = 0;
+    for (int k = 7; k >= 0; k--)
+        w = (w << 8) | (uint8_t)p[k];
+#endif
+    return w;
+}
+
+static inline uint64_t load4(const char *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    w = 0;
+    for (int k = 3; k >= 0; k--)
+        w = (w << 8) | (uint8_t)p[k];
+#endif
+    return w;
+}
+
+static inline uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
+    return h ^ (h >> 32);
+}
+
+/* Eight bytes at a time (the last word overlapping the one before it);
+ * short names in one step.  Deterministic across runs and hosts. */
+static inline uint32_t hash_name(const char *s, size_t n)
+{
+    uint64_t h = (uint64_t)n * UINT64_C(0xC2B2AE3D27D4EB4F);
+    if (n >= 8) {
+        for (size_t k = 0; k + 8 < n; k += 8)
+            h = mix(h, load8(s + k));
+        h = mix(h, load8(s + n - 8));
+    } else if (n >= 4) {
+        h = mix(h, load4(s) | load4(s + n - 4) << 32);
+    } else if (n > 0) {
+        h = mix(h, (uint8_t)s[0] | (uint32_t)(uint8_t)s[n / 2] << 8 |
+                       (uint32_t)(uint8_t)s[n - 1] << 16);
+    }
+    h = mix(h, 0);
+    return (uint32_t)h;
+}
+
+/* memcmp for the short names that dominate, without a call. */
+static inline bool same_name(const char *a, const char *b, size_t n)
+{
+    if (n >= 8 && n <= 16)
+        return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
+    if (n >= 4 && n < 8)
+        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    return memcmp(a, b, n) == 0;
 }
 
 static bool is_multibyte(const char *s, size_t n)
@@ -45,52 +105,53 @@ static void grow(struct lisp *L)
 {
     struct intern_table *t = L->tab;
     size_t cap = t->cap * 2;
-    struct value **slots = arena_zalloc(L->a, cap * sizeof *slots);
+    struct intern_slot *slots = arena_zalloc(L->a, cap * sizeof *slots);
     for (size_t k = 0; k < t->cap; k++) {
-        struct value *v = t->slots[k];
-        if (!v)
+        if (!t->slots[k].sym)
             continue;
-        size_t j = v->u.sym.hash & (cap - 1);
-        while (slots[j])
+        size_t j = t->slots[k].hash & (cap - 1);
+        while (slots[j].sym)
             j = (j + 1) & (cap - 1);
-        slots[j] = v;
+        slots[j] = t->slots[k];
     }
     t->slots = slots;
     t->cap = cap;
 }
 
 /* Slot holding name, or the empty slot where it would go. */
-static struct value **lookup(struct intern_table *t, const char *name,
-                             size_t len, uint32_t h)
+static inline struct intern_slot *lookup(struct intern_table *t, const char *name,
+                                         size_t len, uint32_t h)
 {
-    size_t j = h & (t->cap - 1);
+    size_t mask = t->cap - 1, j = h & mask;
     for (;;) {
-        struct value *v = t->slots[j];
-        if (!v || (v->u.sym.hash == h && v->u.sym.len == len &&
-                   memcmp(v->u.sym.name, name, len) == 0))
-            return &t->slots[j];
-        j = (j + 1) & (t->cap - 1);
+        struct intern_slot *s = &t->slots[j];
+        if (!s->sym || (s->hash == h && s->len == len &&
+                        same_name(s->sym->u.sym.name, name, len)))
+            return s;
+        j = (j + 1) & mask;
     }
 }
 
 struct value *intern_find(struct lisp *L, const char *name, size_t len)
 {
-    return *lookup(L->tab, name, len, hash_name(name, len));
+    return lookup(L->tab, name, len, hash_name(name, len))->sym;
 }
 
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len)
 {
     uint32_t h = hash_name(name, len);
-    struct value **slot = lookup(L->tab, name, len, h);
-    if (*slot)
-        return *slot;
+    struct intern_slot *slot = lookup(L->tab, name, len, h);
+    if (slot->sym)
+        return slot->sym;
     if ((L->tab->n + 1) * 4 > L->tab->cap * 3) {
         grow(L);
         slot = lookup(L->tab, name, len, h);
     }
-    *slot = make_symbol(L, name, len, h, true);
+    slot->sym = make_symbol(L, name, len, h, true);
+    slot->hash = h;
+    slot->len = (uint32_t)len;
     L->tab->n++;
-    return *slot;
+    return slot->sym;
 }
 
 struct value *intern_cstr(struct lisp *L, const char *name)

@@ -223,20 +223,39 @@ static size_t skip_docref(const uint8_t *s, size_t n, size_t p)
     return us ? (size_t)(us - s) + 1 : n;
 }
 
+/* First position at or after p that is not whitespace or a control
+ * character (bytes <= ' '), eight bytes at a time: a byte is above ' '
+ * when its low seven bits plus 0x5F carry into the high bit, or when the
+ * high bit is already set.  No carry crosses a byte (0x7F + 0x5F < 0x100). */
+static inline size_t skip_blank(const uint8_t *s, size_t n, size_t p)
+{
+    while (n - p >= 8) {
+        uint64_t w = load8(s + p);
+        uint64_t m = (((w & ~HIGHS) + ONES * 0x5F) | w) & HIGHS;
+        if (m)
+            return p + first_byte(m);
+        p += 8;
+    }
+    while (p < n && s[p] <= ' ')
+        p++;
+    return p;
+}
+
+/* The bytes that may start trivia other than blanks: `;`, `#` (of `#!`
+ * and `#@`), and the C2 of an NBSP. */
+static const uint8_t trivia_start[256] = {[';'] = 1, ['#'] = 1, [0xC2] = 1};
+
 /* First position at or after p that is not trivia. */
-static size_t skip_trivia(const uint8_t *s, size_t n, size_t p)
+static inline size_t skip_trivia(const uint8_t *s, size_t n, size_t p)
 {
     for (;;) {
-        while (p < n && s[p] <= ' ') {
-            /* Indentation: after a newline, skip spaces 8 at a time. */
-            if (s[p++] == '\n')
-                while (n - p >= 8 && load8(s + p) == ONES * ' ')
-                    p += 8;
-        }
+        p = skip_blank(s, n, p);
         if (p >= n)
             return n;
         uint8_t b = s[p];
-        if (b == ';') {
+        if (!trivia_start[b]) {
+            return p;
+        } else if (b == ';') {
             p = after_line(s, n, p);
         } else if (b == 0xC2 && p + 1 < n && s[p + 1] == 0xA0) {
             p += 2;
@@ -919,7 +938,16 @@ static inline bool scan_plain_atom(struct lex *lx, size_t p, struct lex_token *t
     return true;
 }
 
-bool lex_next(struct lex *lx, struct lex_token *t)
+/* The kind of the one-byte tokens that need no look-ahead; 0 (LK_EOF)
+ * for every other byte. */
+static const uint8_t single_kind[256] = {
+    ['('] = LK_LPAREN, [')'] = LK_RPAREN, ['['] = LK_LBRACK, [']'] = LK_RBRACK,
+    ['\''] = LK_QUOTE, ['`'] = LK_BACKQUOTE,
+};
+
+/* One token (lex_next's contract); inline in both entry points.  Plain
+ * atoms and one-byte tokens, most of any text, are scanned here. */
+static inline bool lex_one(struct lex *lx, struct lex_token *t)
 {
     size_t p = skip_trivia(lx->text, lx->len, lx->pos);
     t->lead = (uint32_t)lx->pos;
@@ -933,10 +961,27 @@ bool lex_next(struct lex *lx, struct lex_token *t)
     } else if (plain_atom_start(lx->text[p])) {
         if (!scan_plain_atom(lx, p, t, &end))
             return false;
+    } else if (single_kind[lx->text[p]]) {
+        t->kind = single_kind[lx->text[p]];
+        end = p + 1;
     } else if (!scan_token(lx, p, t, &end)) {
         return false;
     }
     t->end = (uint32_t)end;
     lx->pos = end;
     return true;
+}
+
+bool lex_next(struct lex *lx, struct lex_token *t)
+{
+    return lex_one(lx, t);
+}
+
+size_t lex_batch(struct lex *lx, struct lex_token *out, size_t max)
+{
+    size_t k = 0;
+    while (k < max && lex_one(lx, &out[k]))
+        if (out[k++].kind == LK_EOF)
+            break;
+    return k;
 }

@@ -94,6 +94,11 @@ void lex_init(struct lex *lx, const uint8_t *text, size_t len, size_t start);
  * error (lx->err says which); lx->pos is then unspecified. */
 bool lex_next(struct lex *lx, struct lex_token *t);
 
+/* Scan tokens into out[0..max) as repeated lex_next calls would, without
+ * a call per token: stops after LK_EOF, at max, or before a lexical error
+ * (then lx->err.symbol is set).  Returns the number of tokens stored. */
+size_t lex_batch(struct lex *lx, struct lex_token *out, size_t max);
+
 /* Read the escape sequence whose backslash is just before *pos (a string
  * escape when in_string).  On success *out is the value with its modifier
  * bits, or -1 for "nothing" (backslash-newline; backslash-space in a

@@ -64,32 +64,54 @@ static bool syntax_error(struct reader *R, size_t pos, const char *msg)
 
 /* ---- stacks ---- */
 
-static struct frame *push_frame(struct reader *R, uint8_t kind, const struct lex_token *t)
+/* The stacks grow by doubling; growth is rare, so it stays out of line. */
+static void grow_frames(struct reader *R)
 {
-    if (R->nframes == R->capframes) {
-        size_t cap = R->capframes ? R->capframes * 2 : 64;
-        R->frames = arena_grow(R->a, R->frames, R->capframes * sizeof *R->frames,
-                               cap * sizeof *R->frames);
-        R->capframes = cap;
-    }
+    size_t cap = R->capframes ? R->capframes * 2 : 64;
+    R->frames = arena_grow(R->a, R->frames, R->capframes * sizeof *R->frames,
+                           cap * sizeof *R->frames);
+    R->capframes = cap;
+}
+
+static void grow_items(struct reader *R)
+{
+    size_t cap = R->capitems ? R->capitems * 2 : 256;
+    R->items = arena_grow(R->a, R->items, R->capitems * sizeof *R->items,
+                          cap * sizeof *R->items);
+    R->capitems = cap;
+}
+
+/* A new frame; fields other than these are set by the kinds that use
+ * them. */
+static inline struct frame *push_frame(struct reader *R, uint8_t kind,
+                                       const struct lex_token *t)
+{
+    if (R->nframes == R->capframes)
+        grow_frames(R);
     struct frame *f = &R->frames[R->nframes++];
-    memset(f, 0, sizeof *f);
     f->kind = kind;
+    f->dot = 0;
+    f->sub = 0;
+    f->referenced = false;
     f->start = t->start;
     f->tok_end = t->end;
     f->base = (uint32_t)R->nitems;
     return f;
 }
 
-static void push_item(struct reader *R, const struct item *it)
+static inline void push_item(struct reader *R, const struct item *it)
 {
-    if (R->nitems == R->capitems) {
-        size_t cap = R->capitems ? R->capitems * 2 : 256;
-        R->items = arena_grow(R->a, R->items, R->capitems * sizeof *R->items,
-                              cap * sizeof *R->items);
-        R->capitems = cap;
-    }
+    if (R->nitems == R->capitems)
+        grow_items(R);
     R->items[R->nitems++] = *it;
+}
+
+/* read_origin_put, skipped without a call when there is no map. */
+static inline void origin_put(struct reader *R, const struct value *v, uint32_t start,
+                              uint32_t end, uint32_t car_start, uint32_t car_end)
+{
+    if (R->origin)
+        read_origin_put(R->origin, v, start, end, car_start, car_end);
 }
 
 /* ---- strings ---- */
@@ -350,7 +372,7 @@ static struct value *atom_value(struct reader *R, const struct lex_token *t)
     struct value *v;
     if (!t->flags && (is_digit(s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') &&
         parse_number(R, s, n, &v)) {
-        read_origin_put(R->origin, v, t->start, t->end, 0, 0);
+        origin_put(R, v, t->start, t->end, 0, 0);
         return v;
     }
     const char *name = symbol_name(R, t->start, t->end, t->flags, &n);
@@ -405,12 +427,12 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
     case LK_STRING:
         if (!read_string_token(R, t, &v))
             return false;
-        read_origin_put(R->origin, v, t->start, t->end, 0, 0);
+        origin_put(R, v, t->start, t->end, 0, 0);
         break;
     case LK_CHAR:
     case LK_RADIX:
         v = t->kind == LK_CHAR ? value_int(R->a, t->ival) : radix_value(R, t);
-        read_origin_put(R->origin, v, t->start, t->end, 0, 0);
+        origin_put(R, v, t->start, t->end, 0, 0);
         break;
     case LK_EMPTY_SYMBOL:
         v = intern_symbol(L, "", 0);
@@ -436,14 +458,21 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
 struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
                               const struct item *tail, uint32_t start, uint32_t end)
 {
-    struct value *cdr = tail ? tail->v : R->L->nil;
-    for (size_t i = n; i-- > 0;) {
-        struct value *c = value_cons(R->a, items[i].v, cdr);
-        read_origin_put(R->origin, c, i ? items[i].start : start, end, items[i].start,
-                        items[i].end);
-        cdr = c;
+    struct value *last = tail ? tail->v : R->L->nil;
+    if (n == 0)
+        return last;
+    /* One block for the whole list: one allocation, consecutive cells. */
+    struct value *cells = arena_alloc(R->a, n * sizeof *cells);
+    for (size_t i = 0; i < n; i++) {
+        cells[i].kind = VK_CONS;
+        cells[i].u.cons.car = items[i].v;
+        cells[i].u.cons.cdr = i + 1 < n ? &cells[i + 1] : last;
     }
-    return cdr;
+    if (R->origin)
+        for (size_t i = 0; i < n; i++)
+            read_origin_put(R->origin, &cells[i], i ? items[i].start : start, end,
+                            items[i].start, items[i].end);
+    return cells;
 }
 
 static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct item *it)
@@ -459,7 +488,7 @@ static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct 
     if (f->kind == FR_RECORD) {
         if (!read_make_record(R, v, f->start, &v))
             return false;
-        read_origin_put(R->origin, v, f->start, end, 0, 0);
+        origin_put(R, v, f->start, end, 0, 0);
     }
     it->v = v;
     it->start = f->start;
@@ -477,7 +506,7 @@ static bool finish_vector(struct reader *R, struct frame *f, uint32_t end, struc
     R->nitems = f->base;
     if (f->sub != VK_VECTOR && !read_check_vector(R, v, f->start))
         return false;
-    read_origin_put(R->origin, v, f->start, end, 0, 0);
+    origin_put(R, v, f->start, end, 0, 0);
     it->v = v;
     it->start = f->start;
     it->end = end;
@@ -573,10 +602,15 @@ static struct value *prefix_symbol(struct lisp *L, uint8_t kind)
  * car is written as the prefix token. */
 static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
 {
-    struct value *inner = value_cons(R->a, it->v, R->L->nil);
-    read_origin_put(R->origin, inner, it->start, it->end, it->start, it->end);
-    struct value *outer = value_cons(R->a, prefix_symbol(R->L, f->sub), inner);
-    read_origin_put(R->origin, outer, f->start, it->end, f->start, f->tok_end);
+    struct value *outer = arena_alloc(R->a, 2 * sizeof *outer), *inner = outer + 1;
+    inner->kind = VK_CONS;
+    inner->u.cons.car = it->v;
+    inner->u.cons.cdr = R->L->nil;
+    origin_put(R, inner, it->start, it->end, it->start, it->end);
+    outer->kind = VK_CONS;
+    outer->u.cons.car = prefix_symbol(R->L, f->sub);
+    outer->u.cons.cdr = inner;
+    origin_put(R, outer, f->start, it->end, f->start, f->tok_end);
     it->v = outer;
     it->start = f->start;
 }
@@ -584,9 +618,8 @@ static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
 /* Hand a finished item to the top frame.  Returns 1 if the frame keeps
  * reading, 0 if the frame finished (popped; *it is now its result), -1 on
  * error. */
-static int give(struct reader *R, struct item *it)
+static int give_frame(struct reader *R, struct frame *f, struct item *it)
 {
-    struct frame *f = &R->frames[R->nframes - 1];
     switch (f->kind) {
     case FR_LIST:
     case FR_RECORD:
@@ -616,6 +649,17 @@ static int give(struct reader *R, struct item *it)
     }
     R->nframes--;
     return 0;
+}
+
+/* give_frame with the common case, an element of a list, inline. */
+static inline int give(struct reader *R, struct item *it)
+{
+    struct frame *f = &R->frames[R->nframes - 1];
+    if (f->kind == FR_LIST && f->dot == 0) {
+        push_item(R, it);
+        return 1;
+    }
+    return give_frame(R, f, it);
 }
 
 static void push_vector(struct reader *R, const struct lex_token *t, enum value_kind k)
@@ -681,6 +725,19 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
 
 enum { RD_OK, RD_END, RD_ERROR };
 
+const struct lex_token *read_next_token(struct reader *R)
+{
+    if (R->itok == R->ntoks) {
+        R->ntoks = R->lx.err.symbol ? 0 : lex_batch(&R->lx, R->toks, READ_TOKENS);
+        R->itok = 0;
+        if (R->ntoks == 0)
+            return lex_failed(R), NULL;
+    }
+    const struct lex_token *t = &R->toks[R->itok++];
+    R->pos = t->end;
+    return t;
+}
+
 /* Read one top-level object; RD_END when only trivia is left. */
 static int read_object(struct reader *R, struct item *out)
 {
@@ -688,14 +745,14 @@ static int read_object(struct reader *R, struct item *out)
     R->nitems = 0;
     if (R->labels_used)
         read_labels_reset(R);
-    for (bool first = true;; first = false) {
-        struct lex_token t;
-        if (!lex_next(&R->lx, &t))
-            return lex_failed(R), RD_ERROR;
-        if (first && t.kind == LK_EOF)
-            return RD_END;
+    const struct lex_token *t = read_next_token(R);
+    if (!t)
+        return RD_ERROR;
+    if (t->kind == LK_EOF)
+        return RD_END;
+    for (;;) {
         struct item it;
-        int r = token(R, &t, &it);
+        int r = token(R, t, &it);
         while (r == 0) {
             if (R->nframes == 0) {
                 *out = it;
@@ -703,7 +760,7 @@ static int read_object(struct reader *R, struct item *out)
             }
             r = give(R, &it);
         }
-        if (r < 0)
+        if (r < 0 || !(t = read_next_token(R)))
             return RD_ERROR;
     }
 }
@@ -717,6 +774,7 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t len
     R->text = text;
     R->len = len;
     lex_init(&R->lx, text, len, 0);
+    R->toks = arena_alloc(L->a, READ_TOKENS * sizeof *R->toks);
     R->origin = origin ? read_origin_new(L->a, text, len) : NULL;
     return R;
 }
@@ -783,6 +841,6 @@ bool read_one(struct lisp *L, const uint8_t *text, size_t len,
         return false;
     }
     *v = it.v;
-    *consumed = lex_count_chars(text, R->lx.pos);
+    *consumed = lex_count_chars(text, R->pos);
     return true;
 }

@@ -294,13 +294,14 @@ bool read_check_vector(struct reader *R, struct value *v, uint32_t start)
 bool read_boolvec_finish(struct reader *R, struct frame *f, const struct item *len,
                          struct item *out)
 {
-    size_t at = R->lx.pos;
+    size_t at = R->pos;
     if (!fixnump(len->v) || len->v->u.i < 0 || at >= R->len || R->text[at] != '"')
         return read_fail(R, at, "invalid-read-syntax", "#&...");
-    struct lex_token t;
+    const struct lex_token *tok = read_next_token(R);
     struct value *s;
-    if (!lex_next(&R->lx, &t))
-        return read_fail(R, R->lx.err.pos, R->lx.err.symbol, R->lx.err.message);
+    if (!tok)
+        return false;
+    struct lex_token t = *tok;
     if (!read_string_token(R, &t, &s))
         return false;
     uint64_t nbits = (uint64_t)len->v->u.i, bytes = (nbits + 7) / 8, nch = s->u.str.nchars;

@@ -55,10 +55,16 @@ struct label_slot {
     int32_t frame;      /* index of the FR_LABEL frame still reading it, or -1 */
 };
 
+/* Tokens are scanned READ_TOKENS at a time (lex_batch). */
+#define READ_TOKENS 256
+
 struct reader {
     struct lisp *L;
     struct arena *a;
     struct lex lx;            /* tokens of text */
+    struct lex_token *toks;   /* the current batch */
+    size_t ntoks, itok;       /* tokens in it, next one to use */
+    size_t pos;               /* end of the last token used */
     const uint8_t *text;      /* the source */
     size_t len;
     struct frame *frames;     /* the explicit stack */
@@ -80,6 +86,9 @@ bool read_failv(struct reader *R, size_t pos, const char *symbol, const char *ms
                 struct value *x, struct value *y);
 
 /* ---- shared helpers (read.c) ---- */
+/* The next token, or NULL after recording the lexical error that comes
+ * next.  The token stays valid until the following call. */
+const struct lex_token *read_next_token(struct reader *R);
 struct value *read_make_string(struct reader *R, const uint8_t *data, size_t len,
                                bool multibyte, size_t nchars);
 /* Decode the string token t (escapes, unibyte/multibyte rules). */

@@ -23,6 +23,7 @@
 #include "expand/expand.h"
 #include "expand/gensym.h"
 #include "expand/pcase.h"
+#include "expand/pcase_macros.h"
 #include "syntax/pretty.h"
 #include "syntax/read.h"
 #include "syntax/splice.h"
@@ -69,6 +70,7 @@ static void run_text(struct run *r, struct arena *a, const char *text,
     diag_init(&r->dl, a);
     assert_true(read_source(r->L, r->text, len, &r->rr));
     expand_init(&r->x, r->L, &r->dl, &r->rr);
+    r->x.macros = pcase_macros_new(r->L); /* learns from the file, as the CLI */
     r->x.memo = memo;
     r->out = ARENA_NEWN(a, struct value *, r->rr.n_forms + 1);
     for (size_t i = 0; i < r->rr.n_forms; i++) {
@@ -562,6 +564,7 @@ static int conformance_main(const char *path)
         if (!read_source(r.L, (const uint8_t *)w.form, strlen(w.form), &r.rr))
             return 2;
         expand_init(&r.x, r.L, &r.dl, &r.rr);
+        r.x.macros = pcase_macros_new(r.L);
         r.out = ARENA_NEWN(a, struct value *, 2);
         r.out[0] = expand_form(&r.x, r.rr.forms[0].v);
         printf("%s\t%s\t%s\n", w.id, r.out[0] ? run_compact(&r, 0) : "XERROR",

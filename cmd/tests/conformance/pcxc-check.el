@@ -43,7 +43,8 @@ original and expansion could not be compared fairly."
   "Stubs and rebound globals for running CASE's macro-expanded CODES.
 Only `pool' cases (forms taken from elsewhere) get stubs; the other cases
 are written for the harness and call what they mean to call."
-  (cons (and (memq 'pool (plist-get case :flags)) (pcxc-stub-set codes))
+  (cons (and (memq 'pool (plist-get case :flags))
+             (pcxc-make-stubs (pcxc-stub-set codes)))
         (pcxc-global-set codes)))
 
 (defun pcxc--compare-runs (orig exp inputs env)
@@ -71,6 +72,7 @@ outcomes the original had, and the description of a difference or nil."
   "Compile CASE's original and expansion: (ORIG EXP), each as `pcxc-compile'
 returns, EXP being (expander-error STDERR) when the expander failed and
 ORIG nil for `noorig' cases."
+  (pcxc-require-quietly (plist-get case :requires))
   (let ((lexical (not (memq 'dyn (plist-get case :flags))))
         (wrapper (plist-get case :wrapper)))
     (list (unless (memq 'noorig (plist-get case :flags))
@@ -185,7 +187,12 @@ unless the case is flagged `e30' (Emacs 30 behaviour that 28.2 lacks) or
          (start (string-to-number (or (pop command-line-args-left) "0"))))
     (pcxc-setup)
     (dolist (case (nthcdr start (pcxc-read-objects job)))
-      (pcxc-append-file out (concat (pcxc-print (pcxc-check-case case)) "\n")))))
+      (let* ((t0 (float-time))
+             (result (pcxc-check-case case)))
+        (pcxc-append-file out (concat (pcxc-print
+                                       (append result
+                                               (list :seconds (- (float-time) t0))))
+                                      "\n"))))))
 
 (provide 'pcxc-check)
 

@@ -7,7 +7,9 @@
 ;; pcase-let, pcase-let*, pcase-dolist, pcase-setq, pcase-lambda) that sits in
 ;; a code position of a file CORPUS-DIR/**/*.el.gz, and writes one case line
 ;; per form in the format of testdata/conformance/README.md:
-;;   FILE:LINE:COL <TAB> lex|dyn,pool <TAB> FORM <TAB> = <TAB> HEAD
+;;   FILE:LINE:COL <TAB> lex|dyn,pool[,require=FEATURE] <TAB> FORM <TAB> = <TAB> HEAD
+;; FEATURE is what the file provides: loading it gives Emacs the struct
+;; definitions and pattern macros some forms need to expand.
 ;; Code positions are decided by Emacs itself: each top-level form that
 ;; mentions "pcase" is macro-expanded with `macroexpand-all' under an
 ;; environment in which the seven heads record their form and expand to
@@ -142,7 +144,19 @@ source version of a standard macro must not replace the loaded one."
         (let ((inhibit-message t)) (eval form t))
       (error nil))))
 
-(defun pcxc-extract--emit (out rel form pos lexical)
+(defun pcxc-extract--feature ()
+  "The feature the current buffer's file provides, or nil."
+  (save-excursion
+    (goto-char (point-min))
+    (and (re-search-forward "^(provide '\\([^ \t\n)]+\\))" nil t)
+         (match-string-no-properties 1))))
+
+(defun pcxc-extract--flags (lexical feature)
+  "The FLAGS column for a form of a file with LEXICAL binding and FEATURE."
+  (concat (if lexical "lex" "dyn") ",pool"
+          (if feature (concat ",require=" feature) "")))
+
+(defun pcxc-extract--emit (out rel form pos flags)
   "Write the case line for FORM found at POS of file REL into buffer OUT."
   (let ((text (pcxc-extract--printed form)))
     (if (not text)
@@ -150,13 +164,12 @@ source version of a standard macro must not replace the loaded one."
       (let ((line (line-number-at-pos pos))
             (col (save-excursion (goto-char pos) (1+ (current-column)))))
         (with-current-buffer out
-          (insert (format "%s:%d:%d\t%s,pool\t%s\t=\t%s\n"
-                          rel line col (if lexical "lex" "dyn") text
-                          (car form))))
+          (insert (format "%s:%d:%d\t%s\t%s\t=\t%s\n"
+                          rel line col flags text (car form))))
         (pcxc-extract--count 'forms)
         (pcxc-extract--count (car form))))))
 
-(defun pcxc-extract--top-level (out rel form start end lexical)
+(defun pcxc-extract--top-level (out rel form start end flags)
   "Collect the pcase-family forms of top-level FORM at START..END."
   (when (save-excursion
           (goto-char start)
@@ -170,7 +183,7 @@ source version of a standard macro must not replace the loaded one."
             (if (not pos)
                 (pcxc-extract--count 'not-in-source-text)
               (push pos used)
-              (pcxc-extract--emit out rel f pos lexical)))))))
+              (pcxc-extract--emit out rel f pos flags)))))))
   (pcxc-extract--maybe-define form))
 
 (defun pcxc-extract-file (file rel out)
@@ -178,7 +191,8 @@ source version of a standard macro must not replace the loaded one."
   (with-temp-buffer
     (insert-file-contents file)
     (emacs-lisp-mode)
-    (let ((lexical (pcxc-extract--lexical-p))
+    (let ((flags (pcxc-extract--flags (pcxc-extract--lexical-p)
+                                      (pcxc-extract--feature)))
           (done nil))
       (goto-char (point-min))
       (while (not done)
@@ -188,7 +202,7 @@ source version of a standard macro must not replace the loaded one."
           (let ((start (point)))
             (condition-case nil
                 (let ((form (read (current-buffer))))
-                  (pcxc-extract--top-level out rel form start (point) lexical))
+                  (pcxc-extract--top-level out rel form start (point) flags))
               (error
                (pcxc-extract--count 'unreadable-files)
                (setq done t)))))))))

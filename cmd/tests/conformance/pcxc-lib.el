@@ -232,6 +232,21 @@ error object) or `value' (DATA: the value)."
     (cons 'error (pcxc-read-whole (substring text 6))))
    (t (cons 'value (pcxc-read-whole text)))))
 
+(defun pcxc-case-features (case)
+  "The features named by CASE's require=FEATURE flags."
+  (delq nil (mapcar (lambda (f)
+                      (let ((name (symbol-name f)))
+                        (and (string-prefix-p "require=" name)
+                             (intern (substring name 8)))))
+                    (plist-get case :flags))))
+
+(defun pcxc-require-quietly (features)
+  "Load FEATURES, ignoring any that fail to load."
+  (dolist (f features)
+    (condition-case nil
+        (let ((inhibit-message t)) (require f))
+      (error nil))))
+
 ;;;; Values
 
 (defconst pcxc-base-pool
@@ -269,16 +284,25 @@ one evaluation cannot be seen by the next."
 (defconst pcxc-abs-depth 8 "Depth below which `pcxc-abs' stops looking.")
 (defconst pcxc-abs-length 40 "Elements of a list or vector `pcxc-abs' keeps.")
 
+(defun pcxc--function-list-p (v)
+  "Non-nil if the list V looks like an interpreted function.
+A closure's environment holds the temporaries of whichever expansion
+created it, so closures are never compared."
+  (and (memq (car v) '(closure lambda))
+       (consp (cdr v))
+       (listp (cadr v))))
+
 (defun pcxc--abs-list (v depth)
   "Abstraction of the list V (see `pcxc-abs')."
-  (if (memq (car v) '(closure lambda))
-      '<function>
-    (let ((out '()) (n 0))
-      (while (and (consp v) (< n pcxc-abs-length))
-        (push (pcxc-abs (car v) (1+ depth)) out)
-        (setq v (cdr v) n (1+ n)))
-      (let ((tail (if (consp v) '<more> (pcxc-abs v (1+ depth)))))
-        (nconc (nreverse out) tail)))))
+  (let ((out '()) (n 0))
+    (while (and (consp v) (< n pcxc-abs-length)
+                (not (pcxc--function-list-p v)))
+      (push (pcxc-abs (car v) (1+ depth)) out)
+      (setq v (cdr v) n (1+ n)))
+    (let ((tail (cond ((not (consp v)) (pcxc-abs v (1+ depth)))
+                      ((pcxc--function-list-p v) '<function>)
+                      (t '<more>))))
+      (nconc (nreverse out) tail))))
 
 (defun pcxc--abs-symbol (v)
   "Abstraction of the symbol V: uninterned ones compare by name."
@@ -594,16 +618,33 @@ change the world (buffers, files, processes, messages...)."
       (progn (cl-progv (list s) (list (symbol-value s)) nil) t)
     (error nil)))
 
+(defun pcxc--setq-targets (code)
+  "The symbols CODE (macro-expanded) assigns with `setq'."
+  (let ((out '()) (stack (list code)))
+    (while stack
+      (let ((x (pop stack)))
+        (when (consp x)
+          (when (eq (car x) 'setq)
+            (let ((args (cdr x)))
+              (while (consp args)
+                (when (symbolp (car args)) (push (car args) out))
+                (setq args (cdr-safe (cdr args))))))
+          (while (consp x)
+            (push (car x) stack)
+            (setq x (cdr x))))))
+    out))
+
 (defun pcxc-global-set (codes)
   "Variables of CODES to bind dynamically around each evaluation.
-An assignment to a variable that is not bound locally changes its global
-value; binding every such name around each evaluation keeps one
-evaluation from seeing what an earlier one assigned.  Names without a
-global value are bound and then made void inside the binding, so reading
-them still signals `void-variable'.  Returns (NAMES . VOID-NAMES)."
+A `setq' of a variable that is not bound locally changes its global
+value; binding every assigned name around each evaluation keeps one
+evaluation from seeing what an earlier one assigned.  (Other ways to
+assign are functions, and those are stubbed.)  Names without a global
+value are bound and then made void inside the binding, so reading them
+still signals `void-variable'.  Returns (NAMES . VOID-NAMES)."
   (let ((names '()) (void '()))
-    (dolist (s (apply #'append (mapcar #'pcxc-symbols codes)))
-      (when (and (not (eq s t)) (not (keywordp s))
+    (dolist (s (delete-dups (apply #'append (mapcar #'pcxc--setq-targets codes))))
+      (when (and s (not (eq s t)) (not (keywordp s))
                  (not (pcxc--harness-symbol-p s))
                  (not (eq s 'gensym-counter))
                  (pcxc--bindable-p s))
@@ -615,11 +656,17 @@ them still signals `void-variable'.  Returns (NAMES . VOID-NAMES)."
   "The primitive `fset', called directly: a case may have `fset' stubbed
 while the harness still needs to put definitions back.")
 
+(defun pcxc-make-stubs (names)
+  "Stub definitions for the functions NAMES: ((NAME . STUB)...)."
+  (mapcar (lambda (s) (cons s (lambda (&rest args) (pcxc-stub-call s args))))
+          names))
+
 (defun pcxc--install (stubs)
-  "Replace the functions STUBS by stubs; remember the old definitions."
-  (setq pcxc--stubbed (mapcar (lambda (s) (cons s (symbol-function s))) stubs))
-  (dolist (s stubs)
-    (funcall pcxc--fset s (lambda (&rest args) (pcxc-stub-call s args)))))
+  "Install STUBS ((NAME . STUB)...); remember the old definitions."
+  (setq pcxc--stubbed (mapcar (lambda (st) (cons (car st) (symbol-function (car st))))
+                              stubs))
+  (dolist (st stubs)
+    (funcall pcxc--fset (car st) (cdr st))))
 
 (defun pcxc--uninstall ()
   "Put back the definitions replaced by `pcxc--install'."
@@ -641,6 +688,7 @@ while the harness still needs to put definitions back.")
 
 (defun pcxc-run (fn tuple index env)
   "Call FN on input TUPLE (number INDEX) under ENV = (STUBS NAMES . VOID).
+STUBS is as `pcxc-make-stubs' returns.
 Returns (OUTCOME LOG): OUTCOME is (ok VALUE) or (err ERROR), both
 abstracted by `pcxc-abs', LOG the noted calls in order.  NAMES are bound
 dynamically to their values (`gensym-counter' to 0), VOID ones made void

@@ -29,6 +29,10 @@
 
 (defvar pcxc-opts nil "The command-line options, a plist.")
 
+(defconst pcxc-no-native-eval
+  "(setq native-comp-deferred-compilation nil comp-enable-subr-trampolines nil)"
+  "Run first in workers: the native compiler must not start on harness files.")
+
 (defun pcxc-opt (key &optional default)
   "The option KEY, or DEFAULT."
   (if (plist-member pcxc-opts key) (plist-get pcxc-opts key) default))
@@ -62,12 +66,14 @@
 
 ;;;; Processes
 
-(defun pcxc--start (name program args out err)
-  "Start PROGRAM with ARGS, stdout to file OUT, stderr to ERR, no stdin."
-  (let ((process-connection-type nil))
+(defun pcxc--start (name program args out err &optional env)
+  "Start PROGRAM with ARGS, stdout to file OUT, stderr to ERR, no stdin.
+ENV is a list of extra VAR=VALUE environment entries."
+  (let ((process-connection-type nil)
+        (process-environment (append env process-environment)))
     (make-process
      :name name :noquery t :buffer nil :sentinel #'ignore
-     :command (append (list "sh" "-c" "out=$1 err=$2; shift 2; exec \"$@\" >\"$out\" 2>\"$err\" </dev/null"
+     :command (append (list "sh" "-c" "out=$1 err=$2; shift 2; exec \"$@\" >\"$out\" 2>>\"$err\" </dev/null"
                             "sh" out err program)
                       args))))
 
@@ -103,17 +109,23 @@
                              "\n"))
     file))
 
-(defun pcxc--start-expander (indices forms)
-  "Start the expander on the FORMS at INDICES; return the running job."
+(defun pcxc--start-expander (indices forms requires)
+  "Start the expander on the FORMS at INDICES; return the running job.
+REQUIRES (a vector like FORMS) lists features a reference expander built
+on Emacs needs to expand each form; they are passed in PCXC_REQUIRE."
   (let* ((file (pcxc--write-expander-input
                 (mapcar (lambda (i) (aref forms i)) indices)))
          (out (concat file ".out"))
-         (err (concat file ".err")))
+         (err (concat file ".err"))
+         (features (delete-dups (apply #'append (mapcar (lambda (i) (aref requires i))
+                                                        indices)))))
     (list :indices indices :file file :out out :err err :started (float-time)
           :proc (pcxc--start "expander" (pcxc-opt :expander)
                              (append (pcxc-opt :expander-args)
                                      (list "--compact" file))
-                             out err))))
+                             out err
+                             (list (concat "PCXC_REQUIRE="
+                                           (mapconcat #'symbol-name features " ")))))))
 
 (defun pcxc--parse-expansions (job n)
   "The N expansions the finished expander JOB printed, or nil if unusable."
@@ -157,10 +169,11 @@ Returns the index lists still to expand: both halves of a failed chunk."
     (plist-put job :timed-out t)
     t))
 
-(defun pcxc-expand (forms alone)
+(defun pcxc-expand (forms alone &optional requires)
   "Expand the vector FORMS with the expander.
 ALONE is a list of indices to expand one per file (forms expected to be
 rejected, so that they cannot take other forms down with them).
+REQUIRES is a vector of feature lists, see `pcxc--start-expander'.
 Returns (EXPANSIONS . ERRORS), two vectors: the expansion of each form, or
 the expander's complaint about it."
   (let* ((n (length forms))
@@ -171,10 +184,11 @@ the expander's complaint about it."
                         (cl-loop while rest
                                  collect (prog1 (seq-take rest chunk)
                                            (setq rest (nthcdr chunk rest))))))
+         (requires (or requires (make-vector n nil)))
          (running '()))
     (while (or queue running)
       (while (and queue (< (length running) (pcxc-opt :jobs 2)))
-        (push (pcxc--start-expander (pop queue) forms) running))
+        (push (pcxc--start-expander (pop queue) forms requires) running))
       (pcxc--wait-any running)
       (dolist (job running)
         (when (or (not (process-live-p (plist-get job :proc)))
@@ -188,6 +202,7 @@ the expander's complaint about it."
 (defun pcxc--job-entry (case n exp err)
   "What a worker needs of CASE number N with expansion EXP or error ERR."
   (list :n n :id (plist-get case :id) :flags (plist-get case :flags)
+        :requires (plist-get case :requires)
         :form (plist-get case :form) :exp exp :experr err
         :expected (plist-get case :expected)
         :wrapper (plist-get case :wrapper) :inputs (plist-get case :inputs)))
@@ -208,7 +223,8 @@ the expander's complaint about it."
     (plist-put job :proc
                (pcxc--start "worker"
                             (expand-file-name invocation-name invocation-directory)
-                            (list "-Q" "--batch" "-L" pcxc-elc-dir "-L" pcxc-dir
+                            (list "-Q" "--batch" "--eval" pcxc-no-native-eval
+                                  "-L" pcxc-elc-dir "-L" pcxc-dir
                                   "-l" "pcxc-check"
                                   "-f" "pcxc-worker-main" (plist-get job :file)
                                   out (number-to-string start))
@@ -282,10 +298,19 @@ starts after it.  Returns nil when the job is complete."
 
 ;;;; Collecting cases
 
+(defun pcxc--features-needed (case)
+  "The features CASE's form needs to expand in Emacs, if it names them.
+Only loaded when the form does not expand without them."
+  (let ((features (pcxc-case-features case)))
+    (when (and features (not (pcxc--emacs-expands-p (plist-get case :form))))
+      (pcxc-require-quietly features)
+      features)))
+
 (defun pcxc--prepare (case index)
   "CASE from a case file made ready to run; INDEX alternates subject kinds."
   (if (memq 'pool (plist-get case :flags))
-      (pcxc-prepare-pool case (cl-evenp index))
+      (let ((c (pcxc-prepare-pool case (cl-evenp index))))
+        (append (list :requires (pcxc--features-needed c)) c))
     (pcxc-prepare-plain case)))
 
 (defun pcxc-collect-cases ()
@@ -452,7 +477,9 @@ Interpreted, the harness itself would dominate the evaluation time."
          (alone (cl-loop for i below (length cases)
                          when (pcxc--rejection-expected-p (aref cases i))
                          collect i))
-         (expanded (pcxc-expand forms alone))
+         (expanded (pcxc-expand forms alone
+                                (vconcat (mapcar (lambda (c) (plist-get c :requires))
+                                                 cases))))
          (t1 (float-time))
          (results (pcxc-run-workers
                    (cl-loop for i below (length cases)

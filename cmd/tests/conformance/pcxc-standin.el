@@ -12,6 +12,10 @@
 ;; printed with #N= labels so that they read back as the same symbols.  If any form cannot be expanded,
 ;; nothing is printed, a diagnostic goes to stderr and the exit status is 2.
 ;;
+;; Features listed in the environment variable PCXC_REQUIRE are loaded
+;; first (the harness sets it for forms that need a library's struct
+;; definitions or pattern macros to expand).
+;;
 ;; It exists to validate the harness itself: run as is it must produce no
 ;; mismatch.  --break=swap exchanges the first two clauses of every pcase
 ;; and pcase-exhaustive, --break=twice evaluates every non-symbol pcase
@@ -109,6 +113,7 @@ are found the way the extractor finds them and expanded in turn."
   "Command-line entry; see the commentary."
   (pcase-let ((`(,breakage ,expand ,file) (pcxc-standin--options)))
     (pcxc-setup)
+    (pcxc-require-quietly (mapcar #'intern (split-string (or (getenv "PCXC_REQUIRE") ""))))
     (let ((lines '()))
       (dolist (entry (pcxc-standin--forms file))
         (condition-case err

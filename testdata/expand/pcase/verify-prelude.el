@@ -2,8 +2,9 @@
 ;; Loaded by verify.el before each side of each case.  Every helper records
 ;; its calls in `pcx-log' (with its arguments), so that the number and order
 ;; of predicate, guard and app calls is compared along with the values.
-;; The argument-less ones return the standard values in turn (the same turn
-;; on both sides, since `pcx-verify-reset' starts every side).
+;; The argument-less ones return the values of the case's `produces'
+;; directive (default: the standard values) in turn, the same turn on both
+;; sides, since `pcx-verify-reset' starts every side.
 
 (require 'rx)
 (require 'cl-lib)
@@ -12,6 +13,8 @@
 (defvar pcx-log nil "Calls of the current evaluation, most recent first.")
 (defvar pcx-verify--turn 0 "How many values the argument-less helpers gave.")
 (defvar pcx-verify-values)
+(defvar pcx-verify-produced nil
+  "The values the argument-less helpers return in turn (a `produces' directive).")
 
 (defun pcx-verify-reset ()
   "Start a side: the argument-less helpers start again from the first value."
@@ -20,7 +23,7 @@
 (defun pcx-verify-next (tag)
   "Record TAG and return the next standard value."
   (push tag pcx-log)
-  (prog1 (nth (% pcx-verify--turn (length pcx-verify-values)) pcx-verify-values)
+  (prog1 (nth (% pcx-verify--turn (length pcx-verify-produced)) pcx-verify-produced)
     (setq pcx-verify--turn (1+ pcx-verify--turn))))
 
 (defmacro pcx-verify-deflog (name args doc &rest body)

@@ -19,6 +19,8 @@
 ;;   (vars (VAR VALUE...)...) values for the free variables of the forms;
 ;;                           the symbol `std' stands for `pcx-verify-values';
 ;;                           default ((x std))
+;;   (produces VALUE...)     what the argument-less helpers (`next-token',
+;;                           `get-value'...) return in turn; default std
 ;;   (calls EXPR...)         evaluated after all forms, results compared
 ;;   (each FUN VALUE...)     calls (FUN 'VALUE) for each VALUE (`std' too)
 ;;   (same-as N FORM)        on the Emacs side, form N (from 0) is FORM: for
@@ -26,11 +28,15 @@
 ;;                           purpose (pcase.md 9), FORM says the same in 28
 ;;   (emacs30-error N...)    error cases: form N is an error in Emacs 30
 ;;                           only (this Emacs accepts it)
-;; Prints one line per case and the mismatches; exit status 1 on failure.
+;; Prints one line per case (with the number of evaluations compared) and
+;; the mismatches; exit status 1 on failure.  `-- --show CASE...' prints
+;; every result of the named cases too.
 
-(load (expand-file-name "verify-prelude.el"
-                        (file-name-directory (or load-file-name buffer-file-name)))
-      nil t)
+(defconst pcx-verify--prelude
+  (expand-file-name "verify-prelude.el"
+                    (file-name-directory (or load-file-name buffer-file-name)))
+  "The helpers, loaded again before each side.")
+(load pcx-verify--prelude nil t)
 
 (defvar pcx-verify-values
   '(nil t 0 1 2 3 -1 1.5 a b c x :k "s" "abc" "v12" (1) (1 2) (1 2 3) (a) (a b)
@@ -39,6 +45,7 @@
   "The standard values given to the free variables of the forms.")
 
 (defvar pcx-verify--evaluations 0 "Evaluations compared so far.")
+(defvar pcx-verify--show nil "Non-nil: print every result (--show).")
 
 (defconst pcx-verify--definers
   '(defun defmacro defalias defvar defconst defsubst cl-defun cl-defstruct
@@ -137,7 +144,10 @@
   "Evaluate FORMS under CHECK; EMACS non-nil: Emacs's side (same-as applies).
 A list of (LABEL RESULT)."
   (let ((envs (pcx-verify--envs check)) (out nil) (i 0))
+    (load pcx-verify--prelude nil t)
     (pcx-verify-reset)
+    (setq pcx-verify-produced (or (pcx-verify--std (pcx-verify--directive check 'produces))
+                                  pcx-verify-values))
     (mapc (lambda (f) (eval f t)) (pcx-verify--directive check 'prelude))
     (dolist (form forms)
       (let ((alt (and emacs (seq-find (lambda (d) (and (eq (car d) 'same-as)
@@ -208,6 +218,8 @@ A list of (LABEL RESULT)."
             (b (pcx-verify--side (mapcar #'car out) check nil))
             (msgs (pcx-verify--warnings-msgs id in diags)))
         (setq pcx-verify--evaluations (+ pcx-verify--evaluations (length a)))
+        (when pcx-verify--show
+          (dolist (x a) (princ (format "    %s => %S\n" (car x) (cadr x)))))
         (cl-loop for x in a for y in b
                  unless (equal (cadr x) (cadr y))
                  do (push (format "%s: %s:\n  emacs    %S\n  pcexpand %S"
@@ -245,21 +257,47 @@ A list of (LABEL RESULT)."
           (push (list id (match-string 2)) cases)))
       (nreverse cases))))
 
-(let* ((wanted (cdr (member "--" command-line-args-left)))
+(defun pcx-verify--separately (cases)
+  "Run each of CASES in an Emacs of its own (libraries one case loads, such
+as byte-opt through seq, must not change how Emacs expands the next).
+Prints their reports; returns the number of failed cases."
+  (let ((failed 0) (emacs (expand-file-name invocation-name invocation-directory)))
+    (dolist (c cases failed)
+      (with-temp-buffer
+        (let ((status (call-process emacs nil (list t nil) nil "-Q" "--batch"
+                                    "-l" load-file-name "--" "--one" (car c))))
+          (goto-char (point-min))
+          (when (re-search-forward "^pcase goldens: .* \\([0-9]+\\) evaluations" nil t)
+            (setq pcx-verify--evaluations (+ pcx-verify--evaluations
+                                             (string-to-number (match-string 1))))
+            (delete-region (line-beginning-position) (point-max)))
+          (princ (buffer-string))
+          (unless (eql status 0) (setq failed (1+ failed))))))))
+
+(let* ((args (cdr (member "--" command-line-args-left)))
+       (one (and (member (car args) '("--one" "--show")) t))
+       (wanted (if one (cdr args) args))
        (cases (seq-filter (lambda (c) (or (null wanted) (member (car c) wanted)))
                           (pcx-verify--manifest)))
-       (failed 0))
+       (pcx-verify--failed 0))
   (setq command-line-args-left nil)
-  (dolist (c cases)
+  (setq pcx-verify--show (equal (car args) "--show"))
+  (if (not one)
+      (setq pcx-verify--failed (pcx-verify--separately cases))
+   (dolist (c cases)
     (let* ((id (car c))
-           (msgs (if (equal (cadr c) "error")
-                     (pcx-verify--error-case id id)
-                   (pcx-verify--ok-case id id))))
-      (princ (format "%-28s %s\n" id (if msgs "FAIL" "ok")))
+           (before pcx-verify--evaluations)
+           (msgs (condition-case err
+                     (if (equal (cadr c) "error")
+                         (pcx-verify--error-case id id)
+                       (pcx-verify--ok-case id id))
+                   (error (list (format "%s: %S" id err))))))
+      (princ (format "%-28s %s (%d)\n" id (if msgs "FAIL" "ok")
+                     (- pcx-verify--evaluations before)))
       (dolist (m (seq-take msgs 6)) (princ (concat "  " m "\n")))
       (when (> (length msgs) 6)
         (princ (format "  ... and %d more\n" (- (length msgs) 6))))
-      (when msgs (setq failed (1+ failed)))))
+      (when msgs (setq pcx-verify--failed (1+ pcx-verify--failed))))))
   (princ (format "pcase goldens: %d cases, %d failed, %d evaluations compared\n"
-                 (length cases) failed pcx-verify--evaluations))
-  (kill-emacs (if (> failed 0) 1 0)))
+                 (length cases) pcx-verify--failed pcx-verify--evaluations))
+  (kill-emacs (if (> pcx-verify--failed 0) 1 0)))

@@ -1,3 +1,3 @@
-(pcase-exhaustive (f)
+(pcase-exhaustive (get-value)
   ((pred integerp) 'int)
   (other (list 'other other)))

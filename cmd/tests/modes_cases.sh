@@ -1,0 +1,582 @@
+#!/bin/bash
+# modes_cases.sh - end-to-end cases for the modes and options of pcexpand:
+# targets (-w, -o, --out-dir, -c, -d, -l), --only/--skip, --at, --stats,
+# -j, --format, --dump, --werror, -q/-v, --no-memo, streamed standard
+# input (cli.md sections 2-7, 10, 15).
+#
+# Usage: modes_cases.sh PCEXPAND CASE   (PCX_TESTDATA: the testdata folder)
+# Each CASE builds its inputs in a scratch directory, runs the program and
+# checks exit status, standard output, standard error and files written.
+set -euo pipefail
+
+prog=$(realpath "$1")
+case_name=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+fail() {
+    echo "FAIL [$case_name]: $*" >&2
+    for f in out err; do
+        if [[ -s $f ]]; then
+            echo "--- $f:" >&2
+            head -c 3000 "$f" >&2
+        fi
+    done
+    exit 1
+}
+
+# run ARGS... : runs the program, status in $status, output in out/err.
+run() {
+    set +e
+    "$prog" "$@" >out 2>err
+    status=$?
+    set -e
+}
+
+expect_status() {
+    [[ $status -eq $1 ]] || fail "exit status $status, expected $1"
+}
+
+# A file with two expandable forms, comments and a cookie.
+make_sample() {
+    cat >"$1" <<'EOF'
+;;; sample.el --- test input  -*- lexical-binding: t -*-
+
+(defun sample-kind (x)
+  ;; What is it?
+  (pcase x
+    ((pred integerp) 'int)
+    (`(,a . ,b) (list a b))               ; a pair
+    (_ 'other)))
+
+(defun sample-first (l) (cond* ((match* (cons a _) l) a) (t nil)))
+EOF
+}
+
+# mtime in nanoseconds
+mtime() { stat -c %.9Y "$1" 2>/dev/null || stat -c %Y "$1"; }
+
+case $case_name in
+write)
+    make_sample a.el
+    make_sample b.el
+    printf ';; nothing to do\n(a b)\n' >plain.el
+    chmod 640 a.el
+    "$prog" a.el >expected.el 2>/dev/null
+    touch -d '2001-01-01 00:00' plain.el
+    before=$(mtime plain.el)
+    run -w a.el b.el plain.el
+    expect_status 0
+    [[ ! -s out ]] || fail "-w printed something"
+    cmp -s a.el expected.el || fail "a.el not rewritten with the expansion"
+    cmp -s b.el expected.el || fail "b.el not rewritten"
+    [[ $(stat -c %a a.el) == 640 ]] || fail "permissions not kept: $(stat -c %a a.el)"
+    [[ $(mtime plain.el) == "$before" ]] || fail "an unchanged file was rewritten"
+    ls -A | grep -q '\.tmp$' && fail "a temporary file was left"
+    # A second -w changes nothing.
+    cp a.el again.el
+    run -w again.el
+    expect_status 0
+    cmp -s again.el expected.el || fail "second -w changed the file"
+    ;;
+write-errors)
+    # A file with a read error stays byte-identical; others are written.
+    make_sample good.el
+    printf '(pcase x (1 2)\n' >bad.el
+    cp bad.el bad.orig
+    printf '(pcase x (pred))\n(pcase y ((pred) 1))\n' >warn.el
+    cp warn.el warn.orig
+    run -w bad.el good.el
+    expect_status 2
+    cmp -s bad.el bad.orig || fail "a file with errors was changed"
+    grep -q '^bad.el:2:1: error: .*\[read\]$' err || fail "read error not reported"
+    grep -q '(cond' good.el || fail "the good file was not written"
+    # Warnings do not stop -w; under --werror they do, and print as errors.
+    run -w --werror warn.el
+    expect_status 2
+    cmp -s warn.el warn.orig || fail "--werror: a file with warnings was written"
+    grep -q '^warn.el:2:[0-9]*: error: .*\[pred-without-function\]$' err ||
+        fail "--werror: warning not printed as an error"
+    run -w warn.el
+    expect_status 0
+    ! cmp -s warn.el warn.orig || fail "a file with warnings only was not written"
+    # -w does not accept standard input, nor a mode that does not write.
+    run -w <good.el
+    expect_status 2
+    grep -q 'standard input' err || fail "-w with standard input"
+    run -w -c good.el
+    expect_status 2
+    [[ $(head -1 err) == "pcexpand: error: -w cannot be combined with -c [usage]" ]] ||
+        fail "-w -c message"
+    # An unwritable directory is an io error, and the file stays as it was.
+    mkdir ro
+    make_sample ro/x.el
+    cp ro/x.el x.orig
+    chmod 555 ro
+    if [[ ! -w ro ]]; then
+        run -w ro/x.el
+        expect_status 2
+        grep -q '^ro/x.el: error: cannot create temporary file: .*\[io\]$' err ||
+            fail "unwritable directory not reported"
+        cmp -s ro/x.el x.orig || fail "file changed"
+    fi
+    chmod 755 ro
+    ;;
+write-killed)
+    # A -w killed at any moment leaves the old file or the new one, never
+    # a mix (temporary file + rename).
+    for i in $(seq 3000); do
+        printf '(defun f%d (x)\n  (pcase x\n    (`(,a ,b . ,c) (list a b c))\n    ((pred stringp) (length x))\n    (_ nil)))\n\n' "$i"
+    done >old.el
+    "$prog" old.el >new.el
+    cmp -s old.el new.el && fail "nothing to expand"
+    size=$(stat -c %s new.el)
+    killed=0
+    for delay in 0.01 0.03 0.05 0.08 0.1 0.15 0.2 0.3; do
+        cp old.el f.el
+        "$prog" -w f.el &
+        pid=$!
+        sleep "$delay"
+        kill -KILL "$pid" 2>/dev/null && killed=$((killed + 1))
+        wait "$pid" 2>/dev/null || true
+        if ! cmp -s f.el old.el && ! cmp -s f.el new.el; then
+            fail "after SIGKILL at ${delay}s f.el is neither old nor new ($(stat -c %s f.el) bytes, new has $size)"
+        fi
+        rm -f .f.el.*.tmp
+    done
+    [[ $killed -gt 0 ]] || fail "the program always ended before the kill"
+    echo "killed $killed times"
+    ;;
+output)
+    make_sample a.el
+    "$prog" a.el >expected.el
+    run -o out.el a.el
+    expect_status 0
+    [[ ! -s out ]] || fail "-o printed to standard output"
+    cmp -s out.el expected.el || fail "-o wrote something else"
+    touch -d '2001-01-01 00:00' out.el
+    before=$(mtime out.el)
+    run -o out.el a.el
+    [[ $(mtime out.el) == "$before" ]] || fail "an up-to-date -o target was rewritten"
+    run --output=std.el <a.el
+    expect_status 0
+    cmp -s std.el expected.el || fail "-o with standard input"
+    run -o out.el a.el a.el
+    expect_status 2
+    [[ $(head -1 err) == "pcexpand: error: -o needs exactly one input [usage]" ]] ||
+        fail "-o with two inputs"
+    run -o no/such/dir/out.el a.el
+    expect_status 2
+    grep -q '^no/such/dir/out.el: error: cannot create temporary file: No such file or directory \[io\]$' err ||
+        fail "missing directory for -o"
+    printf '(x\n' >bad.el
+    run -o bad-out.el bad.el
+    expect_status 2
+    [[ ! -e bad-out.el ]] || fail "-o written for an input with errors"
+    ;;
+out-dir)
+    mkdir -p src/sub src/.hidden
+    make_sample src/a.el
+    printf '(b)\n' >src/sub/b.el
+    printf '(h)\n' >src/.hidden/h.el
+    make_sample top.el
+    run --out-dir od src top.el
+    expect_status 0
+    [[ ! -s out ]] || fail "--out-dir printed to standard output"
+    [[ $(cd od && find . -type f | LC_ALL=C sort | tr '\n' ' ') == "./a.el ./sub/b.el ./top.el " ]] ||
+        fail "wrong files: $(cd od && find . -type f | tr '\n' ' ')"
+    "$prog" src/a.el | cmp -s - od/a.el || fail "od/a.el is not the expansion"
+    cmp -s src/sub/b.el od/sub/b.el || fail "od/sub/b.el"
+    # A DIR operand given with a trailing slash or as ./ mirrors the same.
+    run --out-dir out2/ ./src/
+    [[ -f out2/a.el && -f out2/sub/b.el ]] || fail "trailing slash"
+    # An absolute FILE operand: its base name; '..' is refused.
+    run --out-dir out3 "$tmp/top.el"
+    expect_status 0
+    [[ -f out3/top.el ]] || fail "absolute file operand"
+    run --out-dir out4 src/../top.el
+    expect_status 2
+    grep -q "^src/../top.el: error: cannot mirror a path with '..' components under --out-dir \[io\]$" err ||
+        fail "'..' in a file operand"
+    # Standard input needs a name.
+    run --out-dir out5 <top.el
+    expect_status 2
+    grep -q 'needs --stdin-filepath' err || fail "standard input without a name"
+    run --out-dir out5 --stdin-filepath=lisp/t.el <top.el
+    expect_status 0
+    cmp -s out5/lisp/t.el od/top.el || fail "standard input with --stdin-filepath"
+    # Check against the directory: up to date, then stale.
+    run -c --out-dir od src top.el
+    expect_status 0
+    [[ $(cat err) == "pcexpand: 3 files checked, 0 stale" ]] || fail "summary"
+    printf ';; changed\n' >>od/sub/b.el
+    rm od/top.el
+    run -l --out-dir od src top.el
+    expect_status 1
+    [[ $(cat out) == $'od/sub/b.el\nod/top.el' ]] || fail "-l names"
+    ;;
+check)
+    make_sample a.el
+    printf '(a b)\n' >plain.el
+    run -c plain.el
+    expect_status 0
+    [[ ! -s out ]] || fail "-c printed something"
+    [[ $(cat err) == "pcexpand: 1 file checked, 0 stale" ]] || fail "summary (fresh)"
+    run --check plain.el a.el
+    expect_status 1
+    [[ ! -s out ]] || fail "-c printed something"
+    [[ $(cat err) == "pcexpand: 2 files checked, 1 stale" ]] || fail "summary (stale)"
+    run -c -q plain.el a.el
+    expect_status 1
+    [[ ! -s err ]] || fail "-q must silence the summary"
+    # Broken beats stale: exit 2.
+    printf '(x\n' >bad.el
+    run -c a.el bad.el
+    expect_status 2
+    # A missing -o target is stale.
+    run -c -o missing.el plain.el
+    expect_status 1
+    [[ ! -e missing.el ]] || fail "-c wrote the target"
+    # Standard input is compared with itself.
+    run -c <plain.el
+    expect_status 0
+    run -c --stdin-filepath=x.el <a.el
+    expect_status 1
+    ;;
+list)
+    make_sample a.el
+    printf '(a b)\n' >plain.el
+    mkdir d
+    make_sample d/z.el
+    run -l plain.el a.el d
+    expect_status 1
+    [[ $(cat out) == $'a.el\nd/z.el' ]] || fail "names of stale targets"
+    run --list plain.el
+    expect_status 0
+    [[ ! -s out ]] || fail "nothing is stale"
+    ;;
+diff)
+    make_sample a.el
+    printf '(a b)\n' >plain.el
+    "$prog" a.el >expected.el
+    run -d plain.el a.el
+    expect_status 1
+    [[ $(sed -n 1p out) == "--- a/a.el" && $(sed -n 2p out) == "+++ b/a.el" ]] ||
+        fail "headers"
+    grep -q '^@@ -[0-9]*,[0-9]* +[0-9]*,[0-9]* @@$' out || fail "hunk header"
+    grep -q '^-  (pcase x$' out || fail "removed line"
+    grep -q '^+  (cond$' out || fail "added line"
+    # The diff applies (git apply and patch) and gives the output.
+    mkdir g && cp a.el g/a.el
+    (cd g && git apply ../out) || fail "git apply refused the diff"
+    cmp -s g/a.el expected.el || fail "git apply gave something else"
+    cp a.el p.el
+    patch -s p.el <out || fail "patch refused the diff"
+    cmp -s p.el expected.el || fail "patch gave something else"
+    # Up to date: no diff, exit 0.
+    run -d plain.el expected.el
+    expect_status 0
+    [[ ! -s out ]] || fail "diff of an up-to-date file"
+    # Against a missing -o target: a creation diff.
+    run -d -o new.el a.el
+    expect_status 1
+    [[ $(sed -n 1p out) == "--- /dev/null" && $(sed -n 2p out) == "+++ b/new.el" ]] ||
+        fail "creation headers"
+    [[ $(grep -c '^+' out) -eq $(($(wc -l <expected.el) + 1)) ]] || fail "creation lines"
+    # No final newline in the target, standard input named by --stdin-filepath.
+    printf '(pcase x (1 2))' >nonl.el
+    run -d --stdin-filepath=lisp/s.el <nonl.el
+    expect_status 1
+    [[ $(sed -n 1p out) == "--- a/lisp/s.el" ]] || fail "standard input header"
+    grep -q '^\\ No newline at end of file$' out || fail "missing newline marker"
+    # -c and -l combine with -d.
+    run -c -l -d a.el
+    expect_status 1
+    [[ $(sed -n 1p out) == "a.el" && $(sed -n 2p out) == "--- a/a.el" ]] || fail "-l -d"
+    ;;
+only-skip)
+    printf '(pcase x (1 (cond* (t 2))))\n(cond* ((match* (cons a _) x) a))\n(pcase-let ((`(,p) l)) p)\n' >f.el
+    run --only=cond* f.el
+    expect_status 0
+    grep -q '^(pcase x (1 ' out || fail "--only=cond*: pcase must stay"
+    ! grep -q 'cond\*' out || fail "--only=cond*: a cond* form is left (nested ones too)"
+    grep -q '^(pcase-let ' out || fail "--only=cond*: pcase-let must stay"
+    run --skip=pcase,cond* f.el
+    expect_status 0
+    [[ $(grep -c 'cond\*' out) -eq 2 ]] || fail "--skip: cond* forms must stay"
+    ! grep -q 'pcase-let' out || fail "--skip: pcase-let must be expanded"
+    run --only=pcase-let,pcase --skip=pcase f.el
+    ! grep -q 'pcase-let' out && grep -q '^(pcase x' out || fail "--only with --skip"
+    run --only=pcase,bogus f.el
+    expect_status 2
+    grep -q "invalid --only 'pcase,bogus'" err || fail "unknown head"
+    ;;
+at)
+    cat >f.el <<'EOF'
+(defun f (x)
+  (pcase x
+    (1 (pcase-let ((`(,a) x)) a))
+    (_ 2)))
+(defun g (y) (cond* (t y)))
+
+(pcase z (_ 3))
+EOF
+    run --at=3:10 --format=json f.el
+    expect_status 0
+    [[ $(wc -l <out) -eq 1 ]] || fail "one record expected"
+    grep -q '"line":3,"column":8,.*"macro":"pcase-let"' out || fail "innermost form at 3:10"
+    run --at=2 --format=json f.el
+    grep -q '"line":2,"column":3,.*"macro":"pcase"' out || fail "first form starting on line 2"
+    run --at=4 --format=json f.el
+    grep -q '"line":2,"column":3,' out || fail "form containing the start of line 4"
+    run --at=5:40 --format=json f.el
+    grep -q '"line":5,"column":14,.*"macro":"cond\*"' out || fail "last form ending before 5:40"
+    run --at=3:10 f.el
+    expect_status 0
+    grep -q '^  (pcase x$' out || fail "--at: the enclosing form must stay"
+    ! grep -q 'pcase-let' out || fail "--at: the selected form must be expanded"
+    grep -q '^(defun g (y) (cond\* (t y)))$' out || fail "--at: other forms stay"
+    run --at=3:10 --compact f.el
+    [[ $(wc -l <out) -eq 1 ]] && grep -q '^(defun f ' out || fail "--at --compact"
+    run --at=6 f.el
+    expect_status 2
+    [[ ! -s out ]] || fail "output for a missing form"
+    [[ $(cat err) == "f.el:6:1: error: no pcase-family or cond* form at line 6 [usage]" ]] ||
+        fail "message without COL"
+    run --at=99:3 f.el
+    expect_status 2
+    grep -q 'no pcase-family or cond\* form at 99:3' err || fail "message with COL"
+    run --at=7:2 f.el f.el
+    expect_status 2
+    run --at=7:2 --format=json <f.el
+    grep -q '"line":7,"column":1' out || fail "--at with standard input"
+    ;;
+stats)
+    cat >f.el <<'EOF'
+(pcase x (`(,a . ,b) (list a b)) (_ nil))
+(pcase-let ((`(,c ,d) l)) (list c d))
+EOF
+    printf '(a)\n' >g.el
+    run --stats f.el g.el
+    expect_status 0
+    grep -Eq '^pcexpand: stats: files=2 forms=2 memo-hits=[0-9]+ memo-misses=[1-9][0-9]* temporaries=[1-9][0-9]* output-bytes=[0-9]+ time-ms=[0-9]+$' err ||
+        fail "stats line"
+    bytes=$(wc -c <out)
+    grep -q "output-bytes=$bytes " err || fail "output-bytes is not the size of the output"
+    run --stats -v f.el g.el
+    [[ $(grep -c '^pcexpand: stats: ' err) -eq 3 ]] || fail "-v: a line per file"
+    grep -q '^pcexpand: stats: file=g.el forms=0 ' err || fail "-v: g.el"
+    # Counters do not depend on -j, except time.
+    run --stats f.el g.el f.el
+    sed 's/time-ms=[0-9]*//' err >j1
+    run --stats -j2 f.el g.el f.el
+    sed 's/time-ms=[0-9]*//' err | cmp -s - j1 || fail "stats differ with -j2"
+    # Without the cache: same output, no hits.
+    run f.el
+    cp out memo.out
+    run --no-memo --stats f.el
+    cmp -s out memo.out || fail "--no-memo changed the output"
+    grep -q 'memo-hits=0 ' err || fail "--no-memo still hit the cache"
+    ;;
+jobs)
+    # Many files with expansions, warnings and errors: -j 2 and -j 0 give
+    # the bytes, diagnostics and status of -j 1.
+    mkdir d
+    for i in $(seq 40); do
+        {
+            printf ';; file %d\n' "$i"
+            printf '(defun f%d (x) (pcase x (`(,a . ,b) (list a b %d)) ((pred) 1) (_ nil)))\n' "$i" "$i"
+            if ((i % 7 == 0)); then printf '(broken\n'; fi
+        } >"d/f$(printf %02d "$i").el"
+    done
+    run d
+    expect_status 2
+    cp out j1.out
+    cp err j1.err
+    for j in 2 3 0; do
+        run -j "$j" d
+        expect_status 2
+        cmp -s out j1.out || fail "-j $j: output differs"
+        cmp -s err j1.err || fail "-j $j: diagnostics differ"
+    done
+    run --out-dir o1 d
+    run -j2 --out-dir o2 d
+    diff -r o1 o2 >/dev/null || fail "-j2 --out-dir wrote other files"
+    run -j2 d - d <d/f01.el
+    "$prog" d - d <d/f01.el >seq.out 2>/dev/null || true
+    cmp -s out seq.out || fail "-j2 with standard input between directories"
+    run -j x d
+    expect_status 2
+    ;;
+format-json)
+    cat >f.el <<'EOF'
+(defun f (x)
+	(pcase x ;; tab before
+	  ("é" 1)
+	  (_ 2)))
+(cond* ((match* (cons a b) y) a))
+EOF
+    "$prog" f.el >lisp.out
+    run --format=json f.el
+    expect_status 0
+    [[ $(wc -l <out) -eq 2 ]] || fail "two JSON lines expected"
+    jq -e -s 'length == 2 and .[0].file == "f.el" and .[0].line == 2 and
+              .[0].column == 9 and .[0].end_line == 4 and .[0].end_column == 17 and
+              .[0].macro == "pcase" and .[1].macro == "cond*" and
+              .[1].line == 5 and .[1].column == 1 and
+              (.[0].stats | has("memo_hits") and has("memo_misses") and
+                            has("temporaries") and has("bytes")) and
+              .[0].stats.bytes == (.[0].expansion | utf8bytelength)' out >/dev/null ||
+        fail "record fields"
+    # original is the form's text; expansion is what the Lisp output has
+    # there (the trailing comment re-emitted first).
+    [[ $(jq -r -s '.[0].original' out) == $'(pcase x ;; tab before\n\t  ("\xc3\xa9" 1)\n\t  (_ 2))' ]] ||
+        fail "original text"
+    exp=$(jq -r -s '.[0].expansion' out)
+    [[ $exp == ";; tab before"$'\n'* ]] || fail "the comment starts the expansion"
+    [[ $(cat lisp.out) == *"$exp"* ]] || fail "expansion not in the Lisp output"
+    run --format=json --compact f.el
+    jq -e -s '.[0].expansion | test("\n") | not' out >/dev/null || fail "--compact records are one line"
+    # Nothing for a file with errors; nothing to expand gives no records.
+    printf '(a)\n' >g.el
+    run --format=json g.el
+    expect_status 0
+    [[ ! -s out ]] || fail "records for a file without forms"
+    ;;
+format-yaml)
+    cat >f.el <<'EOF'
+(defun f (x)
+  (pcase x
+    ("a:b # c" 1)
+    (_ 2)))
+(pcase-let ((`(,a) y)) a)
+EOF
+    run --format=yaml f.el
+    expect_status 0
+    [[ $(grep -c '^---$' out) -eq 2 ]] || fail "one document per record"
+    grep -q '^original: |' out || fail "multi-line strings as | blocks"
+    run --format=json f.el
+    cp out records.json
+    # Compare with the JSON records through an independent YAML reader.
+    if python3 -c 'import yaml' 2>/dev/null; then
+        run --format=yaml f.el
+        python3 - out records.json <<'EOF' || fail "YAML and JSON records differ"
+import json, sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")))
+recs = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
+sys.exit(0 if docs == recs else 1)
+EOF
+    else
+        echo "python3 yaml module not available: YAML read-back skipped"
+    fi
+    ;;
+dump)
+    # Goldens: testdata/examples/dump.{pat,dtree} (regenerate with
+    # `pcexpand --dump=pat dump.el >dump.pat` in testdata/examples).
+    cp "$PCX_TESTDATA/examples/dump.el" .
+    for kind in pat dtree; do
+        run --dump=$kind dump.el
+        expect_status 0
+        diff -u "$PCX_TESTDATA/examples/dump.$kind" out >&2 || fail "--dump=$kind differs from its golden"
+        cp out first
+        run --dump=$kind dump.el
+        cmp -s out first || fail "--dump=$kind is not deterministic"
+        run --dump=$kind --no-memo dump.el
+        cmp -s out first || fail "--dump=$kind changes without the cache"
+        run --dump=$kind -j2 dump.el dump.el
+        cat first first | cmp -s - out || fail "--dump=$kind with -j2"
+    done
+    grep -q '^;;; dump.el:5:3 pcase$' first || fail "dump header"
+    run --dump=pat -o x.el dump.el
+    expect_status 2
+    run --dump=graph dump.el
+    expect_status 2
+    ;;
+werror-quiet-verbose)
+    printf '(pcase x ((pred) 1))\n' >w.el
+    run w.el
+    expect_status 0
+    grep -q '^w.el:1:11: warning: .*\[pred-without-function\]$' err || fail "warning"
+    [[ -s out ]] || fail "output expected with a warning"
+    run --werror w.el
+    expect_status 2
+    [[ ! -s out ]] || fail "--werror: output printed"
+    grep -q '^w.el:1:11: error: .*\[pred-without-function\]$' err || fail "--werror: error"
+    run --werror --message-format=github w.el
+    grep -q '^::error file=w.el,line=1,col=11,' err || fail "--werror github"
+    run -q w.el
+    grep -q 'warning' err || fail "-q must not silence warnings"
+    printf '(a)\n' >n.el
+    run -q n.el
+    [[ ! -s err ]] || fail "-q: note printed"
+    ;;
+stdin-filepath)
+    printf '(pcase x ((pred) 1))\n' >w.el
+    run --stdin-filepath=lisp/w.el <w.el
+    grep -q '^lisp/w.el:1:11: warning: ' err || fail "name in diagnostics"
+    run --stdin-filepath lisp/w.el --format=json - <w.el
+    grep -q '"file":"lisp/w.el"' out || fail "name in records"
+    ;;
+no-memo-goldens)
+    # The compiler's cache changes nothing: every expansion test input of
+    # the repository gives the same bytes, diagnostics and status without it.
+    n=0
+    while IFS= read -r -d '' f; do
+        set +e
+        "$prog" "$f" >a.out 2>a.err
+        sa=$?
+        "$prog" --no-memo "$f" >b.out 2>b.err
+        sb=$?
+        set -e
+        [[ $sa -eq $sb ]] && cmp -s a.out b.out && cmp -s a.err b.err ||
+            fail "--no-memo differs for $f"
+        n=$((n + 1))
+    done < <(find "$PCX_TESTDATA/expand" "$PCX_TESTDATA/examples" -name '*.el' -print0 | LC_ALL=C sort -z)
+    [[ $n -gt 20 ]] || fail "only $n inputs found"
+    echo "$n inputs identical with and without the cache"
+    ;;
+stream)
+    # Standard input is answered form by form: each answer is read before
+    # the next form is sent, through one process.
+    coproc PC { "$prog" -q --stdin-filepath=s.el 2>&1; }
+    exec 5<&"${PC[0]}" 6>&"${PC[1]}"
+    ask() { # ask TEXT LINES: send TEXT, read LINES lines of answer into $answer
+        printf '%s' "$1" >&6
+        answer=
+        for ((k = 0; k < $2; k++)); do
+            IFS= read -r -t 10 line <&5 || fail "no answer to: $1 (got: $answer)"
+            answer+="$line"$'\n'
+        done
+    }
+    ask $'(pcase x (1 2))\n' 1
+    [[ $answer == $'(if (eql x 1) 2)\n' ]] || fail "first answer: $answer"
+    ask $';; a comment\n' 1
+    [[ $answer == $';; a comment\n' ]] || fail "comment: $answer"
+    # A form split over two writes is answered once complete.
+    printf '(pcase y\n' >&6
+    sleep 0.3
+    ask $'  (2 3))\n' 1
+    [[ $answer == $'(if (eql y 2) 3)\n' ]] || fail "split form: $answer"
+    # A bad form gets its diagnostic (positioned in the whole stream), and
+    # the process goes on.
+    ask $'(a))\n' 1
+    [[ $answer == $'s.el:5:4: error: invalid read syntax: ")" [read]\n' ]] ||
+        fail "error answer: $answer"
+    ask $'(pcase-let ((`(,a) v)) a)\n' 5
+    [[ $answer == "(progn"* && $answer == *"(let ((a pcx--x0)) a)))"$'\n' ]] ||
+        fail "multi-line answer: $answer"
+    exec 6>&-
+    wait "$PC_PID" || status=$?
+    [[ ${status:-0} -eq 2 ]] || fail "exit status ${status:-0}, expected 2"
+    # Streamed or not, the bytes are those of a file.
+    make_sample a.el
+    "$prog" a.el >file.out
+    cat a.el | "$prog" >pipe.out
+    cmp -s file.out pipe.out || fail "streamed output differs from the file's"
+    ;;
+*)
+    fail "unknown case"
+    ;;
+esac
+exit 0

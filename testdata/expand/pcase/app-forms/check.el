@@ -1,0 +1,1 @@
+(each inspect std (x b) (1 b 2))

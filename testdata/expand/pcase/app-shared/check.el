@@ -1,0 +1,1 @@
+(each by-length std)

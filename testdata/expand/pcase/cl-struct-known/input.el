@@ -1,0 +1,10 @@
+(cl-defstruct point x y)
+(cl-defstruct (point3 (:include point)) z)
+(cl-defstruct (pl (:type list) :named) a b)
+(defun norm1 (p)
+  (pcase p
+    ((cl-struct point3 x y z) (+ x y z))
+    ((cl-struct point x (y 0)) (list 'on-axis x))
+    ((cl-struct point (x (and a (pred integerp))) y) (list a y))
+    ((cl-struct pl a b) (list 'pl a b))
+    (_ 'none)))

@@ -1,0 +1,1 @@
+(each typed std 1.5 [] (1) nil)

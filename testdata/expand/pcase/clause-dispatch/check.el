@@ -1,0 +1,1 @@
+(each classify std)

@@ -1,0 +1,5 @@
+(pcase-setq a)
+(pcase-setq a 1 b 2 c)
+(pcase-dolist (x) x)
+(pcase-let ((a 1 2)) a)
+(pcase-lambda)

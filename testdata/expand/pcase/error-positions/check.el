@@ -1,0 +1,1 @@
+(emacs30-error 2)

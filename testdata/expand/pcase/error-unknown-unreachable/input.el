@@ -1,0 +1,6 @@
+(pcase x
+  (_ 'all)
+  ((bogus-head y) y))
+(pcase x
+  (_ 'all)
+  ((or 1) 'not-reached))

@@ -1,0 +1,1 @@
+(each dir std north south)

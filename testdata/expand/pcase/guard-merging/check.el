@@ -1,0 +1,1 @@
+(each pick std 0 0 0 1 1)

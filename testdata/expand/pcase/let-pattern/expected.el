@@ -1,0 +1,17 @@
+(defun describe (x)
+  (let* ((pcx--pcase-0 (lambda ()
+                         (let* ((pcx--x0
+                                 (funcall #'(lambda (_) (tick (cons x x))) x)))
+                           (if (consp pcx--x0)
+                               (let* ((pcx--x1 (car-safe pcx--x0))
+                                      (pcx--x2 (cdr-safe pcx--x0)))
+                                 (let ((a pcx--x1) (b pcx--x2)) (list a b)))))))
+         (pcx--x3 (funcall #'(lambda (_) "s") x)))
+    (cond
+     ((integerp pcx--x3) (let ((y pcx--x3)) (list 'never y)))
+     ((integerp x)
+      (let* ((pcx--x4 (funcall #'(lambda (_) (tick (* x x))) x)))
+        (if (let* ((sq pcx--x4)) (> sq 3))
+            (let ((sq pcx--x4)) (ignore sq) (list 'square sq))
+          (funcall pcx--pcase-0))))
+     (t (funcall pcx--pcase-0)))))

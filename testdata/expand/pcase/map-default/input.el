@@ -1,0 +1,2 @@
+(pcase x
+  ((map ('b y 42)) y))

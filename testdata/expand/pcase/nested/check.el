@@ -1,0 +1,1 @@
+(each walk std (quote 1) (a 1) (a . b) ((a) 1))

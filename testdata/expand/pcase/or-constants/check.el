@@ -1,0 +1,1 @@
+(each kind std "x" "y" three [1])

@@ -1,0 +1,1 @@
+(each parse std)

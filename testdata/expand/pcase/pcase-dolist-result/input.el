@@ -1,0 +1,7 @@
+(let ((sum 0))
+  (pcase-dolist (`(,_ . ,(and n (pred integerp))) '((a . 1) (b . 2) (c . x)) sum)
+    (setq sum (+ sum n))))
+(let (r)
+  (pcase-dolist (`[,k ,v] (list [a 1] [b 2]))
+    (push (cons v k) r))
+  r)

@@ -1,0 +1,1 @@
+(each split "a b c" "" "x" "ab cd ef" 5)

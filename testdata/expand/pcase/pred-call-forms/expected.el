@@ -1,0 +1,10 @@
+(defun grade (n)
+  (let* ((pcx--pcase-0 (lambda ()
+                         (if (let* ((m n)) (= (* 2 (/ m 2)) n))
+                             (let ((m n)) (ignore m) (list 'even m))
+                           'other))))
+    (cond
+     ((> 0 n) 'negative)
+     ((funcall #'(lambda (v) (< v 10)) n) 'small)
+     ((integerp n) (if (< 100 n) 'big (funcall pcx--pcase-0)))
+     (t (funcall pcx--pcase-0)))))

@@ -1,0 +1,1 @@
+(each kind std (a b) (a . b) ((a) b) ((1 2)))

@@ -1,0 +1,1 @@
+(each scan std "123" "v12" "xv3" "abca" "abcb" "yes" "maybe" "" "12a")

@@ -1,0 +1,2 @@
+(vars (stack nil (1 2)))
+(produces open close other)
