@@ -77,7 +77,7 @@ check() {
 
 case $case_name in
 --table)
-    for c in $(sed -n 's/^\([a-z0-9-]*\))$/\1/p' "$here/limits.sh"); do
+    for c in $(sed -n 's/^\([a-z0-9][a-z0-9-]*\))$/\1/p' "$here/limits.sh"); do
         "$here/limits.sh" "$prog" "$c" || echo "$c	FAILED"
     done
     ;;

@@ -541,6 +541,7 @@ stream)
     # the next form is sent, through one process.
     coproc PC { "$prog" -q --stdin-filepath=s.el 2>&1; }
     exec 5<&"${PC[0]}" 6>&"${PC[1]}"
+    exec {PC[1]}>&- {PC[0]}<&- # only 5 and 6 stay: closing 6 ends the input
     ask() { # ask TEXT LINES: send TEXT, read LINES lines of answer into $answer
         printf '%s' "$1" >&6
         answer=

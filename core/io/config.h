@@ -183,7 +183,9 @@ struct config_set *config_set_new(struct arena *a, const struct config_params *p
  * given (NULL: standard input, found from params.stdin_path or the current
  * directory).  Loads the file on first use.  Returns NULL when the file
  * is invalid: its errors ("FILE:LINE:COL: error: ... [config]", in
- * params.report's format) are appended to msgs the first time only.
+ * params.report's format) are appended to msgs the first time only (msgs
+ * NULL: not yet; a later call with msgs gets them).  Not thread-safe:
+ * call it from the thread that owns the set.
  */
 const struct config *config_for(struct config_set *s, const char *input,
                                 struct buf *msgs);

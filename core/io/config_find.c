@@ -134,6 +134,8 @@ const char *config_discover(struct arena *a, const char *dir)
 struct config_entry {
     const char *abs;           /* the file, absolute */
     const struct config *cfg;  /* NULL: it has errors */
+    struct buf errs;           /* they, rendered */
+    bool reported;             /* errs went to a caller's msgs */
 };
 
 struct config_set {
@@ -151,38 +153,50 @@ struct config_set *config_set_new(struct arena *a, const struct config_params *p
     return s;
 }
 
-/* The configuration in file path, loaded on first use. */
-static const struct config *get(struct config_set *s, const char *path,
-                                struct buf *msgs)
+/* The entry of file path, loaded on first use.  Memory taken since m is
+ * given back when the file was loaded before. */
+static struct config_entry *get(struct config_set *s, const char *path,
+                                struct arena_mark m)
 {
-    struct arena_mark m = arena_mark(s->a);
     const char *abs = config_path_abs(s->a, path);
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->e[i].abs, abs) == 0) {
             arena_release(s->a, m);
-            return s->e[i].cfg;
+            return &s->e[i];
         }
-    const struct config *cfg = config_load(s->a, path, &s->p, msgs);
+    struct buf errs;
+    buf_init(&errs, s->a);
+    const struct config *cfg = config_load(s->a, path, &s->p, &errs);
     s->e = arena_grow(s->a, s->e, s->n * sizeof *s->e, (s->n + 1) * sizeof *s->e);
-    s->e[s->n++] = (struct config_entry){abs, cfg};
-    return cfg;
+    s->e[s->n] = (struct config_entry){abs, cfg, errs, false};
+    return &s->e[s->n++];
+}
+
+/* The configuration of an entry; its errors go to msgs once. */
+static const struct config *use(struct config_entry *e, struct buf *msgs)
+{
+    if (!e->cfg && msgs && !e->reported) {
+        buf_put(msgs, e->errs.data, e->errs.len);
+        e->reported = true;
+    }
+    return e->cfg;
 }
 
 const struct config *config_for(struct config_set *s, const char *input,
                                 struct buf *msgs)
 {
+    struct arena_mark m = arena_mark(s->a);
     if (s->p.mode == CONFIG_NONE)
         return config_defaults();
     if (s->p.mode == CONFIG_FILE)
-        return get(s, s->p.file, msgs);
+        return use(get(s, s->p.file, m), msgs);
     const char *named = input ? input : s->p.stdin_path;
-    struct arena_mark m = arena_mark(s->a);
     const char *path = config_discover(s->a, named ? config_path_dir(s->a, named) : ".");
     if (!path) {
         arena_release(s->a, m);
         return config_defaults();
     }
-    return get(s, path, msgs);
+    return use(get(s, path, m), msgs);
 }
 
 /* ---- globs ---- */

@@ -261,6 +261,21 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
+/* " skip=a,b" or, when most heads are skipped, " only=c,d". */
+static void put_heads(struct buf *b, unsigned skip)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; config_heads[i]; i++)
+        n += (skip >> i) & 1;
+    bool only = n > 4;
+    for (unsigned i = 0, first = 1; config_heads[i]; i++)
+        if (((skip >> i) & 1) != only) {
+            buf_printf(b, "%s%s", !first ? "," : only ? " only=" : " skip=",
+                       config_heads[i]);
+            first = 0;
+        }
+}
+
 void golden_text(const struct golden_case *c, const char *label, const char *out,
                  size_t len, struct buf *b)
 {
@@ -272,11 +287,7 @@ void golden_text(const struct golden_case *c, const char *label, const char *out
                config_gensym_words[o->gensyms]);
     if (strcmp(o->gensym_prefix, builtin_options.gensym_prefix) != 0)
         buf_printf(b, " gensym-prefix=%s", o->gensym_prefix);
-    for (unsigned i = 0, first = 1; config_heads[i]; i++)
-        if (o->skip_heads & (1u << i)) {
-            buf_printf(b, "%s%s", first ? " skip=" : ",", config_heads[i]);
-            first = 0;
-        }
+    put_heads(b, o->skip_heads);
     buf_puts(b, "\n\n");
     buf_put(b, out, len);
     if (len > 0 && out[len - 1] != '\n')
@@ -561,17 +572,24 @@ static void summary(struct runner *R)
     report_tool(R->err, DIAG_NOTE, buf_cstr(&b), &R->p->report);
 }
 
-/* The manifest's name in headers: as given when it is a relative path
- * without "..", so that goldens do not depend on where they are checked. */
-static const char *label_of(const struct golden_params *p)
+/* The manifest's name in headers, the same from any directory: its path
+ * from the directory of the configuration that applies to it (the
+ * project), else its file name. */
+static const char *label_of(struct arena *a, const struct golden_params *p)
 {
-    const char *m = p->manifest;
     if (p->label)
         return p->label;
-    if (m[0] == '/' || strcmp(m, "..") == 0 || strncmp(m, "../", 3) == 0 ||
-        strstr(m, "/../") || (strlen(m) >= 3 && strcmp(m + strlen(m) - 3, "/..") == 0))
-        return base_name(m);
-    return m;
+    const char *config = config_discover(a, config_path_dir(a, p->manifest));
+    const char *abs = config_path_abs(a, p->manifest);
+    if (!config)
+        return base_name(abs);
+    const char *root = config_path_abs(a, config_path_dir(a, config));
+    size_t n = strlen(root);
+    if (strcmp(root, "/") == 0)
+        return abs + 1;
+    if (strncmp(abs, root, n) == 0 && abs[n] == '/')
+        return abs + n + 1;
+    return base_name(abs);
 }
 
 int golden_run(struct arena *a, const struct golden_params *p, struct buf *out,
@@ -582,7 +600,7 @@ int golden_run(struct arena *a, const struct golden_params *p, struct buf *out,
         return 2;
     if (!selection_ok(&R))
         return 2;
-    R.label = label_of(p);
+    R.label = label_of(a, p);
     R.accept = ARENA_NEWN(a, const char *, R.m.n_cases + 1);
     for (size_t i = 0; i < R.m.n_cases; i++) {
         const struct golden_case *c = &R.m.cases[i];

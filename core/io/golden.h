@@ -11,8 +11,8 @@
  *   -g, --manifest, --update[=all|missing], -d, -l, -q and the operands
  *   (case names or globs) fill struct golden_params; the manifest path
  *   is --manifest=FILE (manifest_from_cli true), else cfg->manifest_path
- *   of the configuration found for the current directory (label
- *   cfg->manifest), else a usage error.  expand is api.c's function that
+ *   of the configuration found for the current directory, else a usage
+ *   error.  expand is api.c's function that
  *   runs one struct golden_job like pcx_run_buffer in default mode, with
  *   the job's options over the configuration found from job->config_from,
  *   restricted to job's form, and copies the output and the GNU-format
@@ -127,9 +127,9 @@ enum golden_action {
 
 struct golden_params {
     const char *manifest;       /* its path */
-    const char *label;          /* its name in golden headers; NULL: the path
-                                   when relative without "..", else its
-                                   file name */
+    const char *label;          /* its name in golden headers; NULL: its path
+                                   from the directory of the configuration
+                                   file found for it, else its file name */
     bool manifest_from_cli;     /* the accept command repeats --manifest */
     const char *const *select;  /* case names or globs; none = every case */
     size_t n_select;

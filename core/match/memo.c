@@ -72,7 +72,7 @@ static void place(struct memo_entry *slots, size_t cap, const struct memo_entry 
 
 static void grow(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : 256;
+    size_t cap = t->cap ? t->cap * 2 : 16;
     struct memo_entry *slots = arena_zalloc(m->L->a, cap * sizeof *slots);
     for (size_t k = 0; k < t->cap; k++)
         if (t->slots[k].obj)

@@ -364,6 +364,83 @@ static bool parse_number(struct reader *R, const char *s, size_t n, struct value
     return true;
 }
 
+/* ---- the symbol cache ---- */
+
+/* Most symbol tokens are short names met many times in a text.  Names of
+ * up to 16 bytes map to their symbols here before intern_symbol is asked:
+ * the key is the name as two zero-padded words, loaded from the text with
+ * masks rather than a loop or a branch on the length, and compared in
+ * the slot itself.  Only the first occurrence of a name is interned, so
+ * symbols are created in the same order as without the cache. */
+
+#define SYM_CACHE_MAX 16
+
+/* The 8 bytes at p, byte k of the text in byte k of the word. */
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    w = 0;
+    for (int k = 7; k >= 0; k--)
+        w = (w << 8) | p[k];
+#endif
+    return w;
+}
+
+/* The low k bytes of a word, k = 0..8. */
+static const uint64_t low_bytes[9] = {
+    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX,
+};
+
+static inline size_t sym_index(const struct reader *R, uint64_t w0, uint64_t w1, size_t n)
+{
+    uint64_t h = (w0 ^ (w1 * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> R->symshift);
+}
+
+static void sym_grow(struct reader *R)
+{
+    struct sym_slot *old = R->syms;
+    size_t oldcap = R->capsyms;
+    R->capsyms = oldcap ? oldcap * 2 : 256;
+    R->symshift = 64;
+    for (size_t c = R->capsyms; c > 1; c >>= 1)
+        R->symshift--;
+    R->syms = arena_zalloc(R->a, R->capsyms * sizeof *R->syms);
+    for (size_t k = 0; k < oldcap; k++) {
+        if (!old[k].sym)
+            continue;
+        size_t j = sym_index(R, old[k].w0, old[k].w1, old[k].len);
+        while (R->syms[j].sym)
+            j = (j + 1) & (R->capsyms - 1);
+        R->syms[j] = old[k];
+    }
+}
+
+/* The symbol named by the n plain ASCII bytes at s (n <= 16, and 16 bytes
+ * readable at s). */
+static struct value *cached_symbol(struct reader *R, const uint8_t *s, size_t n)
+{
+    uint64_t w0 = load8(s) & low_bytes[n < 8 ? n : 8];
+    uint64_t w1 = load8(s + 8) & low_bytes[n > 8 ? n - 8 : 0];
+    if ((R->nsyms + 1) * 2 > R->capsyms)
+        sym_grow(R);
+    size_t j = sym_index(R, w0, w1, n);
+    for (;;) {
+        struct sym_slot *e = &R->syms[j];
+        if (!e->sym) {
+            *e = (struct sym_slot){w0, w1, (uint32_t)n, intern_symbol(R->L, (const char *)s, n)};
+            R->nsyms++;
+            return e->sym;
+        }
+        if (e->w0 == w0 && e->w1 == w1 && e->len == n)
+            return e->sym;
+        j = (j + 1) & (R->capsyms - 1);
+    }
+}
+
 /* Symbol or number from an LK_ATOM token. */
 static struct value *atom_value(struct reader *R, const struct lex_token *t)
 {
@@ -375,6 +452,8 @@ static struct value *atom_value(struct reader *R, const struct lex_token *t)
         origin_put(R, v, t->start, t->end, 0, 0);
         return v;
     }
+    if (!t->flags && n <= SYM_CACHE_MAX && R->len - t->start >= SYM_CACHE_MAX)
+        return cached_symbol(R, (const uint8_t *)s, n);
     const char *name = symbol_name(R, t->start, t->end, t->flags, &n);
     return intern_symbol(R->L, name, n);
 }

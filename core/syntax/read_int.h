@@ -55,6 +55,13 @@ struct label_slot {
     int32_t frame;      /* index of the FR_LABEL frame still reading it, or -1 */
 };
 
+/* A cached symbol: its name (at most 16 bytes) as two zero-padded words. */
+struct sym_slot {
+    uint64_t w0, w1;
+    uint32_t len;
+    struct value *sym; /* NULL = empty slot */
+};
+
 /* Tokens are scanned READ_TOKENS at a time (lex_batch). */
 #define READ_TOKENS 256
 
@@ -65,6 +72,9 @@ struct reader {
     struct lex_token *toks;   /* the current batch */
     size_t ntoks, itok;       /* tokens in it, next one to use */
     size_t pos;               /* end of the last token used */
+    struct sym_slot *syms;    /* symbol cache (read.c), NULL until used */
+    size_t nsyms, capsyms;    /* capsyms is a power of two */
+    unsigned symshift;        /* 64 - log2(capsyms) */
     const uint8_t *text;      /* the source */
     size_t len;
     struct frame *frames;     /* the explicit stack */

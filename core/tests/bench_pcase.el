@@ -10,6 +10,7 @@
 ;;       the forms, of Emacs's expansion, of pcexpand's output, and of
 ;;       pcexpand's output after `macroexpand-all' (all other macros expanded,
 ;;       as in Emacs's own result)
+;;   bench-pcase-size FILE  print the size of the forms of FILE
 ;;   bench-pcase-and-or KMAX  for k = 2..KMAX: the size of Emacs's expansion
 ;;       of an `and' of k `or's and the time it takes (in this process)
 ;; Emacs's pattern macro libraries are loaded up front, as in the
@@ -96,6 +97,11 @@
     (princ (format "  pcexpand output                       %9d\n" (funcall sum pcx)))
     (princ (format "  pcexpand output, then macroexpand-all %9d\n"
                    (funcall sum (mapcar #'macroexpand-all pcx))))))
+
+(defun bench-pcase-size ()
+  (princ (format "%d\n" (apply #'+ (mapcar #'bench-pcase--size
+                                           (bench-pcase--read-all
+                                            (pop command-line-args-left)))))))
 
 (defun bench-pcase--and-of-ors (k)
   "The pcase form with an `and' of K `or's of predicates."

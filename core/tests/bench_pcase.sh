@@ -79,8 +79,7 @@ echo "and of k ors:  k  pcexpand size  pcexpand time (process)  Emacs size  Emac
 for k in $(seq 2 20); do
     and_of_ors "$k" >"$tmp/k.el"
     t=$(best_time run_k)
-    size=$(el bench-pcase-sizes "$tmp/k.el" "$tmp/k.out" 2>/dev/null |
-           sed -n 's/^  pcexpand output  *\([0-9]*\)$/\1/p')
+    size=$(el bench-pcase-size "$tmp/k.out" 2>/dev/null)
     read -r _ esize etime < <(grep "^$k " "$tmp/emacs-k.txt" || echo "- - not-run")
     [ "$etime" = not-run ] || etime="$etime s"
     printf '%17d %14s %24s %11s %23s\n' "$k" "$size" "${t} s" "$esize" "$etime"

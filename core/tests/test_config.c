@@ -420,6 +420,15 @@ static void the_set_loads_once(void **state)
     assert_null(config_for(s, "set/bad/y.el", &msgs));
     assert_int_equal(msgs.len, len); /* reported once */
     assert_ptr_equal(config_for(s, "set/none.el", &msgs), config_defaults());
+    /* errors met without msgs are given to the next caller with msgs */
+    s = config_set_new(a, &params);
+    assert_null(config_for(s, "set/bad/x.el", NULL));
+    buf_init(&msgs, a);
+    assert_null(config_for(s, "set/bad/y.el", &msgs));
+    assert_non_null(strstr(buf_cstr(&msgs), "'output.width' must be"));
+    len = msgs.len;
+    assert_null(config_for(s, "set/bad/z.el", &msgs));
+    assert_int_equal(msgs.len, len);
     /* standard input: from --stdin-filepath's directory */
     struct config_params p = params;
     p.stdin_path = "set/good/buffer.el";

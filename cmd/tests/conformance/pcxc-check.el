@@ -9,6 +9,7 @@
 ;; Run as: emacs -Q --batch -L DIR -l pcxc-check -f pcxc-worker-main JOB OUT [START]
 
 (require 'pcxc-lib)
+(require 'pcxc-gen)                     ; the functions generated forms call
 
 (defun pcxc--defines-special-p (code)
   "Non-nil if CODE contains a `defvar' or `defconst' form.
@@ -58,9 +59,17 @@ outcomes the original had, and the description of a difference or nil."
              (e (pcxc-run exp tuple index env)))
         (setq count (1+ count) index (1+ index))
         (unless (member (car o) outcomes) (push (car o) outcomes))
+        (pcxc--assert-harness-complete o)
         (unless (equal o e)
           (setq detail (pcxc--mismatch-text tuple o e)))))
     (list count (length outcomes) detail)))
+
+(defun pcxc--assert-harness-complete (run)
+  "Signal an error if RUN failed because a harness function is missing.
+Both sides would fail alike, and the case would pass without testing."
+  (pcase (car run)
+    (`(err (void-function ,(and f (pred symbolp) (pred pcxc--harness-symbol-p))))
+     (error "Harness function %s is not defined" f))))
 
 (defun pcxc--result (case status &rest props)
   "The result object for CASE."
@@ -171,6 +180,7 @@ unless the case is flagged `e30' (Emacs 30 behaviour that 28.2 lacks) or
 
 (defun pcxc-check-case (case)
   "Check the prepared CASE; the result object says pass, fail or skip."
+  (setq pcxc-lambda-is-function (memq 'dyn (plist-get case :flags)))
   (condition-case err
       (pcase-let ((`(,orig ,exp) (pcxc--compile-sides case))
                   (expected (pcxc-parse-expected (plist-get case :expected))))

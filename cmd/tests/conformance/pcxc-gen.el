@@ -223,8 +223,9 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
   "The body of a backquote pattern."
   (let ((leaf (>= depth 4)))
     (pcase (if leaf (pcxc-rand 2) (pcxc-rand 7))
-      (0 (list '\, (if leaf (pcxc-one-of (list '_ (pcxc-gen--var)))
-                     (pcxc-gen-pattern (1+ depth)))))
+      (0 (list '\, (cond ((not leaf) (pcxc-gen-pattern (1+ depth)))
+                         ((pcxc-chance 50) '_)
+                         (t (pcxc-gen--var)))))
       (1 (pcxc-gen--atom))
       (2 (list '\, (pcxc-gen-pattern (1+ depth))))
       (3 (cons (pcxc-gen--q (1+ depth)) (pcxc-gen--q (1+ depth))))
@@ -273,9 +274,13 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
   "Forget the variables of the previous clause."
   (setq pcxc-gen--bound nil pcxc-gen--ors 0))
 
+(defun pcxc-gen--tag-symbol (prefix n)
+  "The symbol PREFIX followed by the number N, quoted."
+  (list 'quote (intern (format "%s%d" prefix n))))
+
 (defun pcxc-gen--body (n vars)
   "Body forms of clause N that may use VARS."
-  (let ((result `(list 'c,n ,@vars)))
+  (let ((result `(list ,(pcxc-gen--tag-symbol "c" n) ,@vars)))
     (pcase (pcxc-rand 20)
       ((or 0 1) `((pcxc-b ,n ,@vars) ,result))
       ((or 2 3) `((pcxc-b ,n ,@vars)))
@@ -290,8 +295,8 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
         (pcxc-gen--ors 0))
     (let ((pat (pcxc-gen-pattern 1)))
       `(pcase ,subject
-         (,pat (list 'n,n ,@vars ,@pcxc-gen--bound))
-         (_ (list 'm,n ,@vars))))))
+         (,pat (list ,(pcxc-gen--tag-symbol "n" n) ,@vars ,@pcxc-gen--bound))
+         (_ (list ,(pcxc-gen--tag-symbol "m" n) ,@vars))))))
 
 (defun pcxc-gen--clause (n)
   "Clause N of a pcase: (PATTERN BODY...)."

@@ -34,14 +34,14 @@ removed (see `pcxc--strip-facts').")
     string-to-number intern intern-soft make-symbol split-string string-join
     string-trim string-trim-left string-trim-right string-prefix-p
     string-suffix-p string-empty-p string-remove-prefix string-remove-suffix
-    substring substring-no-properties concat vconcat vector make-vector
-    make-list make-string char-to-string string-to-list string-to-char
+    substring substring-no-properties concat vconcat vector
+    char-to-string string-to-list string-to-char
     upcase downcase capitalize type-of eq eql equal not null consp atom
     listp nlistp symbolp keywordp stringp vectorp arrayp sequencep numberp
     integerp natnump floatp functionp recordp characterp booleanp
     hash-table-p char-or-string-p aref elt min max abs + - * / % mod 1+ 1-
     = /= < > <= >= zerop logand logior ash expt float truncate floor
-    ceiling round number-sequence seqp seq--elt-safe seq-drop seq-take
+    ceiling round seqp seq--elt-safe seq-drop seq-take
     seq-elt seq-length seq-subseq seq-into seq-filter seq-remove seq-map
     seq-reduce seq-some seq-every-p seq-find seq-uniq seq-empty-p seq-first
     seq-rest mapp map-elt map-keys map-values map-pairs map-into cl-typep
@@ -62,9 +62,11 @@ stubs are installed, so they must never be stubbed.")
           "\\|invocation\\|getenv\\|memory\\|marker\\|\\`mark\\'\\|region-"
           "\\|buffer-list\\|\\`sxhash-eq\\|locale\\|documentation\\|\\`kbd\\'"
           "\\|interactive-p\\|recursion-depth\\|prefix-numeric\\|\\`file-"
-          "\\|keymap\\|current-\\(global\\|local\\|minor\\)")
-  "Side-effect-free functions that still read a changing world.
-They are stubbed like unknown functions.")
+          "\\|keymap\\|current-\\(global\\|local\\|minor\\)"
+          "\\|\\`make-\\(list\\|string\\|vector\\|bool-vector\\)\\'")
+  "Side-effect-free functions that are stubbed like unknown functions:
+they read a changing world, or allocate as much as an argument says
+(a subject can be a bignum).")
 
 (defvar pcxc--real (make-hash-table :test 'eq)
   "Functions evaluated for real in cases (all others that cases call are stubbed).")
@@ -284,11 +286,18 @@ one evaluation cannot be seen by the next."
 (defconst pcxc-abs-depth 8 "Depth below which `pcxc-abs' stops looking.")
 (defconst pcxc-abs-length 40 "Elements of a list or vector `pcxc-abs' keeps.")
 
+(defvar pcxc-lambda-is-function nil
+  "Non-nil if lists starting with `lambda' are functions to abstract.
+True for dynamically bound cases, where a lambda evaluates to itself and
+its body is whatever expansion created it; under lexical binding such a
+list can only be data.")
+
 (defun pcxc--function-list-p (v)
   "Non-nil if the list V looks like an interpreted function.
 A closure's environment holds the temporaries of whichever expansion
 created it, so closures are never compared."
-  (and (memq (car v) '(closure lambda))
+  (and (or (eq (car v) 'closure)
+           (and pcxc-lambda-is-function (eq (car v) 'lambda)))
        (consp (cdr v))
        (listp (cadr v))))
 
@@ -716,7 +725,7 @@ Returns (ok FUNCTION CODE) or (expand-error MESSAGE)."
   (pcxc--strip-facts)
   (let ((whole (cl-subst form 'pcxc-hole wrapper)))
     (condition-case err
-        (let ((code (macroexpand-all whole)))
+        (let ((code (let ((inhibit-message t)) (macroexpand-all whole))))
           (list 'ok (eval code lexical) code))
       (error (list 'expand-error (error-message-string err))))))
 

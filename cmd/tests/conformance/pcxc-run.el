@@ -66,14 +66,22 @@
 
 ;;;; Processes
 
-(defun pcxc--start (name program args out err &optional env)
+(defconst pcxc-worker-memory-kb 3000000
+  "Address space a worker may use: a case that allocates without end
+must end its worker quickly instead of exhausting the machine.")
+
+(defun pcxc--start (name program args out err &optional env limit-kb)
   "Start PROGRAM with ARGS, stdout to file OUT, stderr to ERR, no stdin.
-ENV is a list of extra VAR=VALUE environment entries."
+ENV is a list of extra VAR=VALUE environment entries; LIMIT-KB limits the
+address space."
   (let ((process-connection-type nil)
         (process-environment (append env process-environment)))
     (make-process
      :name name :noquery t :buffer nil :sentinel #'ignore
-     :command (append (list "sh" "-c" "out=$1 err=$2; shift 2; exec \"$@\" >\"$out\" 2>>\"$err\" </dev/null"
+     :command (append (list "sh" "-c"
+                            (concat (if limit-kb (format "ulimit -v %d; " limit-kb) "")
+                                    "out=$1 err=$2; shift 2; "
+                                    "exec \"$@\" >\"$out\" 2>>\"$err\" </dev/null")
                             "sh" out err program)
                       args))))
 
@@ -228,7 +236,7 @@ the expander's complaint about it."
                                   "-l" "pcxc-check"
                                   "-f" "pcxc-worker-main" (plist-get job :file)
                                   out (number-to-string start))
-                            "/dev/null" log))
+                            "/dev/null" log nil pcxc-worker-memory-kb))
     job))
 
 (defun pcxc--result-count (file)
@@ -298,12 +306,20 @@ starts after it.  Returns nil when the job is complete."
 
 ;;;; Collecting cases
 
+(defvar pcxc--loaded-for-cases nil
+  "Features this process loaded because some case's form needed them.")
+
 (defun pcxc--features-needed (case)
   "The features CASE's form needs to expand in Emacs, if it names them.
-Only loaded when the form does not expand without them."
+They are needed if the form does not expand without them - or if they
+were loaded here for an earlier case, since then this process cannot
+tell any more."
   (let ((features (pcxc-case-features case)))
-    (when (and features (not (pcxc--emacs-expands-p (plist-get case :form))))
+    (when (and features
+               (or (cl-intersection features pcxc--loaded-for-cases)
+                   (not (pcxc--emacs-expands-p (plist-get case :form)))))
       (pcxc-require-quietly features)
+      (setq pcxc--loaded-for-cases (append features pcxc--loaded-for-cases))
       features)))
 
 (defun pcxc--prepare (case index)
@@ -348,7 +364,9 @@ Only loaded when the form does not expand without them."
 
 (defun pcxc--emacs-expands-p (form)
   "Non-nil if Emacs itself can expand FORM."
-  (condition-case nil (progn (macroexpand-all form) t) (error nil)))
+  (condition-case nil
+      (let ((inhibit-message t)) (macroexpand-all form) t)
+    (error nil)))
 
 (defun pcxc--shrink-step (case form inputs)
   "A smaller form than FORM on which CASE still fails, or nil."

@@ -1,0 +1,103 @@
+#!/bin/bash
+# corpus-expand.sh - the whole Emacs corpus expanded (suite 'corpus').
+#
+# Usage: corpus-expand.sh PCEXPAND CORPUS_DIR CHECK_EL [EXPECT_FILES]
+# Decompresses every CORPUS_DIR/**/*.el.gz, runs
+#   pcexpand --out-dir OUT SRC        (must succeed: exit 0, no error)
+#   pcexpand --format=json SRC        (one record per replaced form)
+# and checks that
+#  (a) CHECK_EL (one Emacs per core) reads every output file without an
+#      error, finds no pcase-family or cond* head in a code position, and
+#      finds the input's bytes outside the replaced forms;
+#  (b) --no-expand --out-dir reproduces every file byte for byte;
+#  (c) --no-memo and -j 2 write the same files as the plain run.
+# Prints the counts; fails on any failure, or when the number of files
+# differs from EXPECT_FILES if given.
+set -euo pipefail
+
+prog=$(realpath "$1")
+corpus=$2
+check_el=$(realpath "$3")
+expect_files=${4:-}
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=corpus-lib.sh
+. "$here/corpus-lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+start=$SECONDS
+failures=0
+
+corpus_unpack "$corpus" "$tmp/src" || exit 1
+n_files=$(wc -l <"$tmp/src.list")
+echo "corpus: $n_files files unpacked from $corpus ($((SECONDS - start)) s)"
+
+# run NAME ARGS...: pcexpand ARGS, stdout to NAME.out, stderr to NAME.err;
+# any status but 0 or a line "error:" is a failure.
+run() {
+    local name=$1
+    shift
+    set +e
+    "$prog" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    local st=$?
+    set -e
+    if [[ $st -ne 0 ]] || grep -q ': error: ' "$tmp/$name.err"; then
+        echo "corpus: pcexpand $* exited with $st:"
+        grep ': error: ' "$tmp/$name.err" | head -n 10
+        failures=$((failures + 1))
+    fi
+}
+
+run expand -q --out-dir "$tmp/out" "$tmp/src"
+n_warnings=$(grep -c ': warning: ' "$tmp/expand.err" || true)
+run records -q --format=json "$tmp/src"
+n_sites=$(wc -l <"$tmp/records.out")
+echo "corpus: expanded, $n_sites forms replaced, $n_warnings warnings ($((SECONDS - start)) s)"
+
+# (a) One Emacs per core over its share of the files.
+jobs=$(corpus_jobs)
+split -n "l/$jobs" "$tmp/src.list" "$tmp/part."
+for part in "$tmp"/part.??; do
+    emacs -Q --batch -l "$check_el" -f pcx-expand-check "$part" "$tmp/src" \
+        "$tmp/out" "$tmp/records.out" >"$part.out" 2>"$part.log" &
+done
+wait
+grep -h -E '^(MISMATCH|HEAD-LEFT|READ-ERROR)' "$tmp"/part.??.log | head -n 30 || true
+for part in "$tmp"/part.??; do
+    if ! grep -q '^files ' "$part.out"; then
+        echo "corpus: an Emacs process did not finish:"
+        tail -n 20 "$part.log"
+        exit 1
+    fi
+done
+read -r e_files e_sites e_read e_heads e_text < <(awk '/^files /{f+=$2; s+=$4; r+=$6; h+=$8; t+=$10}
+    END {print f, s, r, h, t}' "$tmp"/part.??.out)
+echo "corpus: emacs checked files $e_files sites $e_sites read-errors $e_read" \
+     "heads-left $e_heads text-mismatches $e_text ($((SECONDS - start)) s)"
+
+# (b) and (c): the same bytes other ways.
+same_tree() { # NAME DIR DIR
+    if ! diff -rq "$2" "$3" >"$tmp/$1.diff"; then
+        echo "corpus: $1: $(wc -l <"$tmp/$1.diff") files differ:"
+        head -n 5 "$tmp/$1.diff"
+        failures=$((failures + 1))
+    fi
+}
+run noexp -q --no-expand --out-dir "$tmp/noexp" "$tmp/src"
+same_tree no-expand "$tmp/src" "$tmp/noexp"
+run nomemo -q --no-memo --out-dir "$tmp/nomemo" "$tmp/src"
+same_tree no-memo "$tmp/out" "$tmp/nomemo"
+run j2 -q -j 2 --out-dir "$tmp/j2" "$tmp/src"
+same_tree j2 "$tmp/out" "$tmp/j2"
+echo "corpus: --no-expand, --no-memo and -j 2 compared ($((SECONDS - start)) s)"
+
+if [[ $e_read -ne 0 || $e_heads -ne 0 || $e_text -ne 0 || $e_files -ne $n_files ||
+      $e_sites -ne $n_sites || $failures -ne 0 ]]; then
+    echo "corpus: FAILED"
+    exit 1
+fi
+if [[ -n $expect_files && $n_files -ne $expect_files ]]; then
+    echo "corpus: expected $expect_files files"
+    exit 1
+fi
+echo "corpus: ok"
