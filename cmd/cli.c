@@ -74,6 +74,7 @@ static bool set_stdin_filepath(struct cli *c, const char *v)
     if (!*v)
         return usage(c, "--stdin-filepath needs a non-empty path");
     c->stdin_name = v;
+    c->opts.stdin_filepath = v;
     return true;
 }
 
@@ -113,6 +114,7 @@ static bool set_gensyms(struct cli *c, const char *v)
     if (i < 0)
         return usage(c, "invalid --gensyms '%s' (expected rename, hash or circle)", v);
     c->opts.gensyms = (enum pcx_gensyms)i;
+    c->opts.gensyms_given = true;
     return true;
 }
 
@@ -219,6 +221,7 @@ static bool set_only(struct cli *c, const char *v)
 {
     unsigned bits = head_list(c, "only", v);
     c->opts.skip_heads |= PCX_HEADS_ALL & ~bits;
+    c->opts.heads_given = true;
     return bits != 0;
 }
 
@@ -226,7 +229,37 @@ static bool set_skip(struct cli *c, const char *v)
 {
     unsigned bits = head_list(c, "skip", v);
     c->opts.skip_heads |= bits;
+    c->opts.heads_given = true;
     return bits != 0;
+}
+
+static bool set_config(struct cli *c, const char *v)
+{
+    if (!*v)
+        return usage(c, "--config needs a non-empty file name");
+    c->opts.config = PCX_CONFIG_FILE;
+    c->opts.config_file = v;
+    return true;
+}
+
+static bool set_manifest(struct cli *c, const char *v)
+{
+    if (!*v)
+        return usage(c, "--manifest needs a non-empty file name");
+    c->opts.manifest = v;
+    c->goldens = true;
+    return true;
+}
+
+static bool set_update(struct cli *c, const char *v)
+{
+    /* ORDER: enum pcx_update, after PCX_UPDATE_NONE */
+    static const char *const words[] = {"all", "missing", NULL};
+    int i = v ? word_index(words, v) : 0;
+    if (i < 0)
+        return usage(c, "invalid --update '%s' (expected all or missing)", v);
+    c->opts.update = (enum pcx_update)(i + 1);
+    return true;
 }
 
 static bool set_output(struct cli *c, const char *v)
@@ -260,6 +293,9 @@ FLAG_SETTER(set_list, c->opts.check |= PCX_CHECK_LIST)
 FLAG_SETTER(set_stats, c->opts.stats = true)
 FLAG_SETTER(set_verbose, c->opts.verbose = true)
 FLAG_SETTER(set_no_memo, c->opts.no_memo = true)
+FLAG_SETTER(set_no_config, c->opts.config = PCX_CONFIG_NONE)
+FLAG_SETTER(set_print_config, c->print_config = true)
+FLAG_SETTER(set_goldens, c->goldens = true)
 
 /* ---- the table ---- */
 
@@ -270,6 +306,8 @@ static const struct cli_option options[] = {
     {"check", 'c', NULL, "write nothing; exit 1 if a target is stale", set_check},
     {"compact", 0, NULL, "print each top-level form on one line, canonically",
      set_compact},
+    {"config", 0, "FILE", "use this configuration file for every input",
+     set_config},
     {"diff", 'd', NULL, "print a unified diff target -> output; exit 1 if any",
      set_diff},
     {"dump", 0, "pat|dtree", "print a compiler stage of each form instead of code",
@@ -280,13 +318,17 @@ static const struct cli_option options[] = {
      set_gensym_prefix},
     {"gensyms", 0, "rename|hash|circle", "how temporaries are printed (default rename)",
      set_gensyms},
+    {"goldens", 'g', NULL, "golden mode: operands are cases of the manifest",
+     set_goldens},
     {"help", 'h', NULL, "print this help and exit", set_help},
     {"jobs", 'j', "N", "process N files in parallel (0: one per CPU; default 1)",
      set_jobs},
     {"list", 'l', NULL, "print the names of stale targets; exit 1 if any",
      set_list},
+    {"manifest", 0, "FILE", "the golden manifest (implies -g)", set_manifest},
     {"message-format", 0, "gnu|json|github", "format of diagnostics (default gnu)",
      set_message_format},
+    {"no-config", 0, NULL, "ignore configuration files", set_no_config},
     {"no-expand", 0, NULL, "do not expand: print the input as read", set_no_expand},
     {"no-memo", 0, NULL, "expand without the compiler's cache (same output)",
      set_no_memo},
@@ -295,6 +337,8 @@ static const struct cli_option options[] = {
      set_out_dir},
     {"output", 'o', "FILE", "write the result of the single input to FILE",
      set_output},
+    {"print-config", 0, NULL, "print the configuration of the first input and exit",
+     set_print_config},
     {"quiet", 'q', NULL, "no notes and no summary lines", set_quiet},
     {"skip", 0, "LIST", "expand every head except these (comma-separated)",
      set_skip},
@@ -302,6 +346,8 @@ static const struct cli_option options[] = {
      set_stats},
     {"stdin-filepath", 0, "PATH", "name of standard input in diagnostics",
      set_stdin_filepath},
+    {"update", 0, "[=all|missing]", "golden mode: write stale (or only missing) goldens",
+     set_update},
     {"verbose", 'v', NULL, "say more about each input", set_verbose},
     {"version", 0, NULL, "print the version and exit", set_version},
     {"werror", 0, NULL, "treat warnings as errors", set_werror},
@@ -360,7 +406,7 @@ static bool parse_long(struct cli *c, struct cursor *k, const char *word)
     if (!o->arg && eq)
         return usage(c, "option '--%s' doesn't allow an argument", o->name);
     const char *value = eq ? eq + 1 : NULL;
-    if (o->arg && !value) {
+    if (o->arg && o->arg[0] != '[' && !value) { /* "[=...]": optional */
         if (k->i >= k->argc)
             return usage(c, "option '--%s' requires an argument", o->name);
         value = k->argv[k->i++];
@@ -470,10 +516,35 @@ static bool check_printing(struct cli *c)
     return true;
 }
 
+/* Golden mode has its own targets (cli.md section 6). */
+static bool check_goldens(struct cli *c)
+{
+    const struct pcx_options *o = &c->opts;
+    if (!c->goldens)
+        return !o->update || usage(c, "--update needs -g or --manifest");
+    const struct given g[] = {
+        {c->write, "-w"},
+        {c->output != NULL, "-o"},
+        {c->out_dir != NULL, "--out-dir"},
+        {o->compact, "--compact"},
+        {o->format != PCX_FORMAT_LISP, "--format"},
+        {o->dump != PCX_DUMP_NONE, "--dump"},
+        {o->at_line != 0, "--at"},
+        {o->no_expand, "--no-expand"},
+        {c->print_config, "--print-config"},
+    };
+    const char *with = first_given(g, sizeof g / sizeof g[0]);
+    return !with || usage(c, "-g cannot be combined with %s", with);
+}
+
 /* The rules of a complete command line; then opts.target. */
 static bool check_combination(struct cli *c)
 {
     struct pcx_options *o = &c->opts;
+    if (!check_goldens(c))
+        return false;
+    if (c->goldens || c->print_config)
+        return true; /* operands are case names, or a file to configure */
     if (c->write && !check_write(c))
         return false;
     if ((o->format != PCX_FORMAT_LISP || o->dump) && !check_printing(c))
@@ -532,9 +603,10 @@ void cli_print_help(FILE *f)
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
         const struct cli_option *o = &options[i];
         char head[64];
+        bool optional = o->arg && o->arg[0] == '[';
         snprintf(head, sizeof head, "%c%c%s--%s%s%s",
                  o->short_name ? '-' : ' ', o->short_name ? o->short_name : ' ',
-                 o->short_name ? ", " : "  ", o->name, o->arg ? "=" : "",
+                 o->short_name ? ", " : "  ", o->name, o->arg && !optional ? "=" : "",
                  o->arg ? o->arg : "");
         fprintf(f, "  %-34s %s\n", head, o->help);
     }

@@ -31,6 +31,8 @@ struct cli {
     const char *output;      /* -o FILE, or NULL */
     const char *out_dir;     /* --out-dir DIR, or NULL */
     bool jobs_auto;          /* -j 0: as many jobs as online CPUs */
+    bool goldens;            /* -g or --manifest: operands are golden cases */
+    bool print_config;       /* --print-config */
     char error[256];         /* what is wrong, when action is CLI_USAGE */
 };
 
@@ -38,7 +40,8 @@ struct cli {
 struct cli_option {
     const char *name;  /* long name without "--"; the table is sorted by it */
     char short_name;   /* single-letter alias, or 0 */
-    const char *arg;   /* name of the argument in --help, or NULL for none */
+    const char *arg;   /* name of the argument in --help, or NULL for none;
+                          "[=...]": optional, only as --opt=VALUE */
     const char *help;  /* one line for --help */
     bool (*set)(struct cli *c, const char *value); /* false: c->error set */
 };

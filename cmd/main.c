@@ -39,7 +39,13 @@ static enum pcx_status run(struct cli *c)
         fputs("pcexpand: error: out of memory\n", stderr);
         return PCX_STATUS_ERROR;
     }
-    pcx_run_operands(cx, c->operands, c->n_operands, stdin, c->stdin_name);
+    if (c->print_config)
+        pcx_print_config(cx, c->n_operands && strcmp(c->operands[0], "-") != 0
+                                 ? c->operands[0] : NULL);
+    else if (c->goldens)
+        pcx_run_goldens(cx, c->operands, c->n_operands);
+    else
+        pcx_run_operands(cx, c->operands, c->n_operands, stdin, c->stdin_name);
     enum pcx_status st = pcx_ctx_finish(cx);
     pcx_ctx_free(cx);
     return st;

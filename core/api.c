@@ -79,6 +79,10 @@ struct pcx_ctx *pcx_ctx_new(const struct pcx_options *o)
         cx->o = *o;
     resolve_options(cx);
     cx->start_ns = api_now();
+    if (!api_config_init(cx)) {
+        pcx_ctx_free(cx);
+        return NULL;
+    }
     return cx;
 }
 
@@ -86,6 +90,7 @@ void pcx_ctx_free(struct pcx_ctx *cx)
 {
     if (!cx)
         return;
+    arena_free(cx->cfg_arena);
     arena_free(cx->talk);
     free(cx);
 }
@@ -140,6 +145,7 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
     r->a = a;
     r->in = in;
     r->at_form = -1;
+    r->select_nth = -1;
     diag_init(&r->diags, a);
     buf_init(&r->out, a);
     buf_init(&r->msgs, a);
@@ -236,22 +242,40 @@ static enum pcx_status out_of_memory(struct pcx_ctx *cx, const char *name)
 enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,
                             struct run *r)
 {
+    api_config_note(cx, in);
     return r && !r->oom ? api_commit(cx, r) : out_of_memory(cx, in->name);
 }
 
 bool api_inline(const struct pcx_ctx *cx, const struct input *in)
 {
-    return in->error || (in->stream && fileno(in->stream) >= 0 && cx->o.stream &&
-                         cx->o.target == PCX_TARGET_STDOUT && !cx->o.check &&
-                         !cx->o.at_line);
+    return in->error || in->cfg_failed ||
+           (in->stream && fileno(in->stream) >= 0 && cx->o.stream &&
+            cx->o.target == PCX_TARGET_STDOUT && !cx->o.check && !cx->o.at_line);
+}
+
+/* An input that cannot run: it could not be listed, or its configuration
+ * file is invalid (whose errors are said with the first input using it). */
+static enum pcx_status refuse(struct pcx_ctx *cx, const struct input *in)
+{
+    enum pcx_status st = PCX_STATUS_ERROR;
+    cx->stats.files++;
+    if (in->error) {
+        st = api_say(cx, in->name, DIAG_ERROR, "io", in->error);
+    } else {
+        cx->stats.errors++;
+        api_sink_write(&cx->o.diag, in->cfg_msgs, in->cfg_msgs_len);
+    }
+    cx->status = worst(cx->status, st);
+    return st;
 }
 
 enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in)
 {
-    if (in->error) {
-        enum pcx_status st = api_say(cx, in->name, DIAG_ERROR, "io", in->error);
-        cx->status = worst(cx->status, st);
-        return st;
+    if (in->error || in->cfg_failed)
+        return refuse(cx, in);
+    if (api_inline(cx, in)) {
+        api_config_note(cx, in);
+        return stream_run(cx, in);
     }
     if (api_inline(cx, in))
         return stream_run(cx, in);
@@ -263,28 +287,6 @@ enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in)
 }
 
 /* ---- entry points ---- */
-
-enum pcx_status pcx_run_buffer(struct pcx_ctx *cx, const char *name,
-                               const void *data, size_t len)
-{
-    struct input in = {name, data ? data : "", data ? len : 0, NULL, NULL,
-                       NULL, NULL};
-    if (len > FILE_MAX_SIZE)
-        in.error = "cannot read: input larger than 4 GiB";
-    return api_run_one(cx, &in);
-}
-
-enum pcx_status pcx_run_file(struct pcx_ctx *cx, const char *path)
-{
-    struct input in = {path, NULL, 0, path, NULL, NULL, NULL};
-    return api_run_one(cx, &in);
-}
-
-enum pcx_status pcx_run_stream(struct pcx_ctx *cx, FILE *f, const char *name)
-{
-    struct input in = {name, NULL, 0, NULL, f, NULL, NULL};
-    return api_run_one(cx, &in);
-}
 
 /* Growable list of inputs in arena a. */
 struct inputs {
@@ -306,14 +308,17 @@ static struct input *add_input(struct arena *a, struct inputs *v)
 }
 
 /* The inputs of one operand: a directory's *.el files (their paths
- * relative to it kept for --out-dir), or the operand itself. */
-static void list_operand(struct arena *a, struct inputs *v, const char *op)
+ * relative to it kept for --out-dir; those its configuration excludes
+ * left out), or the operand itself. */
+static void list_operand(struct pcx_ctx *cx, struct arena *a, struct inputs *v,
+                         const char *op)
 {
     const char **paths, *err = NULL;
     size_t n = 0;
     if (file_kind(op) != FILE_KIND_DIR) {
         struct input *in = add_input(a, v);
         in->name = in->path = op;
+        api_config_input(cx, a, in);
         return;
     }
     if (!file_walk_dir(a, op, &paths, &n, &err)) {
@@ -328,49 +333,96 @@ static void list_operand(struct arena *a, struct inputs *v, const char *op)
         struct input *in = add_input(a, v);
         in->name = in->path = paths[i];
         in->rel = paths[i] + skip;
+        api_config_input(cx, a, in);
+        if (api_config_excluded(a, in))
+            v->n--;
     }
 }
 
-/* What an operand list means: inputs, in order (listing under protection
- * of a setjmp: directories may be large). */
+/* What to run: operands (n == 0: standard input), or one given input. */
 struct operands {
     const char *const *ops;
     size_t n;
     FILE *in;
     const char *stdin_name;
+    const struct input *one;
 };
 
+static void list_all(struct pcx_ctx *cx, struct arena *a, struct inputs *v,
+                     const struct operands *o)
+{
+    if (o->one) {
+        struct input *in = add_input(a, v);
+        *in = *o->one;
+        api_config_input(cx, a, in);
+        return;
+    }
+    for (size_t i = 0; i < o->n || (i == 0 && o->n == 0); i++) {
+        if (o->n > 0 && strcmp(o->ops[i], "-") != 0) {
+            list_operand(cx, a, v, o->ops[i]);
+            continue;
+        }
+        struct input *in = add_input(a, v);
+        in->name = o->stdin_name;
+        in->stream = o->in;
+        api_config_input(cx, a, in);
+    }
+}
+
+/* List the inputs (with their configurations; under protection of a
+ * setjmp: directories may be large), then run them. */
 static enum pcx_status run_listed(struct pcx_ctx *cx, const struct operands *o)
 {
+    const char *first = o->one ? o->one->name : o->n ? o->ops[0] : o->stdin_name;
     struct arena *a = arena_new(NULL);
     if (!a)
-        return out_of_memory(cx, o->n ? o->ops[0] : o->stdin_name);
+        return out_of_memory(cx, first);
     enum pcx_status st;
     struct inputs v = {NULL, 0, 0};
     jmp_buf jb;
     if (setjmp(jb) == 0) {
         arena_on_oom(a, &jb);
-        for (size_t i = 0; i < o->n || (i == 0 && o->n == 0); i++) {
-            if (o->n > 0 && strcmp(o->ops[i], "-") != 0) {
-                list_operand(a, &v, o->ops[i]);
-                continue;
-            }
-            struct input *in = add_input(a, &v);
-            in->name = o->stdin_name;
-            in->stream = o->in;
-        }
+        arena_on_oom(cx->cfg_arena, &jb);
+        list_all(cx, a, &v, o);
         arena_on_oom(a, NULL);
+        arena_on_oom(cx->cfg_arena, NULL);
         st = jobs_run(cx, v.items, v.n);
     } else {
-        st = out_of_memory(cx, o->n ? o->ops[0] : o->stdin_name);
+        arena_on_oom(cx->cfg_arena, NULL);
+        st = out_of_memory(cx, first);
     }
     arena_free(a);
     return st;
 }
 
+enum pcx_status pcx_run_buffer(struct pcx_ctx *cx, const char *name,
+                               const void *data, size_t len)
+{
+    struct input in = {.name = name, .data = data ? data : "",
+                       .len = data ? len : 0};
+    if (len > FILE_MAX_SIZE)
+        in.error = "cannot read: input larger than 4 GiB";
+    const struct operands o = {.one = &in};
+    return run_listed(cx, &o);
+}
+
+enum pcx_status pcx_run_file(struct pcx_ctx *cx, const char *path)
+{
+    struct input in = {.name = path, .path = path};
+    const struct operands o = {.one = &in};
+    return run_listed(cx, &o);
+}
+
+enum pcx_status pcx_run_stream(struct pcx_ctx *cx, FILE *f, const char *name)
+{
+    struct input in = {.name = name, .stream = f};
+    const struct operands o = {.one = &in};
+    return run_listed(cx, &o);
+}
+
 enum pcx_status pcx_run_path(struct pcx_ctx *cx, const char *path)
 {
-    const struct operands o = {&path, 1, stdin, "<stdin>"};
+    const struct operands o = {&path, 1, stdin, "<stdin>", NULL};
     return run_listed(cx, &o);
 }
 
@@ -379,7 +431,7 @@ enum pcx_status pcx_run_operands(struct pcx_ctx *cx,
                                  FILE *in, const char *stdin_name)
 {
     const struct operands o = {operands, n, in,
-                               stdin_name ? stdin_name : "<stdin>"};
+                               stdin_name ? stdin_name : "<stdin>", NULL};
     return run_listed(cx, &o);
 }
 
@@ -408,10 +460,10 @@ enum pcx_status pcx_ctx_finish(struct pcx_ctx *cx)
         cx->status = worst(cx->status, api_say(cx, NULL, DIAG_ERROR, "io",
                                                "cannot write the output"));
     bool printing = cx->o.target == PCX_TARGET_STDOUT && !cx->o.check;
-    if (printing && !cx->o.no_expand && cx->stats.expanded == 0 &&
-        cx->status == PCX_STATUS_OK)
+    if (printing && !cx->o.no_expand && cx->stats.files > 0 &&
+        cx->stats.expanded == 0 && cx->status == PCX_STATUS_OK)
         api_say(cx, NULL, DIAG_NOTE, NULL, "no pcase-family or cond* forms");
-    if (cx->o.check)
+    if (cx->o.check && !cx->golden)
         target_summary(cx);
     if (cx->o.stats)
         total_stats(cx);

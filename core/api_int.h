@@ -21,6 +21,7 @@
 #include "base/report.h"
 #include "base/source.h"
 #include "expand/expand.h"
+#include "io/config.h"
 #include "lisp/intern.h"
 #include "syntax/read.h"
 #include "syntax/splice.h"
@@ -33,6 +34,9 @@ struct pcx_ctx {
     struct arena *talk;     /* one page, reserved for messages outside runs */
     struct arena_mark empty;/* talk with nothing allocated but its page */
     uint64_t start_ns;      /* when the context was made (--stats time-ms) */
+    bool golden;            /* golden mode ran: its own summary, no notes */
+    struct arena *cfg_arena;/* the configurations loaded (owner thread only) */
+    struct config_set *configs;
 };
 
 /* One input: data, or else path, or else stream. */
@@ -46,6 +50,13 @@ struct input {
                              found under a DIR operand; NULL: from name */
     const char *error;    /* set: the operand could not be listed; say this
                              ("io") instead of running */
+    bool serial;          /* another input has the same target: write it at
+                             commit, in input order */
+    const struct config *cfg; /* its configuration (NULL: defaults) */
+    bool cfg_failed;      /* its configuration file is invalid: say
+                             cfg_msgs and fail the input */
+    const char *cfg_msgs; /* the configuration's errors (once per file) */
+    size_t cfg_msgs_len;
 };
 
 /* One replaced form. */
@@ -75,6 +86,11 @@ struct run {
     bool have_x;              /* x is initialised (kept across parts) */
     struct expand_ctx x;      /* the expander */
     long at_form;             /* --at: index of the selected top-level form */
+    long select_nth;          /* golden `form: {nth: N}`: expand and print only
+                                 that top-level form (-1: no) */
+    const char *select_defun; /* golden `form: {defun: NAME}`: the same for the
+                                 definition of NAME */
+    bool form_only;           /* print only the selected top-level form */
     const struct value *at_target; /* --at: the selected form */
     struct run_site *sites;   /* replaced forms, in text order */
     size_t n_sites, cap_sites;
@@ -87,7 +103,9 @@ struct run {
     const char *target;       /* the target's path (NULL: output sink) */
     bool compared, stale;     /* check modes: compared with the target */
     struct buf report;        /* check modes: diff or list text */
-    const char *target_error; /* an io problem met while comparing */
+    const char *target_error; /* an io problem with the target */
+    bool write_done;          /* the target was written (or found up to date) */
+    bool wrote;               /* ... and it was written */
 };
 
 /* ---- api.c ---- */
@@ -133,7 +151,38 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r);
  * afterwards. */
 enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in);
 
+/* ---- api_config.c ---- */
+
+/* Make the context's configuration set; false when out of memory. */
+bool api_config_init(struct pcx_ctx *cx);
+
+/* Find in's configuration (in->cfg, or in->cfg_failed with its errors in
+ * arena a).  Only in the thread that owns the context, with cx->cfg_arena's
+ * out-of-memory jump set. */
+void api_config_input(struct pcx_ctx *cx, struct arena *a, struct input *in);
+
+/* Does an `exclude` glob of in's configuration match it (a file found
+ * under a DIR operand)?  a: scratch memory. */
+bool api_config_excluded(struct arena *a, const struct input *in);
+
+/* -v: say which configuration in used. */
+void api_config_note(struct pcx_ctx *cx, const struct input *in);
+
+/* The configuration of r's input, and the values the command line may
+ * override. */
+const struct config *run_config(const struct run *r);
+unsigned run_skip_heads(const struct run *r);
+unsigned run_width(const struct run *r);
+
+/* After expand_init and pcase_macros_new: temporaries' naming, built-in
+ * families, templates and struct layouts of the configuration. */
+void api_config_expander(struct run *r);
+
 /* ---- api_run.c ---- */
+
+/* The message of a reader error, as diagnostics word it (arena L->a). */
+const char *api_read_error_text(struct lisp *L, const struct read_error *e);
+
 
 /* The whole pipeline of one input: load it, then run_text. */
 void run_input(struct run *r);
@@ -165,9 +214,14 @@ void out_stats_line(struct buf *b, const char *name, const struct pcx_stats *s,
 /* ---- api_target.c ---- */
 
 /* After a successful computation: find r's target; in check modes,
- * compare it with r->out and prepare the diff or list text.  Worker-safe
- * (reads files only). */
+ * compare it with r->out and prepare the diff or list text; in writing
+ * modes, write it (unless r->in->serial).  Worker-safe. */
 void target_prepare(struct run *r);
+
+/* The --out-dir target of in (cli.md 5), from arena a; NULL with *error
+ * set when in cannot be mirrored. */
+const char *target_mirror(struct arena *a, const struct pcx_options *o,
+                          const struct input *in, const char **error);
 
 /* Deliver the result of a successful run: print it, print the report of
  * a check, or write the target.  Returns the run's status. */

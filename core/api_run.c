@@ -8,6 +8,7 @@
  */
 #include "api_int.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "expand/gensym.h"
@@ -54,14 +55,14 @@ static const struct {
 };
 
 /* "MESSAGE: DATUM, DATUM" of a reader error, into b. */
-static void word_read_error(struct run *r, const struct read_error *e,
+static void word_read_error(struct lisp *L, const struct read_error *e,
                             struct buf *b)
 {
     const char *text = e->symbol;
     for (size_t i = 0; i < sizeof read_words / sizeof read_words[0]; i++)
         if (strcmp(e->symbol, read_words[i].symbol) == 0)
             text = read_words[i].text;
-    struct value *data = e->data ? e->data : r->L->nil;
+    struct value *data = e->data ? e->data : L->nil;
     if (!text && data->kind == VK_CONS && data->u.cons.car->kind == VK_STRING) {
         const struct value_string *m = &data->u.cons.car->u.str;
         buf_put(b, m->data, m->len);
@@ -75,19 +76,25 @@ static void word_read_error(struct run *r, const struct read_error *e,
     po.escape_newlines = true;
     for (const char *sep = ": "; data->kind == VK_CONS; sep = ", ") {
         buf_puts(b, sep);
-        print_value(r->L, b, data->u.cons.car, &po);
+        print_value(L, b, data->u.cons.car, &po);
         data = data->u.cons.cdr;
     }
     if (b->len && b->data[0] >= 'A' && b->data[0] <= 'Z')
         b->data[0] = (char)(b->data[0] - 'A' + 'a');
 }
 
-static void read_error_diag(struct run *r, const struct read_error *e)
+const char *api_read_error_text(struct lisp *L, const struct read_error *e)
 {
     struct buf b;
-    buf_init(&b, r->a);
-    word_read_error(r, e, &b);
-    diag_add(&r->diags, DIAG_ERROR, e->pos, e->pos, "read", "%s", buf_cstr(&b));
+    buf_init(&b, L->a);
+    word_read_error(L, e, &b);
+    return buf_cstr(&b);
+}
+
+static void read_error_diag(struct run *r, const struct read_error *e)
+{
+    diag_add(&r->diags, DIAG_ERROR, e->pos, e->pos, "read", "%s",
+             api_read_error_text(r->L, e));
 }
 
 /* Refuse a file that declares a coding system other than UTF-8: read as
@@ -106,8 +113,7 @@ static bool coding_stage(struct run *r)
 /* Is anything to be expanded at all? */
 static bool expanding(const struct run *r)
 {
-    const struct pcx_options *o = &r->cx->o;
-    return !o->no_expand && (PCX_HEADS_ALL & ~o->skip_heads) != 0;
+    return !r->cx->o.no_expand && (PCX_HEADS_ALL & ~run_skip_heads(r)) != 0;
 }
 
 static bool read_stage(struct run *r)
@@ -142,17 +148,12 @@ static void prepare_expander(struct run *r)
         gensym_set_input_limit(expand_gensyms(x), r->L->next_id);
         return;
     }
-    /* ORDER: enum pcx_gensyms */
-    static const enum gensym_mode modes[] = {GENSYM_RENAME, GENSYM_HASH,
-                                             GENSYM_CIRCLE};
-    const struct pcx_options *o = &r->cx->o;
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
-    x->memo = !o->no_memo;
-    unsigned heads = PCX_HEADS_ALL & ~o->skip_heads;
+    x->memo = !r->cx->o.no_memo;
+    unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
-    unsigned g = (unsigned)o->gensyms;
-    gensym_configure(expand_gensyms(x), modes[g < 3 ? g : 0], o->gensym_prefix);
+    api_config_expander(r);
     r->have_x = true;
 }
 
@@ -209,7 +210,8 @@ static void expand_top(struct run *r, size_t i)
     bool records = r->cx->o.format != PCX_FORMAT_LISP && !r->cx->o.dump;
     size_t n = x->n_sites;
     struct expand_site *es = ARENA_NEWN(r->a, struct expand_site, n + 1);
-    memcpy(es, x->sites, n * sizeof *es);
+    if (n)
+        memcpy(es, x->sites, n * sizeof *es);
     for (size_t j = 0; j < n; j++) {
         struct run_site *s = add_site(r, &es[j], i);
         if (records)
@@ -326,16 +328,56 @@ static bool select_at(struct run *r)
     return false;
 }
 
-/* Replace the selected forms of every top-level form (cli.md section 3). */
+/* Is form a definition of the symbol named name: (def... NAME ...)? */
+static bool defines(const struct value *form, const char *name)
+{
+    if (form->kind != VK_CONS || !value_symbolp(form->u.cons.car) ||
+        form->u.cons.cdr->kind != VK_CONS)
+        return false;
+    const struct value *head = form->u.cons.car, *sym = form->u.cons.cdr->u.cons.car;
+    return strstr(head->u.sym.name, "def") && value_symbolp(sym) &&
+           strcmp(sym->u.sym.name, name) == 0;
+}
+
+/* Golden selectors: the nth top-level form, or the definition of a name
+ * (r->at_form); false, with an error said, when there is none. */
+static bool select_top(struct run *r)
+{
+    for (size_t i = 0; i < r->rd.n_forms && r->at_form < 0; i++)
+        if (r->select_defun ? defines(r->forms[i], r->select_defun)
+                            : (long)i == r->select_nth)
+            r->at_form = (long)i;
+    if (r->at_form >= 0)
+        return true;
+    struct buf b;
+    buf_init(&b, r->a);
+    if (r->select_defun)
+        buf_printf(&b, "no top-level definition named %s", r->select_defun);
+    else
+        buf_printf(&b, "no top-level form %ld (counting from 0)", r->select_nth);
+    report_plain(&r->msgs, r->in->name, DIAG_ERROR, "usage", buf_cstr(&b),
+                 &r->cx->rep);
+    r->diags.n_errors++;
+    return false;
+}
+
+/* Replace the selected forms of every top-level form (cli.md section 3);
+ * with a golden selector only those of the selected top-level form (the
+ * definitions of the forms before it are still learned). */
 static void expand_stage(struct run *r)
 {
     prepare_expander(r);
     struct expand_stats before = r->x.stats;
-    if (r->cx->o.at_line && !select_at(r))
+    bool top = r->select_defun || r->select_nth >= 0;
+    if (top ? !select_top(r) : r->cx->o.at_line && !select_at(r))
         return;
     size_t first = r->n_sites;
-    for (size_t i = 0; i < r->rd.n_forms; i++)
-        expand_top(r, i);
+    for (size_t i = 0; i < r->rd.n_forms; i++) {
+        if (top && (long)i < r->at_form)
+            pcase_macros_learn(&r->x, r->forms[i]);
+        else if (!top || (long)i == r->at_form)
+            expand_top(r, i);
+    }
     r->stats.expanded += r->n_sites - first;
     r->stats.memo_hits += r->x.stats.memo_hits - before.memo_hits;
     r->stats.memo_misses += r->x.stats.memo_misses - before.memo_misses;
@@ -381,7 +423,9 @@ static void render_compact(struct run *r)
     for (size_t i = 0; i < r->rd.n_forms; i++) {
         if (r->at_form >= 0 && (size_t)r->at_form != i)
             continue;
-        if (!r->expanding)
+        /* A form with nothing expanded prints as read: the printer also
+         * copes with circular data, which the layout engine refuses. */
+        if (!r->expanding || r->forms[i] == r->rd.forms[i].v)
             print_value(r->L, &r->out, r->forms[i], &po);
         else if (!compact_value(r, &r->out, r->forms[i], i, &begun))
             return internal_error(r, r->rd.forms[i].span.start,
@@ -431,7 +475,14 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
     in.src = &r->rd;
     in.sites = ss;
     in.n_sites = r->n_sites;
-    in.pretty.width = (int)r->cx->o.width;
+    in.pretty.width = (int)run_width(r);
+    const struct config *cfg = run_config(r);
+    _Static_assert(sizeof(struct config_indent) == sizeof(struct pretty_indent) &&
+                       offsetof(struct config_indent, spec) ==
+                           offsetof(struct pretty_indent, spec),
+                   "config_indent is laid out as pretty_indent (io/config.h)");
+    in.pretty.user = (const struct pretty_indent *)cfg->indent;
+    in.pretty.n_user = cfg->n_indent;
     in.pretty.sym_text = gensym_text;
     in.pretty.sym_ctx = expand_gensyms(&r->x);
     in.origin = site_origin;
@@ -443,12 +494,19 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
 
 static void render_default(struct run *r)
 {
-    if (r->n_sites == 0) {
+    if (r->n_sites == 0)
         buf_put(&r->out, r->text, r->len);
+    else if (!splice_into(r, &r->out, NULL))
+        return internal_error(r, 0, "an expansion cannot be printed");
+    if (!r->form_only || r->at_form < 0)
         return;
-    }
-    if (!splice_into(r, &r->out, NULL))
-        internal_error(r, 0, "an expansion cannot be printed");
+    /* Only the selected top-level form: the text around it is unchanged,
+     * so its output is what lies between the same prefix and suffix. */
+    struct span sp = r->rd.forms[r->at_form].span;
+    size_t end = r->out.len - (r->len - sp.end);
+    memmove(r->out.data, r->out.data + sp.start, end - sp.start);
+    r->out.len = end - sp.start;
+    r->out.data[r->out.len] = 0;
 }
 
 /* --format=yaml|json: the texts that replaced the sites, then records. */
@@ -483,6 +541,7 @@ static void render(struct run *r)
 /* Diagnostics, sorted, positioned in the whole input, rendered. */
 static void render_diagnostics(struct run *r)
 {
+    config_filter_diags(run_config(r), &r->diags);
     diag_sort(&r->diags);
     for (size_t i = 0; r->base && i < r->diags.n; i++) {
         r->diags.items[i].start += r->base;

@@ -1,10 +1,12 @@
 /* api_target.c - targets: writing, checking, diffing, listing (cli.md 5).
  *
  * Every input has a target: the output sink, the input file itself (-w,
- * or -c/-d/-l alone), the -o file, or its mirror under --out-dir.  A
- * check compares the fresh output with the target's bytes while the run
- * is computed (in a worker with -j) and keeps the diff or list text;
- * printing it and writing files happen at commit, in input order.
+ * or -c/-d/-l alone), the -o file, or its mirror under --out-dir.  While
+ * the run is computed (in a worker with -j), a check compares the fresh
+ * output with the target's bytes and keeps the diff or list text, and a
+ * write replaces the target (unless another input has the same target:
+ * then it is written at commit, in input order).  Messages and the diff
+ * or list text are printed at commit, in input order.
  */
 #include "api_int.h"
 
@@ -28,33 +30,27 @@ static bool has_dotdot(const char *path)
     return false;
 }
 
-/* The path of r's target under --out-dir (cli.md 5): the path relative
- * to its DIR operand, or the FILE operand (relative, without ".."), or
- * its base name (absolute).  NULL with r->target_error set otherwise. */
-static const char *mirrored(struct run *r)
+const char *target_mirror(struct arena *a, const struct pcx_options *o,
+                          const struct input *in, const char **error)
 {
-    const struct input *in = r->in;
     const char *rel = in->rel;
     if (!rel && in->stream && strcmp(in->name, "<stdin>") == 0) {
-        r->target_error = "--out-dir needs --stdin-filepath to name standard input";
+        *error = "--out-dir needs --stdin-filepath to name standard input";
         return NULL;
     }
-    if (!rel && in->name[0] == '/') {
-        const char *slash = strrchr(in->name, '/');
-        rel = slash + 1;
-    } else if (!rel) {
+    if (!rel && in->name[0] == '/')
+        rel = strrchr(in->name, '/') + 1;
+    else if (!rel)
         rel = in->name;
-    }
     if (!*rel || has_dotdot(rel)) {
-        r->target_error = "cannot mirror a path with '..' components under --out-dir";
+        *error = "cannot mirror a path with '..' components under --out-dir";
         return NULL;
     }
     struct buf b;
-    buf_init(&b, r->a);
-    const char *dir = r->cx->o.target_path;
-    size_t n = strlen(dir);
-    buf_puts(&b, dir);
-    if (n == 0 || dir[n - 1] != '/')
+    buf_init(&b, a);
+    size_t n = strlen(o->target_path);
+    buf_puts(&b, o->target_path);
+    if (n == 0 || o->target_path[n - 1] != '/')
         buf_putc(&b, '/');
     buf_puts(&b, rel);
     return buf_cstr(&b);
@@ -69,7 +65,7 @@ static bool find_target(struct run *r)
         r->target = o->target_path;
         break;
     case PCX_TARGET_DIR:
-        r->target = mirrored(r);
+        r->target = target_mirror(r->a, o, r->in, &r->target_error);
         break;
     default: /* the input itself; standard input is compared, never written */
         r->target = r->in->path ? r->in->path : r->in->name;
@@ -135,17 +131,6 @@ static void compare(struct run *r)
     }
 }
 
-void target_prepare(struct run *r)
-{
-    const struct pcx_options *o = &r->cx->o;
-    if (o->target == PCX_TARGET_STDOUT && !o->check)
-        return;
-    if (find_target(r) && o->check)
-        compare(r);
-}
-
-/* ---- commit ---- */
-
 /* Create the missing directories above path (as mkdir -p would). */
 static bool make_parents(struct arena *a, const char *path, const char **error)
 {
@@ -165,31 +150,56 @@ static bool make_parents(struct arena *a, const char *path, const char **error)
 }
 
 /* -w, -o, --out-dir: write the target unless it already holds the output
- * (its modification time is then kept). */
-static enum pcx_status commit_write(struct pcx_ctx *cx, struct run *r)
+ * (its modification time is then kept).  r->target_error on failure. */
+static void write_target(struct run *r)
 {
     const uint8_t *old;
     size_t n;
     bool missing;
+    r->write_done = true;
     if (!current(r, &old, &n, &missing))
-        return api_say(cx, r->target, DIAG_ERROR, "io", r->target_error);
+        return;
     const char *data = r->out.data ? r->out.data : "";
     if (!missing && n == r->out.len && memcmp(old, data, n) == 0)
-        return PCX_STATUS_OK;
+        return;
     const char *err = NULL;
-    if ((cx->o.target == PCX_TARGET_DIR && !make_parents(r->a, r->target, &err)) ||
-        !file_write_atomic(r->a, r->target, data, r->out.len, &err))
-        return api_say(cx, r->target, DIAG_ERROR, "io", err);
-    cx->stats.written++;
-    return PCX_STATUS_OK;
+    if ((r->cx->o.target == PCX_TARGET_DIR && !make_parents(r->a, r->target, &err)) ||
+        !file_write_atomic(r->a, r->target, data, r->out.len, &err)) {
+        r->target_error = err;
+        return;
+    }
+    r->wrote = true;
 }
+
+
+void target_prepare(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    if (o->target == PCX_TARGET_STDOUT && !o->check)
+        return;
+    if (!find_target(r))
+        return;
+    if (o->check)
+        compare(r);
+    else if (!r->in->serial)
+        write_target(r);
+}
+
+/* ---- commit ---- */
 
 enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r)
 {
     const struct pcx_options *o = &cx->o;
+    bool writing = o->target != PCX_TARGET_STDOUT && !o->check;
+    if (writing && !r->target_error && !r->write_done)
+        write_target(r); /* an input that shares its target: in order */
     if (r->target_error)
         return api_say(cx, r->target ? r->target : r->in->name, DIAG_ERROR,
                        "io", r->target_error);
+    if (writing) {
+        cx->stats.written += r->wrote;
+        return PCX_STATUS_OK;
+    }
     if (o->check) {
         cx->stats.checked++;
         if (!r->stale)
@@ -199,8 +209,6 @@ enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r)
             return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
         return PCX_STATUS_STALE;
     }
-    if (o->target != PCX_TARGET_STDOUT)
-        return commit_write(cx, r);
     if (!api_sink_write(&o->out, r->out.data, r->out.len))
         return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
     return PCX_STATUS_OK;

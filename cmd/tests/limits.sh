@@ -103,6 +103,16 @@ quoted-1m-in-pcase)
     { echo "(pcase x (_ '"; rep 1000000 "("; rep 1000000 ")"; echo "))"; } >f.el
     run f.el; check "0|2" nesting-too-deep
     ;;
+circular-quoted-in-pcase)
+    # Quoted data that contains itself, in a clause body: printed with
+    # print-circle labels, in the default layout and in --compact.
+    printf "(pcase x (_ '#1=(a . #1#)))\n(pcase y (_ '#2=[#2# b]))\n" >f.el
+    for mode in "" --compact; do
+        run $mode f.el; check "0" ""
+        grep -qxF "'#1=(a . #1#)" out || fail "$mode: no labelled list in output"
+        grep -qxF "'#1=[#1# b]" out || fail "$mode: no labelled vector in output"
+    done
+    ;;
 clauses-100k)
     { echo "(pcase x"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  (%d (f %d))\n", i, i }'
       echo "  (_ nil))"; } >f.el
@@ -119,6 +129,10 @@ pattern-and-100k)
     ;;
 pattern-backquote-100k)
     { echo "(pcase x (\`"; rep 100000 "("; echo -n ",y"; rep 100000 ")"; echo " y))"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    ;;
+pattern-vector-100k)
+    { echo "(pcase x (\`"; rep 100000 "["; echo -n ",y"; rep 100000 "]"; echo " y))"; } >f.el
     run f.el; check "2" nesting-too-deep
     ;;
 pattern-match-100k)
@@ -157,8 +171,15 @@ macro-doubling)
     run f.el; check "2" ""
     ;;
 invalid-utf8)
-    printf '(pcase x ("\xff\xfe" 1) (\xc3\x28 2) (_ \xed\xa0\x80))\n' >f.el
-    run f.el; check "0|2" ""
+    # A string with bytes that start no UTF-8 sequence, a truncated
+    # sequence in a symbol, an encoded surrogate: raw bytes, as in Emacs.
+    printf '(pcase x ("\xff\xfe" 1) (\x27a\xc3 2) (_ \x27\xed\xa0\x80))\n' >f.el
+    run f.el; check "0" ""
+    grep -q -a $'"\xff\xfe"' out || fail "the raw bytes are not kept"
+    # Raw bytes are written as themselves, not in Emacs's internal form
+    # (a C0 or C1 byte before them), which would read as other symbols.
+    ! LC_ALL=C grep -q -a $'[\xc0\xc1]' out || fail "raw bytes written as C0/C1 pairs"
+    grep -q -a $'\x27a\xc3\x20\|\x27a\xc3)' out || fail "symbol a\\xC3 not written back"
     ;;
 nul-bytes)
     printf '(pcase x ("a\0b" 1) (?\0 2))\n\0\n' >f.el

@@ -576,6 +576,157 @@ stream)
     cat a.el | "$prog" >pipe.out
     cmp -s file.out pipe.out || fail "streamed output differs from the file's"
     ;;
+config)
+    # The closest .pcexpand.yaml applies (up to a .git), under the command
+    # line; exclude applies to files found under a DIR operand only.
+    mkdir -p proj/lisp proj/vendor proj/.git other
+    cat >proj/.pcexpand.yaml <<'EOF'
+version: 1
+expand:
+  skip: ["cond*"]
+output:
+  width: 40
+  gensym-prefix: "my--"
+pattern-macros:
+  my-pos:
+    args: "(v)"
+    expand: |
+      `(and (pred integerp) ,v (guard (> ,v 0)))
+structs:
+  point:
+    type: record
+    slots: [x, y]
+warnings:
+  pred-without-function: false
+exclude: ["vendor/**"]
+EOF
+    printf '(pcase x ((my-pos n) (list n)) ((cl-struct point x) x) ((pred) 0))\n(cond* (t 1))\n' >proj/lisp/a.el
+    cp proj/lisp/a.el proj/vendor/v.el
+    cp proj/lisp/a.el other/a.el
+    run proj
+    expect_status 0
+    [[ ! -s err ]] || fail "a disabled warning was printed"
+    grep -q 'my--' out || fail "gensym-prefix of the configuration"
+    grep -q '^(cond\* (t 1))$' out || fail "skip of the configuration"
+    [[ $(grep -c '^(cond\*' out) -eq 1 ]] || fail "vendor/ was not excluded"
+    cp out cfg.out
+    run --width=80 proj
+    ! cmp -s out cfg.out || fail "width of the configuration not applied"
+    run proj/vendor/v.el
+    grep -q 'my--' out || fail "exclude must not apply to a FILE operand"
+    # The command line wins; --no-config and --config.
+    run --gensym-prefix=cli- --only=pcase,cond* proj/lisp/a.el
+    grep -q 'cli-' out && ! grep -q 'my--' out || fail "--gensym-prefix over the configuration"
+    ! grep -q '^(cond\*' out || fail "--only over the configuration"
+    run --no-config proj/lisp/a.el
+    expect_status 2
+    grep -q "pattern macro 'my-pos' is not declared" err || fail "--no-config"
+    run other/a.el
+    expect_status 2
+    run --config=proj/.pcexpand.yaml other/a.el
+    expect_status 0
+    run --stdin-filepath=proj/lisp/s.el <other/a.el
+    expect_status 0
+    grep -q 'my--' out || fail "standard input's configuration from --stdin-filepath"
+    # -v names it; an invalid file fails every input that uses it, its
+    # errors printed once.
+    run -v proj/lisp/a.el other/a.el
+    grep -q '^proj/lisp/a.el: note: configuration proj/.pcexpand.yaml$' err ||
+        fail "-v: configuration used"
+    printf 'version: 1\noutput:\n  width: wide\n' >other/.pcexpand.yaml
+    cp other/a.el other/b.el
+    run other/a.el other/b.el proj/lisp/a.el
+    expect_status 2
+    [[ $(grep -c '^other/.pcexpand.yaml:3:[0-9]*: error: .*\[config\]$' err) -eq 1 ]] ||
+        fail "configuration errors once, positioned"
+    grep -q 'my--' out || fail "the other inputs still run"
+    ;;
+print-config)
+    mkdir -p p/.git
+    printf 'version: 1\noutput:\n  width: 100\n' >p/.pcexpand.yaml
+    printf '(a)\n' >p/a.el
+    run --print-config p/a.el
+    expect_status 0
+    grep -q '^# .*p/.pcexpand.yaml' out || fail "source comment"
+    grep -q '^  width: 100$' out || fail "width from the file"
+    grep -q '^  gensym-prefix: pcx--$' out || fail "defaults filled in"
+    run --print-config --width=60 --gensyms=hash p/a.el
+    grep -q '^  width: 60$' out && grep -q '^  gensyms: hash$' out ||
+        fail "command-line values applied"
+    # The printed configuration is itself a valid configuration.
+    cp out p2.yaml
+    run --config=p2.yaml --print-config p/a.el
+    expect_status 0
+    run --no-config --print-config
+    grep -q '^  width: 80$' out || fail "built-in defaults"
+    printf 'version: 2\n' >p/.pcexpand.yaml
+    run --print-config p/a.el
+    expect_status 2
+    grep -q '^p/.pcexpand.yaml:1:[0-9]*: error: .*\[config\]$' err || fail "invalid file"
+    ;;
+goldens)
+    mkdir -p proj/.git proj/test proj/lisp
+    printf 'version: 1\ngoldens:\n  manifest: test/g.yaml\n' >proj/.pcexpand.yaml
+    cat >proj/lisp/m.el <<'EOF'
+(defun m1 (x) (pcase x (1 'one) (_ 'other)))
+(defun m2 (y) (pcase-let ((`(,a) y)) a))
+EOF
+    cat >proj/test/g.yaml <<'EOF'
+version: 1
+defaults:
+  golden-dir: goldens
+cases:
+  cons:
+    source: |
+      (pcase x (`(,a . ,b) (+ a b)) (_ 'other))
+  m2:
+    file: ../lisp/m.el
+    form: { defun: m2 }
+  second:
+    file: ../lisp/m.el
+    form: { nth: 1 }
+  line1:
+    file: ../lisp/m.el
+    form: { line: 1 }
+  bad:
+    source: "(pcase x ((my-undeclared y) y))"
+    expect: error
+EOF
+    cd proj
+    run -g
+    expect_status 1
+    grep -q '^pcexpand: 0 passed, 0 failed, 5 missing$' err || fail "all missing"
+    grep -q '^pcexpand: run: pcexpand -g --update ' err || fail "accept command"
+    run -g --update
+    expect_status 0
+    [[ -f test/goldens/cons.el && -f test/goldens/bad.err ]] || fail "goldens written"
+    grep -q '^(if (consp x)$' test/goldens/cons.el || fail "cons golden"
+    grep -q "^(defun m2 (y) " test/goldens/m2.el && ! grep -q 'm1' test/goldens/m2.el ||
+        fail "defun selector"
+    [[ $(tail -n +4 test/goldens/m2.el) == "$(tail -n +4 test/goldens/second.el)" ]] ||
+        fail "nth 1 and defun m2 differ"
+    grep -q "^(defun m1 (x) (if (eql x 1) 'one 'other))$" test/goldens/line1.el ||
+        fail "line selector"
+    grep -q '^bad.el:1:11: error: .*\[unknown-pattern\]$' test/goldens/bad.err || fail ".err golden"
+    run -g
+    expect_status 0
+    [[ $(cat err) == "pcexpand: 5 passed, 0 failed, 0 missing" ]] || fail "all pass"
+    # A stale golden: -d shows it, -l names it, --update=missing keeps it.
+    sed -i 's/other/OTHER/' test/goldens/cons.el
+    run -g -d -l
+    expect_status 1
+    grep -q "^-.*'OTHER)$" out && grep -q '^cons$' out || fail "-d -l output"
+    run -g --update=missing
+    expect_status 1
+    run -g 'c*' --update
+    expect_status 0
+    run --manifest=test/g.yaml bad
+    expect_status 0
+    cd ..
+    run -g
+    expect_status 2
+    grep -q 'golden mode needs --manifest' err || fail "no manifest"
+    ;;
 *)
     fail "unknown case"
     ;;

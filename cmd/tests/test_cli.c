@@ -233,6 +233,7 @@ static void help_lists_every_option(void **state)
     assert_non_null(strstr(text, "  -j, --jobs=N "));
     assert_non_null(strstr(text, "  -o, --output=FILE "));
     assert_non_null(strstr(text, "  -w, --write "));
+    assert_non_null(strstr(text, "      --update[=all|missing] "));
     free(text);
 }
 
@@ -440,6 +441,66 @@ static void flags(void **state)
     assert_int_equal(c.action, CLI_USAGE);
 }
 
+static void configuration_options(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("a.el");
+    assert_int_equal(c.opts.config, PCX_CONFIG_DISCOVER);
+    assert_null(c.opts.stdin_filepath);
+    assert_false(c.opts.gensyms_given || c.opts.heads_given || c.print_config);
+    c = PARSE("--config=ci.yaml", "a.el");
+    assert_int_equal(c.opts.config, PCX_CONFIG_FILE);
+    assert_string_equal(c.opts.config_file, "ci.yaml");
+    c = PARSE("--config=ci.yaml", "--no-config");
+    assert_int_equal(c.opts.config, PCX_CONFIG_NONE);
+    assert_int_equal(PARSE("--config=").action, CLI_USAGE);
+    c = PARSE("--stdin-filepath=lisp/x.el");
+    assert_string_equal(c.opts.stdin_filepath, "lisp/x.el");
+    c = PARSE("--gensyms=rename", "--skip=cond*");
+    assert_true(c.opts.gensyms_given && c.opts.heads_given);
+    c = PARSE("--print-config", "-w"); /* nothing is run: no -w rules */
+    assert_int_equal(c.action, CLI_RUN);
+    assert_true(c.print_config);
+}
+
+static void golden_options(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("-g");
+    assert_int_equal(c.action, CLI_RUN);
+    assert_true(c.goldens);
+    assert_int_equal(c.opts.update, PCX_UPDATE_NONE);
+    c = PARSE("--manifest", "t/g.yaml", "lexer-*", "cons");
+    assert_true(c.goldens);
+    assert_string_equal(c.opts.manifest, "t/g.yaml");
+    assert_int_equal(c.n_operands, 2);
+    c = PARSE("-g", "--update");
+    assert_int_equal(c.opts.update, PCX_UPDATE_ALL);
+    assert_int_equal(c.n_operands, 0); /* an optional value is never the next word */
+    c = PARSE("-g", "--update", "all");
+    assert_int_equal(c.n_operands, 1);
+    c = PARSE("-g", "--update=missing");
+    assert_int_equal(c.opts.update, PCX_UPDATE_MISSING);
+    c = PARSE("-g", "--update=all");
+    assert_int_equal(c.opts.update, PCX_UPDATE_ALL);
+    c = PARSE("-g", "--update=some");
+    assert_int_equal(c.action, CLI_USAGE);
+    c = PARSE("--update");
+    assert_string_equal(c.error, "--update needs -g or --manifest");
+    c = PARSE("-g", "-dl");
+    assert_int_equal(c.action, CLI_RUN);
+    assert_int_equal(c.opts.check, PCX_CHECK_DIFF | PCX_CHECK_LIST);
+    static const char *const bad[] = {"-w", "--compact", "--format=json",
+                                      "--dump=pat", "--at=3", "--no-expand"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        c = PARSE("-g", bad[i]);
+        assert_int_equal(c.action, CLI_USAGE);
+        assert_non_null(strstr(c.error, "-g cannot be combined with"));
+    }
+    c = PARSE("-g", "-o", "x");
+    assert_string_equal(c.error, "-g cannot be combined with -o");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +526,8 @@ int main(void)
         cmocka_unit_test(at_values),
         cmocka_unit_test(jobs_values),
         cmocka_unit_test(flags),
+        cmocka_unit_test(configuration_options),
+        cmocka_unit_test(golden_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;
 }

@@ -103,6 +103,8 @@ struct priv {
     const struct value **akey;      /* copy -> original (pointer hash) */
     const struct value **aval;
     size_t acap, an;
+    void *walk_spare;               /* the walkers' frame stack, reused */
+    size_t walk_spare_cap;
 };
 
 static struct priv *priv_of(const struct expand_ctx *x) { return x->priv; }
@@ -281,9 +283,18 @@ static enum walk_status visit(struct walker *w, struct value *form)
 static struct value *walk(struct expand_ctx *x, struct value *code)
 {
     struct walker w;
+    struct priv *p = priv_of(x);
     walk_init(&w, x->L, visit, x);
     w.rebuilt = on_rebuilt;
+    w.spare = p->walk_spare; /* nested walks find none and grow their own */
+    w.spare_cap = p->walk_spare_cap;
+    p->walk_spare = NULL;
+    p->walk_spare_cap = 0;
     struct value *r = walk_form(&w, code);
+    if (w.spare_cap > p->walk_spare_cap) {
+        p->walk_spare = w.spare;
+        p->walk_spare_cap = w.spare_cap;
+    }
     if (!r && w.too_deep)
         expand_diag(x, DIAG_ERROR, w.deep_at, "nesting-too-deep",
                     w.circular ? "circular list in a code position"

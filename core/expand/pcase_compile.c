@@ -15,6 +15,8 @@
  */
 #include "expand/pcase_int.h"
 
+#include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lisp/print.h"
@@ -373,6 +375,7 @@ static struct value *finish(struct pcase_run *c, struct memo_ctx *m, struct valu
     c->x->stats.memo_hits += m->hits;
     c->x->stats.memo_misses += m->misses;
     c->m = &c->base;
+    c->bad = NULL; /* it points into the compilation's objects */
     return form;
 }
 
@@ -405,6 +408,48 @@ static struct value *emit_dag(struct pcase_run *c, struct memo_ctx *m,
     return form;
 }
 
+/* One compilation in context m (its objects in m->a). */
+static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct value *subject,
+                             bool subject_user, struct pcase_clause *cl, size_t n,
+                             struct emit_info *info)
+{
+    c->m = m;
+    c->bad = NULL;
+    const struct pat **pats = ARENA_NEWN(m->a, const struct pat *, n + 1);
+    struct value *expanded;
+    const struct subj *root;
+    if (!norm_all(c, cl, n, pats) ||
+        !(root = root_subject(c, m, subject, subject_user, &expanded)))
+        return finish(c, m, NULL);
+    const struct dnode *dag = dtree_build(m, root, pats, n);
+    if (!dag) {
+        if (m->bad)
+            report_bad(c, m->bad);
+        else if (m->too_deep)
+            pcase_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
+                    "pattern too deeply nested or too complex to compile");
+        return finish(c, m, NULL);
+    }
+    if (!info)
+        info = ARENA_NEWN(m->a, struct emit_info, n + 1);
+    struct value *form = emit_dag(c, m, dag, root, expanded, cl, n, info);
+    if (!form)
+        return finish(c, m, NULL);
+    if (c->dump)
+        dump_section(c, root, pats, n, dag);
+    if (c->describe >= 0 && (size_t)c->describe < n)
+        c->path = describe_path(c, dag, root, (uint32_t)c->describe);
+    warn_unreachable(c, m, root, cl, n, info);
+    for (size_t i = 0; i < n; i++)
+        warn_unused(c, &cl[i]);
+    return finish(c, m, form);
+}
+
+/* The compilation's own objects (patterns, match trees, the DAG, the memo
+ * tables: most of the memory a compilation takes) live in a scratch arena
+ * released when it ends, so a file's memory grows with its output only.
+ * Out of memory in either arena releases the scratch one and goes on to
+ * the handler that was installed before (nested compilations chain). */
 struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool subject_user,
                          struct pcase_clause *cl, size_t n, struct emit_info *info)
 {
@@ -412,33 +457,29 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
     struct memo_hooks hooks = {hook_gensym, hook_code, c};
     int depth = c->x->max_depth > 0 ? c->x->max_depth * 4 : 0;
     memo_ctx_init(&m, c->L, &hooks, c->x->memo, depth > 8000 || !depth ? 8000 : depth);
-    c->m = &m;
-    const struct pat **pats = ARENA_NEWN(c->L->a, const struct pat *, n + 1);
-    struct value *expanded;
-    const struct subj *root;
-    if (!norm_all(c, cl, n, pats) ||
-        !(root = root_subject(c, &m, subject, subject_user, &expanded)))
-        return finish(c, &m, NULL);
-    const struct dnode *dag = dtree_build(&m, root, pats, n);
-    if (!dag) {
-        if (m.bad)
-            report_bad(c, m.bad);
-        else if (m.too_deep)
-            pcase_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
-                    "pattern too deeply nested or too complex to compile");
-        return finish(c, &m, NULL);
+    struct arena *main = c->L->a;
+    jmp_buf *outer = main->oom;
+    struct arena *scratch = arena_new(&main->backing);
+    if (!scratch) { /* out of memory, as if the run's arena had failed */
+        if (outer)
+            longjmp(*outer, 1);
+        abort();
     }
-    if (!info)
-        info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
-    struct value *form = emit_dag(c, &m, dag, root, expanded, cl, n, info);
-    if (!form)
-        return finish(c, &m, NULL);
-    if (c->dump)
-        dump_section(c, root, pats, n, dag);
-    if (c->describe >= 0 && (size_t)c->describe < n)
-        c->path = describe_path(c, dag, root, (uint32_t)c->describe);
-    warn_unreachable(c, &m, root, cl, n, info);
-    for (size_t i = 0; i < n; i++)
-        warn_unused(c, &cl[i]);
-    return finish(c, &m, form);
+    jmp_buf jb;
+    if (setjmp(jb)) {
+        arena_on_oom(main, outer);
+        arena_free(scratch);
+        if (outer)
+            longjmp(*outer, 1);
+        abort();
+    }
+    if (main->limit) /* the budget left, shared */
+        scratch->limit = main->limit > main->total ? main->limit - main->total : 1;
+    arena_on_oom(main, &jb);
+    arena_on_oom(scratch, &jb);
+    m.a = scratch;
+    struct value *form = compile(c, &m, subject, subject_user, cl, n, info);
+    arena_on_oom(main, outer);
+    arena_free(scratch);
+    return form;
 }

@@ -103,18 +103,28 @@ static struct value *map_elt(struct expand_ctx *x, struct value *elt)
     return pm_app(x, call_(x, "map-elt", pm_quote(x, elt), NULL), elt);
 }
 
-/* (map ARG...) -> (and (pred mapp) (app (map-elt _ KEY) PAT)...). */
-struct value *pcase_macros_map(struct expand_ctx *x, struct value *pat,
-                               struct value *args)
+typedef struct value *field_fn(struct expand_ctx *x, struct value *arg);
+
+/* (and (pred TYPE_P) FIELD(ARG)...) for the ARGs of a map or eieio
+ * pattern; NULL when a FIELD failed (it reported why). */
+static struct value *pred_and_fields(struct expand_ctx *x, struct value *args,
+                                     const char *type_p, field_fn *field)
 {
     size_t n;
     struct value **v = pm_items(x, args, &n);
     struct value **apps = ARENA_NEWN(x->L->a, struct value *, n + 1);
-    (void)pat;
     for (size_t i = 0; i < n; i++)
-        if (!(apps[i] = map_elt(x, v[i])))
+        if (!(apps[i] = field(x, v[i])))
             return NULL;
-    return pm_and(x, pred(x, pm_sym(x, "mapp")), apps, n);
+    return pm_and(x, pred(x, pm_sym(x, type_p)), apps, n);
+}
+
+/* (map ARG...) -> (and (pred mapp) (app (map-elt _ KEY) PAT)...). */
+struct value *pcase_macros_map(struct expand_ctx *x, struct value *pat,
+                               struct value *args)
+{
+    (void)pat;
+    return pred_and_fields(x, args, "mapp", map_elt);
 }
 
 /* ---- cl-type and eieio ---- */
@@ -146,14 +156,8 @@ static struct value *eieio_field(struct expand_ctx *x, struct value *f)
 struct value *pcase_macros_eieio(struct expand_ctx *x, struct value *pat,
                                  struct value *args)
 {
-    size_t n;
-    struct value **v = pm_items(x, args, &n);
-    struct value **apps = ARENA_NEWN(x->L->a, struct value *, n + 1);
     (void)pat;
-    for (size_t i = 0; i < n; i++)
-        if (!(apps[i] = eieio_field(x, v[i])))
-            return NULL;
-    return pm_and(x, pred(x, pm_sym(x, "eieio-object-p")), apps, n);
+    return pred_and_fields(x, args, "eieio-object-p", eieio_field);
 }
 
 /* ---- rx ---- */

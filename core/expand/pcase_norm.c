@@ -40,7 +40,7 @@ static void *grow(struct nz *z, void *v, size_t *cap, size_t n, size_t size)
     if (n < *cap)
         return v;
     size_t ncap = *cap * 2 + 8;
-    v = arena_grow(z->L->a, v, *cap * size, ncap * size);
+    v = arena_grow(z->m->a, v, *cap * size, ncap * size);
     *cap = ncap;
     return v;
 }
@@ -65,7 +65,7 @@ static void note_var(struct nz *z, struct value *sym, struct value *cell)
 static void merge_or_vars(struct nz *z, size_t start, const unsigned *alt)
 {
     size_t w = start;
-    unsigned *walt = ARENA_NEWN(z->L->a, unsigned, z->n_occ - start + 1);
+    unsigned *walt = ARENA_NEWN(z->m->a, unsigned, z->n_occ - start + 1);
     for (size_t k = start; k < z->n_occ; k++) {
         size_t j = start;
         while (j < w && z->occ[j] != z->occ[k])
@@ -93,7 +93,7 @@ static void note_code(struct nz *z, struct value *code)
 {
     if (!z->n_occ)
         return;
-    bool *found = arena_zalloc(z->L->a, z->n_occ);
+    bool *found = arena_zalloc(z->m->a, z->n_occ);
     pat_mentions(z->m, code, z->occ, z->n_occ, found);
     for (size_t i = 0; i < z->n_occ; i++)
         z->occ_read[i] |= found[i];
@@ -130,7 +130,7 @@ static const struct pat *fail(struct nz *z, const struct value *p,
  * 6.1: Emacs signals these while compiling, not while normalising). */
 static void where(struct nz *z, const struct pat *b, struct value *p, struct value *cell)
 {
-    struct pcase_bad *r = ARENA_NEW(z->L->a, struct pcase_bad);
+    struct pcase_bad *r = ARENA_NEW(z->m->a, struct pcase_bad);
     r->pat = b;
     r->v = p;
     r->cell = cell;
@@ -279,7 +279,7 @@ static const struct pat *h_andor(struct nz *z, struct value *p, bool is_or)
     if (n < 0)
         return fail(z, p, NULL, "malformed-pattern",
                     fmt(z, "Malformed %s pattern: not a proper list", is_or ? "or" : "and"));
-    const struct pat **items = ARENA_NEWN(z->L->a, const struct pat *, (size_t)n + 1);
+    const struct pat **items = ARENA_NEWN(z->m->a, const struct pat *, (size_t)n + 1);
     size_t i = 0, start = z->n_occ, cap = 0;
     unsigned *alt = NULL;
     bool ok = true;
@@ -403,7 +403,7 @@ static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *
  * are recorded in reading order), then the nested
  * (and (pred consp) (app car-safe Qi) (app cdr-safe REST)) patterns are
  * built from the end, so long lists do not recurse. */
-static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
+static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *cell)
 {
     size_t n = 0, cap = 0;
     const struct pat **elts = NULL;
@@ -426,6 +426,19 @@ static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
         acc = pat_and(z->m, three, 3);
     }
     return acc;
+}
+
+/* A QPAT, under the shared depth guard: nested conses and vectors of a
+ * backquote pattern recurse here, not through norm. */
+static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
+{
+    struct expand_ctx *x = z->c->x;
+    if (x->max_depth > 0 && x->depth >= x->max_depth)
+        return fail(z, q, cell, "nesting-too-deep", "pattern nested too deeply");
+    x->depth++;
+    const struct pat *r = qpat_list(z, q, cell);
+    x->depth--;
+    return r;
 }
 
 /* ---- the normaliser --------------------------------------------------- */

@@ -18,6 +18,10 @@
  * memory" path (a clean error), well before libFuzzer's RSS limit. */
 #define FUZZ_MEMORY_LIMIT ((size_t)256 * 1024 * 1024)
 
+/* The same with the computed cache off: without sharing, nested or
+ * patterns grow exponentially, and such inputs would only slow fuzzing. */
+#define FUZZ_NO_MEMO_LIMIT ((size_t)48 * 1024 * 1024)
+
 /* libFuzzer's entry point, defined by each target. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,7 +33,7 @@ struct fuzz_result {
     size_t diags_len;
     bool ok;          /* no error: out is what pcexpand would print */
     bool internal;    /* an internal error (a bug) was reported */
-    bool oom;         /* the run hit FUZZ_MEMORY_LIMIT */
+    bool oom;         /* the run hit its memory limit */
 };
 
 /* Run the pipeline on text like pcx_run_buffer ("fuzz.el"), with the

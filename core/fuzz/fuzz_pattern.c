@@ -3,9 +3,9 @@
  * The fuzzer's bytes are choices in a small grammar of pcase-family and
  * cond* forms (nested and/or/pred/app/guard/let, backquote and vector
  * patterns, the library pattern macros, pattern macros defined in the
- * input, match*, bind* and pcase* clauses, nested expandable forms in bodies),
- * so that deep combinations are reached quickly instead of mostly read
- * errors.  The generated text is run twice, computed cache on and off:
+ * input, match*, bind* and pcase* clauses, nested expandable forms in
+ * bodies), so that deep combinations are reached quickly instead of
+ * mostly read errors.  The generated text is run twice, computed cache on and off:
  * the outputs and diagnostics must be identical, free of internal errors,
  * and a successful output must read back.  With PCX_FUZZ_SHOW set in the
  * environment the generated text is printed to standard error.
@@ -18,7 +18,7 @@
 
 /* Limits that keep one input's text small and its expansion fast. */
 #define GEN_MAX_DEPTH 14
-#define GEN_MAX_TEXT (48 * 1024)
+#define GEN_MAX_TEXT (16 * 1024)
 
 struct gen {
     const uint8_t *p; /* choices left */
@@ -354,6 +354,8 @@ static void check(const uint8_t *text, size_t len)
         fuzz_fail("output does not read back", text, len, on.out);
     fuzz_result_free(&on);
     fuzz_result_free(&off);
+    if (len % 4 != 0) /* compact rendering for a quarter of the inputs */
+        return;
     struct fuzz_result c;
     fuzz_run(text, len, true, true, &c);
     if (c.internal)

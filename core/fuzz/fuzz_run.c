@@ -173,7 +173,7 @@ void fuzz_run(const uint8_t *text, size_t len, bool memo, bool compact,
     struct arena *a = arena_new(NULL);
     if (!a)
         abort();
-    a->limit = FUZZ_MEMORY_LIMIT;
+    a->limit = memo ? FUZZ_MEMORY_LIMIT : FUZZ_NO_MEMO_LIMIT;
     jmp_buf jb;
     if (setjmp(jb) == 0) {
         arena_on_oom(a, &jb);

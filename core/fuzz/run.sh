@@ -13,8 +13,13 @@ exe=$1 target=$2 root=$3 work=$4 secs=$5
 mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts" || exit 1
 sh "$root/core/fuzz/seeds.sh" "$target" "$root" "$work/seeds" || exit 1
 regress="$root/testdata/fuzz/$target"
+# Undefined behaviour stops the run like a crash; a local run may skip
+# known reports with PCX_FUZZ_UBSAN_SUPP=FILE (UBSan suppressions).
+UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${PCX_FUZZ_UBSAN_SUPP:+:suppressions=$PCX_FUZZ_UBSAN_SUPP}"
+export UBSAN_OPTIONS
 max_len=16384
 [ "$target" = read ] && max_len=65536
+[ "$target" = pattern ] && max_len=4096
 "$exe" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
     -max_len=$max_len -print_final_stats=1 \
     -artifact_prefix="$work/artifacts/" \

@@ -127,7 +127,8 @@ static bool set_expand(struct loader *ld, const struct yaml_node *v)
     const struct yaml_node *only = yaml_map_get(v, "only"), *skip = yaml_map_get(v, "skip");
     unsigned bits;
     if (only && skip)
-        return config_error(&ld->k, v->kids[2], "'expand' takes 'only' or 'skip', not both");
+        return config_error(&ld->k, v->kids[2],
+                            "'expand' takes 'only' or 'skip', not both");
     if (!only && !skip)
         return true;
     if (!config_check_bits(&ld->k, only ? only : skip, only ? "expand.only" : "expand.skip",
@@ -173,8 +174,8 @@ static bool indent_spec(struct loader *ld, const struct yaml_node *v,
         return true;
     }
     if (!plain || v->text[0] < '0' || v->text[0] > '9')
-        return config_error(&ld->k, v, "indent spec of '%s' must be an integer, defun or nil",
-                    name);
+        return config_error(&ld->k, v,
+                            "indent spec of '%s' must be an integer, defun or nil", name);
     bool ok = config_check_int(&ld->k, v, dotted(ld, "indent", name), 0, 1000, &n);
     *spec = (int)n;
     return ok;
@@ -247,7 +248,7 @@ static bool set_template(struct loader *ld, const char *name,
     const struct yaml_node *args = yaml_map_get(v, "args"), *ex = yaml_map_get(v, "expand");
     if (!ex)
         return config_error(&ld->k, v->kind == YAML_MAP && v->n ? v->kids[0] : v,
-                    "'%s' needs 'expand' (one backquote form)", what);
+                            "'%s' needs 'expand' (one backquote form)", what);
     struct config_template t = {name, {"()", 2, ex, &ld->src}, {0}};
     struct value *fa = ld->L->nil, *fe, *sym = intern_cstr(ld->L, name);
     bool ok = !args || snippet(ld, args, dotted(ld, what, "args"), &t.args, &fa);
@@ -306,15 +307,17 @@ static bool set_struct(struct loader *ld, const char *name, const struct yaml_no
         return false;
     config_check_keys(&ld->k, v, what, keys);
     struct config_struct s = {name, CONFIG_STRUCT_RECORD, false, NULL, 0};
-    const struct yaml_node *type = yaml_map_get(v, "type"), *named = yaml_map_get(v, "named");
+    const struct yaml_node *type = yaml_map_get(v, "type");
+    const struct yaml_node *named = yaml_map_get(v, "named");
     const struct yaml_node *slots = yaml_map_get(v, "slots");
     int k = 0;
-    bool ok = !type || config_check_word(&ld->k, type, dotted(ld, what, "type"), struct_types, &k);
+    bool ok = !type || config_check_word(&ld->k, type, dotted(ld, what, "type"),
+                                         struct_types, &k);
     s.type = (enum config_struct_type)k;
     ok &= !named || config_check_bool(&ld->k, named, dotted(ld, what, "named"), &s.named);
     if (!slots)
         return config_error(&ld->k, v->kind == YAML_MAP && v->n ? v->kids[0] : v,
-                    "'%s' needs 'slots' (the slot names in order)", what);
+                            "'%s' needs 'slots' (the slot names in order)", what);
     ok &= get_strings(ld, slots, dotted(ld, what, "slots"), &s.slots, &s.n_slots);
     if (!ok)
         return false;
@@ -346,8 +349,9 @@ static bool set_warnings(struct loader *ld, const struct yaml_node *v)
         bool on;
         if (code < 0)
             ok = config_error(&ld->k, k, "unknown warning code '%s' (expected %s)", k->text,
-                      config_words(ld->a, warning_codes));
-        else if (!config_check_bool(&ld->k, v->kids[2 * i + 1], dotted(ld, "warnings", k->text), &on))
+                              config_words(ld->a, warning_codes));
+        else if (!config_check_bool(&ld->k, v->kids[2 * i + 1],
+                                    dotted(ld, "warnings", k->text), &on))
             ok = false;
         else if (on)
             ld->cfg->warnings_off &= ~(1u << code);
@@ -407,7 +411,7 @@ static bool apply(struct loader *ld, const struct yaml_node *key,
     for (size_t i = 0; i < n; i++)
         buf_printf(&b, "%s%s", i ? ", " : "", sections[i].key);
     return config_error(&ld->k, key, "unknown key '%s' (expected one of %s)", key->text,
-                buf_cstr(&b));
+                        buf_cstr(&b));
 }
 
 /* ---- files ---- */
@@ -419,7 +423,8 @@ static const struct config *load(struct arena *a, const char *path,
 static bool check_version(struct loader *ld, const struct yaml_node *root)
 {
     if (root->kind == YAML_NULL)
-        return config_error(&ld->k, root, "empty configuration: it needs at least 'version: 1'");
+        return config_error(&ld->k, root,
+                            "empty configuration: it needs at least 'version: 1'");
     if (root->kind != YAML_MAP)
         return config_error(&ld->k, root, "a configuration must be a mapping of keys");
     const struct yaml_node *v = yaml_map_get(root, "version");
@@ -427,7 +432,7 @@ static bool check_version(struct loader *ld, const struct yaml_node *root)
         return config_error(&ld->k, root, "missing 'version: 1' (required)");
     if (v->kind != YAML_SCALAR || v->style != YAML_STYLE_PLAIN || strcmp(v->text, "1"))
         return config_error(&ld->k, v, "unsupported version '%s' (only version 1 exists)",
-                    v->kind == YAML_SCALAR ? v->text : "");
+                            v->kind == YAML_SCALAR ? v->text : "");
     return true;
 }
 
@@ -620,7 +625,7 @@ static struct yaml_node *print_indent(struct arena *a, const struct config *c)
         int spec = c->indent[i].spec;
         yaml_put(a, m, c->indent[i].name,
                  spec >= 0 ? yaml_new_int(a, spec)
-                           : yaml_new_plain(a, spec == CONFIG_INDENT_DEFUN ? "defun" : "nil"));
+                 : yaml_new_plain(a, spec == CONFIG_INDENT_DEFUN ? "defun" : "nil"));
     }
     return m;
 }
@@ -664,7 +669,8 @@ static struct yaml_node *print_warnings(struct arena *a, const struct config *c)
 static void print_source(const struct config *c, struct buf *out)
 {
     if (!c->path) {
-        buf_puts(out, "# pcexpand configuration: built-in defaults (no configuration file)\n");
+        buf_puts(out, "# pcexpand configuration: built-in defaults "
+                      "(no configuration file)\n");
         return;
     }
     buf_printf(out, "# pcexpand configuration: %s", c->path);
@@ -688,7 +694,8 @@ void config_print(const struct config *cfg, struct arena *a, struct buf *out)
     yaml_put(a, m, "warnings", print_warnings(a, cfg));
     yaml_put(a, m, "exclude", string_list(a, cfg->exclude, cfg->n_exclude));
     if (cfg->manifest)
-        yaml_put(a, gold, "manifest", yaml_new_string(a, cfg->manifest, strlen(cfg->manifest)));
+        yaml_put(a, gold, "manifest",
+                 yaml_new_string(a, cfg->manifest, strlen(cfg->manifest)));
     yaml_put(a, m, "goldens", gold);
     print_source(cfg, out);
     yaml_emit(out, m, YAML_EMIT_BLOCK);

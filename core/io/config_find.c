@@ -33,7 +33,8 @@ static void push_component(struct buf *b, const char *c, size_t n, bool absolute
         while (start > floor && b->data[start - 1] != '/')
             start--;
         bool last = b->len > floor;
-        bool last_dots = last && b->len - start == 2 && memcmp(b->data + start, "..", 2) == 0;
+        bool last_dots = last && b->len - start == 2 &&
+                         memcmp(b->data + start, "..", 2) == 0;
         if (last && !last_dots) {
             b->len = start > floor ? start - 1 : floor;
             b->data[b->len] = 0;

@@ -153,7 +153,8 @@ static bool name_ok(const char *s)
 static void read_input(struct mload *ld, const struct yaml_node *v, const char *what,
                        struct golden_case *c)
 {
-    const struct yaml_node *src = yaml_map_get(v, "source"), *file = yaml_map_get(v, "file");
+    const struct yaml_node *src = yaml_map_get(v, "source");
+    const struct yaml_node *file = yaml_map_get(v, "file");
     const struct yaml_node *form = yaml_map_get(v, "form");
     if ((src != NULL) == (file != NULL)) {
         config_error(&ld->k, v, "case '%s' needs either 'source' or 'file'", c->name);
@@ -240,16 +241,16 @@ bool golden_load(struct arena *a, const char *path, const struct report_opts *ro
         report_plain(msgs, path, DIAG_ERROR, "manifest", fd.error, ro);
         return false;
     }
-    struct source src;
     struct diag_list d;
     struct yaml_node *root;
-    source_init(&src, a, path, fd.data, fd.len);
+    m->src = ARENA_NEW(a, struct source);
+    source_init(m->src, a, path, fd.data, fd.len);
     diag_init(&d, a);
     struct mload ld = {{a, &d, "manifest"}, a, m};
-    if (yaml_parse(a, &src, "manifest", &d, &root))
+    if (yaml_parse(a, m->src, "manifest", &d, &root))
         read_manifest(&ld, root);
     diag_sort(&d);
-    report_render(msgs, &src, &d, ro);
+    report_render(msgs, m->src, &d, ro);
     return d.n_errors == 0;
 }
 
@@ -296,7 +297,14 @@ void golden_text(const struct golden_case *c, const char *label, const char *out
 
 /* ---- running ---- */
 
-enum verdict { PASSED, FAILED, MISSING, BROKEN };
+/* What became of a case; the order is that of worse(). */
+enum verdict {
+    PASSED,   /* every golden matches (or was written) */
+    FAILED,   /* a golden differs: --update accepts it */
+    MISSING,  /* a golden does not exist: --update writes it */
+    REJECTED, /* the diagnostics contradict expect: failed, not acceptable */
+    BROKEN,   /* errors where none are expected (exit 2) */
+};
 
 struct runner {
     struct arena *a;
@@ -304,7 +312,7 @@ struct runner {
     struct golden_manifest m;
     const char *label;
     struct buf *out, *err;
-    size_t n[4];           /* cases per verdict */
+    size_t n[5];           /* cases per verdict */
     int status;
     const char **accept;   /* cases --update would fix */
     size_t n_accept;
@@ -402,16 +410,29 @@ static enum verdict worse(enum verdict x, enum verdict y)
 
 /* A case that cannot pass whatever is written: say why, show its
  * diagnostics, and count it. */
+/* A case with errors where none are expected, or an internal error: its
+ * diagnostics, then an error at the case in the manifest (exit 2). */
 static enum verdict broken(struct runner *R, const struct golden_case *c,
                            const struct golden_result *res, const char *why)
 {
     buf_put(R->err, res->err, res->err_len);
-    struct buf b;
-    buf_init(&b, R->a);
-    buf_printf(&b, "case '%s' %s", c->name, why);
-    report_plain(R->err, R->m.path, DIAG_ERROR, "manifest", buf_cstr(&b), &R->p->report);
+    struct diag_list d;
+    diag_init(&d, R->a);
+    diag_add(&d, DIAG_ERROR, c->node->pos, c->node->pos, "manifest", "case '%s' %s",
+             c->name, why);
+    report_render(R->err, R->m.src, &d, &R->p->report);
     raise_status(R, res->status == 3 ? 3 : 2);
     return BROKEN;
+}
+
+/* A case whose diagnostics contradict its expect: it fails, and no
+ * golden --update could write would make it pass. */
+static enum verdict rejected(struct runner *R, const struct golden_case *c,
+                             const struct golden_result *res, const char *why)
+{
+    buf_put(R->err, res->err, res->err_len);
+    note(R, "failed: %s %s", c->name, why);
+    return REJECTED;
 }
 
 static enum verdict judge(struct runner *R, const struct golden_case *c,
@@ -419,14 +440,14 @@ static enum verdict judge(struct runner *R, const struct golden_case *c,
 {
     if (res->status >= 3)
         return broken(R, c, res, "met an internal error");
-    if (c->expect == GOLDEN_EXPECT_ERROR && res->status == 0)
-        return broken(R, c, res, "expands without error (expect: error)");
     if (c->expect != GOLDEN_EXPECT_ERROR && res->status != 0)
         return broken(R, c, res, c->expect == GOLDEN_EXPECT_OK
                                      ? "has errors (expect: ok)"
                                      : "has errors (expect: warning)");
+    if (c->expect == GOLDEN_EXPECT_ERROR && res->status == 0)
+        return rejected(R, c, res, "expands without error (expect: error)");
     if (c->expect == GOLDEN_EXPECT_OK && res->err_len > 0)
-        return broken(R, c, res, "prints diagnostics (expect: ok; use expect: warning)");
+        return rejected(R, c, res, "prints warnings (expect: ok; use expect: warning)");
     enum verdict v = PASSED;
     if (c->expect != GOLDEN_EXPECT_ERROR) {
         struct buf g;
@@ -435,7 +456,8 @@ static enum verdict judge(struct runner *R, const struct golden_case *c,
         v = target(R, c->golden, c->golden_path, g.data ? g.data : "", g.len);
     }
     if (c->expect != GOLDEN_EXPECT_OK)
-        v = worse(v, target(R, c->err, c->err_path, res->err ? res->err : "", res->err_len));
+        v = worse(v, target(R, c->err, c->err_path, res->err ? res->err : "",
+                            res->err_len));
     return v;
 }
 
@@ -457,7 +479,7 @@ static enum verdict run_case(struct runner *R, const struct golden_case *c)
     job.config_from = c->file ? c->file_path : R->m.path;
     R->p->expand(R->p->ctx, R->a, &job, &res);
     enum verdict v = judge(R, c, &res);
-    if ((v == FAILED || v == MISSING) && R->p->list) {
+    if ((v == FAILED || v == MISSING || v == REJECTED) && R->p->list) {
         buf_puts(R->out, c->name);
         buf_putc(R->out, '\n');
     }
@@ -558,7 +580,7 @@ static void summary(struct runner *R)
     struct buf b;
     buf_init(&b, R->a);
     buf_printf(&b, "%zu passed, %zu failed, %zu missing", R->n[PASSED],
-               R->n[FAILED] + R->n[BROKEN], R->n[MISSING]);
+               R->n[FAILED] + R->n[REJECTED] + R->n[BROKEN], R->n[MISSING]);
     report_tool(R->err, DIAG_NOTE, buf_cstr(&b), &R->p->report);
     if (R->n_accept == 0)
         return;
@@ -608,10 +630,10 @@ int golden_run(struct arena *a, const struct golden_params *p, struct buf *out,
             continue;
         enum verdict v = run_case(&R, c);
         R.n[v]++;
-        if (v == FAILED || v == MISSING) {
+        if (v == FAILED || v == MISSING)
             R.accept[R.n_accept++] = c->name;
+        if (v != PASSED)
             raise_status(&R, 1);
-        }
     }
     if (p->n_select == 0 && p->obsolete)
         warn_obsolete(&R);

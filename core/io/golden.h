@@ -31,6 +31,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/report.h"
+#include "base/source.h"
 #include "io/config.h"
 
 enum golden_expect {
@@ -81,6 +82,7 @@ struct golden_manifest {
     struct golden_options defaults;
     struct golden_case *cases; /* in manifest order */
     size_t n_cases;
+    struct source *src;        /* its text (positions of cases) */
 };
 
 /**
@@ -149,8 +151,11 @@ struct golden_params {
  * "pcexpand: N passed, N failed, N missing" (then "pcexpand: run:
  * pcexpand -g --update CASE..." when some case needs accepting) go to
  * err.  Returns the exit status: 0 all passed (or were written), 1 some
- * golden is stale or missing, 2 a broken case, a bad manifest or
- * selection, an unwritable golden, 3 an internal error.
+ * golden is stale or missing, or a case's diagnostics contradict its
+ * expect (an expect: error case without error, an expect: ok case with
+ * warnings: --update does not accept those), 2 a case with errors where
+ * none are expected, a bad manifest or selection, an unwritable golden,
+ * 3 an internal error.
  */
 int golden_run(struct arena *a, const struct golden_params *p, struct buf *out,
                struct buf *err);

@@ -169,7 +169,7 @@ struct lisp *intern_new(struct arena *a)
     struct lisp *L = arena_zalloc(a, sizeof *L);
     L->a = a;
     L->tab = arena_zalloc(a, sizeof *L->tab);
-    L->tab->cap = 1024;
+    L->tab->cap = 256;
     L->tab->slots = arena_zalloc(a, L->tab->cap * sizeof *L->tab->slots);
     L->nil = intern_cstr(L, "nil");
     L->t = intern_cstr(L, "t");

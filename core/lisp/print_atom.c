@@ -299,6 +299,13 @@ void print_symbol(struct buf *b, const struct value *sym, bool gensym)
     char *d = out_room(b, 2 * n); /* at most one backslash per character */
     for (size_t k = 0; k < n; k++) {
         uint8_t c = p[k];
+        if ((c == 0xC0 || c == 0xC1) && k + 1 < n && (p[k + 1] & 0xC0) == 0x80) {
+            /* A raw-byte character goes out as the byte itself, as Emacs
+             * writes it to a file; its internal C0/C1 form would read back
+             * as other characters. */
+            d[o++] = (char)(0x80 | ((c & 1) << 6) | (p[++k] & 0x3F));
+            continue;
+        }
         if (c < 0x80 ? sym_escape[c] || (k == 0 && confusing)
                      : c == 0xC2 && k + 1 < n && p[k + 1] == 0xA0) /* NBSP */
             d[o++] = '\\';

@@ -55,7 +55,7 @@ static void set_add(struct dt *d, struct set *s, size_t *cap, const struct subj 
         return;
     if (s->n == *cap) {
         size_t ncap = *cap ? *cap * 2 : 8;
-        s->v = arena_grow(d->m->L->a, s->v, *cap * sizeof *s->v, ncap * sizeof *s->v);
+        s->v = arena_grow(d->m->a, s->v, *cap * sizeof *s->v, ncap * sizeof *s->v);
         *cap = ncap;
     }
     memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof *s->v);
@@ -147,8 +147,8 @@ static struct memo_list *env_of(struct dt *d, const struct value *code,
     size_t n = vars ? vars->len : 0, i = 0;
     if (!n)
         return NULL;
-    struct value **names = ARENA_NEWN(d->m->L->a, struct value *, n);
-    bool *found = ARENA_NEWN(d->m->L->a, bool, n);
+    struct value **names = ARENA_NEWN(d->m->a, struct value *, n);
+    bool *found = ARENA_NEWN(d->m->a, bool, n);
     for (const struct memo_list *l = vars; l; l = l->cdr)
         names[i++] = ((const struct vbind *)l->car)->name->v;
     if (!pat_mentions(d->m, code, names, n, found))
@@ -192,7 +192,7 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     struct dtest *t = memo_find(&d->m->unique, &k, h);
     if (t)
         return t;
-    t = ARENA_NEW(d->m->L->a, struct dtest);
+    t = ARENA_NEW(d->m->a, struct dtest);
     memo_stamp(d->m, &t->o.h, h);
     t->kind = kind;
     t->p = p;
@@ -216,7 +216,7 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
     struct dnode *n = memo_find(&d->m->unique, &k, h);
     if (n)
         return n;
-    n = ARENA_NEW(d->m->L->a, struct dnode);
+    n = ARENA_NEW(d->m->a, struct dnode);
     memo_stamp(d->m, &n->o.h, h);
     n->kind = kind;
     n->test = t;
@@ -235,7 +235,7 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
 static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list *vars)
 {
     size_t n = vars ? vars->len : 0, i = 0;
-    struct memo_obj **v = ARENA_NEWN(d->m->L->a, struct memo_obj *, n + 1);
+    struct memo_obj **v = ARENA_NEWN(d->m->a, struct memo_obj *, n + 1);
     for (const struct memo_list *l = vars; l; l = l->cdr) {
         size_t j = i++;
         const struct vbind *b = (const struct vbind *)l->car;
@@ -277,7 +277,7 @@ static void scratch_fit(struct dt *d, size_t n)
     if (n <= sc->cap)
         return;
     size_t cap = n * 2;
-    struct arena *a = d->m->L->a;
+    struct arena *a = d->m->a;
     sc->tv = ARENA_NEWN(a, struct memo_obj *, cap);
     sc->ev = ARENA_NEWN(a, struct memo_obj *, cap);
     sc->ti = ARENA_NEWN(a, size_t, cap);
@@ -367,7 +367,7 @@ static void walk_push(struct walk *w, const void *o, bool mt)
 {
     if (w->top == w->cap) {
         size_t ncap = w->cap * 2 + 16;
-        struct arena *a = w->d->m->L->a;
+        struct arena *a = w->d->m->a;
         w->stack = arena_grow(a, w->stack, w->cap * sizeof *w->stack, ncap * sizeof *w->stack);
         w->is_mt = arena_grow(a, w->is_mt, w->cap * sizeof *w->is_mt, ncap * sizeof *w->is_mt);
         w->cap = ncap;
@@ -384,7 +384,7 @@ static bool note_var(struct walk *w, const struct value *name)
             return false;
     if (ti->n_var == w->cap_var) {
         size_t ncap = w->cap_var * 2 + 8;
-        ti->var = arena_grow(w->d->m->L->a, ti->var, w->cap_var * sizeof *ti->var,
+        ti->var = arena_grow(w->d->m->a, ti->var, w->cap_var * sizeof *ti->var,
                              ncap * sizeof *ti->var);
         w->cap_var = ncap;
     }
@@ -399,7 +399,7 @@ static bool note_impure(struct walk *w, const struct pat *p)
             return false;
     if (w->n_impure == w->cap_impure) {
         size_t ncap = w->cap_impure * 2 + 8;
-        w->impure = arena_grow(w->d->m->L->a, w->impure, w->cap_impure * sizeof *w->impure,
+        w->impure = arena_grow(w->d->m->a, w->impure, w->cap_impure * sizeof *w->impure,
                                ncap * sizeof *w->impure);
         w->cap_impure = ncap;
     }
@@ -442,7 +442,7 @@ static struct tailinfo *tail_info(struct dt *d, struct memo_list *pending)
 {
     if (pending->aux)
         return pending->aux;
-    struct tailinfo *ti = ARENA_NEW(d->m->L->a, struct tailinfo);
+    struct tailinfo *ti = ARENA_NEW(d->m->a, struct tailinfo);
     struct walk w = {d, NULL, NULL, 0, 0, NULL, 0, 0, ti, 0};
     ti->ok = true;
     for (const struct memo_list *l = pending; l; l = l->cdr)
@@ -467,8 +467,9 @@ static struct tailinfo *tail_info(struct dt *d, struct memo_list *pending)
 static bool is_candidate(const struct branch *b, struct memo_list *pending,
                          uint32_t clause)
 {
+    /* An empty (and) has no items: it is never a candidate. */
     return b->clause == clause && b->match->kind == MT_AND &&
-           b->match->items->cdr == pending;
+           b->match->items && b->match->items->cdr == pending;
 }
 
 /* rest without the branches that cannot run after pending was tried. */
@@ -488,7 +489,7 @@ static struct memo_list *prune(struct dt *d, struct memo_list *pending,
         for (size_t i = 0; i < ti->n_var; i++)
             if (ti->var[i] == ((const struct vbind *)l->car)->name->v)
                 return rest; /* would be an eql test, not a binding */
-    struct memo_obj **keep = ARENA_NEWN(d->m->L->a, struct memo_obj *, rest->len);
+    struct memo_obj **keep = ARENA_NEWN(d->m->a, struct memo_obj *, rest->len);
     for (const struct memo_list *l = rest; l; l = l->cdr)
         if (!is_candidate((const struct branch *)l->car, pending, clause))
             keep[k++] = l->car;
@@ -580,7 +581,7 @@ static const struct dnode *app_step(struct dt *d, const struct subj *s,
     while (state_uses(more, vars, rest, n))
         n = mtree_temp(d->m, s, p->val, ++gen);
     size_t len = rest ? rest->len : 0, i = 0;
-    struct memo_obj **bs = ARENA_NEWN(d->m->L->a, struct memo_obj *, len + 1);
+    struct memo_obj **bs = ARENA_NEWN(d->m->a, struct memo_obj *, len + 1);
     for (const struct memo_list *l = rest; l; l = l->cdr) {
         const struct branch *b = (const struct branch *)l->car;
         const struct mtree *mt = mtree_app_subst(d->m, b->match, s, p->val, n);
@@ -635,8 +636,8 @@ static const struct dnode *or_step(struct dt *d, const struct mtree *mt,
     struct memo_list *alts = mt->items;
     const struct mtree *first = (const struct mtree *)alts->car;
     size_t n = alts->len, ns = 0, no = 0;
-    struct memo_obj **simples = ARENA_NEWN(d->m->L->a, struct memo_obj *, n);
-    struct memo_obj **others = ARENA_NEWN(d->m->L->a, struct memo_obj *, n);
+    struct memo_obj **simples = ARENA_NEWN(d->m->a, struct memo_obj *, n);
+    struct memo_obj **others = ARENA_NEWN(d->m->a, struct memo_obj *, n);
     for (const struct memo_list *l = alts; l; l = l->cdr) {
         const struct mtree *a = (const struct mtree *)l->car;
         if (first->kind == MT_LEAF && a->kind == MT_LEAF && a->s == first->s &&
@@ -758,7 +759,7 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
 static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
 {
     size_t cap = 16, top = 0;
-    const struct pat **st = ARENA_NEWN(d->m->L->a, const struct pat *, cap);
+    const struct pat **st = ARENA_NEWN(d->m->a, const struct pat *, cap);
     size_t ncap = 0;
     for (size_t i = 0; i < n; i++) {
         st[top++] = pats[i];
@@ -767,14 +768,14 @@ static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
             if (p->kind == PAT_VAR && !pat_mentions(d->m, p->val->v, d->names, d->n_names, NULL)) {
                 if (d->n_names == ncap) {
                     size_t c2 = ncap * 2 + 8;
-                    d->names = arena_grow(d->m->L->a, d->names, ncap * sizeof *d->names, c2 * sizeof *d->names);
+                    d->names = arena_grow(d->m->a, d->names, ncap * sizeof *d->names, c2 * sizeof *d->names);
                     ncap = c2;
                 }
                 d->names[d->n_names++] = p->val->v;
             }
             size_t need = top + (p->items ? p->items->len : 0) + 1;
             if (need > cap) {
-                st = arena_grow(d->m->L->a, st, cap * sizeof *st, need * 2 * sizeof *st);
+                st = arena_grow(d->m->a, st, cap * sizeof *st, need * 2 * sizeof *st);
                 cap = need * 2;
             }
             if (p->sub)
@@ -798,7 +799,7 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
         return NULL;
     }
     collect_names(&d, pats, n);
-    struct memo_obj **bs = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
+    struct memo_obj **bs = ARENA_NEWN(m->a, struct memo_obj *, n + 1);
     for (size_t i = 0; i < n; i++) {
         const struct mtree *mt = mtree_make(m, root, pats[i]);
         if (!mt)
@@ -818,8 +819,8 @@ const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
 {
     struct memo_table seen = {NULL, 0, 0};
     size_t cap = 64, top = 0, cap_out = 64;
-    const struct dnode **st = ARENA_NEWN(m->L->a, const struct dnode *, cap);
-    const struct dnode **out = ARENA_NEWN(m->L->a, const struct dnode *, cap_out);
+    const struct dnode **st = ARENA_NEWN(m->a, const struct dnode *, cap);
+    const struct dnode **out = ARENA_NEWN(m->a, const struct dnode *, cap_out);
     *n = 0;
     st[top++] = root;
     while (top) {
@@ -830,12 +831,12 @@ const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
             continue;
         memo_insert(m, &seen, &k, h, (void *)x);
         if (*n == cap_out) {
-            out = arena_grow(m->L->a, out, cap_out * sizeof *out, cap_out * 2 * sizeof *out);
+            out = arena_grow(m->a, out, cap_out * sizeof *out, cap_out * 2 * sizeof *out);
             cap_out *= 2;
         }
         out[(*n)++] = x;
         if (top + 2 > cap) {
-            st = arena_grow(m->L->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
+            st = arena_grow(m->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
             cap *= 2;
         }
         if (x->els)

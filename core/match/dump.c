@@ -28,7 +28,7 @@ static void add(struct dp *p, const struct value ***v, size_t *n, size_t *cap,
             return;
     if (*n == *cap) {
         size_t ncap = *cap * 2 + 8;
-        *v = arena_grow(p->m->L->a, *v, *cap * sizeof **v, ncap * sizeof **v);
+        *v = arena_grow(p->m->a, *v, *cap * sizeof **v, ncap * sizeof **v);
         *cap = ncap;
     }
     (*v)[(*n)++] = x;

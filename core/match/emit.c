@@ -128,7 +128,7 @@ static struct ninfo *ninfo(struct em *e, const struct dnode *n)
     uint32_t h = memo_key_hash(&k);
     struct ninfo *ni = memo_find(&e->nodes, &k, h);
     if (!ni) {
-        ni = ARENA_NEW(e->L->a, struct ninfo);
+        ni = ARENA_NEW(e->m->a, struct ninfo);
         memo_insert(e->m, &e->nodes, &k, h, ni);
     }
     return ni;
@@ -655,13 +655,13 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     e.L = m->L;
     e.rsubj = rsubj;
     e.cl = cl;
-    e.ci = ARENA_NEWN(m->L->a, struct cinfo, n + 1);
+    e.ci = ARENA_NEWN(m->a, struct cinfo, n + 1);
     memset(e.ci, 0, (n + 1) * sizeof *e.ci);
-    e.info = info ? info : ARENA_NEWN(m->L->a, struct emit_info, n + 1);
+    e.info = info ? info : ARENA_NEWN(m->a, struct emit_info, n + 1);
     memset(e.info, 0, n * sizeof *e.info);
     e.defs = e.L->nil;
     for (size_t i = 0; i < n; i++)
-        e.ci[i].in_union = arena_zalloc(m->L->a, cl[i].n_vars + 1);
+        e.ci[i].in_union = arena_zalloc(m->a, cl[i].n_vars + 1);
     survey(&e, root, n);
     struct value *body = node_forms(&e, root);
     if (!body)

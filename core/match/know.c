@@ -125,7 +125,7 @@ static bool mergeable(struct memo_ctx *m, const struct pat *upat,
     if (upat->kind == PAT_PRED && code->kind == VK_SYMBOL)
         return true;
     size_t n = vars ? vars->len : 0, i = 0;
-    struct value **names = ARENA_NEWN(m->L->a, struct value *, n + 1);
+    struct value **names = ARENA_NEWN(m->a, struct value *, n + 1);
     for (const struct memo_list *l = vars; l; l = l->cdr)
         names[i++] = ((const struct vbind *)l->car)->name->v;
     return pat_mentions(m, code, names, n, NULL) == 0;

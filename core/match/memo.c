@@ -1,6 +1,6 @@
 /* memo.c - unique tables and computed cache of the match layer (see memo.h).
  *
- * Open addressing with linear probing; tables grow at 50% load.  Hashes are
+ * Open addressing with linear probing; tables grow at 75% load.  Hashes are
  * built only from object headers (structural hashes), so probe sequences
  * and results never depend on addresses.
  */
@@ -20,6 +20,7 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
 {
     memset(m, 0, sizeof *m);
     m->L = L;
+    m->a = L->a;
     m->hooks = *hooks;
     m->use_cache = use_cache;
     m->max_depth = max_depth > 0 ? max_depth : 10000;
@@ -73,7 +74,7 @@ static void place(struct memo_entry *slots, size_t cap, const struct memo_entry 
 static void grow(struct memo_ctx *m, struct memo_table *t)
 {
     size_t cap = t->cap ? t->cap * 2 : 16;
-    struct memo_entry *slots = arena_zalloc(m->L->a, cap * sizeof *slots);
+    struct memo_entry *slots = arena_zalloc(m->a, cap * sizeof *slots);
     for (size_t k = 0; k < t->cap; k++)
         if (t->slots[k].obj)
             place(slots, cap, &t->slots[k]);
@@ -84,7 +85,7 @@ static void grow(struct memo_ctx *m, struct memo_table *t)
 void memo_insert(struct memo_ctx *m, struct memo_table *t,
                  const struct memo_key *k, uint32_t h, void *obj)
 {
-    if ((t->n + 1) * 2 > t->cap)
+    if ((t->n + 1) * 4 > t->cap * 3)
         grow(m, t);
     struct memo_entry e = {*k, h, obj};
     place(t->slots, t->cap, &e);
@@ -143,7 +144,7 @@ struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
     struct memo_list *l = memo_find(&m->unique, &k, h);
     if (l)
         return l;
-    l = ARENA_NEW(m->L->a, struct memo_list);
+    l = ARENA_NEW(m->a, struct memo_list);
     memo_stamp(m, &l->o.h, h);
     l->car = car;
     l->cdr = cdr;
@@ -185,7 +186,7 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
         return tail;
     if (!tail)
         return (struct memo_list *)l;
-    struct memo_obj **items = ARENA_NEWN(m->L->a, struct memo_obj *, l->len);
+    struct memo_obj **items = ARENA_NEWN(m->a, struct memo_obj *, l->len);
     size_t n = 0;
     for (; l; l = l->cdr)
         items[n++] = l->car;

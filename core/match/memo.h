@@ -72,6 +72,11 @@ struct memo_hooks {
 struct memo_ctx {
     struct lisp *L;             /* values, symbols, arena */
     struct memo_hooks hooks;    /* gensym / user-code expansion */
+    struct arena *a;            /* where the layer's own objects live (IR,
+                                   tables, work arrays; L->a unless the
+                                   caller sets a scratch arena that dies
+                                   with the compilation); Lisp values it
+                                   makes always go to L->a */
     struct memo_table unique;   /* hash-consed IR objects */
     struct memo_table cache;    /* computed cache: state -> decision node */
     struct memo_table vals;     /* canonical Lisp values (pat_val) */
@@ -84,7 +89,8 @@ struct memo_ctx {
     const void *bad;            /* the PAT_BAD pattern the compiler reached */
 };
 
-/* Initialise ctx for one compilation; max_depth <= 0 means 10000. */
+/* Initialise ctx for one compilation; max_depth <= 0 means 10000.  The
+ * layer's objects go to L->a (set m->a before first use to change it). */
 void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
                    const struct memo_hooks *hooks, bool use_cache,
                    int max_depth);

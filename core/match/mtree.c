@@ -22,7 +22,7 @@ static const struct subj *make_subj(struct memo_ctx *m, const struct subj *paren
     struct subj *s = memo_find(&m->unique, &k, h);
     if (s)
         return s;
-    s = ARENA_NEW(m->L->a, struct subj);
+    s = ARENA_NEW(m->a, struct subj);
     memo_stamp(m, &s->o.h, h);
     s->parent = parent;
     s->fun = fun;
@@ -62,7 +62,7 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     struct mtree *t = memo_find(&m->unique, &k, h);
     if (t)
         return t;
-    t = ARENA_NEW(m->L->a, struct mtree);
+    t = ARENA_NEW(m->a, struct mtree);
     memo_stamp(m, &t->o.h, h);
     t->kind = kind;
     t->s = s;
@@ -109,7 +109,7 @@ const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
     if (!memo_enter(m))
         return NULL;
     size_t n = p->items ? p->items->len : 0, i = 0;
-    struct memo_obj **kids = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
+    struct memo_obj **kids = ARENA_NEWN(m->a, struct memo_obj *, n + 1);
     for (const struct memo_list *l = p->items; l; l = l->cdr) {
         const struct mtree *k = mtree_make(m, s, (const struct pat *)l->car);
         if (!k)
@@ -181,8 +181,8 @@ bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
     if (!memo_enter(m))
         return false;
     size_t n = mt->items->len, i = 0;
-    struct memo_obj **ta = ARENA_NEWN(m->L->a, struct memo_obj *, n);
-    struct memo_obj **ea = ARENA_NEWN(m->L->a, struct memo_obj *, n);
+    struct memo_obj **ta = ARENA_NEWN(m->a, struct memo_obj *, n);
+    struct memo_obj **ea = ARENA_NEWN(m->a, struct memo_obj *, n);
     bool ok = true;
     for (const struct memo_list *l = mt->items; l && ok; l = l->cdr, i++) {
         const struct mtree *t, *e;
@@ -205,7 +205,7 @@ const struct mtree *mtree_simplify(struct memo_ctx *m, const struct mtree *mt)
     if (!memo_enter(m))
         return NULL;
     size_t n = mt->items ? mt->items->len : 0, i = 0;
-    struct memo_obj **kids = ARENA_NEWN(m->L->a, struct memo_obj *, n + 1);
+    struct memo_obj **kids = ARENA_NEWN(m->a, struct memo_obj *, n + 1);
     for (const struct memo_list *l = mt->items; l; l = l->cdr) {
         const struct mtree *k = mtree_simplify(m, (const struct mtree *)l->car);
         if (!k) {
@@ -237,7 +237,7 @@ const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
     if (!memo_enter(m))
         return NULL;
     size_t len = mt->items->len, i = 0;
-    struct memo_obj **kids = ARENA_NEWN(m->L->a, struct memo_obj *, len);
+    struct memo_obj **kids = ARENA_NEWN(m->a, struct memo_obj *, len);
     bool changed = false;
     for (const struct memo_list *l = mt->items; l; l = l->cdr, i++) {
         const struct mtree *k = mtree_app_subst(m, (const struct mtree *)l->car,
@@ -292,7 +292,7 @@ const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
     struct vbind *b = memo_find(&m->unique, &k, h);
     if (b)
         return b;
-    b = ARENA_NEW(m->L->a, struct vbind);
+    b = ARENA_NEW(m->a, struct vbind);
     memo_stamp(m, &b->o.h, h);
     b->name = name;
     b->s = s;
@@ -308,7 +308,7 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
     struct branch *b = memo_find(&m->unique, &k, h);
     if (b)
         return b;
-    b = ARENA_NEW(m->L->a, struct branch);
+    b = ARENA_NEW(m->a, struct branch);
     memo_stamp(m, &b->o.h, h);
     b->match = match;
     b->clause = clause;

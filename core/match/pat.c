@@ -84,7 +84,7 @@ static bool walk_symbols(struct memo_ctx *m, const struct value *form,
                          void *arg)
 {
     size_t cap = 64, top = 0;
-    const struct value **st = ARENA_NEWN(m->L->a, const struct value *, cap);
+    const struct value **st = ARENA_NEWN(m->a, const struct value *, cap);
     st[top++] = form;
     while (top) {
         const struct value *x = st[--top];
@@ -96,7 +96,7 @@ static bool walk_symbols(struct memo_ctx *m, const struct value *form,
         size_t need = x->kind == VK_CONS ? 2 : vectorlike(x) ? x->u.vec.n : 0;
         if (top + need > cap) {
             size_t ncap = (top + need) * 2;
-            st = arena_grow(m->L->a, st, cap * sizeof *st, ncap * sizeof *st);
+            st = arena_grow(m->a, st, cap * sizeof *st, ncap * sizeof *st);
             cap = ncap;
         }
         if (x->kind == VK_CONS) {
@@ -124,7 +124,7 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
     struct pat_val *pv = memo_find_by(&m->vals, h, val_eq, v);
     if (pv)
         return pv;
-    pv = ARENA_NEW(m->L->a, struct pat_val);
+    pv = ARENA_NEW(m->a, struct pat_val);
     memo_stamp(m, &pv->o.h, h);
     pv->v = v;
     struct memo_key k = {TAG_VAL, pv->o.h.id, {NULL, NULL, NULL, NULL}};
@@ -146,7 +146,7 @@ static const struct pat *make_sub(struct memo_ctx *m, enum pat_kind kind,
     struct pat *p = memo_find(&m->unique, &k, h);
     if (p)
         return p;
-    p = ARENA_NEW(m->L->a, struct pat);
+    p = ARENA_NEW(m->a, struct pat);
     memo_stamp(m, &p->o.h, h);
     p->kind = kind;
     p->val = val;

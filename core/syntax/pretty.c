@@ -150,6 +150,7 @@ struct bctx {
     struct lisp *L;
     const struct pretty_opts *o;
     bool compact;
+    bool data_atoms; /* quoted lists and vectors print as one atom */
 };
 
 /* Argument-list positions: nil there prints as "()" (cli.md section 8).
@@ -325,6 +326,28 @@ static struct bframe *push_frame(struct bctx *c, struct bstack *s)
     return f;
 }
 
+/* Quoted data as one atom, printed with print-circle labels: the way to
+ * print data that contains itself or is nested deeper than the layout
+ * goes.  Such data holds no temporaries (those are only made for code). */
+static struct pnode *data_atom(struct bctx *c, struct pnode *p,
+                               const struct value *v)
+{
+    struct print_opts po = c->compact ? print_opts_compact() : print_opts_default();
+    po.gensym = !c->compact;
+    po.circle = true;
+    struct buf b;
+    buf_init(&b, c->L->a);
+    print_value(c->L, &b, v, &po);
+    p->kind = PN_ATOM;
+    p->text = buf_cstr(&b);
+    p->len = b.len;
+    p->has_nl = memchr(p->text, '\n', p->len) != NULL;
+    p->multiline = p->has_nl;
+    p->width = pretty_width(p->prefix ? p->prefix : "", p->prefix_len) +
+               pretty_width(p->text, p->len);
+    return p;
+}
+
 /* The node for v; pushes a frame when v is a list or vector whose kids
  * are still to be read. */
 static struct pnode *make_node(struct bctx *c, struct bstack *s,
@@ -335,7 +358,10 @@ static struct pnode *make_node(struct bctx *c, struct bstack *s,
     p->comments = comments_of(c, v);
     struct unwrapped u = unwrap(c, p, v, level, data);
     p->data = u.data;
-    if (value_consp(u.v) || value_is(u.v, VK_VECTOR)) {
+    bool container = value_consp(u.v) || value_is(u.v, VK_VECTOR);
+    if (container && c->data_atoms && u.data && u.level == 0)
+        return data_atom(c, p, u.v);
+    if (container) {
         p->kind = value_consp(u.v) ? PN_LIST : PN_VECTOR;
         struct bframe *f = push_frame(c, s);
         f->node = p;
@@ -446,11 +472,18 @@ static bool build_run(struct bctx *c, struct bstack *s)
 static struct pretty_doc *build(struct lisp *L, const struct pretty_opts *o,
                                 const struct value *v, bool compact)
 {
-    struct bctx c = {L, o, compact};
+    struct bctx c = {L, o, compact, false};
     struct bstack s = {0};
     struct pnode *root = make_node(&c, &s, v, 0, false, NULL, 0);
-    if (!build_run(&c, &s))
-        return NULL;
+    if (!build_run(&c, &s)) {
+        /* Code neither loops nor nests that deep (the walker refuses
+         * it), so quoted data did: again, with quoted data as atoms. */
+        c.data_atoms = true;
+        s.n = 0;
+        root = make_node(&c, &s, v, 0, false, NULL, 0);
+        if (!build_run(&c, &s))
+            return NULL;
+    }
     struct pretty_doc *d = arena_zalloc(L->a, sizeof *d);
     d->a = L->a;
     d->root = root;

@@ -394,9 +394,9 @@ static const uint64_t low_bytes[9] = {
     UINT64_C(0xFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX,
 };
 
-static inline size_t sym_index(const struct reader *R, uint64_t w0, uint64_t w1, size_t n)
+static inline size_t sym_index(const struct reader *R, uint64_t w0, uint64_t w1)
 {
-    uint64_t h = (w0 ^ (w1 * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) * UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = (w0 ^ (w1 * UINT64_C(0xC2B2AE3D27D4EB4F))) * UINT64_C(0x9E3779B97F4A7C15);
     return (size_t)(h >> R->symshift);
 }
 
@@ -404,7 +404,7 @@ static void sym_grow(struct reader *R)
 {
     struct sym_slot *old = R->syms;
     size_t oldcap = R->capsyms;
-    R->capsyms = oldcap ? oldcap * 2 : 256;
+    R->capsyms = oldcap ? oldcap * 2 : 128;
     R->symshift = 64;
     for (size_t c = R->capsyms; c > 1; c >>= 1)
         R->symshift--;
@@ -412,30 +412,30 @@ static void sym_grow(struct reader *R)
     for (size_t k = 0; k < oldcap; k++) {
         if (!old[k].sym)
             continue;
-        size_t j = sym_index(R, old[k].w0, old[k].w1, old[k].len);
+        size_t j = sym_index(R, old[k].w0, old[k].w1);
         while (R->syms[j].sym)
             j = (j + 1) & (R->capsyms - 1);
         R->syms[j] = old[k];
     }
 }
 
-/* The symbol named by the n plain ASCII bytes at s (n <= 16, and 16 bytes
- * readable at s). */
+/* The symbol named by the n plain ASCII bytes at s (0 < n <= 16, no NUL,
+ * and 16 bytes readable at s). */
 static struct value *cached_symbol(struct reader *R, const uint8_t *s, size_t n)
 {
     uint64_t w0 = load8(s) & low_bytes[n < 8 ? n : 8];
     uint64_t w1 = load8(s + 8) & low_bytes[n > 8 ? n - 8 : 0];
     if ((R->nsyms + 1) * 2 > R->capsyms)
         sym_grow(R);
-    size_t j = sym_index(R, w0, w1, n);
+    size_t j = sym_index(R, w0, w1);
     for (;;) {
         struct sym_slot *e = &R->syms[j];
         if (!e->sym) {
-            *e = (struct sym_slot){w0, w1, (uint32_t)n, intern_symbol(R->L, (const char *)s, n)};
+            *e = (struct sym_slot){w0, w1, intern_symbol(R->L, (const char *)s, n)};
             R->nsyms++;
             return e->sym;
         }
-        if (e->w0 == w0 && e->w1 == w1 && e->len == n)
+        if (e->w0 == w0 && e->w1 == w1)
             return e->sym;
         j = (j + 1) & (R->capsyms - 1);
     }
@@ -534,24 +534,37 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
 
 /* ---- lists and vectors ---- */
 
+/* Bytes of a cons: the header and the two pointers, not the whole union.
+ * Nothing writes another member into a cons; the slack after a block
+ * keeps even a whole-struct copy of its last cell inside the block. */
+#define CONS_SIZE (offsetof(struct value, u) + sizeof(struct value_cons))
+#define CONS_SLACK (sizeof(struct value) - CONS_SIZE)
+
 struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
                               const struct item *tail, uint32_t start, uint32_t end)
 {
     struct value *last = tail ? tail->v : R->L->nil;
     if (n == 0)
         return last;
-    /* One block for the whole list: one allocation, consecutive cells. */
-    struct value *cells = arena_alloc(R->a, n * sizeof *cells);
-    for (size_t i = 0; i < n; i++) {
-        cells[i].kind = VK_CONS;
-        cells[i].u.cons.car = items[i].v;
-        cells[i].u.cons.cdr = i + 1 < n ? &cells[i + 1] : last;
+    /* One block for the whole list: one allocation, consecutive cells of
+     * a cons's size. */
+    char *block = arena_alloc(R->a, n * CONS_SIZE + CONS_SLACK);
+    struct value *c = (struct value *)block;
+    for (size_t i = 0; i + 1 < n; i++) {
+        struct value *next = (struct value *)((char *)c + CONS_SIZE);
+        c->kind = VK_CONS;
+        c->u.cons.car = items[i].v;
+        c->u.cons.cdr = next;
+        c = next;
     }
+    c->kind = VK_CONS;
+    c->u.cons.car = items[n - 1].v;
+    c->u.cons.cdr = last;
     if (R->origin)
         for (size_t i = 0; i < n; i++)
-            read_origin_put(R->origin, &cells[i], i ? items[i].start : start, end,
-                            items[i].start, items[i].end);
-    return cells;
+            read_origin_put(R->origin, (struct value *)(block + i * CONS_SIZE),
+                            i ? items[i].start : start, end, items[i].start, items[i].end);
+    return (struct value *)block;
 }
 
 static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct item *it)

@@ -55,10 +55,10 @@ struct label_slot {
     int32_t frame;      /* index of the FR_LABEL frame still reading it, or -1 */
 };
 
-/* A cached symbol: its name (at most 16 bytes) as two zero-padded words. */
+/* A cached symbol: its name (1 to 16 bytes, none of them NUL) as two
+ * zero-padded words, which also give its length. */
 struct sym_slot {
     uint64_t w0, w1;
-    uint32_t len;
     struct value *sym; /* NULL = empty slot */
 };
 

@@ -671,24 +671,48 @@ void walk_init(struct walker *w, struct lisp *L, walk_visit_fn visit, void *ctx)
     w->ctx = ctx;
 }
 
+/* Start a walk with the walker's spare frame stack (a nested walk of the
+ * same walker, started from a callback, finds none and grows its own). */
+static void begin(struct state *s, struct walker *w)
+{
+    memset(s, 0, sizeof *s);
+    s->w = w;
+    s->stack = w->spare;
+    s->cap = w->spare_cap;
+    w->spare = NULL;
+    w->spare_cap = 0;
+    w->too_deep = w->circular = false;
+}
+
+/* Give the stack back for the next walk: arena memory is only freed with
+ * the arena, so without this each top-level form would cost a stack. */
+static struct value *end(struct state *s, struct value *r)
+{
+    if (s->cap > s->w->spare_cap) {
+        s->w->spare = s->stack;
+        s->w->spare_cap = s->cap;
+    }
+    return r;
+}
+
 struct value *walk_form(struct walker *w, struct value *form)
 {
-    struct state s = {.w = w};
+    struct state s;
     struct value *r = form;
-    w->too_deep = w->circular = false;
+    begin(&s, w);
     int e = enter(&s, form, R_CODE, NULL, &r);
     if (e == E_ABORT)
-        return NULL;
-    return run(&s, e == E_PUSHED ? E_PUSHED : E_DONE, r);
+        return end(&s, NULL);
+    return end(&s, run(&s, e == E_PUSHED ? E_PUSHED : E_DONE, r));
 }
 
 struct value *walk_body(struct walker *w, struct value *body)
 {
-    struct state s = {.w = w};
+    struct state s;
     static const struct spec sp_body = {{0}, 0, R_CODE, 0, 0};
-    w->too_deep = w->circular = false;
+    begin(&s, w);
     if (!value_consp(body))
-        return body;
+        return end(&s, body);
     push(&s, body, &sp_body, 1, R_CODE);
-    return run(&s, E_PUSHED, body);
+    return end(&s, run(&s, E_PUSHED, body));
 }

@@ -46,6 +46,8 @@ struct walker {
     bool too_deep;               /* set when max_depth stopped the walk, or */
     bool circular;               /* ... a list in a code position loops */
     struct value *deep_at;       /* the form at which it stopped */
+    void *spare;                 /* a frame stack kept between walks, so */
+    size_t spare_cap;            /* a file of many forms reuses one stack */
 };
 
 /* Initialise w for a walk over values of L with callback visit. */

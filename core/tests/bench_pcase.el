@@ -10,9 +10,10 @@
 ;;       the forms, of Emacs's expansion, of pcexpand's output, and of
 ;;       pcexpand's output after `macroexpand-all' (all other macros expanded,
 ;;       as in Emacs's own result)
-;;   bench-pcase-size FILE  print the size of the forms of FILE
-;;   bench-pcase-and-or KMAX  for k = 2..KMAX: the size of Emacs's expansion
-;;       of an `and' of k `or's and the time it takes (in this process)
+;;   bench-pcase-size FILE  print the conses and the size of the forms of FILE
+;;   bench-pcase-and-or KMAX  for k = 2..KMAX: the conses and size of Emacs's
+;;       expansion of an `and' of k `or's and the time it takes (in this
+;;       process)
 ;; Emacs's pattern macro libraries are loaded up front, as in the
 ;; conformance suites.
 
@@ -46,6 +47,16 @@
       (let ((v (pop stack)))
         (setq n (1+ n))
         (cond ((consp v) (push (car v) stack) (push (cdr v) stack))
+              ((and (vectorp v) (not (recordp v)))
+               (mapc (lambda (e) (push e stack)) v)))))
+    n))
+
+(defun bench-pcase--conses (x)
+  "The conses of X (inside vectors too)."
+  (let ((n 0) (stack (list x)))
+    (while stack
+      (let ((v (pop stack)))
+        (cond ((consp v) (setq n (1+ n)) (push (car v) stack) (push (cdr v) stack))
               ((and (vectorp v) (not (recordp v)))
                (mapc (lambda (e) (push e stack)) v)))))
     n))
@@ -99,9 +110,9 @@
                    (funcall sum (mapcar #'macroexpand-all pcx))))))
 
 (defun bench-pcase-size ()
-  (princ (format "%d\n" (apply #'+ (mapcar #'bench-pcase--size
-                                           (bench-pcase--read-all
-                                            (pop command-line-args-left)))))))
+  (let ((forms (bench-pcase--read-all (pop command-line-args-left))))
+    (princ (format "%d %d\n" (apply #'+ (mapcar #'bench-pcase--conses forms))
+                   (apply #'+ (mapcar #'bench-pcase--size forms))))))
 
 (defun bench-pcase--and-of-ors (k)
   "The pcase form with an `and' of K `or's of predicates."
@@ -118,4 +129,5 @@
              (let* ((start (float-time))
                     (e (macroexpand-all (bench-pcase--and-of-ors k)))
                     (secs (- (float-time) start)))
-               (princ (format "%d %d %.4f\n" k (bench-pcase--size e) secs))))))
+               (princ (format "%d %d %d %.4f\n" k (bench-pcase--conses e)
+                              (bench-pcase--size e) secs))))))

@@ -11,8 +11,9 @@
 #    them; the best of $PCX_BENCH_RUNS runs (default 3) of each.
 # 3. Sizes (conses + atoms) of both expansions.
 # 4. An `and' of k `or's of predicates, k = 2..20: pcexpand's output size
-#    and process time next to Emacs's size and expansion time (Emacs for
-#    k <= $PCX_BENCH_KMAX_EMACS, default 14: its expansion doubles with k).
+#    and time per form (one process expanding 100 copies) next to Emacs's
+#    size and expansion time (Emacs for k <= $PCX_BENCH_KMAX_EMACS, default
+#    14: its expansion doubles with k).
 # Prints figures only; nothing is asserted about time.
 #
 # Usage: bench_pcase.sh PCEXPAND [CORPUS]
@@ -25,23 +26,26 @@ root=$(cd "$here/../.." && pwd)
 emacs=${EMACS:-emacs}
 runs=${PCX_BENCH_RUNS:-3}
 kmax_emacs=${PCX_BENCH_KMAX_EMACS:-14}
+copies=100
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 el() { "$emacs" -Q --batch -l "$here/bench_pcase.el" -f "$@"; }
 
-now() { date +%s.%N; }
-# best_time CMD...: the smallest wall time of $runs runs of CMD, in seconds.
+# best_time CMD...: "WALL CPU" (seconds; CPU = user + system) of the
+# fastest of $runs runs of CMD (the smallest of each; CMD's output is its
+# own business).  CPU time is the steadier figure on a loaded machine.
 best_time() {
-    local best="" t0 t1 d
+    local bw="" bc="" t w u s c
     for _ in $(seq "$runs"); do
-        t0=$(now)
-        "$@"
-        t1=$(now)
-        d=$(echo "$t1 - $t0" | bc -l)
-        if [ -z "$best" ] || [ "$(echo "$d < $best" | bc -l)" = 1 ]; then best=$d; fi
+        t=$( { TIMEFORMAT='%R %U %S'; time "$@"; } 2>&1 )
+        read -r w u s <<<"$t"
+        c=$(echo "$u + $s" | bc -l)
+        if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
+        if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
     done
-    printf '%.4f' "$best"
+    printf '%.3f %.3f\n' "$bw" "$bc"
 }
+ratio() { echo "$1 / $2" | bc -l | xargs printf '%.0f'; }
 
 # ---- 1. the forms ----
 if [ -n "${PCX_BENCH_TSV:-}" ]; then
@@ -58,10 +62,11 @@ el bench-pcase-select "$tmp/all.el" "$tmp/all.err" "$tmp/forms.el" 2>/dev/null
 # ---- 2. whole-process times ----
 run_pcx() { "$pcexpand" --compact -q "$tmp/forms.el" >"$tmp/pcx.el" 2>/dev/null; }
 run_emacs() { el bench-pcase-expand "$tmp/forms.el" "$tmp/emacs.el" 2>/dev/null; }
-t_pcx=$(best_time run_pcx)
-t_emacs=$(best_time run_emacs)
-echo "time (whole process, best of $runs): pcexpand ${t_pcx} s, Emacs ${t_emacs} s," \
-     "ratio $(echo "$t_emacs / $t_pcx" | bc -l | xargs printf '%.0f')x"
+read -r w_pcx c_pcx < <(best_time run_pcx)
+read -r w_emacs c_emacs < <(best_time run_emacs)
+echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s CPU;" \
+     "Emacs ${w_emacs} s wall, ${c_emacs} s CPU"
+echo "  ratio: $(ratio "$w_emacs" "$w_pcx")x wall, $(ratio "$c_emacs" "$c_pcx")x CPU"
 
 # ---- 3. sizes ----
 el bench-pcase-sizes "$tmp/forms.el" "$tmp/pcx.el" 2>/dev/null
@@ -75,12 +80,19 @@ and_of_ors() {
 }
 el bench-pcase-and-or "$kmax_emacs" 2>/dev/null >"$tmp/emacs-k.txt"
 run_k() { "$pcexpand" --compact -q "$tmp/k.el" >"$tmp/k.out" 2>/dev/null; }
-echo "and of k ors:  k  pcexpand size  pcexpand time (process)  Emacs size  Emacs time (expansion)"
+echo "and of k ors: sizes as conses / conses + atoms; time per form: pcexpand's"
+echo "whole process on $copies copies divided by $copies, Emacs's macroexpand-all of one"
+printf '%4s %20s %12s %22s %14s\n' k "pcexpand size" time "Emacs size" time
 for k in $(seq 2 20); do
-    and_of_ors "$k" >"$tmp/k.el"
-    t=$(best_time run_k)
-    size=$(el bench-pcase-size "$tmp/k.out" 2>/dev/null)
-    read -r _ esize etime < <(grep "^$k " "$tmp/emacs-k.txt" || echo "- - not-run")
-    [ "$etime" = not-run ] || etime="$etime s"
-    printf '%17d %14s %24s %11s %23s\n' "$k" "$size" "${t} s" "$esize" "$etime"
+    and_of_ors "$k" >"$tmp/one.el"
+    for _ in $(seq "$copies"); do cat "$tmp/one.el"; done >"$tmp/k.el"
+    read -r w _ < <(best_time run_k)
+    t=$(echo "$w / $copies" | bc -l | xargs printf '%.5f')
+    head -n 1 "$tmp/k.out" >"$tmp/k1.out"
+    read -r pc ps < <(el bench-pcase-size "$tmp/k1.out" 2>/dev/null)
+    if read -r _ ec es et < <(grep "^$k " "$tmp/emacs-k.txt"); then
+        printf '%4d %9d / %8d %10s s %10d / %9d %12s s\n' "$k" "$pc" "$ps" "$t" "$ec" "$es" "$et"
+    else
+        printf '%4d %9d / %8d %10s s %22s %14s\n' "$k" "$pc" "$ps" "$t" "(not run)" ""
+    fi
 done

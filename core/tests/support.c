@@ -8,6 +8,7 @@
 #include "base/report.h"
 #include "base/source.h"
 #include "expand/gensym.h"
+#include "expand/pcase_macros.h"
 #include "lisp/print.h"
 #include "syntax/pretty.h"
 #include "syntax/walk.h"
@@ -90,6 +91,7 @@ void support_run_text(struct support_run *r, struct arena *a, const char *text,
     diag_init(&r->dl, a);
     assert_true(read_source(r->L, r->text, len, &r->rr));
     expand_init(&r->x, r->L, &r->dl, &r->rr);
+    r->x.macros = pcase_macros_new(r->L); /* learns the file's definitions, as the CLI */
     r->x.memo = memo;
     r->out = ARENA_NEWN(a, struct value *, r->rr.n_forms + 1);
     for (size_t i = 0; i < r->rr.n_forms; i++) {

@@ -8,6 +8,7 @@
  * and the dumps (match/dump) that pin the structure.
  */
 #include "support.h"
+#include "match_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,67 +19,32 @@
 #include "match/know.h"
 #include "syntax/read.h"
 
-struct fx {
-    struct arena *a;
-    struct lisp *L;
-    struct memo_ctx m;
-    const struct subj *root;
-};
-
-static struct value *gensym(void *ctx, const char *base)
+static struct value *rd(struct match_fx *f, const char *text)
 {
-    struct fx *f = ctx;
-    return intern_uninterned(f->L, base, strlen(base));
-}
-
-static struct value *code(void *ctx, struct value *form)
-{
-    (void)ctx;
-    return form;
-}
-
-static struct fx *fx_new(bool cache)
-{
-    struct arena *a = support_arena();
-    struct fx *f = ARENA_NEW(a, struct fx);
-    f->a = a;
-    f->L = intern_new(a);
-    struct memo_hooks h = {gensym, code, f};
-    memo_ctx_init(&f->m, f->L, &h, cache, 0);
-    f->root = mtree_root(&f->m, intern_cstr(f->L, "x"), false);
-    return f;
-}
-
-static struct value *rd(struct fx *f, const char *text)
-{
-    struct value *v;
-    size_t used;
-    struct read_error err;
-    assert_true(read_one(f->L, (const uint8_t *)text, strlen(text), &v, &used, &err));
-    return v;
+    return match_fx_read(f, text);
 }
 
 /* Short constructors for the IR. */
-static const struct pat *Q(struct fx *f, const char *c) { return pat_quote(&f->m, rd(f, c)); }
-static const struct pat *P(struct fx *f, const char *fun) { return pat_pred(&f->m, rd(f, fun)); }
-static const struct pat *G(struct fx *f, const char *e) { return pat_guard(&f->m, rd(f, e)); }
-static const struct pat *V(struct fx *f, const char *s) { return pat_var(&f->m, rd(f, s)); }
-static const struct pat *A(struct fx *f, const char *fun, const struct pat *p)
+static const struct pat *Q(struct match_fx *f, const char *c) { return pat_quote(&f->m, rd(f, c)); }
+static const struct pat *P(struct match_fx *f, const char *fun) { return pat_pred(&f->m, rd(f, fun)); }
+static const struct pat *G(struct match_fx *f, const char *e) { return pat_guard(&f->m, rd(f, e)); }
+static const struct pat *V(struct match_fx *f, const char *s) { return pat_var(&f->m, rd(f, s)); }
+static const struct pat *A(struct match_fx *f, const char *fun, const struct pat *p)
 {
     return pat_app(&f->m, rd(f, fun), p);
 }
-static const struct pat *AND2(struct fx *f, const struct pat *a, const struct pat *b)
+static const struct pat *AND2(struct match_fx *f, const struct pat *a, const struct pat *b)
 {
     const struct pat *v[2] = {a, b};
     return pat_and(&f->m, v, 2);
 }
-static const struct pat *OR2(struct fx *f, const struct pat *a, const struct pat *b)
+static const struct pat *OR2(struct match_fx *f, const struct pat *a, const struct pat *b)
 {
     const struct pat *v[2] = {a, b};
     return pat_or(&f->m, v, 2);
 }
 
-static const char *dtree_text(struct fx *f, const struct pat *const *pats, size_t n)
+static const char *dtree_text(struct match_fx *f, const struct pat *const *pats, size_t n)
 {
     const struct dnode *d = dtree_build(&f->m, f->root, pats, n);
     assert_non_null(d);
@@ -91,7 +57,7 @@ static const char *dtree_text(struct fx *f, const struct pat *const *pats, size_
 static void constants_dispatch(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *p[3] = {Q(f, "a"), Q(f, "1"), pat_any(&f->m)};
     assert_string_equal(dtree_text(f, p, 3),
                         "n0: if (eq x 'a) then n1 else n2\n"
@@ -106,7 +72,7 @@ static void constants_dispatch(void **state)
 static void identical_guards_merge(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *g = G(f, "(tick)");
     const struct pat *p[3] = {AND2(f, Q(f, "1"), g), g, pat_any(&f->m)};
     assert_string_equal(dtree_text(f, p, 3),
@@ -123,7 +89,7 @@ static void identical_guards_merge(void **state)
 static void guards_with_variables_do_not_merge(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *g = G(f, "v");
     const struct pat *p[2] = {AND2(f, A(f, "car", V(f, "v")), g),
                               AND2(f, A(f, "cdr", V(f, "v")), g)};
@@ -137,7 +103,7 @@ static void guards_with_variables_do_not_merge(void **state)
 static void exclusion_table(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     assert_int_equal(know_check_table(), -1);
     assert_true(know_exclusive(rd(f, "consp"), rd(f, "stringp")));
     assert_true(know_exclusive(rd(f, "stringp"), rd(f, "consp")));
@@ -164,7 +130,7 @@ static void exclusion_table(void **state)
 static void not_swaps_outcomes(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     /* (pred (not consp)) after consp failed is known to succeed */
     const struct pat *p[2] = {AND2(f, P(f, "consp"), G(f, "nil")),
                               P(f, "(not consp)")};
@@ -174,7 +140,7 @@ static void not_swaps_outcomes(void **state)
     arena_free(f->a);
 }
 
-static const char *member_of(struct fx *f, const char *a, const char *b,
+static const char *member_of(struct match_fx *f, const char *a, const char *b,
                              const char *c)
 {
     const struct pat *v[3] = {Q(f, a), Q(f, b), Q(f, c)};
@@ -187,7 +153,7 @@ static const char *member_of(struct fx *f, const char *a, const char *b,
 static void or_of_constants(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     assert_non_null(strstr(member_of(f, "a", "b", "c"), "(memq x '(c b a))"));
     assert_non_null(strstr(member_of(f, "a", "1", "c"), "(memql x '(c 1 a))"));
     assert_non_null(strstr(member_of(f, "1", "\"s\"", "c"), "(member x '(c \"s\" 1))"));
@@ -207,7 +173,7 @@ static void or_of_constants(void **state)
 static void app_sharing_and_skipping(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *p[2] = {A(f, "f", Q(f, "1")), A(f, "f", Q(f, "2"))};
     assert_string_equal(dtree_text(f, p, 2),
                         "n0: let $1 = (f x) -> n1\n"
@@ -229,7 +195,7 @@ static void app_sharing_and_skipping(void **state)
 static void repeated_variable_is_eql(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *p[1] = {AND2(f, A(f, "car", V(f, "v")), A(f, "cdr", V(f, "v")))};
     const char *t = dtree_text(f, p, 1);
     assert_non_null(strstr(t, "if (eql $1 $2)"));
@@ -239,7 +205,7 @@ static void repeated_variable_is_eql(void **state)
 
 /* (and (or p1 q1) ... (or pk qk)): Emacs's tree has 2^k paths; the DAG
  * stays linear and so does the number of states built. */
-static size_t and_of_ors(struct fx *f, int k, size_t *states)
+static size_t and_of_ors(struct match_fx *f, int k, size_t *states)
 {
     const struct pat **ors = ARENA_NEWN(f->a, const struct pat *, (size_t)k);
     for (int i = 0; i < k; i++) {
@@ -260,10 +226,10 @@ static size_t and_of_ors(struct fx *f, int k, size_t *states)
 static void and_of_ors_is_linear(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     size_t s10, s40;
     size_t n10 = and_of_ors(f, 10, &s10);
-    struct fx *g = fx_new(true);
+    struct match_fx *g = match_fx_new(true);
     size_t n40 = and_of_ors(g, 40, &s40);
     assert_true(n10 >= 20);
     assert_true(n40 <= 5 * n10);
@@ -278,7 +244,7 @@ static void cache_changes_nothing(void **state)
     const char *texts[2];
     size_t hits[2];
     for (int on = 0; on < 2; on++) {
-        struct fx *f = fx_new(on);
+        struct match_fx *f = match_fx_new(on);
         const struct pat *g = G(f, "(h)");
         const struct pat *p[4] = {
             AND2(f, OR2(f, P(f, "p"), Q(f, "a")), OR2(f, P(f, "q"), g)),
@@ -299,7 +265,7 @@ static void cache_changes_nothing(void **state)
 static void deep_patterns_fail_cleanly(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     f->m.max_depth = 500;
     const struct pat *p = Q(f, "1");
     for (int i = 0; i < 2000; i++)
@@ -313,7 +279,7 @@ static void deep_patterns_fail_cleanly(void **state)
 static void dontcare_keeps_tests(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *p[2] = {AND2(f, P(f, "consp"), A(f, "car-safe", V(f, "a"))),
                               pat_dontcare(&f->m)};
     const struct dnode *d = dtree_build(&f->m, f->root, p, 2);
@@ -329,7 +295,7 @@ static void dontcare_keeps_tests(void **state)
 static void pattern_dump(void **state)
 {
     (void)state;
-    struct fx *f = fx_new(true);
+    struct match_fx *f = match_fx_new(true);
     const struct pat *cons = P(f, "consp");
     const struct pat *three[3] = {cons, A(f, "car-safe", Q(f, "a")),
                                   A(f, "cdr-safe", V(f, "y"))};

@@ -7,54 +7,22 @@
  * and survives deep input; the predicate table is sorted.
  */
 #include "support.h"
+#include "match_fixture.h"
 
 #include <string.h>
 
 #include "match/pat.h"
 #include "syntax/read.h"
 
-struct fx {
-    struct arena *a;
-    struct lisp *L;
-    struct memo_ctx m;
-};
-
-static struct value *gensym(void *ctx, const char *base)
+static struct value *rd(struct match_fx *f, const char *text)
 {
-    struct fx *f = ctx;
-    return intern_uninterned(f->L, base, strlen(base));
-}
-
-static struct value *code(void *ctx, struct value *form)
-{
-    (void)ctx;
-    return form;
-}
-
-static struct fx *fx_new(void)
-{
-    struct arena *a = support_arena();
-    struct fx *f = ARENA_NEW(a, struct fx);
-    f->a = a;
-    f->L = intern_new(a);
-    struct memo_hooks h = {gensym, code, f};
-    memo_ctx_init(&f->m, f->L, &h, true, 0);
-    return f;
-}
-
-static struct value *rd(struct fx *f, const char *text)
-{
-    struct value *v;
-    size_t used;
-    struct read_error err;
-    assert_true(read_one(f->L, (const uint8_t *)text, strlen(text), &v, &used, &err));
-    return v;
+    return match_fx_read(f, text);
 }
 
 static void equal_values_share_patterns(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     struct memo_ctx *m = &f->m;
     assert_ptr_equal(pat_quote(m, rd(f, "1")), pat_quote(m, rd(f, "1")));
     assert_ptr_not_equal(pat_quote(m, rd(f, "1")), pat_quote(m, rd(f, "1.0")));
@@ -72,7 +40,7 @@ static void equal_values_share_patterns(void **state)
 static void compound_patterns_share(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     struct memo_ctx *m = &f->m;
     const struct pat *a[2] = {pat_var(m, rd(f, "x")), pat_quote(m, rd(f, "1"))};
     const struct pat *b[2] = {pat_var(m, rd(f, "x")), pat_quote(m, rd(f, "1"))};
@@ -99,7 +67,7 @@ static void compound_patterns_share(void **state)
 static void hash_agrees_with_equal(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     static const char *const pairs[][2] = {
         {"(1 2 (3 [4 5]) \"x\")", "(1 2 (3 [4 5]) \"x\")"},
         {"#s(r 1 2)", "#s(r 1 2)"},
@@ -126,7 +94,7 @@ static void hash_agrees_with_equal(void **state)
 static void mentions_like_fgrep(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     struct value *syms[3] = {rd(f, "a"), rd(f, "b"), rd(f, "c")};
     bool found[3];
     struct value *form = rd(f, "(foo [x (b)] \"a c\" . c)");
@@ -148,7 +116,7 @@ static void mentions_like_fgrep(void **state)
 static void pure_predicates(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     assert_int_equal(pat_check_table(), -1);
     assert_true(pat_pure_pred(rd(f, "consp")));
     assert_true(pat_pure_pred(rd(f, "null")));
@@ -161,7 +129,7 @@ static void pure_predicates(void **state)
 static void memo_lists_and_cache(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     struct memo_ctx *m = &f->m;
     struct memo_obj *items[3] = {
         (struct memo_obj *)pat_any(m), (struct memo_obj *)pat_var(m, rd(f, "x")),
@@ -191,7 +159,7 @@ static void memo_lists_and_cache(void **state)
 static void depth_guard(void **state)
 {
     (void)state;
-    struct fx *f = fx_new();
+    struct match_fx *f = match_fx_new(true);
     f->m.max_depth = 3;
     assert_true(memo_enter(&f->m));
     assert_true(memo_enter(&f->m));

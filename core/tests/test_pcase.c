@@ -3,7 +3,8 @@
  * Unit tests: the head tables; every case of the conformance suite
  * (testdata/conformance/pcase/cases.tsv) expands or fails as expected,
  * with the expected warnings and no pcase-family head left; the goldens of
- * testdata/expand/pcase/ (output and diagnostics, memo cache on and off);
+ * testdata/expand/pcase/ (output, diagnostics and output vocabulary, memo
+ * cache on and off; testdata/expand/pcase/verify.el runs them in Emacs);
  * diagnostic positions; linear output for an `and` of `or`s; deep and wide
  * input fail cleanly or work; the dumps; the cond* interface.  With
  * PCX_UPDATE_GOLDENS=1 the goldens are rewritten instead.
@@ -18,167 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/report.h"
-#include "base/source.h"
-#include "expand/expand.h"
-#include "expand/gensym.h"
 #include "expand/pcase.h"
-#include "expand/pcase_macros.h"
-#include "syntax/pretty.h"
-#include "syntax/read.h"
-#include "syntax/splice.h"
-
-/* ---- one run: read, expand, print ---- */
-
-struct run {
-    struct arena *a;
-    struct lisp *L;
-    struct read_result rr;
-    struct diag_list dl;
-    struct expand_ctx x;
-    const uint8_t *text;
-    size_t len;
-    struct splice_site *sites; /* replaced sites of all forms, in order */
-    size_t n_sites, cap_sites;
-    struct value **out;        /* expansion of each top-level form (NULL: error) */
-    bool failed;               /* some form had an error */
-};
-
-static void add_sites(struct run *r)
-{
-    for (size_t j = 0; j < r->x.n_sites; j++) {
-        if (r->n_sites == r->cap_sites) {
-            size_t cap = r->cap_sites * 2 + 4;
-            r->sites = arena_grow(r->a, r->sites, r->cap_sites * sizeof *r->sites,
-                                  cap * sizeof *r->sites);
-            r->cap_sites = cap;
-        }
-        r->sites[r->n_sites++] =
-            (struct splice_site){r->x.sites[j].orig, r->x.sites[j].expansion};
-    }
-}
-
-/* Read text (kept by reference) and expand every top-level form. */
-static void run_text(struct run *r, struct arena *a, const char *text,
-                     size_t len, bool memo)
-{
-    memset(r, 0, sizeof *r);
-    r->a = a;
-    r->L = intern_new(a);
-    r->text = (const uint8_t *)text;
-    r->len = len;
-    diag_init(&r->dl, a);
-    assert_true(read_source(r->L, r->text, len, &r->rr));
-    expand_init(&r->x, r->L, &r->dl, &r->rr);
-    r->x.macros = pcase_macros_new(r->L); /* learns from the file, as the CLI */
-    r->x.memo = memo;
-    r->out = ARENA_NEWN(a, struct value *, r->rr.n_forms + 1);
-    for (size_t i = 0; i < r->rr.n_forms; i++) {
-        r->out[i] = expand_form(&r->x, r->rr.forms[i].v);
-        r->failed |= r->out[i] == NULL;
-        if (r->out[i])
-            add_sites(r);
-    }
-}
-
-static const struct value *origin(void *ctx, const struct value *v)
-{
-    return expand_origin(ctx, v);
-}
-
-static void begin_form(void *ctx, unsigned floor)
-{
-    gensym_begin_form(expand_gensyms(ctx), floor);
-}
-
-/* Default-mode output (cli.md 4.1): the input with the forms replaced. */
-static const char *run_output(struct run *r)
-{
-    struct splice_in in;
-    memset(&in, 0, sizeof in);
-    in.L = r->L;
-    in.text = r->text;
-    in.len = r->len;
-    in.src = &r->rr;
-    in.sites = r->sites;
-    in.n_sites = r->n_sites;
-    in.pretty.width = 80;
-    in.pretty.sym_text = gensym_text;
-    in.pretty.sym_ctx = expand_gensyms(&r->x);
-    in.origin = origin;
-    in.origin_ctx = &r->x;
-    in.begin_form = begin_form;
-    in.begin_ctx = &r->x;
-    struct buf b;
-    buf_init(&b, r->a);
-    assert_true(splice_source(&in, &b, NULL));
-    return buf_cstr(&b);
-}
-
-/* The diagnostics in GNU format, the file named name. */
-static const char *run_diags(struct run *r, const char *name)
-{
-    struct source s;
-    source_init(&s, r->a, name, r->text, r->len);
-    struct report_opts o = {REPORT_GNU, false, false};
-    struct buf b;
-    buf_init(&b, r->a);
-    diag_sort(&r->dl);
-    report_render(&b, &s, &r->dl, &o);
-    return buf_cstr(&b);
-}
-
-/* One top-level form's expansion on one line, temporaries named. */
-static const char *run_compact(struct run *r, size_t i)
-{
-    struct pretty_opts o;
-    memset(&o, 0, sizeof o);
-    o.sym_text = gensym_text;
-    o.sym_ctx = expand_gensyms(&r->x);
-    gensym_begin_form(expand_gensyms(&r->x), 0);
-    struct buf b;
-    buf_init(&b, r->a);
-    assert_true(pretty_compact(r->L, &o, &b, r->out[i]));
-    return buf_cstr(&b);
-}
-
-/* ---- properties of an expansion ---- */
-
-/* Heads that must not remain in code (cli.md section 9). */
-static bool forbidden_head(const struct value *h)
-{
-    if (!value_symbolp(h) || !h->u.sym.interned) /* temporaries are uninterned */
-        return false;
-    const char *n = h->u.sym.name;
-    return !strcmp(n, "pcase") || !strncmp(n, "pcase-", 6) || !strcmp(n, "`") ||
-           !strcmp(n, "cond*");
-}
-
-/* Does a forbidden head occur outside quoted data? */
-static bool has_forbidden(struct arena *a, const struct value *v, const struct value *quote)
-{
-    size_t cap = 64, n = 0;
-    const struct value **stack = ARENA_NEWN(a, const struct value *, cap);
-    stack[n++] = v;
-    while (n) {
-        const struct value *c = stack[--n];
-        if (!value_consp(c) || value_car(c) == quote)
-            continue;
-        if (forbidden_head(value_car(c)))
-            return true;
-        for (; value_consp(c); c = value_cdr(c)) {
-            if (n == cap) {
-                stack = arena_grow(a, stack, cap * sizeof *stack, 2 * cap * sizeof *stack);
-                cap *= 2;
-            }
-            stack[n++] = value_car(c);
-        }
-    }
-    return false;
-}
 
 /* "severity:code ..." of the diagnostics recorded since index from. */
-static const char *diag_codes(struct run *r, size_t from)
+static const char *diag_codes(struct support_run *r, size_t from)
 {
     static const char *const sev[] = {"error", "warning", "note"};
     struct buf b;
@@ -227,8 +71,8 @@ static bool split_row(char *line, struct row *w)
 static void check_case(const struct row *w)
 {
     struct arena *a = support_arena();
-    struct run r;
-    run_text(&r, a, w->form, strlen(w->form), true);
+    struct support_run r;
+    support_run_text(&r, a, w->form, strlen(w->form), true);
     const char *codes = diag_codes(&r, 0);
     if (!strncmp(w->expected, "XERROR:", 7)) {
         char want[128];
@@ -238,8 +82,8 @@ static void check_case(const struct row *w)
     } else {
         if (r.failed)
             fail_msg("%s: failed [%s]", w->id, codes);
-        if (has_forbidden(a, r.out[0], r.L->quote))
-            fail_msg("%s: a pcase-family head remains: %s", w->id, run_compact(&r, 0));
+        if (support_has_forbidden_head(a, r.out[0], r.L->quote))
+            fail_msg("%s: a pcase-family head remains: %s", w->id, support_run_compact(&r, 0));
         char *want = strdup(w->diags);
         for (char *c = strtok(want, " "); c; c = strtok(NULL, " ")) {
             char code[128];
@@ -272,119 +116,59 @@ static void test_conformance_cases(void **state)
 
 /* ---- goldens ---- */
 
-/* Compare text with the golden file rel (or write it when updating). */
-static void golden(const char *rel, const char *text)
-{
-    const char *path = support_testdata(rel);
-    if (getenv("PCX_UPDATE_GOLDENS")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(text, f);
-        fclose(f);
-        return;
-    }
-    size_t n;
-    char *want = support_slurp(path, &n);
-    if (strcmp(want, text) != 0)
-        fail_msg("%s differs; got:\n%s", rel, text);
-    test_free(want);
-}
-
-/* One golden case: the same output and diagnostics with the memo cache on
- * and off; no pcase-family head left. */
-static void check_golden(const char *id, const char *expect)
-{
-    char rel[512];
-    snprintf(rel, sizeof rel, "expand/pcase/%s/input.el", id);
-    size_t n;
-    char *text = support_slurp(support_testdata(rel), &n);
-    struct arena *a = support_arena();
-    struct run on, off;
-    run_text(&on, a, text, n, true);
-    run_text(&off, a, text, n, false);
-    const char *diags = run_diags(&on, "input.el");
-    assert_string_equal(diags, run_diags(&off, "input.el"));
-    bool error = strcmp(expect, "error") == 0;
-    if (on.failed != error)
-        fail_msg("%s: %s", id, on.failed ? diags : "expanded without error");
-    if (!error) {
-        const char *out = run_output(&on);
-        assert_string_equal(out, run_output(&off));
-        for (size_t i = 0; i < on.n_sites; i++)
-            if (has_forbidden(a, on.sites[i].expansion, on.L->quote))
-                fail_msg("%s: a pcase-family head remains:\n%s", id, out);
-        snprintf(rel, sizeof rel, "expand/pcase/%s/expected.el", id);
-        golden(rel, out);
-    }
-    if (strcmp(expect, "ok") != 0) {
-        snprintf(rel, sizeof rel, "expand/pcase/%s/expected.err", id);
-        golden(rel, diags);
-    } else if (on.dl.n) {
-        fail_msg("%s: unexpected diagnostics:\n%s", id, diags);
-    }
-    arena_free(a);
-    test_free(text);
-}
-
-/* The cases of manifest.yaml: "- id: ID" lines, each followed by an
- * "expect: ok|warning|error" line. */
+/* Every case of manifest.yaml: output and diagnostics, memo cache on and
+ * off, and the output vocabulary of cli.md section 9. */
 static void test_goldens(void **state)
 {
     (void)state;
-    size_t n;
-    char *data = support_slurp(support_testdata("expand/pcase/manifest.yaml"), &n);
-    char id[256] = "";
-    int cases = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char word[256];
-        if (sscanf(line, " - id: %255s", word) == 1)
-            strcpy(id, word);
-        else if (sscanf(line, " expect: %255s", word) == 1 && id[0]) {
-            check_golden(id, word);
-            cases++;
-            id[0] = 0;
-        }
-    }
-    assert_true(cases >= 25);
-    test_free(data);
+    assert_true(support_goldens("expand/pcase", support_vocabulary) >= 60);
 }
 
 /* ---- diagnostics ---- */
 
-static void expect_diags(const char *text, const char *want)
-{
-    struct arena *a = support_arena();
-    struct run r;
-    run_text(&r, a, text, strlen(text), true);
-    assert_string_equal(run_diags(&r, "t.el"), want);
-    arena_free(a);
-}
-
 static void test_positions(void **state)
 {
     (void)state;
-    expect_diags("(pcase x\n  (`(1 ,@rest) rest))",
+    support_expect_diags("(pcase x\n  (`(1 ,@rest) rest))",
                  "t.el:2:8: error: Unsupported QPAT: (\\,@ rest) (Emacs 30 rejects it; "
                  "Emacs 28.2 matched it as literal structure) [splice-in-backquote]\n");
-    expect_diags("(pcase x ((and 1 nil) 2))",
+    support_expect_diags("(pcase x ((and 1 nil) 2))",
                  "t.el:1:18: error: Unknown pattern `nil' [malformed-pattern]\n");
-    expect_diags("(pcase x\t((or 1) 2))",
+    support_expect_diags("(pcase x\t((or 1) 2))",
                  "t.el:1:18: error: Please avoid it: (or) needs at least two "
                  "alternatives [malformed-pattern]\n");
-    expect_diags("(pcase x (`(a ,(foo y)) 1))",
+    support_expect_diags("(pcase x (`(a ,(foo y)) 1))",
                  "t.el:1:16: error: Unknown foo pattern: (foo y) [unknown-pattern]\n"
                  "t.el:1:16: note: pattern macro 'foo' is not declared (add it under "
                  "pattern-macros) [unknown-pattern]\n");
     /* unreachable clause and the clause that shadows it */
-    expect_diags("(pcase x\n  (_ 1)\n  ('a 2))",
+    support_expect_diags("(pcase x\n  (_ 1)\n  ('a 2))",
                  "t.el:3:3: warning: this clause can never be reached [unreachable-clause]\n"
                  "t.el:2:3: note: because this clause matches first [unreachable-clause]\n");
-    expect_diags("(pcase x (`(,a ,_b) 1))",
+    support_expect_diags("(pcase x (`(,a ,_b) 1))",
                  "t.el:1:14: warning: variable `a' is bound by the pattern but never "
                  "used [unused-variable]\n");
+    /* the clause that covers it is named, not the nearest reached one */
+    support_expect_diags("(pcase x\n  ((pred consp) 1)\n  ((pred atom) 2)\n  (`(1) 3))",
+                         "t.el:4:3: warning: this clause can never be reached "
+                         "[unreachable-clause]\n"
+                         "t.el:2:3: note: because this clause matches first "
+                         "[unreachable-clause]\n");
+    /* shadowed by two clauses together: both are named */
+    support_expect_diags("(pcase x\n  ((or 'a 'b) 1)\n  ('c 2)\n  ((or 'a 'c) 3))",
+                         "t.el:4:3: warning: this clause can never be reached "
+                         "[unreachable-clause]\n"
+                         "t.el:2:3: note: because this clause matches some of its cases "
+                         "first [unreachable-clause]\n"
+                         "t.el:3:3: note: because this clause matches some of its cases "
+                         "first [unreachable-clause]\n");
+    /* code before the binding sees an outer y: the pattern's y is unused */
+    support_expect_diags("(pcase x ((and (guard (g y)) y) 1))",
+                         "t.el:1:30: warning: variable `y' is bound by the pattern but "
+                         "never used [unused-variable]\n");
+    support_expect_diags("(pcase x ((and y (guard (g y))) 1))", "");
     /* an error in a clause nothing reaches is not an error (as in Emacs) */
-    expect_diags("(pcase x (_ 1) (1.5 2))",
+    support_expect_diags("(pcase x (_ 1) (1.5 2))",
                  "t.el:1:16: warning: this clause can never be reached [unreachable-clause]\n"
                  "t.el:1:10: note: because this clause matches first [unreachable-clause]\n");
 }
@@ -393,10 +177,10 @@ static void test_positions(void **state)
 
 static const char *compact1(struct arena *a, const char *text)
 {
-    struct run *r = ARENA_NEW(a, struct run);
-    run_text(r, a, text, strlen(text), true);
+    struct support_run *r = ARENA_NEW(a, struct support_run);
+    support_run_text(r, a, text, strlen(text), true);
     assert_false(r->failed);
-    return run_compact(r, 0);
+    return support_run_compact(r, 0);
 }
 
 static void test_shapes(void **state)
@@ -458,8 +242,8 @@ static void test_deep_and_wide(void **state)
     for (int i = 0; i < 5000; i++)
         buf_puts(&b, ")");
     buf_puts(&b, " 1))");
-    struct run r;
-    run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
+    struct support_run r;
+    support_run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
     assert_true(r.failed);
     assert_string_equal(r.dl.items[r.dl.n - 1].code, "nesting-too-deep");
     buf_init(&b, a);
@@ -467,14 +251,14 @@ static void test_deep_and_wide(void **state)
     for (int i = 0; i < 300; i++)
         buf_printf(&b, " %d", i);
     buf_puts(&b, ") 1))");
-    run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
+    support_run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
     assert_false(r.failed);
     buf_init(&b, a);
     buf_puts(&b, "(pcase x");
     for (int i = 0; i < 20000; i++)
         buf_printf(&b, " (%d %d)", i, i);
     buf_puts(&b, ")");
-    run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
+    support_run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
     if (r.failed)
         assert_string_equal(r.dl.items[r.dl.n - 1].code, "nesting-too-deep");
     buf_init(&b, a);
@@ -482,9 +266,54 @@ static void test_deep_and_wide(void **state)
     for (int i = 0; i < 500; i++)
         buf_printf(&b, " (%d %d)", i, i);
     buf_puts(&b, ")");
-    run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
+    support_run_text(&r, a, buf_cstr(&b), strlen(buf_cstr(&b)), true);
     assert_false(r.failed);
     arena_free(a);
+}
+
+/* Out of memory at any allocation, also inside a compilation (whose
+ * scratch arena must then be released) and inside a nested one: the run
+ * stops at the handler and nothing leaks (cmocka checks the pages). */
+/* One run whose allocation number at fails (0: none): true when it took
+ * the out-of-memory exit; *count gets the allocations it asked for. */
+static bool run_failing(const char *text, long at, long *count)
+{
+    struct support_failing fl = {at, 0};
+    struct arena_backing back = support_failing_backing(&fl);
+    struct arena *a = arena_new(&back);
+    volatile bool oom = true;
+    if (a) {
+        jmp_buf jb;
+        if (setjmp(jb) == 0) {
+            arena_on_oom(a, &jb);
+            struct support_run r;
+            support_run_text(&r, a, text, strlen(text), true);
+            assert_false(r.failed);
+            oom = false;
+        }
+        arena_free(a);
+    }
+    *count = fl.count;
+    return oom;
+}
+
+/* Out of memory at any allocation, also inside a compilation (whose
+ * scratch arena must then be released) and inside a nested one (the
+ * handlers chain): every such run takes the out-of-memory exit and
+ * nothing leaks (cmocka checks every page). */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    const char *text = "(pcase (f) (`(,a . ,b) (pcase a (1 b) ((pred g) (h))"
+                       " (_ (pcase-let ((`(,c) b)) c)))) (_ 0))";
+    long n, count;
+    assert_false(run_failing(text, 0, &n));
+    /* the run's arena and its page, then a scratch arena and its page for
+     * each of the three compilations */
+    assert_true(n >= 8);
+    for (long at = 1; at <= n; at++)
+        if (!run_failing(text, at, &count))
+            fail_msg("allocation %ld of %ld failed, but the run completed", at, n);
 }
 
 /* ---- dumps and the cond* interface ---- */
@@ -493,9 +322,9 @@ static void test_dump(void **state)
 {
     (void)state;
     struct arena *a = support_arena();
-    struct run r;
+    struct support_run r;
     const char *text = "(pcase-let* ((`(,a) (f)) ((or 'k b) a)) b)";
-    run_text(&r, a, text, strlen(text), true);
+    support_run_text(&r, a, text, strlen(text), true);
     struct buf b;
     buf_init(&b, a);
     assert_true(pcase_dump(&r.x, r.rr.forms[0].v, PCASE_DUMP_PAT, &b));
@@ -516,15 +345,15 @@ static void test_condstar_interface(void **state)
 {
     (void)state;
     struct arena *a = support_arena();
-    struct run r;
+    struct support_run r;
     const char *text = "((`(,x) (list x))) (g) `((,y) . ,z)";
-    run_text(&r, a, text, strlen(text), true);
+    support_run_text(&r, a, text, strlen(text), true);
     struct value *e = pcase_compile_clauses(&r.x, intern_cstr(r.L, "v"),
                                             r.rr.forms[0].v, r.rr.forms[1].v);
     if (!e)
-        fail_msg("%s", run_diags(&r, "t.el"));
+        fail_msg("%s", support_run_diags(&r, "t.el"));
     r.out[0] = e;
-    assert_string_equal(run_compact(&r, 0),
+    assert_string_equal(support_run_compact(&r, 0),
                         "(if (consp v) (let* ((pcx--x0 (car-safe v)) (pcx--x1 (cdr-safe v)))"
                         " (if (null pcx--x1) (let ((x pcx--x0)) (list x)) (g))) (g))");
     struct value *body = lisp_listv(r.L, intern_cstr(r.L, "z"), NULL);
@@ -532,7 +361,7 @@ static void test_condstar_interface(void **state)
     e = pcase_destructure(&r.x, r.rr.forms[2].v, intern_cstr(r.L, "w"), body);
     assert_non_null(e);
     r.out[0] = e;
-    assert_non_null(strstr(run_compact(&r, 0), "(ignore (consp w))"));
+    assert_non_null(strstr(support_run_compact(&r, 0), "(ignore (consp w))"));
     assert_int_equal(r.dl.n - before, 0); /* cond* checks its own variables */
     arena_free(a);
 }
@@ -556,18 +385,9 @@ static int conformance_main(const char *path)
         if (line[0] == '#' || !split_row(line, &w))
             continue;
         struct arena *a = arena_new(NULL);
-        struct run r;
-        memset(&r, 0, sizeof r);
-        r.a = a;
-        r.L = intern_new(a);
-        diag_init(&r.dl, a);
-        if (!read_source(r.L, (const uint8_t *)w.form, strlen(w.form), &r.rr))
-            return 2;
-        expand_init(&r.x, r.L, &r.dl, &r.rr);
-        r.x.macros = pcase_macros_new(r.L);
-        r.out = ARENA_NEWN(a, struct value *, 2);
-        r.out[0] = expand_form(&r.x, r.rr.forms[0].v);
-        printf("%s\t%s\t%s\n", w.id, r.out[0] ? run_compact(&r, 0) : "XERROR",
+        struct support_run r;
+        support_run_text(&r, a, w.form, strlen(w.form), true);
+        printf("%s\t%s\t%s\n", w.id, r.out[0] ? support_run_compact(&r, 0) : "XERROR",
                diag_codes(&r, 0));
         arena_free(a);
     }
@@ -586,6 +406,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_linear_growth),
         cmocka_unit_test(test_deep_and_wide),
+        cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_dump),
         cmocka_unit_test(test_condstar_interface),
     };

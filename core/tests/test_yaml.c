@@ -194,7 +194,8 @@ static void strings_read_back(void **state)
         "  indented\nblock\n", "\n", "\n\n", "cr\r\nlf", "nul\001x", "\x7f",
         "\xC3\xA9t\xC3\xA9", "u2028\xE2\x80\xA8x", "bom\xEF\xBB\xBF", "@at",
         "%pct", "&amp", "!bang", "|pipe", ">gt", "?q", "line\n  indented\n",
-        "trailing space \nline\n", "a\n \nb\n",
+        "trailing space \nline\n", "a\n \nb\n", "\tlead tab\nx\n",
+        "# not a comment\n  - item: x\n", "crlf\r\nin block\n", "--- \n...\n",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         round_trip(a, cases[i], strlen(cases[i]));

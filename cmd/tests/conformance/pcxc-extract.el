@@ -8,8 +8,11 @@
 ;; a code position of a file CORPUS-DIR/**/*.el.gz, and writes one case line
 ;; per form in the format of testdata/conformance/README.md:
 ;;   FILE:LINE:COL <TAB> lex|dyn,pool[,require=FEATURE] <TAB> FORM <TAB> = <TAB> HEAD
+;;     [<TAB> DEFINITIONS]
 ;; FEATURE is what the file provides: loading it gives Emacs the struct
-;; definitions and pattern macros some forms need to expand.
+;; definitions and pattern macros some forms need to expand.  DEFINITIONS
+;; are the file's earlier `cl-defstruct' and `pcase-defmacro' forms that
+;; FORM uses, which an expander reading the whole file would have seen.
 ;; Code positions are decided by Emacs itself: each top-level form that
 ;; mentions "pcase" is macro-expanded with `macroexpand-all' under an
 ;; environment in which the seven heads record their form and expand to
@@ -156,17 +159,71 @@ source version of a standard macro must not replace the loaded one."
   (concat (if lexical "lex" "dyn") ",pool"
           (if feature (concat ",require=" feature) "")))
 
+(defvar pcxc-extract--definitions nil
+  "Struct and pattern-macro definitions read so far in the current file.
+An alist of (NAME . FORM): top-level `cl-defstruct' and `pcase-defmacro'
+forms, which an expander learns from when it reads the file.")
+
+(defun pcxc-extract--note-definition (form)
+  "Remember FORM if it is a top-level struct or pattern-macro definition."
+  (pcase form
+    (`(cl-defstruct ,(or `(,(and name (pred symbolp)) . ,_)
+                         (and name (pred symbolp)))
+                    . ,_)
+     (push (cons name form) pcxc-extract--definitions))
+    (`(pcase-defmacro ,(and name (pred symbolp)) . ,_)
+     (push (cons name form) pcxc-extract--definitions))))
+
+(defun pcxc-extract--struct-parent (form)
+  "The struct a `cl-defstruct' FORM includes, or nil."
+  (let ((opts (and (consp (cadr form)) (cdr (cadr form)))))
+    (cl-some (lambda (o) (and (eq (car-safe o) :include) (cadr o))) opts)))
+
+(defun pcxc-extract--needed (form)
+  "Names of the remembered definitions FORM uses as struct or pattern heads."
+  (let ((names '()) (stack (list form)))
+    (while stack
+      (let ((x (pop stack)))
+        (when (consp x)
+          (when (and (eq (car x) 'cl-struct) (symbolp (car-safe (cdr x))))
+            (push (cadr x) names))
+          (when (and (symbolp (car x)) (assq (car x) pcxc-extract--definitions)
+                     (eq (car (cdr (assq (car x) pcxc-extract--definitions)))
+                         'pcase-defmacro))
+            (push (car x) names))
+          (while (consp x) (push (car x) stack) (setq x (cdr x))))))
+    names))
+
+(defun pcxc-extract--prelude (form)
+  "The definitions FORM needs from earlier in its file, oldest first.
+Included structs bring their parents along."
+  (let ((names (pcxc-extract--needed form)) (forms '()))
+    (while names
+      (let ((def (cdr (assq (pop names) pcxc-extract--definitions))))
+        (when (and def (not (memq def forms)))
+          (push def forms)
+          (when (eq (car def) 'cl-defstruct)
+            (let ((parent (pcxc-extract--struct-parent def)))
+              (when parent (push parent names)))))))
+    (sort forms (lambda (a b) (< (cl-position a (reverse pcxc-extract--definitions)
+                                              :key #'cdr)
+                                 (cl-position b (reverse pcxc-extract--definitions)
+                                              :key #'cdr))))))
+
 (defun pcxc-extract--emit (out rel form pos flags)
   "Write the case line for FORM found at POS of file REL into buffer OUT."
-  (let ((text (pcxc-extract--printed form)))
-    (if (not text)
+  (let ((text (pcxc-extract--printed form))
+        (prelude (mapcar #'pcxc-extract--printed (pcxc-extract--prelude form))))
+    (if (or (not text) (memq nil prelude))
         (pcxc-extract--count 'unprintable)
       (let ((line (line-number-at-pos pos))
             (col (save-excursion (goto-char pos) (1+ (current-column)))))
         (with-current-buffer out
-          (insert (format "%s:%d:%d\t%s\t%s\t=\t%s\n"
-                          rel line col flags text (car form))))
+          (insert (format "%s:%d:%d\t%s\t%s\t=\t%s%s\n"
+                          rel line col flags text (car form)
+                          (if prelude (concat "\t" (string-join prelude " ")) ""))))
         (pcxc-extract--count 'forms)
+        (when prelude (pcxc-extract--count 'with-definitions))
         (pcxc-extract--count (car form))))))
 
 (defun pcxc-extract--top-level (out rel form start end flags)
@@ -184,16 +241,33 @@ source version of a standard macro must not replace the loaded one."
                 (pcxc-extract--count 'not-in-source-text)
               (push pos used)
               (pcxc-extract--emit out rel f pos flags)))))))
+  (pcxc-extract--note-definition form)
   (pcxc-extract--maybe-define form))
+
+(defun pcxc-extract--insert (file)
+  "Insert FILE decoded as Emacs reads it.
+Compressed files are inflated in this process when zlib is built in,
+instead of through an external gzip for each file."
+  (if (not (and (string-suffix-p ".gz" file) (zlib-available-p)))
+      (insert-file-contents file)
+    (set-buffer-multibyte nil)
+    (insert-file-contents-literally file)
+    (zlib-decompress-region (point-min) (point-max))
+    (let ((coding (or (car (find-auto-coding (string-remove-suffix ".gz" file)
+                                             (buffer-size)))
+                      'undecided)))
+      (set-buffer-multibyte t)
+      (decode-coding-region (point-min) (point-max) coding))))
 
 (defun pcxc-extract-file (file rel out)
   "Append the case lines of FILE (named REL in ids) to buffer OUT."
   (with-temp-buffer
-    (insert-file-contents file)
+    (pcxc-extract--insert file)
     (emacs-lisp-mode)
     (let ((flags (pcxc-extract--flags (pcxc-extract--lexical-p)
                                       (pcxc-extract--feature)))
           (done nil))
+      (setq pcxc-extract--definitions nil)
       (goto-char (point-min))
       (while (not done)
         (forward-comment (buffer-size))

@@ -329,9 +329,13 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
     (list (nreverse bindings) (nreverse pats))))
 
 (defun pcxc-gen--let (head)
-  "A pcase-let or pcase-let* form: (FORM PATTERN-LISTS KINDS)."
+  "A pcase-let or pcase-let* form: (FORM PATTERN-LISTS KINDS).
+The body is never empty: Emacs expands (pcase-let* BINDINGS) with no
+body to nil without evaluating anything (its memo table takes the empty
+body for a cached one), a quirk kept out of the random cases."
   (pcase-let ((`(,bindings ,pats) (pcxc-gen--bindings (eq head 'pcase-let*))))
-    (list `(,head ,bindings ,@(pcxc-gen--body 1 pcxc-gen--bound))
+    (list `(,head ,bindings ,@(or (pcxc-gen--body 1 pcxc-gen--bound)
+                                  `((list 'c1 ,@pcxc-gen--bound))))
           (mapcar #'list pats) (mapcar #'ignore pats))))
 
 (defun pcxc-gen--dolist ()
@@ -391,19 +395,37 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
                (pools (cl-mapcar (lambda (pats kind)
                                    (pcxc-slot-pool pats kind base))
                                  pattern-lists kinds)))
-    (list :id (format "random:%d:%d" seed i) :kind 'random :flags '(lex)
+    (list :id (format "random:%d:%d" seed i) :kind (format "random, seed %d" seed)
+          :random t :flags '(lex)
           :form form :expected "=" :notes (format "seed %d case %d" seed i)
           :wrapper pcxc-gen-wrapper :inputs (pcxc-inputs pools))))
 
 ;;;; Shrinking
 
+(defun pcxc--empty-let-p (form)
+  "Non-nil if FORM contains a pcase-let or pcase-let* without a body.
+Emacs expands those to nil, or not, depending on what it expanded
+before (its memo table mistakes the empty body for a cached one)."
+  (let ((stack (list form)) (found nil))
+    (while (and stack (not found))
+      (let ((x (pop stack)))
+        (when (consp x)
+          (when (and (memq (car x) '(pcase-let pcase-let*))
+                     (proper-list-p x) (< (length x) 3))
+            (setq found t))
+          (while (consp x) (push (car x) stack) (setq x (cdr x))))))
+    found))
+
 (defun pcxc-shrink-candidates (form)
   "Forms a little smaller than FORM, biggest reductions first.
 For every list inside FORM: the list without one of its elements (after
-the first), and the list replaced by one of its elements."
+the first), and the list replaced by one of its elements.  Each is a
+fresh copy (Emacs's pcase memo tables are keyed by the identity of
+pattern objects), and forms with a body-less pcase-let are left out."
   (let ((out '()))
     (pcxc--shrink-walk form (lambda (replace) (push replace out)))
-    (delete-dups (nreverse out))))
+    (mapcar (lambda (f) (copy-tree f t))
+            (seq-remove #'pcxc--empty-let-p (delete-dups (nreverse out))))))
 
 (defun pcxc--shrink-walk (node emit &optional rebuild)
   "Call EMIT with each reduced whole form; REBUILD maps a new NODE to it."

@@ -194,13 +194,22 @@ one line per object, readable back, uninterned symbols kept apart."
   (unless (equal text "-")
     (mapcar #'intern (split-string text "," t " "))))
 
+(defun pcxc-read-all (text)
+  "All objects TEXT holds, in order."
+  (let ((pos 0) (objs '()))
+    (while (string-match "[^ \t\n]" text pos)
+      (let ((r (read-from-string text pos)))
+        (push (car r) objs)
+        (setq pos (cdr r))))
+    (nreverse objs)))
+
 (defun pcxc--parse-line (line file lineno)
   "The case on LINE (number LINENO of FILE), or nil for blank/comment lines."
   (unless (or (string-match-p "\\`[ \t]*\\'" line)
               (string-prefix-p "#" line))
     (let ((fields (split-string line "\t")))
-      (unless (<= 4 (length fields) 5)
-        (error "%s:%d: expected 4 or 5 tab-separated fields, got %d"
+      (unless (<= 4 (length fields) 6)
+        (error "%s:%d: expected 4 to 6 tab-separated fields, got %d"
                file lineno (length fields)))
       (list :id (nth 0 fields)
             :flags (pcxc--parse-flags (nth 1 fields))
@@ -209,6 +218,9 @@ one line per object, readable back, uninterned symbols kept apart."
                                   file lineno err)))
             :expected (nth 3 fields)
             :notes (or (nth 4 fields) "")
+            :prelude (condition-case err (pcxc-read-all (or (nth 5 fields) ""))
+                       (error (error "%s:%d: unreadable prelude: %S"
+                                     file lineno err)))
             :where (format "%s:%d" file lineno)))))
 
 (defun pcxc-read-cases (file)

@@ -4,7 +4,7 @@
 ;;   emacs -Q --batch -L DIR -l pcxc-run -f pcxc-main \
 ;;     --expander PROGRAM [--expander-arg ARG]... [--workdir DIR] [--jobs N]
 ;;     [--cases FILE.tsv]... [--random N] [--seed S] [--timeout SECONDS]
-;;     [--max-skip-percent P] [--show N]
+;;     [--max-skip-percent P] [--show N] [--shrink N] [--skip-flagged FLAG]...
 ;;
 ;; Collects the cases (case files, of which `pool' lines come from the
 ;; corpus extractor, and random ones), has the expander expand all their
@@ -15,7 +15,8 @@
 ;; its worker restarted after it), then reports checked / skipped /
 ;; failed per kind, the first failures in detail, and for a failing random
 ;; case a smaller form that still fails.  Exit status 0 only if nothing
-;; failed and no kind skipped more than P percent of its cases.
+;; failed and no kind skipped more than P percent of its cases.  The seed
+;; of the random cases is --seed, else $PCXC_SEED, else 1.
 
 (require 'pcxc-lib)
 (require 'pcxc-check)
@@ -42,7 +43,8 @@
     ("--workdir" :workdir) ("--jobs" :jobs number) ("--cases" :cases list)
     ("--random" :random number) ("--seed" :seed number)
     ("--timeout" :timeout number) ("--max-skip-percent" :max-skip number)
-    ("--show" :show number) ("--chunk" :chunk number))
+    ("--show" :show number) ("--chunk" :chunk number)
+    ("--skip-flagged" :skip-flagged list) ("--shrink" :shrink number))
   "Options: name, key, and how values accumulate or convert.")
 
 (defun pcxc-parse-args (args)
@@ -107,27 +109,36 @@ address space."
   (expand-file-name (format "%s-%d.%s" stem pcxc--file-counter ext)
                     (pcxc-opt :workdir)))
 
-(defun pcxc--write-expander-input (forms)
-  "Write FORMS one per line to a new file and return its name."
-  (let ((file (pcxc--work-file "expand" "el")))
-    (pcxc-write-file file
-                     (concat ";; -*- lexical-binding: t -*-\n"
-                             (mapconcat (lambda (f) (pcxc-print (pcxc-copy f)))
-                                        forms "\n")
-                             "\n"))
-    file))
+(defun pcxc--write-expander-input (entries)
+  "Write ENTRIES, each (PRELUDE . FORM), one form per line to a new file.
+Returns (FILE . LINES): LINES are the line numbers (from 0, among the
+forms) of each entry's FORM; the PRELUDE forms come just before it."
+  (let ((file (pcxc--work-file "expand" "el"))
+        (lines '()) (n 0) (texts '()))
+    (dolist (e entries)
+      (dolist (f (append (car e) (list (cdr e))))
+        (push (pcxc-print (pcxc-copy f)) texts)
+        (setq n (1+ n)))
+      (push (1- n) lines))
+    (pcxc-write-file file (concat ";; -*- lexical-binding: t -*-\n"
+                                  (mapconcat #'identity (nreverse texts) "\n")
+                                  "\n"))
+    (cons file (nreverse lines))))
 
 (defun pcxc--start-expander (indices forms requires)
   "Start the expander on the FORMS at INDICES; return the running job.
-REQUIRES (a vector like FORMS) lists features a reference expander built
-on Emacs needs to expand each form; they are passed in PCXC_REQUIRE."
-  (let* ((file (pcxc--write-expander-input
-                (mapcar (lambda (i) (aref forms i)) indices)))
+FORMS holds (PRELUDE . FORM) entries.  REQUIRES (a vector like FORMS)
+lists features a reference expander built on Emacs needs to expand each
+form; they are passed in PCXC_REQUIRE."
+  (let* ((input (pcxc--write-expander-input
+                 (mapcar (lambda (i) (aref forms i)) indices)))
+         (file (car input))
          (out (concat file ".out"))
          (err (concat file ".err"))
          (features (delete-dups (apply #'append (mapcar (lambda (i) (aref requires i))
                                                         indices)))))
     (list :indices indices :file file :out out :err err :started (float-time)
+          :lines (cdr input)
           :proc (pcxc--start "expander" (pcxc-opt :expander)
                              (append (pcxc-opt :expander-args)
                                      (list "--compact" file))
@@ -135,22 +146,26 @@ on Emacs needs to expand each form; they are passed in PCXC_REQUIRE."
                              (list (concat "PCXC_REQUIRE="
                                            (mapconcat #'symbol-name features " ")))))))
 
-(defun pcxc--parse-expansions (job n)
-  "The N expansions the finished expander JOB printed, or nil if unusable."
-  (let ((proc (plist-get job :proc)))
+(defun pcxc--parse-expansions (job)
+  "The expansions of the job's forms the finished expander JOB printed.
+Nil if the output is unusable (failure, wrong number of lines, unreadable)."
+  (let ((proc (plist-get job :proc))
+        (wanted (plist-get job :lines)))
     (when (and (eq (process-status proc) 'exit)
                (= (process-exit-status proc) 0))
       (let ((lines (split-string (pcxc-file-string (plist-get job :out)) "\n")))
         (when (equal (car (last lines)) "") (setq lines (butlast lines)))
-        (when (= (length lines) n)
-          (condition-case nil (mapcar #'pcxc-read-whole lines) (error nil)))))))
+        (when (= (length lines) (1+ (car (last wanted))))
+          (condition-case nil
+              (mapcar (lambda (i) (pcxc-read-whole (nth i lines))) wanted)
+            (error nil)))))))
 
 (defun pcxc--expander-failure (job)
   "Why the expander JOB on a single form failed, for the report."
   (let ((proc (plist-get job :proc)))
-    (format "exit %s%s: %s"
-            (if (eq (process-status proc) 'exit) (process-exit-status proc)
-              (process-status proc))
+    (format "%s %s%s: %s"
+            (if (eq (process-status proc) 'exit) "exit" "killed by signal")
+            (process-exit-status proc)
             (if (plist-get job :timed-out) " (timed out)" "")
             (let ((err (pcxc--tail (plist-get job :err) 600)))
               (if (string-empty-p err)
@@ -161,7 +176,7 @@ on Emacs needs to expand each form; they are passed in PCXC_REQUIRE."
   "Store the results of the finished expander JOB in vectors EXPS and ERRS.
 Returns the index lists still to expand: both halves of a failed chunk."
   (let* ((indices (plist-get job :indices))
-         (parsed (pcxc--parse-expansions job (length indices))))
+         (parsed (pcxc--parse-expansions job)))
     (cond
      (parsed (cl-mapc (lambda (i e) (aset exps i e)) indices parsed) nil)
      ((cdr indices)
@@ -178,7 +193,7 @@ Returns the index lists still to expand: both halves of a failed chunk."
     t))
 
 (defun pcxc-expand (forms alone &optional requires)
-  "Expand the vector FORMS with the expander.
+  "Expand the vector FORMS, of (PRELUDE . FORM) entries, with the expander.
 ALONE is a list of indices to expand one per file (forms expected to be
 rejected, so that they cannot take other forms down with them).
 REQUIRES is a vector of feature lists, see `pcxc--start-expander'.
@@ -338,7 +353,7 @@ tell any more."
                       (pcxc--prepare c index))
               cases)
         (setq index (1+ index))))
-    (let ((seed (pcxc-opt :seed 1)))
+    (let ((seed (pcxc-opt :seed)))
       (dotimes (i (pcxc-opt :random 0))
         (push (pcxc-gen-case seed i) cases)))
     (nreverse cases)))
@@ -372,7 +387,7 @@ tell any more."
   "A smaller form than FORM on which CASE still fails, or nil."
   (let* ((cands (vconcat (seq-filter #'pcxc--emacs-expands-p
                                      (pcxc-shrink-candidates form))))
-         (expanded (pcxc-expand cands nil))
+         (expanded (pcxc-expand (vconcat (mapcar (lambda (f) (cons nil f)) cands)) nil))
          (found nil))
     (cl-loop for i below (length cands)
              until found
@@ -438,11 +453,11 @@ Returns (FORM INPUT)."
 
 (defun pcxc--print-shrunk (results cases)
   "Shrink and print the first failing random cases."
-  (let ((budget 3))
+  (let ((budget (pcxc-opt :shrink 3)))
     (dolist (r results)
       (let ((c (aref cases (plist-get r :n))))
         (when (and (> budget 0) (eq (plist-get r :status) 'fail)
-                   (eq (plist-get c :kind) 'random))
+                   (plist-get c :random))
           (setq budget (1- budget))
           (pcase-let ((`(,form ,input) (pcxc-shrink c r)))
             (princ (format "MINIMAL %s (%s): %s\n  on input %s\n"
@@ -471,16 +486,71 @@ Interpreted, the harness itself would dominate the evaluation time."
     (setq pcxc-elc-dir dir)))
 
 (defun pcxc--check-options ()
-  "Validate the options and prepare the work directory."
+  "Validate the options and prepare a fresh run directory.
+Everything goes to DIR/pcxc-run (DIR from --workdir, default a new
+temporary directory), which is emptied first and removed after a run
+without failures."
   (unless (pcxc-opt :expander) (error "--expander is required"))
   (setq pcxc-opts (plist-put pcxc-opts :expander
                              (expand-file-name (pcxc-opt :expander))))
-  (setq pcxc-opts (plist-put pcxc-opts :workdir
-                             (file-name-as-directory
-                              (expand-file-name
-                               (or (pcxc-opt :workdir)
-                                   (make-temp-file "pcxc" t))))))
-  (make-directory (pcxc-opt :workdir) t))
+  (let ((run (expand-file-name "pcxc-run" (or (pcxc-opt :workdir)
+                                              (make-temp-file "pcxc" t)))))
+    (when (file-directory-p run) (delete-directory run t))
+    (make-directory run t)
+    (setq pcxc-opts (plist-put pcxc-opts :workdir (file-name-as-directory run))))
+  (unless (pcxc-opt :seed)
+    (let ((env (getenv "PCXC_SEED")))
+      (setq pcxc-opts (plist-put pcxc-opts :seed
+                                 (if (and env (string-match-p "\\`[0-9]+\\'" env))
+                                     (string-to-number env)
+                                   1))))))
+
+(defun pcxc--flag-skip (case)
+  "The reason to skip CASE because of a --skip-flagged flag, or nil."
+  (let ((flag (cl-find-if (lambda (f) (member (symbol-name f) (pcxc-opt :skip-flagged)))
+                          (plist-get case :flags))))
+    (and flag (format "flagged %s, skipped on request" flag))))
+
+(defun pcxc--expand-cases (cases)
+  "Run the expander on the vector CASES: (EXPANSIONS . ERRORS) vectors."
+  (pcxc-expand
+   (vconcat (mapcar (lambda (c) (cons (plist-get c :prelude) (plist-get c :form)))
+                    cases))
+   (cl-loop for i below (length cases)
+            when (pcxc--rejection-expected-p (aref cases i)) collect i)
+   (vconcat (mapcar (lambda (c) (plist-get c :requires)) cases))))
+
+(defun pcxc--check-all (cases)
+  "Expand and check the vector CASES; return the results and the timings.
+Returns (RESULTS EXPAND-SECONDS CHECK-SECONDS)."
+  (let* ((wanted (cl-loop for i below (length cases)
+                          unless (pcxc--flag-skip (aref cases i)) collect i))
+         (sub (vconcat (mapcar (lambda (i) (aref cases i)) wanted)))
+         (t0 (float-time))
+         (expanded (pcxc--expand-cases sub))
+         (t1 (float-time))
+         (entries (cl-loop for i in wanted for k from 0
+                           collect (pcxc--job-entry (aref cases i) i
+                                                    (aref (car expanded) k)
+                                                    (aref (cdr expanded) k))))
+         (results (append (pcxc-run-workers entries)
+                          (cl-loop for i below (length cases)
+                                   for why = (pcxc--flag-skip (aref cases i))
+                                   when why collect
+                                   (list :n i :id (plist-get (aref cases i) :id)
+                                         :status 'skip :reason why)))))
+    (list results (- t1 t0) (- (float-time) t1))))
+
+(defun pcxc--report (cases results)
+  "Print the report of RESULTS for the vector CASES; non-nil if the run failed."
+  (pcxc--print-details results cases)
+  (pcxc--print-shrunk results cases)
+  (let ((bad (pcxc--print-stats (pcxc--kind-stats results cases))))
+    (when (< (length results) (length cases))
+      (princ (format "conformance: only %d results for %d cases\n"
+                     (length results) (length cases)))
+      (setq bad t))
+    bad))
 
 (defun pcxc-main ()
   "Command-line entry; see the commentary.  Exits with the status."
@@ -491,29 +561,14 @@ Interpreted, the harness itself would dominate the evaluation time."
   (pcxc-setup)
   (let* ((t0 (float-time))
          (cases (vconcat (pcxc-collect-cases)))
-         (forms (vconcat (mapcar (lambda (c) (plist-get c :form)) cases)))
-         (alone (cl-loop for i below (length cases)
-                         when (pcxc--rejection-expected-p (aref cases i))
-                         collect i))
-         (expanded (pcxc-expand forms alone
-                                (vconcat (mapcar (lambda (c) (plist-get c :requires))
-                                                 cases))))
-         (t1 (float-time))
-         (results (pcxc-run-workers
-                   (cl-loop for i below (length cases)
-                            collect (pcxc--job-entry
-                                     (aref cases i) i (aref (car expanded) i)
-                                     (aref (cdr expanded) i)))))
-         (t2 (float-time)))
-    (pcxc--print-details results cases)
-    (pcxc--print-shrunk results cases)
-    (let ((bad (pcxc--print-stats (pcxc--kind-stats results cases))))
-      (when (< (length results) (length cases))
-        (princ (format "conformance: only %d results for %d cases\n"
-                       (length results) (length cases)))
-        (setq bad t))
-      (princ (format "conformance: expander %.1f s, evaluation %.1f s, total %.1f s\n"
-                     (- t1 t0) (- t2 t1) (- (float-time) t0)))
-      (kill-emacs (if bad 1 0)))))
+         (checked (pcxc--check-all cases))
+         (bad (pcxc--report cases (car checked))))
+    (princ (format "conformance: expander %.1f s, evaluation %.1f s, total %.1f s\n"
+                   (nth 1 checked) (nth 2 checked) (- (float-time) t0)))
+    (if bad
+        (princ (format "conformance: files of this run kept in %s\n"
+                       (pcxc-opt :workdir)))
+      (delete-directory (pcxc-opt :workdir) t))
+    (kill-emacs (if bad 1 0))))
 
 ;;; pcxc-run.el ends here

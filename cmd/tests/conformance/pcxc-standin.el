@@ -121,8 +121,10 @@ are found the way the extractor finds them and expanded in turn."
                                                        expand))
                   lines)
           (error
-           (message "%s:%d:1: error: %s [malformed-pattern]" file (car entry)
-                    (error-message-string err))
+           (let ((text (error-message-string err)))
+             (message "%s:%d:1: error: %s [%s]" file (car entry) text
+                      (if (string-match-p "\\`Unknown .* pattern: " text)
+                          "unknown-pattern" "malformed-pattern")))
            (kill-emacs 2))))
       (princ (mapconcat (lambda (l) (concat l "\n")) (nreverse lines) "")))))
 

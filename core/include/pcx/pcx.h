@@ -88,6 +88,20 @@ enum {
     PCX_CHECK_LIST = 1u << 2,   /* -l: print the names of stale targets */
 };
 
+/* Where the configuration of an input comes from (cli.md section 12). */
+enum pcx_config {
+    PCX_CONFIG_DISCOVER = 0, /* the closest .pcexpand.yaml upward (default) */
+    PCX_CONFIG_FILE,         /* config_file, for every input (--config) */
+    PCX_CONFIG_NONE,         /* the built-in defaults (--no-config) */
+};
+
+/* What golden mode does with stale and missing goldens (cli.md 6). */
+enum pcx_update {
+    PCX_UPDATE_NONE = 0, /* check only */
+    PCX_UPDATE_ALL,      /* --update, --update=all */
+    PCX_UPDATE_MISSING,  /* --update=missing */
+};
+
 /* Every head (pcx_head_bit of the eight head names). */
 #define PCX_HEADS_ALL 0xffu
 
@@ -119,6 +133,16 @@ struct pcx_options {
     bool stream;                /* pcx_run_stream prints each form as soon as it is
                                    complete (only with PCX_TARGET_STDOUT, no check,
                                    no at_line) */
+    enum pcx_config config;     /* --config / --no-config */
+    const char *config_file;    /* PCX_CONFIG_FILE: the file */
+    const char *stdin_filepath; /* --stdin-filepath: standard input's configuration
+                                   is searched from its directory (NULL: ".") */
+    bool gensyms_given;         /* gensyms was given: it wins over the configuration
+                                   (width, gensym_prefix and skip_heads win when
+                                   not 0/NULL, or when heads_given) */
+    bool heads_given;           /* skip_heads was given (--only/--skip) */
+    const char *manifest;       /* golden mode: --manifest (NULL: configuration's) */
+    enum pcx_update update;     /* golden mode: --update */
 };
 
 /* Counters over all runs of a context. */
@@ -203,6 +227,27 @@ PCX_API enum pcx_status pcx_run_path(struct pcx_ctx *cx, const char *path);
 PCX_API enum pcx_status pcx_run_operands(struct pcx_ctx *cx,
                                          const char *const *operands, size_t n,
                                          FILE *in, const char *stdin_name);
+
+/**
+ * pcx_print_config - print the effective configuration of @input (a file
+ * path; NULL for standard input) as YAML, with the command-line values of
+ * the options applied, on the output sink (cli.md section 12,
+ * --print-config).  Returns PCX_STATUS_ERROR (after printing its errors)
+ * when the configuration file is invalid.
+ */
+PCX_API enum pcx_status pcx_print_config(struct pcx_ctx *cx, const char *input);
+
+/**
+ * pcx_run_goldens - golden mode (cli.md sections 6 and 13): check, or with
+ * options.update write, the goldens of the cases of the manifest
+ * (options.manifest, else the configuration's goldens.manifest) selected
+ * by @select (case names or shell globs; n == 0: every case).  Diffs
+ * (options.check & PCX_CHECK_DIFF) and lists (PCX_CHECK_LIST) go to the
+ * output sink, notes and the summary to the diagnostic sink.  Returns the
+ * status (also folded into the context's).
+ */
+PCX_API enum pcx_status pcx_run_goldens(struct pcx_ctx *cx,
+                                        const char *const *select, size_t n);
 
 /**
  * pcx_head_bit - the bit of a head name ("pcase", "pcase-let*", "cond*")

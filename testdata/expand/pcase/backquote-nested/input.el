@@ -2,5 +2,5 @@
   (pcase x
     (`(add ,a ,b) (+ a b))
     (`(neg ,(and n (pred numberp))) (- n))
-    (`((,a ,b)) (list 'pair a b))
-    (`(,a (,b . ,c)) (list a b c))))
+    (`(,a (,b . ,c)) (list a (list b) c))
+    (`((,a ,b)) (list 'pair a b))))

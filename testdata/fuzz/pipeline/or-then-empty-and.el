@@ -1,0 +1,1 @@
+(pcase x ((or (pred p) (and)) 1))
