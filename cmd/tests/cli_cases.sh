@@ -217,6 +217,20 @@ help-and-version)
     [[ $status -eq 0 ]] && grep -Eq '^pcexpand [0-9]+\.[0-9]+\.[0-9]+$' out ||
         fail "--version"
     ;;
+man-page)
+    # docs/pcexpand.1 documents every option of --help, and renders.
+    page=$PCX_TESTDATA/../docs/pcexpand.1
+    run --help
+    opts=$(grep -oE -- '(^|[ ,])--?[a-z][a-z-]*' out | tr -d ' ,' | sort -u)
+    [[ $(wc -l <<<"$opts") -gt 30 ]] || fail "too few options in --help"
+    for o in $opts; do
+        grep -q -- "$(sed 's/-/\\\\-/g' <<<"$o")\\b" "$page" || fail "$o is not in pcexpand.1"
+    done
+    if command -v groff >/dev/null; then
+        groff -man -ww -z "$page" 2>groff.err && [[ ! -s groff.err ]] ||
+            fail "groff: $(head -n 3 groff.err)"
+    fi
+    ;;
 message-formats)
     printf '(a))\n' >f.el
     run --no-expand --message-format=json f.el
@@ -225,6 +239,20 @@ message-formats)
         fail "json"
     run --no-expand --message-format=github f.el
     grep -q '^::error file=f.el,line=1,col=4,.*\[read\]$' err || fail "github"
+    # A warning with its note: every field, in every format.
+    printf "(defun s (x)\n  (pcase x\n    ('a 1)\n    ((or 'a 'b) 2)\n    ('a 3)))\n" >u.el
+    run u.el
+    [[ $status -eq 0 ]] || fail "status $status"
+    [[ $(cat err) == "u.el:5:5: warning: this clause can never be reached [unreachable-clause]
+u.el:3:5: note: because this clause matches first [unreachable-clause]" ]] || fail "gnu"
+    run --message-format=json u.el
+    [[ $(cat err) == '{"file":"u.el","line":5,"column":5,"end_line":5,"end_column":11,"severity":"warning","code":"unreachable-clause","message":"this clause can never be reached"}
+{"file":"u.el","line":3,"column":5,"end_line":3,"end_column":11,"severity":"note","code":"unreachable-clause","message":"because this clause matches first"}' ]] ||
+        fail "json"
+    run --message-format=github u.el
+    [[ $(cat err) == '::warning file=u.el,line=5,col=5,endLine=5,endColumn=11::this clause can never be reached [unreachable-clause]
+::notice file=u.el,line=3,col=5,endLine=3,endColumn=11::because this clause matches first [unreachable-clause]' ]] ||
+        fail "github with a note"
     ;;
 *)
     fail "unknown case"

@@ -17,12 +17,29 @@
 ;;    between replaced spans (cut from the input with the records'
 ;;    positions) is found unchanged in the output, each replaced span being
 ;;    the record's expansion (cli.md 4.1; a re-emitted comment may turn the
-;;    whitespace before a form into a line break and indentation).
+;;    whitespace before a form into a line break and indentation);
+;;  - every expansion is indented as Emacs indents it (cli.md 8): in the
+;;    output file, in emacs-lisp-mode with indent-tabs-mode nil,
+;;    `indent-region' over the expansion's lines after its first (whose
+;;    column is the original form's, input text) changes nothing.  Where
+;;    the input itself is not indented as this Emacs indents it (a form
+;;    starting its line at another column than `indent-region' would give
+;;    it), the expansion is first moved by that difference: the layout
+;;    pcexpand chose relative to the input is what is checked.  The libraries that
+;;    give pcexpand's built-in indent table its specs are loaded first
+;;    (as testdata/indent/indent-check.el does).
 ;; Prints details of failures on stderr, then one line on stdout:
-;;   "files N sites N read-errors N heads-left N text-mismatches N"
+;;   "files N sites N read-errors N heads-left N text-mismatches N
+;;    indented N indent-lines N indent-problems N indent-shifted N"
+;; where "indented" counts the expansions that had at least one line
+;; checked by `indent-region', "indent-lines" those lines and
+;; "indent-shifted" the expansions first moved with the input's line.
 
 (require 'json)
 (require 'subr-x)
+(dolist (lib '(cl-lib cl-extra subr-x seq map gv rx eieio ert generator
+               thunk let-alist macroexp nadvice))
+  (require lib))
 
 (defconst pcx--forbidden
   '(pcase pcase-exhaustive pcase-let pcase-let* pcase-setq pcase-dolist
@@ -163,11 +180,18 @@ may have become a line break and indentation (cli.md 4.1)."
         (let ((q (pcx--take out pos (string-trim-right gap "[ \t]+"))))
           (and q (pcx--take-broken out q text))))))
 
+(defvar pcx--spans nil
+  "Spans (START END SOURCE-START) of the expansions in the output buffer
+last checked by `pcx--check-text', in order; SOURCE-START is where the
+replaced form starts in the input buffer.")
+
 (defun pcx--check-text (file src out records)
-  "Compare buffers SRC and OUT outside the spans of RECORDS; t when equal."
+  "Compare buffers SRC and OUT outside the spans of RECORDS; t when equal.
+Sets `pcx--spans' to the expansions' spans in OUT."
   (let ((spos (with-current-buffer src (point-min)))
         (opos (with-current-buffer out (point-min)))
         (ok t))
+    (setq pcx--spans nil)
     (dolist (r records)
       (when ok
         (let* ((start (with-current-buffer src
@@ -184,6 +208,9 @@ may have become a line break and indentation (cli.md 4.1)."
             (setq ok nil))
           (setq opos (and ok (pcx--take-site out opos gap (gethash "expansion" r)))
                 spos end)
+          (when opos
+            (push (list (- opos (length (gethash "expansion" r))) opos start)
+                  pcx--spans))
           (unless opos
             (message "MISMATCH %s:%d:%d: output differs around this form"
                      file (gethash "line" r) (gethash "column" r))
@@ -196,7 +223,99 @@ may have become a line break and indentation (cli.md 4.1)."
                                        opos (point-max))))))
       (message "MISMATCH %s: output differs after the last form" file)
       (setq ok nil))
+    (setq pcx--spans (nreverse pcx--spans))
     ok))
+
+;;;; Indentation of the expansions
+
+(defun pcx--line-start-p (pos)
+  "Is there only blank space before POS on its line?"
+  (save-excursion (goto-char pos) (skip-chars-backward " \t") (bolp)))
+
+(defun pcx--source-shift (src pos)
+  "How many columns `indent-region' would move the line of buffer SRC
+where the form at POS starts, when the form starts that line, else 0."
+  (with-current-buffer src
+    (if (not (pcx--line-start-p pos))
+        0
+      (save-excursion
+        (goto-char pos)
+        (beginning-of-line)
+        (let ((want (calculate-lisp-indent)))
+          (if (consp want) (setq want (car want)))
+          (if (integerp want)
+              (- want (progn (goto-char pos) (current-column)))
+            0))))))
+
+(defun pcx--shift-lines (from to shift)
+  "Move the lines from FROM to TO by SHIFT columns, except comment lines
+that start with a single `;' (`indent-region' puts those at
+`comment-column' wherever the code is)."
+  (save-excursion
+    (goto-char from)
+    (while (< (point) to)
+      (unless (looking-at-p "[ \t]*;\\([^;]\\|$\\)")
+        (indent-rigidly (point) (line-end-position) shift))
+      (forward-line 1))))
+
+(defun pcx--indent-span (file span shift counts)
+  "Run `indent-region' over the expansion SPAN (START END _) of the current
+buffer, after its first line; count it in COUNTS (slots 3, 4, 5, 6:
+expansions, lines, problems, shifted).  SHIFT is how far `indent-region'
+moves the replaced form's own line in the input: when the expansion
+starts its line, it is first moved by SHIFT (its first line and column
+are the input's, cli.md 4.1; what is checked is the layout pcexpand chose
+relative to them).  Any change is undone, so that later spans keep their
+positions."
+  (let* ((start (nth 0 span)) (end (copy-marker (nth 1 span)))
+         (from (save-excursion (goto-char start) (forward-line 1) (point)))
+         (shifted (and (/= shift 0) (pcx--line-start-p start)))
+         (whole-from (save-excursion (goto-char start) (line-beginning-position)))
+         (whole-to (copy-marker (save-excursion (goto-char end) (line-end-position))))
+         (saved (buffer-substring-no-properties whole-from whole-to)))
+    (when (< from end)
+      (when shifted
+        (aset counts 6 (1+ (aref counts 6)))
+        (pcx--shift-lines whole-from whole-to shift)
+        (setq from (save-excursion (goto-char whole-from) (forward-line 1) (point))))
+      (let* ((to (copy-marker (save-excursion (goto-char end) (line-end-position))))
+             (before (buffer-substring-no-properties from to)))
+        (let ((inhibit-message t)) (indent-region from to))
+        (let ((after (buffer-substring-no-properties from to)))
+          (aset counts 3 (1+ (aref counts 3)))
+          (aset counts 4 (+ (aref counts 4) (length (split-string before "\n"))))
+          (unless (equal before after)
+            (pcx--indent-report file (line-number-at-pos from) before after counts)))
+        (set-marker to nil))
+      (unless (equal saved (buffer-substring-no-properties whole-from whole-to))
+        (delete-region whole-from whole-to)
+        (goto-char whole-from)
+        (insert saved)))
+    (set-marker end nil)
+    (set-marker whole-to nil)))
+
+(defun pcx--indent-report (file line before after counts)
+  "Report the lines of BEFORE (starting at LINE of FILE) that `indent-region'
+changed into AFTER; add their number to slot 5 of COUNTS."
+  (let ((bl (split-string before "\n")) (al (split-string after "\n")))
+    (while (or bl al)
+      (unless (equal (car bl) (car al))
+        (aset counts 5 (1+ (aref counts 5)))
+        (message "INDENT %s:%d:\n  printed: %S\n  emacs:   %S"
+                 file line (car bl) (car al)))
+      (setq bl (cdr bl) al (cdr al) line (1+ line)))))
+
+(defun pcx--check-indent (file src out counts)
+  "Check the indentation of every span of `pcx--spans' in buffer OUT, the
+expansion of buffer SRC."
+  (dolist (b (list src out))
+    (with-current-buffer b
+      (delay-mode-hooks (emacs-lisp-mode))
+      (setq indent-tabs-mode nil)))
+  (dolist (span pcx--spans)
+    (let ((shift (pcx--source-shift src (nth 2 span))))
+      (with-current-buffer out
+        (pcx--indent-span file span shift counts)))))
 
 ;;;; Driver
 
@@ -228,7 +347,7 @@ may have become a line break and indentation (cli.md 4.1)."
     b))
 
 (defun pcx--check-file (rel src-dir out-dir records counts)
-  "Check one file; COUNTS is a vector of the four failure counters."
+  "Check one file; COUNTS is a vector of the counters (see `pcx-expand-check')."
   (let ((out-file (expand-file-name rel out-dir)))
     (condition-case err
         (let ((forms (with-temp-buffer
@@ -242,7 +361,8 @@ may have become a line break and indentation (cli.md 4.1)."
              (message "READ-ERROR %s: %S" rel err)))
     (let ((src (pcx--literal (expand-file-name rel src-dir)))
           (out (pcx--literal out-file)))
-      (unless (pcx--check-text rel src out records)
+      (if (pcx--check-text rel src out records)
+          (pcx--check-indent rel src out counts)
         (aset counts 2 (1+ (aref counts 2))))
       (kill-buffer src)
       (kill-buffer out))))
@@ -253,7 +373,9 @@ may have become a line break and indentation (cli.md 4.1)."
          (src-dir (pop command-line-args-left))
          (out-dir (pop command-line-args-left))
          (table (pcx--records (pop command-line-args-left) src-dir))
-         (counts (make-vector 3 0))
+         ;; read-errors heads-left text-mismatches indented indent-lines
+         ;; indent-problems indent-shifted
+         (counts (make-vector 7 0))
          (files 0) (sites 0))
     (with-temp-buffer
       (insert-file-contents list)
@@ -261,7 +383,11 @@ may have become a line break and indentation (cli.md 4.1)."
         (let ((records (gethash rel table)))
           (setq files (1+ files) sites (+ sites (length records)))
           (pcx--check-file rel src-dir out-dir records counts))))
-    (princ (format "files %d sites %d read-errors %d heads-left %d text-mismatches %d\n"
-                   files sites (aref counts 0) (aref counts 1) (aref counts 2)))))
+    (princ (format (concat "files %d sites %d read-errors %d heads-left %d"
+                           " text-mismatches %d indented %d indent-lines %d"
+                           " indent-problems %d indent-shifted %d\n")
+                   files sites (aref counts 0) (aref counts 1) (aref counts 2)
+                   (aref counts 3) (aref counts 4) (aref counts 5)
+                   (aref counts 6)))))
 
 ;;; corpus-expand.el ends here

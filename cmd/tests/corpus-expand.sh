@@ -7,8 +7,11 @@
 #   pcexpand --format=json SRC        (one record per replaced form)
 # and checks that
 #  (a) CHECK_EL (one Emacs per core) reads every output file without an
-#      error, finds no pcase-family or cond* head in a code position, and
-#      finds the input's bytes outside the replaced forms;
+#      error, finds no pcase-family or cond* head in a code position,
+#      finds the input's bytes outside the replaced forms, and finds that
+#      indent-region leaves the lines of every expansion unchanged (at
+#      least 300 multi-line expansions must have been checked; see
+#      CHECK_EL for input lines that Emacs would itself re-indent);
 #  (b) --no-expand --out-dir reproduces every file byte for byte;
 #  (c) --no-memo and -j 2 write the same files as the plain run.
 # Prints the counts; fails on any failure, or when the number of files
@@ -62,7 +65,7 @@ for part in "$tmp"/part.??; do
         "$tmp/out" "$tmp/records.out" >"$part.out" 2>"$part.log" &
 done
 wait
-grep -h -E '^(MISMATCH|HEAD-LEFT|READ-ERROR)' "$tmp"/part.??.log | head -n 30 || true
+grep -h -A2 -E '^(MISMATCH|HEAD-LEFT|READ-ERROR|INDENT)' "$tmp"/part.??.log | head -n 45 || true
 for part in "$tmp"/part.??; do
     if ! grep -q '^files ' "$part.out"; then
         echo "corpus: an Emacs process did not finish:"
@@ -70,10 +73,13 @@ for part in "$tmp"/part.??; do
         exit 1
     fi
 done
-read -r e_files e_sites e_read e_heads e_text < <(awk '/^files /{f+=$2; s+=$4; r+=$6; h+=$8; t+=$10}
-    END {print f, s, r, h, t}' "$tmp"/part.??.out)
+read -r e_files e_sites e_read e_heads e_text e_ind e_lines e_indp e_shift < <(awk '/^files /{
+    f+=$2; s+=$4; r+=$6; h+=$8; t+=$10; i+=$12; l+=$14; p+=$16; m+=$18}
+    END {print f, s, r, h, t, i, l, p, m}' "$tmp"/part.??.out)
 echo "corpus: emacs checked files $e_files sites $e_sites read-errors $e_read" \
      "heads-left $e_heads text-mismatches $e_text ($((SECONDS - start)) s)"
+echo "corpus: indent-region over $e_ind multi-line expansions ($e_lines lines):" \
+     "$e_indp lines moved ($e_shift expansions first moved with their input line)"
 
 # (b) and (c): the same bytes other ways.
 same_tree() { # NAME DIR DIR
@@ -91,7 +97,12 @@ run j2 -q -j 2 --out-dir "$tmp/j2" "$tmp/src"
 same_tree j2 "$tmp/out" "$tmp/j2"
 echo "corpus: --no-expand, --no-memo and -j 2 compared ($((SECONDS - start)) s)"
 
-if [[ $e_read -ne 0 || $e_heads -ne 0 || $e_text -ne 0 || $e_files -ne $n_files ||
+min_indented=300
+if [[ $e_ind -lt $min_indented ]]; then
+    echo "corpus: only $e_ind expansions indent-checked, expected at least $min_indented"
+    failures=$((failures + 1))
+fi
+if [[ $e_read -ne 0 || $e_heads -ne 0 || $e_text -ne 0 || $e_indp -ne 0 || $e_files -ne $n_files ||
       $e_sites -ne $n_sites || $failures -ne 0 ]]; then
     echo "corpus: FAILED"
     exit 1

@@ -727,6 +727,258 @@ EOF
     expect_status 2
     grep -q 'golden mode needs --manifest' err || fail "no manifest"
     ;;
+default-bytes)
+    # Default mode: every byte outside the replaced forms is kept (cookie,
+    # comments, blank lines, page breaks, trailing blanks, CRLF, no final
+    # newline); only the forms change; --no-expand gives the input back.
+    printf ';;; c.el --- x  -*- lexical-binding: t -*-\r\n\r\n;; about f   \r\n(defun f (x)\r\n  (pcase x (`(,a . ,b) (list a b)) (_ nil))) ; tail\r\n\f\r\n(g)\t ' >crlf.el
+    run crlf.el
+    expect_status 0
+    [[ ! -s err ]] || fail "diagnostics for crlf.el"
+    printf ';;; c.el --- x  -*- lexical-binding: t -*-\r\n\r\n;; about f   \r\n(defun f (x)\r\n  (if (consp x)\r\n      (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))\r\n        (let ((a pcx--x0) (b pcx--x1)) (list a b)))\r\n    nil)) ; tail\r\n\f\r\n(g)\t ' >crlf.want
+    cmp -s out crlf.want || fail "CRLF file: $(diff <(od -c crlf.want) <(od -c out) | head -n 8)"
+    run --no-expand crlf.el
+    cmp -s out crlf.el || fail "--no-expand changed crlf.el"
+    # The example of cli.md 4.2: comments inside a replaced form.
+    cat >kind.el <<'EOF'
+(defun kind (x)
+  (pcase x
+    ;; Small numbers.
+    ((pred integerp)
+     ;; Tag it.
+     (list 'int x))                     ; exact
+    (_ 'other)))
+EOF
+    run kind.el
+    expect_status 0
+    diff -u - out >&2 <<'EOF' || fail "comments inside a replaced form (cli.md 4.2)"
+(defun kind (x)
+  ;; Small numbers.
+  (if (integerp x)
+      ;; Tag it.
+                                        ; exact
+      (list 'int x)
+    'other))
+EOF
+    # The example of cli.md 7 (a top-level form, default width).
+    printf "%s\n" "(pcase x (1 'one) ((pred stringp) 'str) (\`(,a . ,b) (+ a b)) (_ 'other))" >seven.el
+    run seven.el
+    expect_status 0
+    diff -u - out >&2 <<'EOF' || fail "the example of cli.md 7"
+(cond
+ ((eql x 1) 'one)
+ ((stringp x) 'str)
+ ((consp x)
+  (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
+    (let ((a pcx--x0) (b pcx--x1)) (+ a b))))
+ (t 'other))
+EOF
+    # Nested forms are part of the replaced one; a form in data is not code.
+    printf "(setq v '(pcase x (1 2)))\n(when y (pcase-let ((\`(,a) y)) (pcase a (1 (cond* (t 2))))))\n" >nest.el
+    run nest.el
+    expect_status 0
+    grep -q "^(setq v '(pcase x (1 2)))\$" out || fail "quoted data was expanded"
+    ! grep -q 'pcase-let\|cond\*\|(pcase a' out || fail "a nested form is left"
+    # Width: no line is longer than --width (here every line can be
+    # broken to fit), and a smaller width gives more lines.
+    prev=0
+    for width in 80 50 35; do
+        run --width=$width seven.el
+        expect_status 0
+        awk -v w=$width 'length($0) > w {bad=1} END {exit bad}' out ||
+            fail "--width=$width: a line is longer"
+        [[ $(wc -l <out) -gt $prev ]] || fail "--width=$width: not more lines"
+        prev=$(wc -l <out)
+    done
+    ;;
+compact)
+    # --compact: one canonical line per top-level form, no comments;
+    # with --no-expand, how the reader sees each form.
+    printf ';; c\n(pcase (f) (`(,a . ,b) (list a b)))   ; x\n\n(a  ?b  #x10 "s\n" (quote q))\n' >f.el
+    run --compact f.el
+    expect_status 0
+    diff -u - out >&2 <<'EOF' || fail "--compact"
+(let* ((pcx--val0 (f))) (if (consp pcx--val0) (let* ((pcx--x0 (car-safe pcx--val0)) (pcx--x1 (cdr-safe pcx--val0))) (let ((a pcx--x0) (b pcx--x1)) (list a b)))))
+(a 98 16 "s\n" 'q)
+EOF
+    run --no-expand --compact f.el
+    expect_status 0
+    # (as Emacs 28.2 prints it: the dotted ,b is the list tail (\, b))
+    diff -u - out >&2 <<'EOF' || fail "--no-expand --compact"
+(pcase (f) (`(,a \, b) (list a b)))
+(a 98 16 "s\n" 'q)
+EOF
+    # --gensyms=circle: readable labels on temporaries only.
+    run --gensyms=circle f.el
+    expect_status 0
+    grep -q '(let\* ((#1=#:val0 (f)))$' out && grep -q '(let\* ((#2=#:x0 (car-safe #1#)) (#3=#:x1 (cdr-safe #1#)))$' out ||
+        fail "--gensyms=circle"
+    ;;
+golden-round-trip)
+    # --update writes, --check passes, an edited case makes --check exit 1
+    # with a diff; the expect kinds; obsolete goldens; manifest errors at
+    # their YAML line:column.
+    mkdir -p proj/.git proj/test
+    cd proj
+    cat >test/m.yaml <<'EOF'
+version: 1
+defaults:
+  golden-dir: gold
+cases:
+  pair:
+    source: |
+      (pcase x (`(,a . ,b) (+ a b)) (_ 'other))
+  warns:
+    source: "(pcase x ((pred) 1))"
+    expect: warning
+  rejects:
+    source: "(pcase x ((nope y) y))"
+    expect: error
+  narrow:
+    source: "(pcase x (`(,a . ,b) (list a b)))"
+    options: { width: 30, gensyms: hash }
+EOF
+    run --manifest=test/m.yaml --check
+    expect_status 1
+    grep -q '^pcexpand: 0 passed, 0 failed, 4 missing$' err || fail "missing goldens"
+    run --manifest=test/m.yaml --update=all
+    expect_status 0
+    [[ $(cd test/gold && ls | tr '\n' ' ') == "narrow.el pair.el rejects.err warns.el warns.err " ]] ||
+        fail "goldens written: $(ls test/gold)"
+    diff -u - test/gold/pair.el >&2 <<'EOF' || fail "golden file format (cli.md 13)"
+;;; pair.el --- pcexpand golden  -*- lexical-binding: t -*-
+;; Case: pair (test/m.yaml); do not edit.
+;; Options: width=80 gensyms=rename
+
+(if (consp x)
+    (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
+      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))
+  'other)
+EOF
+    grep -q '^;; Options: width=30 gensyms=hash$' test/gold/narrow.el &&
+        grep -q '#:x0' test/gold/narrow.el || fail "case options"
+    grep -q '^warns.el:1:11: warning: .*\[pred-without-function\]$' test/gold/warns.err ||
+        fail ".err golden of expect: warning"
+    grep -q '^rejects.el:1:11: error: Unknown nope pattern: (nope y) \[unknown-pattern\]$' test/gold/rejects.err ||
+        fail ".err golden of expect: error"
+    touch -d '2001-01-01 00:00' test/gold/pair.el
+    before=$(mtime test/gold/pair.el)
+    run --manifest=test/m.yaml --check
+    expect_status 0
+    [[ $(cat err) == "pcexpand: 4 passed, 0 failed, 0 missing" ]] || fail "check after update"
+    run --manifest=test/m.yaml --update
+    expect_status 0
+    [[ $(mtime test/gold/pair.el) == "$before" ]] || fail "an up-to-date golden was rewritten"
+    # An edited case: --check exits 1, -d shows the diff, and the message
+    # gives the command that accepts it.
+    sed -i 's/(+ a b)/(- a b)/' test/m.yaml
+    run --manifest=test/m.yaml --check -d
+    expect_status 1
+    [[ $(sed -n 1p out) == "--- a/test/gold/pair.el" && $(sed -n 2p out) == "+++ b/test/gold/pair.el" ]] ||
+        fail "diff headers"
+    grep -q '^-      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))$' out &&
+        grep -q '^+      (let ((a pcx--x0) (b pcx--x1)) (- a b)))$' out || fail "diff lines"
+    grep -q '^pcexpand: 3 passed, 1 failed, 0 missing$' err || fail "summary of a stale case"
+    grep -q '^pcexpand: run: pcexpand -g --manifest=test/m.yaml --update pair$' err || fail "accept command"
+    run --manifest=test/m.yaml --check
+    expect_status 1
+    [[ ! -s out ]] || fail "--check without -d printed something"
+    # The diff applies to the golden and gives the fresh output.
+    run --manifest=test/m.yaml -d
+    patch -s test/gold/pair.el <out || fail "patch refused the diff"
+    run --manifest=test/m.yaml
+    expect_status 0
+    # expect: error whose input now expands fails; expect: ok with an
+    # error is a broken case (exit 2) pointing at the case in the manifest.
+    sed -i 's/((nope y) y)/(1 2)/' test/m.yaml
+    run --manifest=test/m.yaml
+    expect_status 1
+    grep -q '^pcexpand: failed: rejects expands without error (expect: error)$' err || fail "expect: error"
+    sed -i 's/((pred) 1)/((bad z) 1)/; s/expect: warning/expect: ok/' test/m.yaml
+    run --manifest=test/m.yaml warns
+    expect_status 2
+    grep -q "^test/m.yaml:8:3: error: case 'warns' has errors (expect: ok) \[manifest\]$" err ||
+        fail "broken case"
+    # Goldens no case refers to (reported when every case is run).
+    touch test/gold/old.el
+    run --manifest=test/m.yaml
+    grep -q '^gold/old.el: warning: golden file not referenced by any case of the manifest \[golden-obsolete\]$' err ||
+        fail "golden-obsolete"
+    run --manifest=test/m.yaml pair
+    expect_status 0
+    # Manifest errors: the YAML file's line and column.
+    printf 'version: 1\ncases:\n  a:\n    source: "(a)"\n    sorce: x\n' >bad1.yaml
+    run --manifest=bad1.yaml
+    expect_status 2
+    grep -q '^bad1.yaml:5:5: error: .*sorce.*\[manifest\]$' err || fail "unknown key position"
+    printf 'version: 1\ncases:\n  a:\n    source: "(a)"\n  a:\n    source: "(b)"\n' >bad2.yaml
+    run --manifest=bad2.yaml
+    expect_status 2
+    grep -q '^bad2.yaml:5:3: error: duplicate key \[manifest\]$' err || fail "duplicate case position"
+    printf 'version: 1\ncases:\n  a:\n    source: `(a)\n' >bad3.yaml
+    run --manifest=bad3.yaml
+    expect_status 2
+    grep -q "^bad3.yaml:4:13: error: plain scalar cannot start with '\`'; quote the value or use a | block \[manifest\]\$" err ||
+        fail "YAML syntax error position"
+    printf 'version: 1\ncases:\n  a:\n    source: "(a)"\n    expect: maybe\n' >bad4.yaml
+    run --manifest=bad4.yaml
+    expect_status 2
+    grep -q "^bad4.yaml:5:13: error: 'a.expect' must be ok, warning or error, not 'maybe' \[manifest\]\$" err ||
+        fail "value error position"
+    ;;
+config-errors)
+    # A broken configuration: FILE:LINE:COL from libfyaml, exit 2, no output.
+    printf '(pcase x (1 2))\n' >a.el
+    check_config() { # TEXT EXPECTED-DIAGNOSTIC-REGEXP
+        printf "$1" >c.yaml
+        run --config=c.yaml a.el
+        expect_status 2
+        [[ ! -s out ]] || fail "output with a broken configuration"
+        [[ $(wc -l <err) -eq 1 ]] || fail "one diagnostic expected for: $1"
+        grep -Eq "^$2 \\[config\\]\$" err || fail "for '$1' expected: $2"
+    }
+    check_config 'version: 1\noutput:\n  width: wide\n' \
+        "c.yaml:3:10: error: 'output.width' must be an integer .*"
+    check_config 'version: 1\nversion: 1\n' 'c.yaml:2:1: error: duplicate key'
+    check_config 'version: 1\nwarnings:\n  unused-variable: no\n' \
+        "c.yaml:3:20: error: .*YAML 1.1 booleans like 'no' are not accepted"
+    check_config 'version: 1\nbogus: 3\n' "c.yaml:2:1: error: unknown key 'bogus' .*"
+    check_config 'version: 1\nexclude: [a, b\n' 'c.yaml:3:1: error: .*not closed.*'
+    check_config 'version: 2\n' 'c.yaml:1:10: error: .*version.*'
+    check_config 'output:\n  width: 70\n' 'c.yaml:1:1: error: .*version.*'
+    check_config 'version: 1\npattern-macros:\n  m:\n    args: "(v)"\n    expand: (f #'"'"'g)\n' \
+        "c.yaml:5:[0-9]+: error: 'pattern-macros.m.expand' must read as exactly one Lisp form.*quote the value or use a \\| block"
+    check_config 'version: 1\nindent:\n  my-mac: (lambda)\n' \
+        "c.yaml:3:11: error: indent spec of 'my-mac' must be an integer, defun or nil"
+    check_config 'version: 1\nwarnings:\n  no-such-warning: false\n' \
+        "c.yaml:3:3: error: unknown warning code 'no-such-warning' .*"
+    check_config 'version: 1\n  output: x\n' 'c.yaml:[0-9]+:[0-9]+: error: .*'
+    # extends: the including file wins; an error in the included file is
+    # reported at its own position and at the extends line.
+    printf 'version: 1\noutput:\n  width: 70\n  gensym-prefix: "b--"\n' >base.yaml
+    printf 'version: 1\nextends: base.yaml\noutput:\n  width: 50\n' >top.yaml
+    run --config=top.yaml --print-config a.el
+    expect_status 0
+    grep -q '^  width: 50$' out && grep -q '^  gensym-prefix: b--$' out || fail "extends"
+    printf 'version: 1\noutput:\n  width: -3\n' >base.yaml
+    run --config=top.yaml a.el
+    expect_status 2
+    grep -q '^base.yaml:3:10: error: ' err && grep -q '^top.yaml:2:10: error: ' err ||
+        fail "errors of an extended file"
+    # Discovery: .pcexpand.yml is accepted; the search stops at .hg.
+    mkdir -p r/.hg r/sub/deeper
+    printf 'version: 1\noutput:\n  gensym-prefix: "yml--"\n' >r/.pcexpand.yml
+    printf '(pcase x (`(,a) a))\n' >r/sub/deeper/f.el
+    run r/sub/deeper/f.el
+    grep -q 'yml--' out || fail ".pcexpand.yml not found"
+    printf 'version: 1\noutput:\n  gensym-prefix: "above--"\n' >.pcexpand.yaml
+    mv r/.pcexpand.yml r/moved.yml
+    run r/sub/deeper/f.el
+    grep -q 'pcx--' out && ! grep -q 'above--' out || fail "discovery went past .hg"
+    run --print-config r/sub/deeper/f.el
+    [[ $(sed -n 1p out) == "# pcexpand configuration: built-in defaults (no configuration file)" ]] ||
+        fail "source comment without a file"
+    ;;
 *)
     fail "unknown case"
     ;;

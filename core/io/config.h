@@ -199,6 +199,13 @@ const struct config *config_for(struct config_set *s, const char *input,
 const char *config_discover(struct arena *a, const char *dir);
 
 /**
+ * config_root - the project directory of dir: the first of dir and its
+ * parents that holds a configuration file, .git or .hg (where discovery
+ * stops), as an absolute path (arena a); NULL when there is none.
+ */
+const char *config_root(struct arena *a, const char *dir);
+
+/**
  * config_load - read and validate the file at path (and what it
  * extends), starting from the defaults.  Errors go to d; those located in
  * a file are rendered at once to msgs with that file's text.  Returns

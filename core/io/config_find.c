@@ -130,6 +130,20 @@ const char *config_discover(struct arena *a, const char *dir)
     }
 }
 
+const char *config_root(struct arena *a, const char *dir)
+{
+    static const char *const marks[] = {CONFIG_NAME, CONFIG_NAME_ALT, ".git", ".hg"};
+    const char *abs = config_path_abs(a, dir);
+    for (;;) {
+        for (size_t i = 0; i < 4; i++)
+            if (exists(a, abs, marks[i]))
+                return abs;
+        if (strcmp(abs, "/") == 0)
+            return NULL;
+        abs = config_path_dir(a, abs);
+    }
+}
+
 /* ---- the set ---- */
 
 struct config_entry {

@@ -595,17 +595,16 @@ static void summary(struct runner *R)
 }
 
 /* The manifest's name in headers, the same from any directory: its path
- * from the directory of the configuration that applies to it (the
- * project), else its file name. */
+ * from the project directory (the one holding its configuration, .git or
+ * .hg), else its file name. */
 static const char *label_of(struct arena *a, const struct golden_params *p)
 {
     if (p->label)
         return p->label;
-    const char *config = config_discover(a, config_path_dir(a, p->manifest));
     const char *abs = config_path_abs(a, p->manifest);
-    if (!config)
+    const char *root = config_root(a, config_path_dir(a, p->manifest));
+    if (!root)
         return base_name(abs);
-    const char *root = config_path_abs(a, config_path_dir(a, config));
     size_t n = strlen(root);
     if (strcmp(root, "/") == 0)
         return abs + 1;

@@ -1,0 +1,1 @@
+(pcase-let ((`(,a ,b) pair)) (+ a b))

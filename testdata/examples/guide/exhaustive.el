@@ -1,0 +1,3 @@
+(pcase-exhaustive k
+  ('a 1)
+  ('b 2))

@@ -1,0 +1,5 @@
+;;; my-util.el --- nothing to expand  -*- lexical-binding: t -*-
+
+(defun my-util-twice (x) (* 2 x))
+
+(provide 'my-util)
