@@ -4,8 +4,10 @@
 # Usage: limits.sh PCEXPAND CASE      (suite 'limits'; docs/limits.md)
 #        limits.sh PCEXPAND --table   (every case, one table row each)
 # Each CASE generates its input in a scratch directory and runs the
-# program under a 20-second timeout and a 1 GiB address-space limit (not
-# for sanitizer builds, which reserve more than that up front).  It must
+# program under a 20-second timeout and a 1 GiB address-space limit (for
+# sanitizer builds, which reserve more address space than that up front
+# and run slower: no address-space limit, and three times the time and
+# peak memory allowed).  It must
 # exit with the status the case allows (0 or 2, never a signal, never 3),
 # print a diagnostic with the expected code when it fails, and stay under
 # the time and memory limits.  Time and peak memory are printed.
@@ -30,6 +32,10 @@ fail() {
 # A sanitizer runtime reserves terabytes of address space: no ulimit -v.
 sanitized=false
 grep -q -a -m1 -e __asan_init -e __ubsan_handle "$prog" && sanitized=true
+if $sanitized; then
+    TIME_LIMIT=$((TIME_LIMIT * 3))
+    MEM_LIMIT_KB=$((MEM_LIMIT_KB * 3))
+fi
 
 # rep N TEXT: TEXT repeated N times, on standard output.
 rep() {
@@ -70,7 +76,7 @@ check() {
     fi
     [[ $kb == "?" || $kb -lt $MEM_LIMIT_KB ]] || fail "used ${kb} KiB"
     local first
-    first=$(grep -m1 -E 'error:' err | sed -E 's/^[^ ]*: error: //' | cut -c1-90)
+    first=$(grep -m1 -E 'error:' err | sed -E 's/^[^ ]*: error: //' | cut -c1-200)
     printf '%s\texit %s\t%ss\t%s KiB\t%s\n' "$case_name" "$status" "$secs" "$kb" \
         "${first:-(no diagnostic)}"
 }
@@ -114,14 +120,45 @@ circular-quoted-in-pcase)
     done
     ;;
 clauses-100k)
+    # More clauses than a decision tree may have (4,000).
     { echo "(pcase x"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  (%d (f %d))\n", i, i }'
       echo "  (_ nil))"; } >f.el
-    run f.el; check "0|2" ""
+    run f.el; check "2" nesting-too-deep
+    grep -q 'pcase form too large' err || fail "the error does not name the form"
+    ;;
+clauses-3000)
+    # ... and below that limit: expanded.
+    { echo "(pcase x"; awk 'BEGIN { for (i = 0; i < 3000; i++) printf "  (%d (f %d))\n", i, i }'
+      echo "  (_ nil))"; } >f.el
+    run f.el; check "0" ""
     ;;
 clauses-100k-cond-star)
+    # Each clause wraps the next ones: the layout would be quadratic.
     { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
       echo "  (t nil))"; } >f.el
-    run f.el; check "0|2" ""
+    run f.el; check "2" nesting-too-deep
+    grep -q "cond\* form's expansion too large" err || fail "the error does not name the form"
+    run --compact f.el; check "2" nesting-too-deep
+    ;;
+clauses-20k-plain-cond-star)
+    # 20,000 levels deep: too deep to print in either layout.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  ((eq x %d) %d)\n", i, i }'
+      echo ")"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    run --compact f.el; check "2" nesting-too-deep
+    ;;
+clauses-5000-plain-cond-star)
+    # 5,000 levels: too large to lay out, printed on one line.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 5000; i++) printf "  ((eq x %d) %d)\n", i, i }'
+      echo ")"; } >f.el
+    run f.el; check "2" nesting-too-deep
+    run --compact f.el; check "0" ""
+    ;;
+clauses-1000-cond-star)
+    # The largest layout allowed is about 64 MB: this one prints 40 MB.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 1000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+      echo "  (t nil))"; } >f.el
+    run f.el; check "0" ""
     ;;
 pattern-and-100k)
     { echo "(pcase x ("; rep 100000 "(and "; echo -n "y"; rep 100000 ")"; echo " y))"; } >f.el
@@ -151,24 +188,46 @@ and-of-30-ors)
     run f.el; check "0|2" ""
     ;;
 and-of-30-binding-ors)
-    # Each or binds v differently: the bindings multiply as well.
+    # Each or binds v differently: 2^30 paths, each with its own
+    # bindings; the decision tree's size budget stops it.
     { echo "(pcase x ((and"
       for i in $(seq 30); do echo "   (or \`(a$i . ,v$i) (and v$i (pred p$i)))"; done
       echo "  ) 'yes) (_ 'no))"; } >f.el
-    run f.el; check "0|2" ""
+    run f.el; check "2" nesting-too-deep
+    grep -q 'pcase form too large' err || fail "the error does not name the form"
+    ;;
+and-of-13-binding-ors)
+    # ... and below the budget: expanded (10 MB of output).
+    { echo "(pcase x ((and"
+      for i in $(seq 13); do echo "   (or \`(a$i . ,v$i) (and v$i (pred p$i)))"; done
+      echo "  ) 'yes) (_ 'no))"; } >f.el
+    run f.el; check "0" ""
     ;;
 macro-self-recursive)
     printf '(pcase-defmacro forever (x) `(forever ,x))\n(pcase y ((forever a) a))\n' >f.el
-    run f.el; check "2" ""
+    run f.el; check "2" nesting-too-deep
+    grep -q 'pattern macro forever keeps expanding' err || fail "the error does not name the macro"
     ;;
 macro-mutually-recursive)
     printf '(pcase-defmacro ping (x) `(pong ,x))\n(pcase-defmacro pong (x) `(ping ,x))\n(pcase y ((ping a) a))\n' >f.el
-    run f.el; check "2" ""
+    run f.el; check "2" nesting-too-deep
     ;;
 macro-doubling)
     # Each step doubles the pattern: 2^depth nodes without a size cap.
+    # The first branch reaches the depth limit; its 2^1000 copies are not
+    # normalised nor reported again.
     printf '(pcase-defmacro grow (x) `(and (grow ,x) (grow ,x)))\n(pcase y ((grow a) a))\n' >f.el
-    run f.el; check "2" ""
+    run f.el; check "2" nesting-too-deep
+    [[ $(grep -c 'error:' err) -eq 1 ]] || fail "more than one error"
+    ;;
+macro-wide-doubling)
+    # 24 templates, each doubling the one before: 2^24 sub-patterns, only
+    # 24 deep; the size limit of a pattern stops it.
+    { echo '(pcase-defmacro g0 (x) `(and ,x))'
+      for i in $(seq 24); do echo "(pcase-defmacro g$i (x) \`(and (g$((i - 1)) ,x) (g$((i - 1)) ,x)))"; done
+      echo '(pcase y ((g24 a) a))'; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'pattern too large' err || fail "no size error"
     ;;
 invalid-utf8)
     # A string with bytes that start no UTF-8 sequence, a truncated

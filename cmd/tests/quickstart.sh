@@ -1,6 +1,8 @@
 #!/bin/bash
 # quickstart.sh - README.md's quick start is exactly two command lines, and
 # .ci/run runs exactly those (after `set -euo pipefail` and `apt-get update`).
+# Line 2 runs every test suite and then the quality gates (quality.sh),
+# whose tools line 1 installs.
 # Usage: quickstart.sh SOURCE_ROOT
 set -euo pipefail
 root=$1
@@ -20,8 +22,13 @@ fi
     { echo "line 1 must install, build and run an example"; exit 1; }
 example=${lines[0]##* }
 [[ -f $root/$example ]] || { echo "line 1 runs a missing example: $example"; exit 1; }
-[[ ${lines[1]} == "meson test -C build --print-errorlogs" ]] ||
-    { echo "line 2 must run every test suite"; exit 1; }
+[[ ${lines[1]} == "meson test -C build --print-errorlogs && cmd/tests/quality.sh" ]] ||
+    { echo "line 2 must run every test suite, then the quality gates"; exit 1; }
+[[ -x $root/cmd/tests/quality.sh ]] || { echo "cmd/tests/quality.sh is not executable"; exit 1; }
+# The quality gates need valgrind, clang and libFuzzer: line 1 installs them.
+for pkg in valgrind clang libclang-rt-14-dev; do
+    [[ " ${lines[0]} " == *" $pkg "* ]] || { echo "line 1 does not install $pkg"; exit 1; }
+done
 
 mapfile -t ci < <(grep -v '^#' "$root/.ci/run" | grep -v '^$')
 expected=("set -euo pipefail" "apt-get update" "${lines[0]}" "${lines[1]}")

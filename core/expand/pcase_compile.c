@@ -408,6 +408,13 @@ static struct value *emit_dag(struct pcase_run *c, struct memo_ctx *m,
     return form;
 }
 
+/* The head of the form being expanded, to name it in a limit's error. */
+static const char *site_head(const struct pcase_run *c)
+{
+    const struct value *h = c->site && c->site->kind == VK_CONS ? value_car(c->site) : NULL;
+    return h && h->kind == VK_SYMBOL ? h->u.sym.name : "pcase";
+}
+
 /* One compilation in context m (its objects in m->a). */
 static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct value *subject,
                              bool subject_user, struct pcase_clause *cl, size_t n,
@@ -427,7 +434,8 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
             report_bad(c, m->bad);
         else if (m->too_deep)
             pcase_diag(c, DIAG_ERROR, c->site, NULL, "nesting-too-deep",
-                    "pattern too deeply nested or too complex to compile");
+                    "%s form too large to compile: more clauses, decision states "
+                    "or pattern nesting than the limits allow", site_head(c));
         return finish(c, m, NULL);
     }
     if (!info)

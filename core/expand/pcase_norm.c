@@ -29,7 +29,14 @@ struct nz {
     bool *occ_read;            /* mentioned by later pred/app/guard/let code */
     size_t n_occ, cap_occ;
     const struct value *anchor; /* pattern whose text stands for generated parts */
+    size_t nodes;              /* norm calls so far (NORM_MAX_NODES) */
+    bool stopped;              /* an error was reported: abandon the clause */
 };
+
+/* Sub-patterns one clause may have once its pattern macros are expanded:
+ * a template that doubles its pattern at each level stops here with an
+ * error instead of exhausting memory. */
+#define NORM_MAX_NODES 200000
 
 static const struct pat *norm(struct nz *z, struct value *p, struct value *cell);
 
@@ -123,7 +130,30 @@ static const struct pat *fail(struct nz *z, const struct value *p,
                               const char *msg)
 {
     diag(z, DIAG_ERROR, p, cell, code, msg);
+    z->stopped = true;
     return NULL;
+}
+
+/* Should norm stop at p?  After the clause's first error (fail) every
+ * sub-pattern still pending fails silently, as Emacs stops at its first
+ * error: the copies a doubling template makes of a bad or too-deep branch
+ * (2^depth of them) are neither normalised nor reported again.  Reports
+ * the size and depth limits. */
+static bool over_limit(struct nz *z, const struct value *p, struct value *cell)
+{
+    struct expand_ctx *x = z->c->x;
+    if (z->stopped)
+        return true;
+    if (++z->nodes > NORM_MAX_NODES) {
+        fail(z, p, cell, "nesting-too-deep", "pattern too large once its pattern "
+             "macros are expanded (more than 200000 sub-patterns)");
+        return true;
+    }
+    if (x->max_depth > 0 && x->depth >= x->max_depth) {
+        fail(z, p, cell, "nesting-too-deep", "pattern nested too deeply");
+        return true;
+    }
+    return false;
 }
 
 /* A pattern that is an error only if the compiler reaches it (pcase.md
@@ -399,6 +429,17 @@ static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *
                 fmt(z, "Unknown QPAT: %s", pcase_show(z->c, q)));
 }
 
+/* A backquote inside a backquote pattern is literal structure in Emacs 28
+ * and 30 (its commas still bind), an error in Emacs 31: say so
+ * (pcase.md 9). */
+static void nested_backquote(struct nz *z, struct value *q, struct value *cell)
+{
+    if (q->kind == VK_CONS && value_car(q) == z->L->backquote && from_input(z, q))
+        diag(z, DIAG_WARNING, q, cell, "nested-backquote",
+             "a backquote inside a backquote pattern matches the symbol ` literally "
+             "(Emacs 28 and 30; Emacs 31 rejects it)");
+}
+
 /* `(Q1 Q2 ... . TAIL): the elements are normalised in order (so variables
  * are recorded in reading order), then the nested
  * (and (pred consp) (app car-safe Qi) (app cdr-safe REST)) patterns are
@@ -410,6 +451,7 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
     struct value *t = q;
     for (; t->kind == VK_CONS && !unquote(z, t, ",") && !unquote(z, t, ",@");
          t = value_cdr(t)) {
+        nested_backquote(z, t, t == q ? cell : NULL);
         elts = grow(z, elts, &cap, n, sizeof *elts);
         if (!(elts[n++] = qpat(z, value_car(t), t)))
             return NULL;
@@ -433,8 +475,8 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
 static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
 {
     struct expand_ctx *x = z->c->x;
-    if (x->max_depth > 0 && x->depth >= x->max_depth)
-        return fail(z, q, cell, "nesting-too-deep", "pattern nested too deeply");
+    if (over_limit(z, q, cell))
+        return NULL;
     x->depth++;
     const struct pat *r = qpat_list(z, q, cell);
     x->depth--;
@@ -446,8 +488,10 @@ static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
 static const struct pat *macro(struct nz *z, struct value *p, struct value *cell)
 {
     struct value *r = pcase_macros_expand(z->c->x, p);
-    if (!r)
+    if (!r) { /* reported: the clause stops here too */
+        z->stopped = true;
         return NULL;
+    }
     const struct value *saved = z->anchor;
     if (from_input(z, p))
         z->anchor = p;
@@ -459,8 +503,8 @@ static const struct pat *macro(struct nz *z, struct value *p, struct value *cell
 static const struct pat *norm(struct nz *z, struct value *p, struct value *cell)
 {
     struct expand_ctx *x = z->c->x;
-    if (x->max_depth > 0 && x->depth >= x->max_depth)
-        return fail(z, p, cell, "nesting-too-deep", "pattern nested too deeply");
+    if (over_limit(z, p, cell))
+        return NULL;
     x->depth++;
     const struct pat *r;
     if (p->kind != VK_CONS) {

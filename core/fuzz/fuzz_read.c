@@ -49,30 +49,108 @@ static bool externalize(struct buf *out, const struct buf *in)
     return true;
 }
 
-/* The printed text of a form, written to a file, must read back as one
- * form that prints the same. */
-static void round_trip(struct arena *a, const uint8_t *data, size_t size,
-                       struct lisp *L, const struct value *v)
+/* Does the name of symbol x hold a raw byte? */
+static bool raw_in_name(const struct value *x)
 {
-    struct buf b1, file, b2;
-    buf_init(&b1, a);
+    const uint8_t *p = (const uint8_t *)x->u.sym.name;
+    for (size_t k = 0; k < x->u.sym.len;) {
+        int l;
+        if (value_char_decode(p + k, x->u.sym.len - k, &l) >= VALUE_RAW_BYTE_BASE)
+            return true;
+        k += (size_t)l;
+    }
+    return false;
+}
+
+/* Has v a symbol whose name holds a raw byte?  Printed unescaped, raw
+ * bytes next to each other may form a UTF-8 sequence in the file, which
+ * reads back as another character (in Emacs too).  Hash tables and
+ * values too large to search count as having one. */
+static bool raw_byte_symbol(struct arena *a, const struct value *v)
+{
+    size_t cap = 64, top = 0, seen = 0;
+    const struct value **st = ARENA_NEWN(a, const struct value *, cap);
+    st[top++] = v;
+    while (top) {
+        const struct value *x = st[--top];
+        if (++seen > 100000 || x->kind == VK_HASHTABLE)
+            return true;
+        if (x->kind == VK_SYMBOL && raw_in_name(x))
+            return true;
+        size_t n = x->kind == VK_CONS ? 2
+                 : x->kind >= VK_VECTOR && x->kind <= VK_SUBCHARTABLE ? x->u.vec.n : 0;
+        if (top + n > cap) {
+            st = arena_grow(a, st, cap * sizeof *st, (top + n) * 2 * sizeof *st);
+            cap = (top + n) * 2;
+        }
+        if (x->kind == VK_CONS) {
+            st[top++] = value_car(x);
+            st[top++] = value_cdr(x);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                st[top++] = x->u.vec.items[i];
+        }
+    }
+    return false;
+}
+
+/* Read printed text b1 (from the fuzzer's data) back as one form and
+ * print it again into b2; false when the text has no file form. */
+static bool reprint(struct arena *a, const uint8_t *data, size_t size,
+                    struct buf *b1, struct buf *b2)
+{
+    struct buf file;
     buf_init(&file, a);
-    buf_init(&b2, a);
-    print_circle(L, &b1, v);
-    if (!externalize(&file, &b1))
-        return;
+    if (!externalize(&file, b1))
+        return false;
     struct lisp *L2 = intern_new(a);
     struct read_result rd;
     if (!read_source_opts(L2, (const uint8_t *)file.data, file.len,
                           READ_NO_ORIGIN, &rd) || rd.n_forms != 1)
         fuzz_fail("printed form does not read back as one form", data, size,
-                  buf_cstr(&b1));
-    print_circle(L2, &b2, rd.forms[0].v);
-    if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0) {
-        buf_puts(&b1, "\n--- printed again\n");
-        buf_put(&b1, b2.data, b2.len);
-        fuzz_fail("print/read/print is not stable", data, size, buf_cstr(&b1));
+                  buf_cstr(b1));
+    buf_init(b2, a);
+    print_circle(L2, b2, rd.forms[0].v);
+    return true;
+}
+
+/* Does the text label a string ("#N=\"")?  Emacs labels a string shared
+ * below the top level only (elisp-syntax.md 2.6), so its label may be
+ * the only mention printed: read back, the string is shared no more and
+ * the label goes. */
+static bool labels_a_string(const struct buf *b)
+{
+    for (const char *p = b->data; p && (p = strstr(p, "=\"")) != NULL; p++) {
+        const char *q = p;
+        while (q > b->data && q[-1] >= '0' && q[-1] <= '9')
+            q--;
+        if (q < p && q > b->data && q[-1] == '#')
+            return true;
     }
+    return false;
+}
+
+/* The printed text of a form, written to a file, must read back as one
+ * form that prints the same; or, when a string label is what differs,
+ * as one whose printed text is that fixed point. */
+static void round_trip(struct arena *a, const uint8_t *data, size_t size,
+                       struct lisp *L, const struct value *v)
+{
+    struct buf b1, b2, b3;
+    if (raw_byte_symbol(a, v))
+        return;
+    buf_init(&b1, a);
+    print_circle(L, &b1, v);
+    if (!reprint(a, data, size, &b1, &b2))
+        return;
+    if (b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0)
+        return;
+    if (labels_a_string(&b1) && reprint(a, data, size, &b2, &b3) &&
+        b2.len == b3.len && memcmp(b2.data, b3.data, b2.len) == 0)
+        return;
+    buf_puts(&b1, "\n--- printed again\n");
+    buf_put(&b1, b2.data, b2.len);
+    fuzz_fail("print/read/print is not stable", data, size, buf_cstr(&b1));
 }
 
 static void read_and_print(struct arena *a, const uint8_t *data, size_t size)

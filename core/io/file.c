@@ -9,6 +9,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +32,27 @@ static bool fail(struct arena *a, struct file_data *out, const char *what,
 {
     out->error = errmsg(a, what, err);
     return false;
+}
+
+/* fn(ctx), during which running out of memory in arena a first calls
+ * release(ctx) and then goes on to a's own handler (the run's exit): the
+ * FILE and DIR handles held while allocating are never stranded. */
+static bool guarded(struct arena *a, bool (*fn)(void *), void (*release)(void *),
+                    void *ctx)
+{
+    jmp_buf *outer = a->oom;
+    jmp_buf jb;
+    if (setjmp(jb)) {
+        release(ctx);
+        arena_on_oom(a, outer);
+        if (outer)
+            longjmp(*outer, 1);
+        abort();
+    }
+    arena_on_oom(a, &jb);
+    bool ok = fn(ctx);
+    arena_on_oom(a, outer);
+    return ok;
 }
 
 /* Read f to its end; hint is the expected size (0 = unknown). */
@@ -62,6 +85,25 @@ static bool read_all(struct arena *a, FILE *f, size_t hint,
     return true;
 }
 
+/* read_all on an open file, for guarded. */
+struct reading {
+    struct arena *a;
+    FILE *f;
+    size_t hint;
+    struct file_data *out;
+};
+
+static bool reading_run(void *ctx)
+{
+    struct reading *r = ctx;
+    return read_all(r->a, r->f, r->hint, r->out);
+}
+
+static void reading_close(void *ctx)
+{
+    fclose(((struct reading *)ctx)->f);
+}
+
 bool file_read(struct arena *a, const char *path, struct file_data *out)
 {
     memset(out, 0, sizeof *out);
@@ -85,7 +127,8 @@ bool file_read(struct arena *a, const char *path, struct file_data *out)
         return fail(a, out, "cannot read", err);
     }
     errno = 0;
-    bool ok = read_all(a, f, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, out);
+    struct reading r = {a, f, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, out};
+    bool ok = guarded(a, reading_run, reading_close, &r);
     fclose(f);
     return ok;
 }
@@ -145,13 +188,17 @@ static int create_temp(struct arena *a, const char *path, int mode,
     return -1;
 }
 
-/* Fill and close the temporary; keep the target's permission bits. */
+/* Fill and close the temporary; keep the target's permission bits.
+ * A file that replaces an existing one is flushed to disk before the
+ * rename, so a crash cannot leave the old contents lost and the new ones
+ * not yet written.  A new file has no old contents to lose (its input
+ * still exists), and flushing each of the files of a whole tree written
+ * to a fresh --out-dir took most of that run's time. */
 static bool fill_temp(int fd, const void *data, size_t len,
                       const struct stat *old)
 {
     bool ok = write_all(fd, data, len) &&
-              (!old || fchmod(fd, old->st_mode & 07777) == 0) &&
-              fsync(fd) == 0;
+              (!old || (fchmod(fd, old->st_mode & 07777) == 0 && fsync(fd) == 0));
     int err = errno;
     if (close(fd) != 0 && ok)
         return false;
@@ -165,9 +212,9 @@ bool file_write_atomic(struct arena *a, const char *path, const void *data,
     struct stat st;
     bool exists = stat(path, &st) == 0;
     /* Write through a symbolic link, so the link stays a link. */
-    char *real = exists ? realpath(path, NULL) : NULL;
+    char resolved[PATH_MAX]; /* not malloc'd: the arena may jump out below */
+    char *real = exists ? realpath(path, resolved) : NULL;
     const char *target = real ? arena_strndup(a, real, strlen(real)) : path;
-    free(real);
     const char *tmp;
     int fd = create_temp(a, target, exists ? 0600 : 0666, &tmp);
     if (fd < 0) {
@@ -238,6 +285,31 @@ static void classify(struct arena *a, const char *path, const char *name,
         push(a, files, path);
 }
 
+/* One directory being listed, for guarded. */
+struct listing {
+    struct arena *a;
+    DIR *d;
+    const char *dir;
+    struct pathvec *files, *dirs;
+};
+
+static bool listing_run(void *ctx)
+{
+    struct listing *l = ctx;
+    struct dirent *e;
+    while ((e = readdir(l->d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        classify(l->a, join(l->a, l->dir, e->d_name), e->d_name, l->files, l->dirs);
+    }
+    return true;
+}
+
+static void listing_close(void *ctx)
+{
+    closedir(((struct listing *)ctx)->d);
+}
+
 /* Add the entries of one directory; false (errno set) if it cannot be read. */
 static bool scan_dir(struct arena *a, const char *dir, struct pathvec *files,
                      struct pathvec *dirs)
@@ -245,12 +317,8 @@ static bool scan_dir(struct arena *a, const char *dir, struct pathvec *files,
     DIR *d = opendir(dir);
     if (!d)
         return false;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        classify(a, join(a, dir, e->d_name), e->d_name, files, dirs);
-    }
+    struct listing l = {a, d, dir, files, dirs};
+    guarded(a, listing_run, listing_close, &l);
     closedir(d);
     return true;
 }

@@ -19,6 +19,11 @@ enum {
 
 /* Distinct states one compilation may build before giving up. */
 #define STATE_BUDGET 400000
+/* ... and their total size (state_size): states that each carry many
+ * variables cost time and memory in proportion (an `and` of 30 `or`s
+ * binding different variables makes 2^30 of them; 13 such `or`s, 0.6
+ * million units, take 0.15 GB).  The largest in Emacs's sources is 1,600. */
+#define SIZE_BUDGET 1000000
 
 struct scratch {
     struct memo_obj **tv, **ev;   /* kept branches, then / else side */
@@ -35,6 +40,7 @@ struct dt {
     const struct dnode *fail;
     const struct dnode *dontcare;
     struct scratch sc;          /* split_rest's buffers */
+    size_t size;                /* state_size of the distinct states built */
 };
 
 /* ---- free temporary sets --------------------------------------------- */
@@ -498,6 +504,15 @@ static struct memo_list *prune(struct dt *d, struct memo_list *pending,
 
 /* ---- the main recursion ----------------------------------------------- */
 
+/* What a state weighs in SIZE_BUDGET: its pending tests and bound
+ * variables, which its node and the nodes made from it copy.  The
+ * branches left (rest) share their tails from state to state: a pcase of
+ * thousands of constant clauses is cheap however long its rests are. */
+static size_t state_size(const struct memo_list *pending, const struct memo_list *vars)
+{
+    return 1 + (pending ? pending->len : 0) + (vars ? vars->len : 0);
+}
+
 static const struct dnode *u1(struct dt *d, struct memo_list *pending,
                               uint32_t clause, struct memo_list *vars,
                               struct memo_list *rest);
@@ -742,14 +757,17 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
     const struct dnode *r = memo_cache_get(m, &k, h);
     if (r)
         return r;
-    if (m->cache.n >= STATE_BUDGET || !memo_enter(m)) {
+    if (m->cache.n >= STATE_BUDGET || d->size >= SIZE_BUDGET || !memo_enter(m)) {
         m->too_deep = true;
         return NULL;
     }
     r = step(d, pending, clause, vars, rest);
     memo_leave(m);
+    size_t before = m->cache.n;
     if (r)
         memo_cache_put(m, &k, h, (void *)r);
+    if (m->cache.n > before) /* distinct states only: the same with memo off */
+        d->size += state_size(pending, vars);
     return r;
 }
 
@@ -807,6 +825,8 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
         bs[i] = (struct memo_obj *)mtree_branch(m, mt, (uint32_t)i, NULL);
     }
     const struct dnode *r = u(&d, memo_list_of(m, bs, n));
+    if (d.size >= SIZE_BUDGET) /* crossed by the last states: as in every mode */
+        m->too_deep = true;
     return m->too_deep || m->failed ? NULL : r;
 }
 

@@ -156,7 +156,7 @@ static void tables_follow_their_enums(void **state)
     assert_int_equal(i, 6);
     for (i = 1; config_warning_code(i); i++)
         assert_true(strcmp(config_warning_code(i - 1), config_warning_code(i)) < 0);
-    assert_int_equal(i, 13);
+    assert_int_equal(i, 14);
     assert_int_equal(CONFIG_GENSYMS_HASH, PCX_GENSYMS_HASH);
     assert_int_equal(CONFIG_GENSYMS_CIRCLE, PCX_GENSYMS_CIRCLE);
     assert_int_equal(CONFIG_STRUCT_VECTOR, PCASE_STRUCT_VECTOR);
@@ -279,7 +279,7 @@ static void value_errors(void **state)
         "v2.yaml:4:3: error: unknown warning code 'bogus' (expected "
         "cond-star-keyword-outside, deprecated-t-pattern, emacs-divergence, "
         "exhaustive-can-fail, exhaustive-never-fails, golden-obsolete, "
-        "indent-spec-unsupported, map-default-ignored, pred-without-function, "
+        "indent-spec-unsupported, map-default-ignored, nested-backquote, pred-without-function, "
         "splice-in-backquote, underscore-argument, unreachable-clause or "
         "unused-variable) [config]\n");
     bad("v3.yaml", "version: 1\nexpand:\n  only: [pcase]\n  skip: [pcase-foo]\n",

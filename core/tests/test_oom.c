@@ -1,7 +1,14 @@
 /* test_oom.c - out of memory anywhere in a run ends it cleanly.
  *
- * Two sweeps over a few inputs (pcase with backquote and or, cond*, a
- * pattern macro defined in the input, a read error, --compact output):
+ * Three sweeps over a few inputs (pcase with backquote and or, cond*, a
+ * pattern macro defined in the input, a read error, --compact output, a
+ * file read from disk whose configuration declares a template and a
+ * struct):
+ *  - loading a configuration file (libfyaml, then Lisp snippets read and
+ *    a template checked) on an arena that fails its Nth allocation, for
+ *    every N: each load either gives the same configuration as an
+ *    unlimited one or takes the out-of-memory exit, and leaks no page and
+ *    no file descriptor;
  *  - the run's stages as core/api.c computes them (api_run_init +
  *    run_input under a setjmp), on an arena whose backing fails its Nth
  *    allocation, for every N up to the number a full run makes: each run
@@ -19,14 +26,18 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api_int.h"
+#include "io/config.h"
 #include "pcx/pcx.h"
+#include "syntax/read.h"
 
 struct oom_case {
     const char *name;
     const char *text;
     bool compact;
+    bool file; /* read from a file (config_dir/NAME), under the configuration */
 };
 
 static const struct oom_case cases[] = {
@@ -34,19 +45,77 @@ static const struct oom_case cases[] = {
      "(defun f (x)\n  (pcase x\n    (`(,a . ,(or 'b 'c)) (list a))\n"
      "    ((and (pred stringp) s (guard (> (length s) 2))) s)\n"
      "    ([1 ,y] y)\n    (_ nil)))\n",
-     false},
+     false, false},
     {"cond-star.el",
      "(cond* ((match* (list a (constrain b (> b a))) v) (+ a b))\n"
      "       ((bind* (n (length v))) :non-exit)\n"
      "       ((pcase* `(,k . ,_) v) k)\n       (t 'none))\n",
-     false},
+     false, false},
     {"macro.el",
      "(pcase-defmacro pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n"
      "(pcase-let (((pair p q) (cons 1 2))) (+ p q))\n"
      "(pcase-dolist ((seq a b) '([1 2])) (print (+ a b)))\n",
-     true},
-    {"read-error.el", "(pcase x (1 2))\n(a \"b\n", false},
+     true, false},
+    {"read-error.el", "(pcase x (1 2))\n(a \"b\n", false, false},
+    {"config.el",
+     "(pcase v ((my-pos n) n) ((cl-struct point x y) (+ x y)) (_ 0))\n",
+     false, true},
 };
+
+/* The configuration of the "file" cases: YAML, a template and a struct
+ * layout, so that loading it reads Lisp snippets and checks a template. */
+static const char config_yaml[] =
+    "version: 1\n"
+    "output:\n  width: 60\n"
+    "pattern-macros:\n"
+    "  my-pos:\n"
+    "    args: \"(v)\"\n"
+    "    expand: |\n"
+    "      `(and (pred integerp) ,v (guard (> ,v 0)))\n"
+    "structs:\n"
+    "  point:\n    type: vector\n    named: true\n    slots: [x, y]\n";
+
+/* A scratch folder holding the configuration and the file cases. */
+static char config_dir[] = "/tmp/pcx-test-oom-XXXXXX";
+static char config_path[sizeof config_dir + 32];
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[sizeof config_dir + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A configuration snippet must read as exactly one form. */
+static struct value *read_snippet(void *ctx, struct lisp *L, const char *text,
+                                  size_t len, size_t *err_off, const char **why)
+{
+    (void)ctx;
+    struct read_result rd;
+    *err_off = 0;
+    *why = "not exactly one form";
+    if (!read_source_opts(L, (const uint8_t *)text, len, READ_NO_ORIGIN, &rd) ||
+        rd.n_forms != 1)
+        return NULL;
+    return rd.forms[0].v;
+}
+
+static const struct config_params config_params = {
+    .mode = CONFIG_FILE,
+    .lisp = {read_snippet, NULL, NULL},
+};
+
+/* The lowest free file descriptor: one leaked by a failed run moves it. */
+static int lowest_free_fd(void)
+{
+    int fd = dup(0);
+    assert_true(fd >= 0);
+    close(fd);
+    return fd;
+}
 
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -80,11 +149,21 @@ static void capture_reset(struct capture *c)
     c->len = 0;
 }
 
+/* Path of a file case. */
+static const char *case_path(const struct oom_case *k)
+{
+    static char path[sizeof config_dir + 64];
+    snprintf(path, sizeof path, "%s/%s", config_dir, k->name);
+    return path;
+}
+
 static struct pcx_ctx *context(const struct oom_case *k, size_t limit,
                                struct capture *out, struct capture *err)
 {
     struct pcx_options o = {0};
     o.compact = k->compact;
+    o.config = k->file ? PCX_CONFIG_FILE : PCX_CONFIG_NONE;
+    o.config_file = k->file ? config_path : NULL;
     o.quiet = true;
     o.memory_limit = limit;
     o.out = (struct pcx_sink){capture_write, out, NULL};
@@ -101,8 +180,10 @@ struct outcome {
 };
 
 /* One run of k's stages on an arena with backing f, as core/api.c's
- * compute() does it, after pad bytes of the first page are used up. */
+ * compute() does it, after pad bytes of the first page are used up; a
+ * file case reads its file and applies cfg. */
 static struct outcome run_stages(const struct pcx_ctx *cx, const struct oom_case *k,
+                                 const struct config *cfg,
                                  struct support_failing *f, size_t pad)
 {
     struct outcome res = {NULL, false};
@@ -114,8 +195,13 @@ static struct outcome run_stages(const struct pcx_ctx *cx, const struct oom_case
     }
     struct input in = {0};
     in.name = k->name;
-    in.data = (const uint8_t *)k->text;
-    in.len = strlen(k->text);
+    if (k->file) {
+        in.path = case_path(k);
+        in.cfg = cfg;
+    } else {
+        in.data = (const uint8_t *)k->text;
+        in.len = strlen(k->text);
+    }
     jmp_buf jb;
     if (setjmp(jb) == 0) {
         arena_on_oom(a, &jb);
@@ -141,13 +227,13 @@ static struct outcome run_stages(const struct pcx_ctx *cx, const struct oom_case
  * the pages moved by pad; a run that needs fewer allocations must give
  * the result ref.  Returns the number of runs. */
 static long sweep_case(const struct pcx_ctx *cx, const struct oom_case *k,
-                       long total, const char *ref)
+                       const struct config *cfg, long total, const char *ref)
 {
     long runs = 0;
     for (size_t pad = 0; pad < PAGE_BYTES; pad += PAD_STEP) {
         for (long n = 1; n <= total; n++, runs++) {
             struct support_failing g = {n, 0};
-            struct outcome o = run_stages(cx, k, &g, pad);
+            struct outcome o = run_stages(cx, k, cfg, &g, pad);
             if (!o.oom && g.count >= n)
                 fail_msg("%s: allocation %ld (pad %zu) failed, but the run "
                          "completed", k->name, n, pad);
@@ -163,28 +249,45 @@ static void failing_backing_sweep(void **state)
 {
     (void)state;
     struct capture out = {0}, err = {0};
+    struct arena *ca = support_arena();
+    struct buf msgs;
+    buf_init(&msgs, ca);
+    const struct config *cfg = config_load(ca, config_path, &config_params, &msgs);
+    assert_non_null(cfg);
+    int fd0 = lowest_free_fd();
     for (size_t i = 0; i < N_CASES; i++) {
         const struct oom_case *k = &cases[i];
         struct pcx_ctx *cx = context(k, 0, &out, &err);
         struct support_failing f = {0, 0};
-        struct outcome ref = run_stages(cx, k, &f, 0);
+        struct outcome ref = run_stages(cx, k, cfg, &f, 0);
         assert_false(ref.oom);
         assert_true(strlen(ref.text) > 0);
         long total = f.count + 1; /* a pad can cost one more page */
         assert_true(total >= 3); /* the header and at least one page */
-        long runs = sweep_case(cx, k, total, ref.text);
+        long runs = sweep_case(cx, k, cfg, total, ref.text);
+        assert_int_equal(lowest_free_fd(), fd0); /* no file left open */
         print_message("%s: %ld allocations, %ld failing runs\n", k->name,
                       f.count, runs);
         /* Nothing of the failed runs is left over to change this one. */
         struct support_failing h = {0, 0};
-        struct outcome again = run_stages(cx, k, &h, 0);
+        struct outcome again = run_stages(cx, k, cfg, &h, 0);
         assert_false(again.oom);
         assert_string_equal(again.text, ref.text);
         assert_int_equal(h.count, f.count);
         test_free(again.text);
+        if (k->file) /* the configuration's template and struct were used */
+            assert_non_null(strstr(ref.text, "integerp"));
         test_free(ref.text);
         pcx_ctx_free(cx);
     }
+    arena_free(ca);
+}
+
+/* Run k through the public API. */
+static enum pcx_status run_public(struct pcx_ctx *cx, const struct oom_case *k)
+{
+    return k->file ? pcx_run_file(cx, case_path(k))
+                   : pcx_run_buffer(cx, k->name, k->text, strlen(k->text));
 }
 
 static void memory_limit_sweep(void **state)
@@ -194,17 +297,17 @@ static void memory_limit_sweep(void **state)
         const struct oom_case *k = &cases[i];
         struct capture ref_out = {0}, ref_err = {0};
         struct pcx_ctx *cx = context(k, 0, &ref_out, &ref_err);
-        enum pcx_status ref = pcx_run_buffer(cx, k->name, k->text, strlen(k->text));
+        enum pcx_status ref = run_public(cx, k);
         pcx_ctx_free(cx);
         char oom_line[256];
         snprintf(oom_line, sizeof oom_line, "%s: error: out of memory [resource]\n",
-                 k->name);
+                 k->file ? case_path(k) : k->name);
         size_t limit = 1, runs = 0;
         for (;; limit += 8 * 1024, runs++) {
             assert_true(limit < 256u * 1024 * 1024); /* a small input */
             struct capture out = {0}, err = {0};
             cx = context(k, limit, &out, &err);
-            enum pcx_status st = pcx_run_buffer(cx, k->name, k->text, strlen(k->text));
+            enum pcx_status st = run_public(cx, k);
             pcx_ctx_free(cx);
             bool oom = err.data && strcmp(err.data, oom_line) == 0;
             if (oom) {
@@ -233,11 +336,98 @@ static void memory_limit_sweep(void **state)
     }
 }
 
+/* The configuration loaded on an arena with backing f after pad bytes,
+ * printed (test_malloc'd), or NULL when it ran out of memory. */
+static char *load_config(struct support_failing *f, size_t pad)
+{
+    struct arena_backing b = support_failing_backing(f);
+    struct arena *a = arena_new(&b);
+    if (!a)
+        return NULL;
+    char *volatile text = NULL;
+    jmp_buf jb;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(a, &jb);
+        if (pad)
+            arena_alloc(a, pad);
+        struct buf msgs, out;
+        buf_init(&msgs, a);
+        const struct config *c = config_load(a, config_path, &config_params, &msgs);
+        if (!c || msgs.len)
+            fail_msg("configuration refused: %.*s", (int)msgs.len, msgs.data);
+        buf_init(&out, a);
+        config_print(c, a, &out);
+        char *t = test_malloc(out.len + 1);
+        memcpy(t, out.data, out.len);
+        t[out.len] = 0;
+        text = t;
+    }
+    arena_free(a);
+    return text;
+}
+
+static void config_sweep(void **state)
+{
+    (void)state;
+    struct support_failing f = {0, 0};
+    char *ref = load_config(&f, 0);
+    assert_non_null(ref);
+    assert_non_null(strstr(ref, "my-pos"));
+    int fd0 = lowest_free_fd();
+    long runs = 0, failed = 0, total = f.count + 1;
+    for (size_t pad = 0; pad < PAGE_BYTES; pad += PAD_STEP) {
+        for (long n = 1; n <= total; n++, runs++) {
+            struct support_failing g = {n, 0};
+            char *t = load_config(&g, pad);
+            if (!t) {
+                failed++;
+                continue;
+            }
+            if (g.count >= n)
+                fail_msg("allocation %ld (pad %zu) failed, but the load completed",
+                         n, pad);
+            assert_string_equal(t, ref);
+            test_free(t);
+        }
+    }
+    assert_true(failed > 0);
+    assert_int_equal(lowest_free_fd(), fd0);
+    print_message("configuration: %ld allocations, %ld runs, %ld out of memory\n",
+                  f.count, runs, failed);
+    test_free(ref);
+}
+
+/* The scratch folder: the configuration and the file cases. */
+static int make_files(void **state)
+{
+    (void)state;
+    if (!mkdtemp(config_dir))
+        return -1;
+    snprintf(config_path, sizeof config_path, "%s/pcexpand.yaml", config_dir);
+    write_file(config_dir, "pcexpand.yaml", config_yaml);
+    for (size_t i = 0; i < N_CASES; i++)
+        if (cases[i].file)
+            write_file(config_dir, cases[i].name, cases[i].text);
+    return 0;
+}
+
+static int remove_files(void **state)
+{
+    (void)state;
+    unlink(config_path);
+    for (size_t i = 0; i < N_CASES; i++)
+        if (cases[i].file)
+            unlink(case_path(&cases[i]));
+    return rmdir(config_dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(config_sweep),
         cmocka_unit_test(failing_backing_sweep),
         cmocka_unit_test(memory_limit_sweep),
     };
-    return SUPPORT_RUN(tests);
+    /* SUPPORT_RUN, with the scratch folder made around the group. */
+    return cmocka_run_group_tests(tests, make_files, remove_files) ? 1 : 0;
 }
