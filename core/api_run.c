@@ -197,6 +197,56 @@ static void measure(struct run *r, size_t form, struct run_site *s)
     x->diags = real;
 }
 
+/* What printing one expansion may cost: with the layout, the sum over
+ * its conses of their nesting depth, about the bytes of text it prints
+ * (64 MB; the largest in Emacs's own sources is 31 kB); on one line
+ * (--compact), its conses.  A nested expansion (cond* wraps each clause
+ * around the next ones) lays out text that grows with the square of its
+ * depth: 20,000 clauses would take gigabytes. */
+#define PRINT_BUDGET 64000000u
+/* ... and how deep it may nest (Emacs evaluates 1,600 at most). */
+#define PRINT_MAX_DEPTH 10000u
+
+struct print_item {
+    const struct value *v; /* a cons */
+    uint32_t depth;        /* lists it is nested in */
+};
+
+/* Why v is too large to print (NULL: it is not).  v is walked as it is
+ * printed (a shared part once per reference) until a limit is passed;
+ * quoted data is not walked, it may contain itself. */
+static const char *too_large_to_print(struct run *r, const struct value *v,
+                                      bool layout)
+{
+    size_t cap = 64, top = 0;
+    struct print_item *st = ARENA_NEWN(r->a, struct print_item, cap);
+    uint64_t cost = 0;
+    if (v->kind == VK_CONS)
+        st[top++] = (struct print_item){v, 1};
+    while (top && cost <= PRINT_BUDGET) {
+        struct print_item it = st[--top];
+        if (it.depth > PRINT_MAX_DEPTH)
+            return "nested more than 10000 lists deep";
+        if (value_car(it.v) == r->L->quote)
+            continue;
+        for (const struct value *c = it.v; c->kind == VK_CONS && cost <= PRINT_BUDGET;
+             c = value_cdr(c)) {
+            cost += layout ? it.depth : 1;
+            if (value_car(c)->kind != VK_CONS)
+                continue;
+            if (top == cap) {
+                st = arena_grow(r->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
+                cap *= 2;
+            }
+            st[top++] = (struct print_item){value_car(c), it.depth + 1};
+        }
+    }
+    if (cost <= PRINT_BUDGET)
+        return NULL;
+    return layout ? "nested too deeply for its size (--compact prints it on one line)"
+                  : "more than 64 million conses";
+}
+
 /* Expand top-level form i.  A form whose expansion failed has recorded an
  * error, so the run will print nothing; the other forms are still
  * expanded, to report every independent error of the file. */
@@ -212,7 +262,15 @@ static void expand_top(struct run *r, size_t i)
     struct expand_site *es = ARENA_NEWN(r->a, struct expand_site, n + 1);
     if (n)
         memcpy(es, x->sites, n * sizeof *es);
+    bool layout = !r->cx->o.compact;
     for (size_t j = 0; j < n; j++) {
+        const char *why = r->cx->o.dump ? NULL
+                        : too_large_to_print(r, es[j].expansion, layout);
+        if (why) {
+            expand_diag(x, DIAG_ERROR, es[j].orig, "nesting-too-deep",
+                        "%s form's expansion too large to print: %s", es[j].head, why);
+            continue;
+        }
         struct run_site *s = add_site(r, &es[j], i);
         if (records)
             measure(r, i, s);
@@ -395,17 +453,43 @@ static void internal_error(struct run *r, uint32_t pos, const char *what)
     r->internal = true;
 }
 
+/* Are temporaries printed as #K=#:x0 / #K# (--gensyms=circle)?  The
+ * choice api_config_expander makes. */
+static bool gensym_circle(const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    unsigned g = o->gensyms_given ? (unsigned)o->gensyms
+                                  : (unsigned)run_config(r)->gensyms;
+    return g == PCX_GENSYMS_CIRCLE;
+}
+
 /* Compact text of one expanded value, temporaries named as in top-level
  * form `form` (numbering restarts at each new top-level form). */
 static bool compact_value(struct run *r, struct buf *b, const struct value *v,
                           size_t form, size_t *begun)
 {
     struct gensym *g = expand_gensyms(&r->x);
+    bool circle = gensym_circle(r);
     if (*begun != form) {
+        /* Only circle-mode labels start above the input's own: the scan
+         * of the form's text is skipped otherwise. */
         struct span sp = r->rd.forms[form].span;
-        gensym_begin_form(g, splice_label_floor(r->text, r->len, sp.start,
-                                                sp.end));
+        gensym_begin_form(g, circle ? splice_label_floor(r->text, r->len, sp.start,
+                                                         sp.end)
+                                    : 0);
         *begun = form;
+    }
+    /* Most expansions are trees: printed directly, they need none of the
+     * layout engine's node tree (the larger share of --compact's time).
+     * Circle-mode names say "#K=" once only, so they take the general
+     * path, which would otherwise repeat a name asked for before a
+     * failed try. */
+    if (!circle) {
+        struct print_opts o = print_opts_compact();
+        o.sym_text = gensym_text;
+        o.sym_ctx = g;
+        if (print_tree(r->L, b, v, &o))
+            return true;
     }
     struct pretty_opts po = {0};
     po.sym_text = gensym_text;
@@ -425,9 +509,12 @@ static void render_compact(struct run *r)
             continue;
         /* A form with nothing expanded prints as read: the printer also
          * copes with circular data, which the layout engine refuses. */
-        if (!r->expanding || r->forms[i] == r->rd.forms[i].v)
-            print_value(r->L, &r->out, r->forms[i], &po);
-        else if (!compact_value(r, &r->out, r->forms[i], i, &begun))
+        if (!r->expanding || r->forms[i] == r->rd.forms[i].v) {
+            /* print_tree is print_value without its check for data
+             * inside itself, which is most of its cost on deep code */
+            if (!print_tree(r->L, &r->out, r->forms[i], &po))
+                print_value(r->L, &r->out, r->forms[i], &po);
+        } else if (!compact_value(r, &r->out, r->forms[i], i, &begun))
             return internal_error(r, r->rd.forms[i].span.start,
                                   "the expansion contains itself");
         buf_puts(&r->out, nl);
@@ -532,10 +619,16 @@ static void render(struct run *r)
             out_dumps(r);
         else if (r->expanding)
             render_records(r);
-    } else if (o->compact)
-        render_compact(r);
-    else
-        render_default(r);
+    } else {
+        /* The output is about one to three times the input: room for
+         * twice the input up front spares most of the doubling copies
+         * (room never written costs nothing). */
+        buf_reserve(&r->out, 2 * r->len + 64);
+        if (o->compact)
+            render_compact(r);
+        else
+            render_default(r);
+    }
 }
 
 /* Diagnostics, sorted, positioned in the whole input, rendered. */

@@ -31,14 +31,16 @@ measure() {
     awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$tmp/time" >"$out"
 }
 
-# best NAME ARGS...: the fastest of three runs (by wall clock).
+# best NAME ARGS...: of three runs, the smallest wall time and the
+# smallest CPU time (each the steadiest figure of its kind).
 best() {
     local name=$1
     shift
     for k in 1 2 3; do
         measure "$tmp/$name.$k" "$@"
     done
-    sort -n "$tmp/$name".? | head -n 1
+    awk 'NR == 1 || $1 < w {w = $1} NR == 1 || $2 < c {c = $2}
+         END {printf "%.3f %.3f\n", w, c}' "$tmp/$name".?
 }
 
 read -r w1 c1 < <(best j1 -j 1 --out-dir "$tmp/out")
@@ -47,7 +49,8 @@ read -r p1 q1 < <(best p1 -j 1)
 read -r p2 q2 < <(best p2 -j 2)
 awk -v bytes="$bytes" -v files="$n_files" -v cpus="$(corpus_jobs)" \
     -v w1="$w1" -v c1="$c1" -v w2="$w2" -v c2="$c2" \
-    -v p1="$p1" -v q1="$q1" -v p2="$p2" -v q2="$q2" 'BEGIN {
+    -v p1="$p1" -v q1="$q1" -v p2="$p2" -v q2="$q2" \
+    -v load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')" 'BEGIN {
     mb = bytes / 1e6
     printf "corpus: %d files, %.1f MB; %d CPUs online\n", files, mb, cpus
     printf "%-32s %9s %9s %10s %10s\n", "", "wall s", "cpu s", "wall MB/s", "cpu MB/s"
@@ -57,7 +60,22 @@ awk -v bytes="$bytes" -v files="$n_files" -v cpus="$(corpus_jobs)" \
     row("pcexpand -j 2 >/dev/null", p2, q2)
     printf "ratio -j 2 / -j 1, --out-dir: %.2fx wall\n", w1 / (w2 > 0 ? w2 : 1e-3)
     printf "ratio -j 2 / -j 1, >/dev/null: %.2fx wall\n", p1 / (p2 > 0 ? p2 : 1e-3)
+    # The aims: 60 MB/s at -j 1, and -j 2 at least 1.6 times as fast.
+    printf "aim -j 1 --out-dir >= 60 MB/s: %s wall (%.1f), %s cpu (%.1f)\n",
+        met(mbs(w1) >= 60), mbs(w1), met(mbs(c1) >= 60), mbs(c1)
+    printf "aim -j 2 >= 1.6x -j 1 (--out-dir, wall): %s (%.2fx)\n",
+        met(w1 / nz(w2) >= 1.6), w1 / nz(w2)
+    # -j 2 can only be 1.6 times as fast with two idle cores: the CPU
+    # seconds per wall second of the -j 2 run show how many it got.  With
+    # two idle cores the -j 2 run would take its CPU time over two, so
+    # the CPU-based speedup is twice the -j 1 CPU time over the -j 2 one.
+    printf "-j 2 kept %.2f CPUs busy (cpu s / wall s; %d online, load %s)\n", c2 / nz(w2), cpus, load
+    printf "aim -j 2 >= 1.6x -j 1, CPU-based (2 x cpu -j 1 / cpu -j 2): %s --out-dir (%.2fx), %s >/dev/null (%.2fx)\n",
+        met(2 * c1 / nz(c2) >= 1.6), 2 * c1 / nz(c2), met(2 * q1 / nz(q2) >= 1.6), 2 * q1 / nz(q2)
 }
+function nz(t) { return t > 0 ? t : 1e-3 }
+function mbs(t) { return mb / nz(t) }
+function met(ok) { return ok ? "MET" : "NOT MET" }
 function row(name, w, c) {
     printf "%-32s %9.3f %9.3f %10.1f %10.1f\n", name, w, c, mb / (w > 0 ? w : 1e-3), mb / (c > 0 ? c : 1e-3)
 }'

@@ -1,11 +1,21 @@
-/* arena.c - page-chained bump allocator (see arena.h). */
+/* arena.c - page-chained bump allocator (see arena.h).
+ *
+ * Pages of the malloc backing are recycled: a run's arena (one per input
+ * file) and each pattern compilation's scratch arena give theirs back to a
+ * process-wide cache, so the next arena reuses memory the kernel has
+ * already mapped and zeroed instead of faulting fresh pages in (page
+ * faults were a third of the time of a typical run).
+ */
 #include "arena.h"
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#define ALIGN 16
+#define ALIGN ARENA_ALIGN
 #define PAGE_MIN (64 * 1024)
 
 struct arena_page {
@@ -14,10 +24,55 @@ struct arena_page {
     _Alignas(16) char data[]; /* payload */
 };
 
-static void *malloc_alloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
+/* Pages this large come 2 MiB-aligned and ask for transparent huge
+ * pages: one fault per 2 MiB instead of one per 4 KiB. */
+#define HUGE_PAGE (2u * 1024 * 1024)
+
+static void *malloc_alloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    if (n < 2 * HUGE_PAGE)
+        return malloc(n);
+    void *p = aligned_alloc(HUGE_PAGE, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+#ifdef MADV_HUGEPAGE
+    if (p) /* whole huge pages only; advice, so failure is harmless */
+        madvise(p, n / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 static void malloc_free(void *ctx, void *p) { (void)ctx; free(p); }
 
 const struct arena_backing arena_malloc_backing = {malloc_alloc, malloc_free, NULL};
+
+/* ---- the page cache (malloc backing only) ---- */
+
+/* Page sizes are PAGE_MIN << k (new_page doubles them); one free list per
+ * size, at most CACHE_MAX bytes in all.  Other backings (tests counting
+ * or failing allocations) never see the cache. */
+#define CACHE_SIZES 9
+#define PAGE_MAX ((size_t)PAGE_MIN << (CACHE_SIZES - 1))
+#define CACHE_MAX ((size_t)64 * 1024 * 1024)
+
+static struct {
+    pthread_mutex_t mu;
+    struct arena_page *free[CACHE_SIZES];
+    size_t bytes;
+} cache = {PTHREAD_MUTEX_INITIALIZER, {NULL}, 0};
+
+static bool cached_backing(const struct arena *a)
+{
+    return a->backing.alloc == malloc_alloc;
+}
+
+/* Index of a cacheable page size, or -1. */
+static int cache_index(size_t size)
+{
+    for (int k = 0; k < CACHE_SIZES; k++)
+        if (size == (size_t)PAGE_MIN << k)
+            return k;
+    return -1;
+}
 
 struct arena *arena_new(const struct arena_backing *backing)
 {
@@ -30,6 +85,41 @@ struct arena *arena_new(const struct arena_backing *backing)
     return a;
 }
 
+/* A cached page of exactly `size` bytes, or NULL. */
+static struct arena_page *cache_take(size_t size)
+{
+    int k = cache_index(size);
+    if (k < 0)
+        return NULL;
+    pthread_mutex_lock(&cache.mu);
+    struct arena_page *p = cache.free[k];
+    if (p) {
+        cache.free[k] = p->prev;
+        cache.bytes -= size;
+    }
+    pthread_mutex_unlock(&cache.mu);
+    return p;
+}
+
+/* Give page p back: to the cache when it fits, else to the backing. */
+static void page_free(struct arena *a, struct arena_page *p)
+{
+    int k = cached_backing(a) ? cache_index(p->size) : -1;
+    if (k >= 0) {
+        pthread_mutex_lock(&cache.mu);
+        bool keep = cache.bytes + p->size <= CACHE_MAX;
+        if (keep) {
+            p->prev = cache.free[k];
+            cache.free[k] = p;
+            cache.bytes += p->size;
+        }
+        pthread_mutex_unlock(&cache.mu);
+        if (keep)
+            return;
+    }
+    a->backing.free(a->backing.ctx, p);
+}
+
 void arena_free(struct arena *a)
 {
     if (!a)
@@ -37,7 +127,7 @@ void arena_free(struct arena *a)
     struct arena_page *p = a->page;
     while (p) {
         struct arena_page *prev = p->prev;
-        a->backing.free(a->backing.ctx, p);
+        page_free(a, p);
         p = prev;
     }
     a->backing.free(a->backing.ctx, a);
@@ -60,12 +150,18 @@ static void new_page(struct arena *a, size_t n)
     size_t size = PAGE_MIN;
     if (a->page && a->page->size < 16 * 1024 * 1024)
         size = a->page->size * 2;
-    if (size < n)
-        size = n;
+    /* A large request gets a page of a size the cache keeps, unless that
+     * is beyond the cache's sizes or would break the memory limit. */
+    size_t exact = size < n ? n : size, round = size;
+    while (round < n && round < PAGE_MAX)
+        round *= 2;
+    size = round >= n && !(a->limit && a->total + round > a->limit) ? round : exact;
     if (size > SIZE_MAX - sizeof(struct arena_page) ||
         (a->limit && a->total + size > a->limit))
         oom(a);
-    struct arena_page *p = a->backing.alloc(a->backing.ctx, sizeof *p + size);
+    struct arena_page *p = cached_backing(a) ? cache_take(size) : NULL;
+    if (!p)
+        p = a->backing.alloc(a->backing.ctx, sizeof *p + size);
     if (!p)
         oom(a);
     a->total += size;
@@ -76,7 +172,7 @@ static void new_page(struct arena *a, size_t n)
     a->end = p->data + size;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+void *arena_alloc_slow(struct arena *a, size_t n)
 {
     if (n == 0)
         n = 1;
@@ -135,7 +231,7 @@ void arena_release(struct arena *a, struct arena_mark m)
     while (a->page != m.page) {
         struct arena_page *prev = a->page->prev;
         a->total -= a->page->size;
-        a->backing.free(a->backing.ctx, a->page);
+        page_free(a, a->page);
         a->page = prev;
     }
     a->cur = m.cur;

@@ -43,14 +43,22 @@ void buf_putc(struct buf *b, char c)
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
 {
+    /* Format straight into the free room (at least 64 bytes: most
+     * messages fit); only a longer result is formatted a second time. */
+    buf_reserve(b, 64);
+    size_t room = b->cap - b->len;
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(b->data + b->len, room, fmt, ap2);
     va_end(ap2);
-    if (n < 0)
+    if (n < 0) {
+        b->data[b->len] = 0;
         return;
-    buf_reserve(b, (size_t)n + 1);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
+    if ((size_t)n >= room) {
+        buf_reserve(b, (size_t)n + 1);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 

@@ -64,18 +64,19 @@ int source_char_len(const uint8_t *p, size_t n)
     return 1;
 }
 
-/* Build the line-start table: one pass counting, one pass filling. */
+/* Build the line-start table: one pass counting, one pass filling
+ * (memchr: the text is mostly long runs between line breaks). */
 static void build_lines(struct source *s)
 {
     size_t n = 1;
-    for (size_t i = 0; i < s->len; i++)
-        n += s->text[i] == '\n';
+    const uint8_t *end = s->text + s->len, *p = s->text, *q;
+    for (; p < end && (q = memchr(p, '\n', (size_t)(end - p))); p = q + 1)
+        n++;
     s->lines = ARENA_NEWN(s->a, uint32_t, n);
     s->lines[0] = 0;
     size_t k = 1;
-    for (size_t i = 0; i < s->len; i++)
-        if (s->text[i] == '\n')
-            s->lines[k++] = (uint32_t)(i + 1);
+    for (p = s->text; p < end && (q = memchr(p, '\n', (size_t)(end - p))); p = q + 1)
+        s->lines[k++] = (uint32_t)(q + 1 - s->text);
     s->n_lines = n;
 }
 
@@ -93,6 +94,29 @@ static size_t line_index(const struct source *s, uint32_t off)
     return lo;
 }
 
+/* Screen column after the characters from *i up to off, starting at
+ * column col: TAB stops, one column per character (ASCII bytes take the
+ * short way).  *i stops at off, or before a character off points into. */
+static uint32_t advance_col(const struct source *s, size_t *pi, uint32_t off,
+                            uint32_t col)
+{
+    size_t i = *pi;
+    while (i < off) {
+        uint8_t b = s->text[i];
+        if (b < 0x80 && b != '\t') {
+            col++, i++;
+            continue;
+        }
+        int n = source_char_len(s->text + i, s->len - i);
+        if (i + (size_t)n > off)
+            break; /* off points inside this character */
+        col = b == '\t' ? (col / SOURCE_TAB_WIDTH + 1) * SOURCE_TAB_WIDTH : col + 1;
+        i += (size_t)n;
+    }
+    *pi = i;
+    return col;
+}
+
 struct source_pos source_pos(struct source *s, uint32_t off)
 {
     if (off > s->len)
@@ -102,15 +126,12 @@ struct source_pos source_pos(struct source *s, uint32_t off)
     size_t li = line_index(s, off);
     uint32_t col = 0;
     size_t i = s->lines[li];
-    while (i < off) {
-        int n = source_char_len(s->text + i, s->len - i);
-        if (i + (size_t)n > off)
-            break; /* off points inside this character */
-        col = s->text[i] == '\t'
-                  ? (col / SOURCE_TAB_WIDTH + 1) * SOURCE_TAB_WIDTH
-                  : col + 1;
-        i += (size_t)n;
-    }
+    if (s->last_line == li + 1 && s->last_off <= off)
+        i = s->last_off, col = s->last_col;
+    col = advance_col(s, &i, off, col);
+    s->last_line = li + 1;
+    s->last_off = (uint32_t)i;
+    s->last_col = col;
     struct source_pos p = {(uint32_t)li + 1, col + 1};
     return p;
 }

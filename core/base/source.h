@@ -20,6 +20,11 @@ struct source {
     struct arena *a;       /* where the line table is allocated */
     uint32_t *lines;       /* byte offset of each line start; NULL until needed */
     size_t n_lines;        /* entries in lines */
+    /* The last position computed (line index + 1, 0 for none): the next
+     * one on the same line counts columns on from there, so positions
+     * on a long line are not each counted from its start. */
+    size_t last_line;
+    uint32_t last_off, last_col;
 };
 
 /* 1-based line and screen column of a byte offset. */

@@ -103,8 +103,12 @@ struct priv {
     const struct value **akey;      /* copy -> original (pointer hash) */
     const struct value **aval;
     size_t acap, an;
-    void *walk_spare;               /* the walkers' frame stack, reused */
-    size_t walk_spare_cap;
+    /* The walkers' frame stacks, reused: one per nesting of walks (user
+     * code inside a pattern form is walked inside the outer walk), so
+     * nested walks do not each grow a fresh stack. */
+    void *walk_spare[16];
+    size_t walk_spare_cap[16];
+    unsigned walk_depth;            /* walks in progress */
 };
 
 static struct priv *priv_of(const struct expand_ctx *x) { return x->priv; }
@@ -286,14 +290,18 @@ static struct value *walk(struct expand_ctx *x, struct value *code)
     struct priv *p = priv_of(x);
     walk_init(&w, x->L, visit, x);
     w.rebuilt = on_rebuilt;
-    w.spare = p->walk_spare; /* nested walks find none and grow their own */
-    w.spare_cap = p->walk_spare_cap;
-    p->walk_spare = NULL;
-    p->walk_spare_cap = 0;
+    unsigned d = p->walk_depth++; /* deeper than the spares: grow its own */
+    if (d < 16) {
+        w.spare = p->walk_spare[d];
+        w.spare_cap = p->walk_spare_cap[d];
+        p->walk_spare[d] = NULL;
+        p->walk_spare_cap[d] = 0;
+    }
     struct value *r = walk_form(&w, code);
-    if (w.spare_cap > p->walk_spare_cap) {
-        p->walk_spare = w.spare;
-        p->walk_spare_cap = w.spare_cap;
+    p->walk_depth--;
+    if (d < 16 && w.spare_cap > p->walk_spare_cap[d]) {
+        p->walk_spare[d] = w.spare;
+        p->walk_spare_cap[d] = w.spare_cap;
     }
     if (!r && w.too_deep)
         expand_diag(x, DIAG_ERROR, w.deep_at, "nesting-too-deep",

@@ -12,10 +12,19 @@ struct intern_slot {
     struct value *sym; /* NULL = empty */
 };
 
+/* intern_cstr's memory: the symbol last found for a name pointer. */
+struct cstr_entry {
+    const char *key;
+    struct value *sym;
+};
+
+#define CSTR_CACHE 64
+
 struct intern_table {
     struct intern_slot *slots;
     size_t cap; /* power of two */
     size_t n;   /* occupied */
+    struct cstr_entry cstr[CSTR_CACHE];
 };
 
 /* The 8 (4) bytes at p as a little-endian number, so that hashes are the
@@ -91,6 +100,7 @@ static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
                                  uint32_t h, bool interned)
 {
     struct value *v = arena_alloc(L->a, sizeof *v);
+    v->origin = 0;
     v->kind = VK_SYMBOL;
     v->u.sym.name = arena_strndup(L->a, name, len);
     v->u.sym.len = (uint32_t)len;
@@ -156,7 +166,17 @@ struct value *intern_symbol(struct lisp *L, const char *name, size_t len)
 
 struct value *intern_cstr(struct lisp *L, const char *name)
 {
-    return intern_symbol(L, name, strlen(name));
+    /* Callers pass literals ("pcase", "let") and ask again at every form
+     * they visit: the symbol found for each recent pointer is kept.  The
+     * name is compared as well, so a buffer reused for another name never
+     * gets a stale symbol. */
+    struct cstr_entry *e = &L->tab->cstr[((uintptr_t)name >> 3) % CSTR_CACHE];
+    if (e->key == name && strcmp(e->sym->u.sym.name, name) == 0)
+        return e->sym;
+    struct value *sym = intern_symbol(L, name, strlen(name));
+    e->key = name;
+    e->sym = sym;
+    return sym;
 }
 
 struct value *intern_uninterned(struct lisp *L, const char *name, size_t len)

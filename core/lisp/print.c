@@ -54,6 +54,8 @@ static struct frame *push(struct pstate *s, const struct value *obj,
     }
     if (!s->o->circle)
         print_path_add(s, obj, s->n);
+    if (s->tree && s->n >= PRINT_TREE_MAX_DEPTH)
+        s->bail = true;
     struct frame *f = &s->st[s->n++];
     f->obj = obj;
     f->cur = obj;
@@ -86,6 +88,20 @@ static bool is_nil(const struct pstate *s, const struct value *v)
     return v == s->L->nil;
 }
 
+/* A symbol: the caller's text for it, else its printed name. */
+static void print_sym(struct pstate *s, const struct value *v)
+{
+    if (s->o->sym_text) {
+        size_t n = 0;
+        const char *t = s->o->sym_text(s->o->sym_ctx, v, &n);
+        if (t) {
+            out_put(s->b, t, n);
+            return;
+        }
+    }
+    print_symbol(s->b, v, s->o->gensym);
+}
+
 static void print_atom(struct pstate *s, const struct value *v)
 {
     switch (v->kind) {
@@ -97,7 +113,7 @@ static void print_atom(struct pstate *s, const struct value *v)
         print_float_format(s->b, v->u.f, s->o->float_format);
         break;
     case VK_SYMBOL:
-        print_symbol(s->b, v, s->o->gensym);
+        print_sym(s, v);
         break;
     case VK_STRING:
         print_string_text(s->b, v, s->o);
@@ -151,9 +167,14 @@ static bool emit_label(struct pstate *s, const struct value *v)
     if (!s->o->circle) {
         if (!is_container(s, v))
             return true;
-        long d = print_path_find(s, v);
+        /* A tree is printed until it is known to contain itself: that
+         * is found late enough by the sampled deep entries alone (a
+         * cycle makes the path grow past them), which spares the scan
+         * of the whole path at every container. */
+        long d = s->tree && s->n < PRINT_PATH_SCAN ? -1 : print_path_find(s, v);
         if (d < 0)
             return true;
+        s->bail = s->bail || s->tree; /* v contains itself: not a tree */
         out_putc(s->b, '#');
         put_uint(s->b, (uint64_t)d);
         return false;
@@ -258,6 +279,7 @@ static void list_end(struct pstate *s, struct frame *f)
     }
     OUT_LIT(s->b, " . ");
     if (tail->kind == VK_CONS && !s->o->circle) {
+        s->bail = s->bail || s->tree; /* a circular list */
         out_putc(s->b, '#');
         put_uint(s->b, f->u.list.i >> 1);
         POP_LIT(s, ")");
@@ -625,6 +647,11 @@ static void props_step(struct pstate *s, struct frame *f)
  * then prints the rest. */
 static void emit_value(struct pstate *s, const struct value *v)
 {
+    if (s->tree && is_container(s, v) && v->kind != VK_CONS &&
+        v->kind != VK_VECTOR) {
+        s->bail = true; /* a record, a string with properties ...: not a tree */
+        return;
+    }
     if (!emit_label(s, v) || emit_source_text(s, v))
         return;
     switch (v->kind) {
@@ -650,33 +677,65 @@ static void emit_value(struct pstate *s, const struct value *v)
     }
 }
 
+/* Print v with state s (set up by the caller); stops early when
+ * print_tree gives up. */
+static void walk(struct pstate *s, const struct value *v)
+{
+    if (s->o->circle)
+        print_circle_scan(s, v);
+    emit_value(s, v);
+    while (s->n && !s->bail) {
+        struct frame *f = &s->st[s->n - 1];
+        switch (f->kind) {
+        case F_LIST: list_step(s, f); break;
+        case F_VEC: vec_step(s, f); break;
+        case F_HASH: hash_step(s, f); break;
+        case F_PROPS: props_step(s, f); break;
+        default: wrap_step(s, f); break;
+        }
+    }
+}
+
+/* Fresh printer state over the caller's frames (small, cap of them). */
+static void state_init(struct pstate *s, struct lisp *L, struct buf *b,
+                       const struct print_opts *o, struct frame *small,
+                       size_t cap)
+{
+    /* path[] is written before it is read: not cleared */
+    s->L = L;
+    s->b = b;
+    s->o = o;
+    s->bq = 0;
+    s->st = small;
+    s->n = 0;
+    s->cap = cap;
+    memset(&s->deep, 0, sizeof s->deep);
+    memset(&s->labels, 0, sizeof s->labels);
+    s->nlabels = 0;
+    s->tree = s->bail = false;
+}
+
 void print_value(struct lisp *L, struct buf *b, const struct value *v,
                  const struct print_opts *o)
 {
     struct frame small[64];
-    struct pstate s; /* path[] is written before it is read: not cleared */
-    s.L = L;
-    s.b = b;
-    s.o = o;
-    s.bq = 0;
-    s.st = small;
-    s.n = 0;
-    s.cap = sizeof small / sizeof small[0];
-    memset(&s.deep, 0, sizeof s.deep);
-    memset(&s.labels, 0, sizeof s.labels);
-    s.nlabels = 0;
-    if (o->circle)
-        print_circle_scan(&s, v);
-    emit_value(&s, v);
-    while (s.n) {
-        struct frame *f = &s.st[s.n - 1];
-        switch (f->kind) {
-        case F_LIST: list_step(&s, f); break;
-        case F_VEC: vec_step(&s, f); break;
-        case F_HASH: hash_step(&s, f); break;
-        case F_PROPS: props_step(&s, f); break;
-        default: wrap_step(&s, f); break;
-        }
-    }
+    struct pstate s;
+    state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);
+    walk(&s, v);
     out_end(b);
+}
+
+bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
+                const struct print_opts *o)
+{
+    struct frame small[64];
+    struct pstate s;
+    size_t len = b->len;
+    state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);
+    s.tree = true;
+    walk(&s, v);
+    if (s.bail)
+        b->len = len;
+    out_end(b);
+    return !s.bail;
 }

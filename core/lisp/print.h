@@ -33,6 +33,10 @@ struct print_opts {
      * shared); when it returns text, that text is printed instead. */
     const uint8_t *(*atom_text)(void *ctx, const struct value *v, size_t *n);
     void *atom_ctx;
+    /* Text of a symbol (the printed names of temporaries), or NULL for
+     * the symbol's own printed name.  NULL hook = always its own. */
+    const char *(*sym_text)(void *ctx, const struct value *sym, size_t *n);
+    void *sym_ctx;
 };
 
 /* Emacs's defaults (print-quoted t, everything else off). */
@@ -43,6 +47,20 @@ struct print_opts print_opts_compact(void);
 /* Append the printed representation of v to b. */
 void print_value(struct lisp *L, struct buf *b, const struct value *v,
                  const struct print_opts *o);
+
+/* Deepest value print_tree prints (frames: lists, vectors, quote forms). */
+#define PRINT_TREE_MAX_DEPTH 100000
+
+/* print_value for the common case of a tree: v made of conses, vectors
+ * and atoms (strings without properties), no object inside itself, at
+ * most PRINT_TREE_MAX_DEPTH deep.  Such a value prints the same whoever
+ * lays it out on one line, so callers with a slower general path (the
+ * layout engine's) can try this first; what it prints is always what
+ * print_value prints (with print-circle, labels included).  False when v
+ * is not such a tree: then b is as before the call, and o's sym_text may
+ * have been asked about the symbols that come first in print order. */
+bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
+                const struct print_opts *o);
 
 /* Emacs's float printing (shortest round trip, %g conventions, INF/NaN). */
 void print_float(struct buf *b, double f);

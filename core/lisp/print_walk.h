@@ -69,6 +69,8 @@ struct pstate {
     struct ptrmap deep;   /* without print-circle: sampled deeper path entries */
     struct ptrmap labels; /* with print-circle: object -> label state */
     int32_t nlabels;      /* labels handed out by the scan */
+    bool tree;            /* print_tree: give up on anything but a tree */
+    bool bail;            /* print_tree: gave up */
 };
 
 /* Label states in pstate.labels: absent (0), seen once, or -N (label N

@@ -100,7 +100,12 @@ struct value_hash {
 };
 
 struct value {
-    uint8_t kind; /* enum value_kind */
+    uint8_t kind;    /* enum value_kind */
+    uint32_t origin; /* the reader's origin map: index of this value's
+                        entry in the map of the read that made it (0 for
+                        none).  The map checks the entry's key, so a stale
+                        or foreign index finds nothing; nothing else reads
+                        it.  Every constructor sets 0. */
     union {
         int64_t i;
         double f;

@@ -103,7 +103,13 @@ static inline void push_item(struct reader *R, const struct item *it)
 {
     if (R->nitems == R->capitems)
         grow_items(R);
-    R->items[R->nitems++] = *it;
+    /* Field by field: *it was just written field by field, and one wide
+     * load of it cannot take the data from those narrower stores (a
+     * store-forwarding stall on every list element). */
+    struct item *d = &R->items[R->nitems++];
+    d->v = it->v;
+    d->start = it->start;
+    d->end = it->end;
 }
 
 /* read_origin_put, skipped without a call when there is no map. */
@@ -122,6 +128,7 @@ static struct value *string_over(struct reader *R, uint8_t *data, size_t len,
 {
     struct value *v = arena_alloc(R->a, sizeof *v);
     v->kind = VK_STRING;
+    v->origin = 0;
     data[len] = 0;
     v->u.str.data = data;
     v->u.str.len = len;
@@ -553,11 +560,13 @@ struct value *read_build_list(struct reader *R, const struct item *items, size_t
     for (size_t i = 0; i + 1 < n; i++) {
         struct value *next = (struct value *)((char *)c + CONS_SIZE);
         c->kind = VK_CONS;
+        c->origin = 0;
         c->u.cons.car = items[i].v;
         c->u.cons.cdr = next;
         c = next;
     }
     c->kind = VK_CONS;
+    c->origin = 0;
     c->u.cons.car = items[n - 1].v;
     c->u.cons.cdr = last;
     if (R->origin)
@@ -694,12 +703,16 @@ static struct value *prefix_symbol(struct lisp *L, uint8_t kind)
  * car is written as the prefix token. */
 static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
 {
-    struct value *outer = arena_alloc(R->a, 2 * sizeof *outer), *inner = outer + 1;
+    char *block = arena_alloc(R->a, 2 * CONS_SIZE + CONS_SLACK);
+    struct value *outer = (struct value *)block;
+    struct value *inner = (struct value *)(block + CONS_SIZE);
     inner->kind = VK_CONS;
+    inner->origin = 0;
     inner->u.cons.car = it->v;
     inner->u.cons.cdr = R->L->nil;
     origin_put(R, inner, it->start, it->end, it->start, it->end);
     outer->kind = VK_CONS;
+    outer->origin = 0;
     outer->u.cons.car = prefix_symbol(R->L, f->sub);
     outer->u.cons.cdr = inner;
     origin_put(R, outer, f->start, it->end, f->start, f->tok_end);

@@ -1,67 +1,67 @@
 /* read_origin.c - the reader's side map from values to the text they came
  * from.
  *
- * Stage 1b of the pipeline.  Values carry no positions (value.h), so the
- * reader records here, keyed by value pointer, the span of every cons,
- * vector, string and number it builds and the span of each cons's car.
- * Open addressing with linear probing; the table is only ever looked up,
- * never iterated, so pointer order cannot leak into output.
+ * Stage 1b of the pipeline.  The reader records here the span of every
+ * cons, vector, string and number it builds and the span of each cons's
+ * car.  Entries are appended in reading order; a value finds its entry
+ * through the index in its `origin` field, checked against the entry's
+ * key, so a lookup is one array access and recording is a sequential
+ * write (a pointer-keyed hash table made recording a cache miss per
+ * value).  Nothing iterates by address, so pointer order cannot leak into
+ * output.
  */
 #include <string.h>
 
 #include "read_int.h"
 
 struct origin_slot {
-    const struct value *key; /* NULL = empty */
+    const struct value *key; /* the value this entry describes */
     struct span span;        /* text of the value */
     struct span car;         /* conses: text of the car */
 };
 
 struct read_origin {
     struct arena *a;
-    struct origin_slot *slots;
-    size_t cap;          /* power of two */
-    size_t n;            /* occupied slots */
-    const uint8_t *text; /* the source, for read_origin_text */
+    struct origin_slot *slots; /* slots[0] unused: index 0 means none */
+    size_t cap;                /* slots allocated */
+    size_t n;                  /* slots used, slot 0 included */
+    const uint8_t *text;       /* the source, for read_origin_text */
 };
-
-static size_t slot_of(const struct read_origin *o, const struct value *v)
-{
-    uint64_t h = ((uint64_t)(uintptr_t)v >> 4) * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 32) & (o->cap - 1);
-}
 
 struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t len)
 {
     struct read_origin *o = arena_zalloc(a, sizeof *o);
     o->a = a;
     o->text = text;
-    /* Source text has about one value per six bytes. */
-    size_t cap = 64;
-    while (cap < len / 4)
-        cap *= 2;
-    o->cap = cap;
-    o->slots = arena_zalloc(a, cap * sizeof *o->slots);
+    /* Source text has about one recorded value per five bytes; the
+     * estimate is generous, since growing copies the whole table. */
+    o->cap = len / 4 + 64;
+    o->slots = ARENA_NEWN(a, struct origin_slot, o->cap);
+    memset(&o->slots[0], 0, sizeof o->slots[0]); /* index 0: no value's */
+    o->n = 1;
     return o;
 }
 
+/* v's entry, or NULL when v has none in this map. */
 static struct origin_slot *find(const struct read_origin *o, const struct value *v)
 {
-    size_t j = slot_of(o, v);
-    while (o->slots[j].key && o->slots[j].key != v)
-        j = (j + 1) & (o->cap - 1);
-    return &o->slots[j];
+    uint32_t i = v->origin;
+    return i < o->n && o->slots[i].key == v ? &o->slots[i] : NULL;
 }
 
-static void grow(struct read_origin *o)
+/* A fresh entry for v, its index stored in v (the reader's own value,
+ * made by this read, hence writable). */
+static struct origin_slot *add(struct read_origin *o, const struct value *v)
 {
-    struct origin_slot *old = o->slots;
-    size_t oldcap = o->cap;
-    o->cap *= 2;
-    o->slots = arena_zalloc(o->a, o->cap * sizeof *o->slots);
-    for (size_t k = 0; k < oldcap; k++)
-        if (old[k].key)
-            *find(o, old[k].key) = old[k];
+    if (o->n == o->cap) {
+        o->slots = arena_grow(o->a, o->slots, o->cap * sizeof *o->slots,
+                              2 * o->cap * sizeof *o->slots);
+        o->cap *= 2;
+    }
+    ((struct value *)v)->origin = (uint32_t)o->n;
+    struct origin_slot *s = &o->slots[o->n++];
+    s->key = v;
+    return s;
 }
 
 void read_origin_put(struct read_origin *o, const struct value *v, uint32_t start,
@@ -69,12 +69,9 @@ void read_origin_put(struct read_origin *o, const struct value *v, uint32_t star
 {
     if (!o) /* reading without an origin map (READ_NO_ORIGIN) */
         return;
-    if ((o->n + 1) * 10 > o->cap * 7)
-        grow(o);
     struct origin_slot *s = find(o, v);
-    if (!s->key)
-        o->n++;
-    s->key = v;
+    if (!s)
+        s = add(o, v);
     s->span.start = start;
     s->span.end = end;
     s->car.start = car_start;
@@ -86,17 +83,18 @@ void read_origin_copy(struct read_origin *o, const struct value *v,
 {
     if (!o)
         return;
-    struct origin_slot *s = find(o, from);
-    if (s->key)
-        read_origin_put(o, v, s->span.start, s->span.end, s->car.start, s->car.end);
+    const struct origin_slot *s = find(o, from);
+    if (s) {
+        struct origin_slot c = *s; /* add may move the slots */
+        read_origin_put(o, v, c.span.start, c.span.end, c.car.start, c.car.end);
+    }
 }
 
 static const struct origin_slot *lookup(const struct read_result *r, const struct value *v)
 {
     if (!r || !r->origin || !v)
         return NULL;
-    const struct origin_slot *s = find(r->origin, v);
-    return s->key ? s : NULL;
+    return find(r->origin, v);
 }
 
 bool read_origin_span(const struct read_result *r, const struct value *v,

@@ -101,13 +101,17 @@
     (setq command-line-args-left nil)
     (unless (= (length forms) (length pcx))
       (error "%d forms but %d expansions" (length forms) (length pcx)))
-    (princ (format "size (conses + atoms) of %d forms: input %d\n"
-                   (length forms) (funcall sum forms)))
-    (princ (format "  Emacs macroexpand-all                 %9d\n"
-                   (funcall sum (mapcar #'macroexpand-all forms))))
-    (princ (format "  pcexpand output                       %9d\n" (funcall sum pcx)))
-    (princ (format "  pcexpand output, then macroexpand-all %9d\n"
-                   (funcall sum (mapcar #'macroexpand-all pcx))))))
+    (let ((emacs (funcall sum (mapcar #'macroexpand-all forms)))
+          (out (funcall sum pcx))
+          (out-all (funcall sum (mapcar #'macroexpand-all pcx))))
+      (princ (format "size (conses + atoms) of %d forms: input %d\n"
+                     (length forms) (funcall sum forms)))
+      (princ (format "  Emacs macroexpand-all                 %9d\n" emacs))
+      (princ (format "  pcexpand output                       %9d\n" out))
+      (princ (format "  pcexpand output, then macroexpand-all %9d\n" out-all))
+      (princ (format "  aim: pcexpand's size <= Emacs's: %s (%d <= %d; %.2f of it)\n"
+                     (if (<= out emacs) "MET" "NOT MET") out emacs
+                     (/ out (float emacs)))))))
 
 (defun bench-pcase-size ()
   (let ((forms (bench-pcase--read-all (pop command-line-args-left))))

@@ -67,6 +67,10 @@ read -r w_emacs c_emacs < <(best_time run_emacs)
 echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s CPU;" \
      "Emacs ${w_emacs} s wall, ${c_emacs} s CPU"
 echo "  ratio: $(ratio "$w_emacs" "$w_pcx")x wall, $(ratio "$c_emacs" "$c_pcx")x CPU"
+verdict() { [ "$(echo "$1" | bc -l)" = 1 ] && echo MET || echo "NOT MET"; }
+echo "  aim: pcexpand >= 100x faster than Emacs (whole process):" \
+     "$(verdict "$c_emacs >= 100 * $c_pcx") by CPU time," \
+     "$(verdict "$w_emacs >= 100 * $w_pcx") by wall clock"
 
 # ---- 3. sizes ----
 el bench-pcase-sizes "$tmp/forms.el" "$tmp/pcx.el" 2>/dev/null
@@ -83,6 +87,7 @@ run_k() { "$pcexpand" --compact -q "$tmp/k.el" >"$tmp/k.out" 2>/dev/null; }
 echo "and of k ors: sizes as conses / conses + atoms; time per form: pcexpand's"
 echo "whole process on $copies copies divided by $copies, Emacs's macroexpand-all of one"
 printf '%4s %20s %12s %22s %14s\n' k "pcexpand size" time "Emacs size" time
+declare -A ksize ktime
 for k in $(seq 2 20); do
     and_of_ors "$k" >"$tmp/one.el"
     for _ in $(seq "$copies"); do cat "$tmp/one.el"; done >"$tmp/k.el"
@@ -90,9 +95,21 @@ for k in $(seq 2 20); do
     t=$(echo "$w / $copies" | bc -l | xargs printf '%.5f')
     head -n 1 "$tmp/k.out" >"$tmp/k1.out"
     read -r pc ps < <(el bench-pcase-size "$tmp/k1.out" 2>/dev/null)
+    ksize[$k]=$ps ktime[$k]=$t
     if read -r _ ec es et < <(grep "^$k " "$tmp/emacs-k.txt"); then
         printf '%4d %9d / %8d %10s s %10d / %9d %12s s\n' "$k" "$pc" "$ps" "$t" "$ec" "$es" "$et"
     else
         printf '%4d %9d / %8d %10s s %22s %14s\n' "$k" "$pc" "$ps" "$t" "(not run)" ""
     fi
 done
+# Linear growth: the size grows by the same step for each added `or'
+# (smallest and largest step within 25%), and doubling k from 10 to 20 at
+# most triples the time (2 for linear, 4 for quadratic; timings of a few
+# milliseconds are noisy).
+steps=$(for k in $(seq 3 20); do echo $((ksize[$k] - ksize[$((k - 1))])); done | sort -n)
+smin=$(head -n 1 <<<"$steps") smax=$(tail -n 1 <<<"$steps")
+echo "aim: size grows linearly in k: $(verdict "$smax <= 1.25 * $smin && $smin > 0")" \
+     "(size step per added or: $smin .. $smax)"
+tratio=$(awk -v a="${ktime[20]}" -v b="${ktime[10]}" 'BEGIN {printf "%.2f", a / (b > 0 ? b : 1e-6)}')
+echo "aim: time grows linearly in k: $(verdict "$tratio <= 3")" \
+     "(time k=20 / k=10: $tratio)"

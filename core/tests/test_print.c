@@ -41,12 +41,38 @@ static void fx_free(struct fx *f)
     test_free(f);
 }
 
+/* print_tree on v must print exactly what print_value printed (want),
+ * or give up and leave the buffer as it was. */
+static void check_tree(struct fx *f, const struct value *v, const struct buf *want)
+{
+    struct buf t;
+    buf_init(&t, f->a);
+    buf_puts(&t, "<");
+    if (print_tree(f->L, &t, v, &f->o)) {
+        assert_int_equal(t.len, want->len + 1);
+        assert_memory_equal(t.data + 1, want->data, want->len);
+    } else {
+        assert_int_equal(t.len, 1);
+        assert_string_equal(buf_cstr(&t), "<");
+    }
+}
+
+/* print_value's text (print_tree checked against it on the way). */
 static const char *pr(struct fx *f, const struct value *v)
 {
     struct buf b;
     buf_init(&b, f->a);
     print_value(f->L, &b, v, &f->o);
+    check_tree(f, v, &b);
     return buf_cstr(&b);
+}
+
+/* Does print_tree print v (into a scratch buffer)? */
+static bool tree_prints(struct fx *f, const struct value *v)
+{
+    struct buf t;
+    buf_init(&t, f->a);
+    return print_tree(f->L, &t, v, &f->o);
 }
 
 #define CHECK(f, v, want) assert_string_equal(pr((f), (v)), (want))
@@ -931,6 +957,7 @@ static void assert_prints(struct fx *f, const struct value *v, const struct row 
     struct buf b;
     buf_init(&b, f->a);
     print_value(f->L, &b, v, &f->o);
+    check_tree(f, v, &b);
     if (b.len != r->len[COL_OUTPUT] || memcmp(b.data, r->col[COL_OUTPUT], b.len) != 0)
         fail_msg("line %d: printed\n  %s\nEmacs printed\n  %s", r->line, buf_cstr(&b),
                  r->col[COL_OUTPUT]);
@@ -1042,6 +1069,48 @@ static char *slurp_plain(const char *path)
     return buf;
 }
 
+/* A temporary's text from the caller (gensym naming): only for the
+ * symbol given as ctx. */
+static const char *rename_one(void *ctx, const struct value *sym, size_t *n)
+{
+    if (sym != ctx)
+        return NULL;
+    *n = 6;
+    return "pcx--x";
+}
+
+/* print_tree prints trees (with the caller's symbol texts) and gives up
+ * on data inside itself and on every container but lists and vectors. */
+static void tree_printing(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct value *tmp = intern_uninterned(f->L, "x", 1);
+    struct value *vec = value_vector(f->a, VK_VECTOR, 2);
+    vec->u.vec.items[0] = LIST(f, S(f, "quote"), tmp);
+    vec->u.vec.items[1] = STR(f, "s");
+    struct value *form = LIST(f, S(f, "let"), LIST(f, LIST(f, tmp, I(f, 1))),
+                              LIST(f, S(f, "function"), S(f, "car")), vec);
+    f->o.sym_text = rename_one;
+    f->o.sym_ctx = tmp;
+    assert_true(tree_prints(f, form));
+    CHECK(f, form, "(let ((pcx--x 1)) #'car ['pcx--x \"s\"])");
+    f->o.sym_text = NULL;
+    struct value *loop = LIST(f, I(f, 1), I(f, 2));
+    loop->u.cons.cdr->u.cons.cdr = loop;
+    assert_false(tree_prints(f, loop));
+    struct value *self = LIST(f, I(f, 1), I(f, 2));
+    self->u.cons.cdr->u.cons.car = self;
+    assert_false(tree_prints(f, self));
+    assert_false(tree_prints(f, LIST(f, with_props(STR(f, "a"),
+                                                   LIST(f, I(f, 0), I(f, 1),
+                                                        LIST(f, S(f, "face"), S(f, "bold")))))));
+    struct value *rec = value_vector(f->a, VK_RECORD, 1);
+    rec->u.vec.items[0] = S(f, "point");
+    assert_false(tree_prints(f, LIST(f, rec)));
+    fx_free(f);
+}
+
 #define T(fn) cmocka_unit_test(fn)
 
 static const struct CMUnitTest unit_tests[] = {
@@ -1054,6 +1123,7 @@ static const struct CMUnitTest unit_tests[] = {
     T(print_circle_strings), T(hash_tables), T(hash_tables_with_print_circle),
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
     T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(compact_options),
+    T(tree_printing),
 };
 
 int main(void)

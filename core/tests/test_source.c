@@ -66,6 +66,12 @@ static void columns_count_characters(void **state)
     ASSERT_POS(&s, 15, 1, 6);
     ASSERT_POS(&s, 17, 1, 8); /* E2 82 without its third byte: two raw bytes */
     ASSERT_POS(&s, 3, 1, 2);  /* inside € : the column of € */
+    /* Later positions on the line count on from the last one: also
+     * when that one was inside a character. */
+    ASSERT_POS(&s, 4, 1, 2);
+    ASSERT_POS(&s, 5, 1, 3);
+    ASSERT_POS(&s, 17, 1, 8);
+    ASSERT_POS(&s, 0, 1, 1);
     arena_free(a);
 }
 
