@@ -83,6 +83,12 @@ static void add_sites(struct support_run *r)
 void support_run_text(struct support_run *r, struct arena *a, const char *text,
                       size_t len, bool memo)
 {
+    support_run_setup(r, a, text, len, memo, NULL);
+}
+
+void support_run_setup(struct support_run *r, struct arena *a, const char *text,
+                       size_t len, bool memo, void (*setup)(struct support_run *r))
+{
     memset(r, 0, sizeof *r);
     r->a = a;
     r->L = intern_new(a);
@@ -93,6 +99,8 @@ void support_run_text(struct support_run *r, struct arena *a, const char *text,
     expand_init(&r->x, r->L, &r->dl, &r->rr);
     r->x.macros = pcase_macros_new(r->L); /* learns the file's definitions, as the CLI */
     r->x.memo = memo;
+    if (setup)
+        setup(r);
     r->out = ARENA_NEWN(a, struct value *, r->rr.n_forms + 1);
     for (size_t i = 0; i < r->rr.n_forms; i++) {
         r->out[i] = expand_form(&r->x, r->rr.forms[i].v);
@@ -167,6 +175,30 @@ void support_expect_diags(const char *text, const char *want)
     support_run_text(&r, a, text, strlen(text), true);
     assert_string_equal(support_run_diags(&r, "t.el"), want);
     arena_free(a);
+}
+
+const char *support_print(struct lisp *L, const struct value *v)
+{
+    struct buf b;
+    struct print_opts o = print_opts_default();
+    buf_init(&b, L->a);
+    print_value(L, &b, v, &o);
+    return buf_cstr(&b);
+}
+
+const char *support_severity(enum diag_severity s)
+{
+    return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
+}
+
+const char *support_diag_codes(struct arena *a, const struct diag_list *dl, size_t from)
+{
+    struct buf b;
+    buf_init(&b, a);
+    for (size_t k = from; k < dl->n; k++)
+        buf_printf(&b, "%s%s:%s", k > from ? " " : "", support_severity(dl->items[k].sev),
+                   dl->items[k].code);
+    return buf_cstr(&b);
 }
 
 /* ---- properties of expansions ---- */

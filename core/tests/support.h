@@ -60,6 +60,12 @@ struct support_run {
 void support_run_text(struct support_run *r, struct arena *a, const char *text,
                       size_t len, bool memo);
 
+/* support_run_text calling setup (if not NULL) after the text is read and
+ * before anything is expanded: to declare pattern macros or structs as a
+ * configuration would. */
+void support_run_setup(struct support_run *r, struct arena *a, const char *text,
+                       size_t len, bool memo, void (*setup)(struct support_run *r));
+
 /* Default-mode output (cli.md 4.1): the input with the forms replaced,
  * width 80, temporaries renamed. */
 const char *support_run_output(struct support_run *r);
@@ -72,6 +78,15 @@ const char *support_run_compact(struct support_run *r, size_t i);
 
 /* Assert that the diagnostics of text (file "t.el") are exactly want. */
 void support_expect_diags(const char *text, const char *want);
+
+/* v printed with the default options (prin1), in L's arena. */
+const char *support_print(struct lisp *L, const struct value *v);
+
+/* "error", "warning" or "note", as the GNU format writes severities. */
+const char *support_severity(enum diag_severity s);
+
+/* "SEVERITY:CODE" of diagnostics from..dl->n, separated by spaces, in a. */
+const char *support_diag_codes(struct arena *a, const struct diag_list *dl, size_t from);
 
 /* ---- properties of expansions ---- */
 

@@ -5,7 +5,7 @@
  * variable, the 28.2 exclusion table, constants, `not`), `or` of constants
  * as one membership test, app sharing and skipped calls, leaves, the
  * linear size of an `and` of `or`s, the computed cache changing nothing,
- * and the dumps (match/dump) that pin the structure.
+ * hash-consed decision nodes, and the dumps (match/dump) that pin the structure.
  */
 #include "support.h"
 #include "match_fixture.h"
@@ -262,6 +262,27 @@ static void cache_changes_nothing(void **state)
     free((void *)texts[1]);
 }
 
+/* Decision nodes are hash-consed whether or not the cache is on: the same
+ * clauses give the same root, and both alternatives of an `or' continue
+ * into one node (so a conjunction of `or's stays a DAG, not a tree). */
+static void nodes_are_hash_consed(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(false);
+    const struct pat *p[2] = {
+        AND2(f, OR2(f, P(f, "p1"), P(f, "q1")), OR2(f, P(f, "p2"), P(f, "q2"))), V(f, "z")};
+    const struct dnode *d = dtree_build(&f->m, f->root, p, 2);
+    assert_non_null(d);
+    assert_ptr_equal(d, dtree_build(&f->m, f->root, p, 2));
+    assert_int_equal(d->kind, DN_TEST);
+    assert_int_equal(d->els->kind, DN_TEST);
+    assert_ptr_equal(d->then, d->els->then); /* after p1, and after q1 */
+    assert_int_equal(d->then->kind, DN_TEST);
+    assert_ptr_equal(d->then->els->els, d->els->els); /* the z clause, once */
+    assert_int_equal(f->m.hits, 0);
+    arena_free(f->a);
+}
+
 static void deep_patterns_fail_cleanly(void **state)
 {
     (void)state;
@@ -323,6 +344,7 @@ int main(void)
         cmocka_unit_test(repeated_variable_is_eql),
         cmocka_unit_test(and_of_ors_is_linear),
         cmocka_unit_test(cache_changes_nothing),
+        cmocka_unit_test(nodes_are_hash_consed),
         cmocka_unit_test(deep_patterns_fail_cleanly),
         cmocka_unit_test(dontcare_keeps_tests),
         cmocka_unit_test(pattern_dump),

@@ -6,7 +6,9 @@
  * testdata/expand/pcase/ (output, diagnostics and output vocabulary, memo
  * cache on and off; testdata/expand/pcase/verify.el runs them in Emacs);
  * diagnostic positions; linear output for an `and` of `or`s; deep and wide
- * input fail cleanly or work; the dumps; the cond* interface.  With
+ * input fail cleanly or work; pattern macros declared as configuration
+ * templates; the dumps; the cache counters of --stats;
+ * temporaries in the three --gensyms modes; the cond* interface.  With
  * PCX_UPDATE_GOLDENS=1 the goldens are rewritten instead.
  *
  * `test_pcase --conformance CASES` prints one line per case, "ID TAB
@@ -19,19 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expand/gensym.h"
 #include "expand/pcase.h"
-
-/* "severity:code ..." of the diagnostics recorded since index from. */
-static const char *diag_codes(struct support_run *r, size_t from)
-{
-    static const char *const sev[] = {"error", "warning", "note"};
-    struct buf b;
-    buf_init(&b, r->a);
-    for (size_t k = from; k < r->dl.n; k++)
-        buf_printf(&b, "%s%s:%s", k > from ? " " : "", sev[r->dl.items[k].sev],
-                   r->dl.items[k].code);
-    return buf_cstr(&b);
-}
+#include "expand/pcase_macros.h"
 
 /* ---- tables ---- */
 
@@ -73,7 +65,7 @@ static void check_case(const struct row *w)
     struct arena *a = support_arena();
     struct support_run r;
     support_run_text(&r, a, w->form, strlen(w->form), true);
-    const char *codes = diag_codes(&r, 0);
+    const char *codes = support_diag_codes(r.a, &r.dl, 0);
     if (!strncmp(w->expected, "XERROR:", 7)) {
         char want[128];
         snprintf(want, sizeof want, "error:%s", w->expected + 7);
@@ -96,21 +88,28 @@ static void check_case(const struct row *w)
     arena_free(a);
 }
 
-static void test_conformance_cases(void **state)
+/* Calls f on every row of data (a TSV text, modified; # lines skipped);
+ * returns the number of rows. */
+static int each_row(char *data, void (*f)(const struct row *w))
 {
-    (void)state;
-    size_t n;
-    char *data = support_slurp(support_testdata("conformance/pcase/cases.tsv"), &n);
-    int cases = 0;
+    int rows = 0;
     char *save = NULL;
     for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         struct row w;
         if (line[0] == '#' || !split_row(line, &w))
             continue;
-        check_case(&w);
-        cases++;
+        f(&w);
+        rows++;
     }
-    assert_true(cases >= 90);
+    return rows;
+}
+
+static void test_conformance_cases(void **state)
+{
+    (void)state;
+    size_t n;
+    char *data = support_slurp(support_testdata("conformance/pcase/cases.tsv"), &n);
+    assert_true(each_row(data, check_case) >= 90);
     test_free(data);
 }
 
@@ -271,9 +270,6 @@ static void test_deep_and_wide(void **state)
     arena_free(a);
 }
 
-/* Out of memory at any allocation, also inside a compilation (whose
- * scratch arena must then be released) and inside a nested one: the run
- * stops at the handler and nothing leaks (cmocka checks the pages). */
 /* One run whose allocation number at fails (0: none): true when it took
  * the out-of-memory exit; *count gets the allocations it asked for. */
 static bool run_failing(const char *text, long at, long *count)
@@ -316,6 +312,59 @@ static void test_out_of_memory(void **state)
             fail_msg("allocation %ld of %ld failed, but the run completed", at, n);
 }
 
+/* ---- pattern macros declared in the configuration ---- */
+
+/* The templates of cli.md 12 (an &optional default, a ,@ splice), as
+ * config_values hands them over. */
+static void declare_templates(struct support_run *r)
+{
+    static const char *const defs[][3] = {
+        {"my-pos", "(v)", "`(and (pred integerp) ,v (guard (> ,v 0)))"},
+        {"my-kv", "(k &optional (v '_))", "`(and (pred consp) (app car ,k) (app cdr ,v))"},
+        {"my-any", "(&rest ps)", "`(or ,@ps)"},
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
+        struct value *v[2];
+        for (int k = 0; k < 2; k++) {
+            struct read_result *rr = ARENA_NEW(r->a, struct read_result);
+            const char *t = defs[i][k + 1];
+            assert_true(read_source(r->L, (const uint8_t *)t, strlen(t), rr));
+            v[k] = rr->forms[0].v;
+        }
+        assert_true(pcase_macros_define_template(&r->x, intern_cstr(r->L, defs[i][0]),
+                                                 v[0], v[1]));
+    }
+}
+
+/* A use of a declared template expands exactly as the pattern it stands
+ * for; without the declaration it is an unknown head. */
+static void test_config_templates(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"(pcase x ((my-pos n) (list n)) (_ 'no))",
+         "(pcase x ((and (pred integerp) n (guard (> n 0))) (list n)) (_ 'no))"},
+        {"(pcase x ((my-kv 'a) 1) ((my-kv 'b (my-pos w)) w))",
+         "(pcase x ((and (pred consp) (app car 'a) (app cdr _)) 1)"
+         " ((and (pred consp) (app car 'b) (app cdr (and (pred integerp) w"
+         " (guard (> w 0))))) w))"},
+        {"(pcase-let (((my-any `(,a) `[,a]) v)) a)", "(pcase-let (((or `(,a) `[,a]) v)) a)"},
+    };
+    struct arena *a = support_arena();
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        struct support_run use, plain;
+        support_run_setup(&use, a, pairs[i][0], strlen(pairs[i][0]), true, declare_templates);
+        support_run_text(&plain, a, pairs[i][1], strlen(pairs[i][1]), true);
+        assert_false(use.failed);
+        assert_int_equal(use.dl.n, 0);
+        assert_string_equal(support_run_compact(&use, 0), support_run_compact(&plain, 0));
+        support_run_text(&use, a, pairs[i][0], strlen(pairs[i][0]), true);
+        assert_true(use.failed);
+        assert_non_null(strstr(support_diag_codes(a, &use.dl, 0), "error:unknown-pattern"));
+    }
+    arena_free(a);
+}
+
 /* ---- dumps and the cond* interface ---- */
 
 static void test_dump(void **state)
@@ -335,9 +384,76 @@ static void test_dump(void **state)
                         "clause 0: (and (pred consp $0) (app car-safe $0 -> $1) (var a $1)"
                         " (app cdr-safe $0 -> $2) (quote nil $2))\n"
                         "clause 1: (dontcare $0)\n");
+    /* one DAG per compilation, innermost first; n5 is shared by two
+     * failure edges (hash-consed nodes) */
     buf_init(&b, a);
     assert_true(pcase_dump(&r.x, r.rr.forms[0].v, PCASE_DUMP_DTREE, &b));
-    assert_non_null(strstr(buf_cstr(&b), "n0: if (eq a 'k) then n1 else n2\n"));
+    assert_string_equal(buf_cstr(&b),
+                        "n0: if (eq a 'k) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: clause 0 [b=a]\n"
+                        "\n"
+                        "n0: if (consp $0) then n1 else n5\n"
+                        "n1: let $1 = (car-safe $0) -> n2\n"
+                        "n2: let $2 = (cdr-safe $0) -> n3\n"
+                        "n3: if (null $2) then n4 else n5\n"
+                        "n4: clause 0 [a=$1]\n"
+                        "n5: dontcare\n");
+    arena_free(a);
+}
+
+/* --stats: the computed cache answers states met again (an `and' of
+ * `or's reaches the same rest from both alternatives); without the cache
+ * it is never consulted (no hits, no misses) and the output is the same. */
+static void test_memo_stats(void **state)
+{
+    (void)state;
+    const char *text = "(pcase x ((and (or (pred p1) (pred q1)) (or (pred p2) (pred q2))"
+                       " (or (pred p3) (pred q3))) (f) (g)) (_ 'no))\n"
+                       "(pcase x ((and (or (pred p1) (pred q1)) (or (pred p2) (pred q2))"
+                       " (or (pred p3) (pred q3))) (f) (g)) (_ 'no))";
+    struct arena *a = support_arena();
+    struct support_run on, off;
+    support_run_text(&on, a, text, strlen(text), true);
+    support_run_text(&off, a, text, strlen(text), false);
+    assert_true(on.x.stats.memo_hits >= 2); /* hits in each of the two forms */
+    assert_int_equal(on.x.stats.memo_hits % 2, 0);
+    assert_true(on.x.stats.memo_misses > 0);
+    assert_int_equal(off.x.stats.memo_hits, 0); /* never consulted */
+    assert_int_equal(off.x.stats.memo_misses, 0);
+    assert_string_equal(support_run_output(&on), support_run_output(&off));
+    arena_free(a);
+}
+
+/* cli.md 7 through a whole expansion: rename skips an input symbol, hash
+ * keeps the numbering, circle labels temporaries only (the quoted list
+ * constant is not labelled).  Each row: the first occurrence and the later
+ * ones of the subject and of the two element temporaries. */
+static void test_gensym_modes(void **state)
+{
+    (void)state;
+    static const struct {
+        enum gensym_mode mode;
+        const char *v, *v_again, *x1, *x1_again, *x2, *x2_again;
+    } modes[] = {
+        {GENSYM_RENAME, "pcx--val0", "pcx--val0", "pcx--x1", "pcx--x1", "pcx--x2", "pcx--x2"},
+        {GENSYM_HASH, "#:val0", "#:val0", "#:x1", "#:x1", "#:x2", "#:x2"},
+        {GENSYM_CIRCLE, "#1=#:val0", "#1#", "#2=#:x1", "#2#", "#3=#:x2", "#3#"},
+    };
+    struct arena *a = support_arena();
+    struct support_run r;
+    const char *text = "(pcase (f pcx--x0) (`(,a) (list a '(k))))";
+    support_run_text(&r, a, text, strlen(text), true);
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        gensym_configure(expand_gensyms(&r.x), modes[i].mode, NULL);
+        char want[640];
+        snprintf(want, sizeof want,
+                 "(let* ((%s (f pcx--x0))) (if (consp %s) (let* ((%s (car-safe %s))"
+                 " (%s (cdr-safe %s))) (if (null %s) (let ((a %s)) (list a '(k)))))))",
+                 modes[i].v, modes[i].v_again, modes[i].x1, modes[i].v_again, modes[i].x2,
+                 modes[i].v_again, modes[i].x2_again, modes[i].x1_again);
+        assert_string_equal(support_run_compact(&r, 0), want);
+    }
     arena_free(a);
 }
 
@@ -368,6 +484,17 @@ static void test_condstar_interface(void **state)
 
 /* ---- `--conformance CASES` for the Emacs runner ---- */
 
+/* One line "ID TAB EXPANSION-or-XERROR TAB SEVERITY:CODE...". */
+static void print_case(const struct row *w)
+{
+    struct arena *a = arena_new(NULL);
+    struct support_run r;
+    support_run_text(&r, a, w->form, strlen(w->form), true);
+    printf("%s\t%s\t%s\n", w->id, r.out[0] ? support_run_compact(&r, 0) : "XERROR",
+           support_diag_codes(r.a, &r.dl, 0));
+    arena_free(a);
+}
+
 static int conformance_main(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -379,18 +506,7 @@ static int conformance_main(const char *path)
     size_t n = fread(data, 1, sizeof data - 1, f);
     fclose(f);
     data[n] = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        struct row w;
-        if (line[0] == '#' || !split_row(line, &w))
-            continue;
-        struct arena *a = arena_new(NULL);
-        struct support_run r;
-        support_run_text(&r, a, w.form, strlen(w.form), true);
-        printf("%s\t%s\t%s\n", w.id, r.out[0] ? support_run_compact(&r, 0) : "XERROR",
-               diag_codes(&r, 0));
-        arena_free(a);
-    }
+    each_row(data, print_case);
     return 0;
 }
 
@@ -407,7 +523,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_linear_growth),
         cmocka_unit_test(test_deep_and_wide),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_config_templates),
         cmocka_unit_test(test_dump),
+        cmocka_unit_test(test_memo_stats),
+        cmocka_unit_test(test_gensym_modes),
         cmocka_unit_test(test_condstar_interface),
     };
     return SUPPORT_RUN(tests);

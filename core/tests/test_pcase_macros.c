@@ -47,11 +47,7 @@ static void fx_free(struct fx *f)
 
 static const char *show(struct fx *f, const struct value *v)
 {
-    struct buf b;
-    struct print_opts o = print_opts_default();
-    buf_init(&b, f->a);
-    print_value(f->L, &b, v, &o);
-    return buf_cstr(&b);
+    return support_print(f->L, v);
 }
 
 /* Read the one form of text, keeping its origins for diagnostics. */
@@ -83,11 +79,6 @@ static void lines_add(struct fx *f, struct lines *l, const char *s)
     l->v[l->n++] = s;
 }
 
-static const char *sev_name(enum diag_severity s)
-{
-    return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
-}
-
 /* New diagnostics as "SEV CODE: MESSAGE @ TEXT" lines. */
 static void collect_diags(struct fx *f, const char *text, struct lines *out)
 {
@@ -95,7 +86,7 @@ static void collect_diags(struct fx *f, const char *text, struct lines *out)
         const struct diag *d = &f->diags.items[f->seen];
         struct buf b;
         buf_init(&b, f->a);
-        buf_printf(&b, "%s %s: %s", sev_name(d->sev), d->code, d->message);
+        buf_printf(&b, "%s %s: %s", support_severity(d->sev), d->code, d->message);
         if (text && d->end > d->start && d->end <= strlen(text))
             buf_printf(&b, " @ %.*s", (int)(d->end - d->start), text + d->start);
         lines_add(f, out, buf_cstr(&b));

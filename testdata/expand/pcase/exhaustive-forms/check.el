@@ -1,0 +1,1 @@
+(vars (x std "s" (a "b")))

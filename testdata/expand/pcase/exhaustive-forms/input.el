@@ -1,0 +1,3 @@
+(pcase-exhaustive x)
+(pcase-exhaustive (list x "b")
+  ((pred stringp) 1))

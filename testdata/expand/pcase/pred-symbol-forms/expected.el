@@ -1,0 +1,1 @@
+(cond ((not x) 'false) ((not (atom x)) 'cons) ((function integerp x) 'never))

@@ -1,0 +1,4 @@
+(pcase x
+  ((pred not) 'false)
+  ((pred (not atom)) 'cons)
+  ((pred #'integerp) 'never))
