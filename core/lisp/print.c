@@ -197,6 +197,11 @@ static bool emit_label(struct pstate *s, const struct value *v)
 
 /* ---- lists and quote forms ---- */
 
+bool print_comma_needs_list(const struct value *x)
+{
+    return x->kind == VK_SYMBOL && x->u.sym.len > 0 && x->u.sym.name[0] == '@';
+}
+
 /* 'X #'X `X ,X ,@X for a two-element list headed by a quote symbol (the
  * commas only inside a backquote).  Pushes a frame that prints X. */
 static bool enter_quote(struct pstate *s, const struct value *v)
@@ -212,7 +217,8 @@ static bool enter_quote(struct pstate *s, const struct value *v)
         OUT_LIT(s->b, "#'");
     else if (head == L->backquote)
         out_putc(s->b, '`'), bq = 1;
-    else if ((head == L->comma || head == L->comma_at) && s->bq > 0) {
+    else if ((head == L->comma || head == L->comma_at) && s->bq > 0 &&
+             !(head == L->comma && print_comma_needs_list(rest->u.cons.car))) {
         out_put(s->b, head->u.sym.name, head->u.sym.len);
         bq = -1;
     } else

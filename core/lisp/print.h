@@ -48,6 +48,11 @@ struct print_opts print_opts_compact(void);
 void print_value(struct lisp *L, struct buf *b, const struct value *v,
                  const struct print_opts *o);
 
+/* Does `,X` fail to read back as (\, X)?  True when X is a symbol whose
+ * name starts with `@`: `,@b` reads as (\,@ b).  Emacs's prin1 writes it
+ * anyway; pcexpand prints such a form as (\, @b), which reads back. */
+bool print_comma_needs_list(const struct value *x);
+
 /* Deepest value print_tree prints (frames: lists, vectors, quote forms). */
 #define PRINT_TREE_MAX_DEPTH 100000
 

@@ -241,7 +241,7 @@ static const char *prefix_of(const struct lisp *L, const struct value *v,
         return "#'";
     if (h == L->backquote)
         return "`";
-    if (level > 0 && h == L->comma)
+    if (level > 0 && h == L->comma && !print_comma_needs_list(value_car(value_cdr(v))))
         return ",";
     if (level > 0 && h == L->comma_at)
         return ",@";

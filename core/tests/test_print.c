@@ -398,6 +398,10 @@ static void lists_and_quotes(void **state)
     CHECK(f, LIST(f, bq, value_cons(f->a, a, LIST(f, cm, b))), "`(a \\, b)");
     CHECK(f, LIST(f, bq, LIST(f, bq, LIST(f, a, LIST(f, cm, LIST(f, cm, b))))), "``(a ,,b)");
     CHECK(f, LIST(f, bq, LIST(f, q, LIST(f, cm, x))), "`',x");
+    /* `,@b` would read as a splice: a comma before a symbol named @...
+     * stays a list (Emacs's prin1 writes the unreadable `,@b`). */
+    CHECK(f, LIST(f, bq, LIST(f, a, LIST(f, cm, S(f, "@b")), LIST(f, ca, S(f, "@c")))),
+          "`(a (\\, @b) ,@@c)");
     CHECK(f, LIST(f, q, LIST(f, q, x)), "''x");
     /* One level out after a comma: the inner comma is a plain list again. */
     CHECK(f, LIST(f, bq, LIST(f, cm, LIST(f, cm, x))), "`,(\\, x)");
