@@ -511,9 +511,14 @@ static void render_compact(struct run *r)
          * copes with circular data, which the layout engine refuses. */
         if (!r->expanding || r->forms[i] == r->rd.forms[i].v) {
             /* print_tree is print_value without its check for data
-             * inside itself, which is most of its cost on deep code */
-            if (!print_tree(r->L, &r->out, r->forms[i], &po))
-                print_value(r->L, &r->out, r->forms[i], &po);
+             * inside itself, which is most of its cost on deep code.
+             * What is not a tree prints with print-circle labels, so
+             * that data read with #N= labels reads back the same. */
+            if (!print_tree(r->L, &r->out, r->forms[i], &po)) {
+                struct print_opts pc = po;
+                pc.circle = true;
+                print_value(r->L, &r->out, r->forms[i], &pc);
+            }
         } else if (!compact_value(r, &r->out, r->forms[i], i, &begun))
             return internal_error(r, r->rd.forms[i].span.start,
                                   "the expansion contains itself");

@@ -118,6 +118,10 @@ circular-quoted-in-pcase)
         grep -qxF "'#1=(a . #1#)" out || fail "$mode: no labelled list in output"
         grep -qxF "'#1=[#1# b]" out || fail "$mode: no labelled vector in output"
     done
+    # Outside any expansion too: --compact prints labels, not #0.
+    printf "'#1=(a . #1#)\n(pcase y (1 2))\n" >f.el
+    run --compact f.el; check "0" ""
+    grep -qxF "'#1=(a . #1#)" out || fail "--compact: unexpanded circular form"
     ;;
 clauses-100k)
     # More clauses than a decision tree may have (4,000).
