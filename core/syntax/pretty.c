@@ -170,10 +170,13 @@ static bool arglist_position(const struct value *head, size_t index)
     return r && (size_t)r->spec == index;
 }
 
-static const char *canonical(struct bctx *c, const struct value *v, size_t *n)
+/* v by the canonical printer; circle: with print-circle labels. */
+static const char *canonical(struct bctx *c, const struct value *v, bool circle,
+                             size_t *n)
 {
     struct print_opts po = c->compact ? print_opts_compact() : print_opts_default();
     po.gensym = !c->compact;
+    po.circle = circle;
     struct buf b;
     buf_init(&b, c->L->a);
     print_value(c->L, &b, v, &po);
@@ -204,7 +207,7 @@ static const char *atom_text(struct bctx *c, const struct value *v,
         if (t)
             return (const char *)t;
     }
-    return canonical(c, v, n);
+    return canonical(c, v, false, n);
 }
 
 static struct pretty_comment *comments_of(struct bctx *c, const struct value *v)
@@ -326,26 +329,28 @@ static struct bframe *push_frame(struct bctx *c, struct bstack *s)
     return f;
 }
 
+/* p, whose prefix is set, becomes the atom `text`. */
+static struct pnode *set_atom(struct pnode *p, const char *text, size_t len)
+{
+    p->kind = PN_ATOM;
+    p->text = text;
+    p->len = len;
+    p->has_nl = memchr(p->text, '\n', p->len) != NULL;
+    p->multiline = p->has_nl;
+    p->width = pretty_width(p->prefix ? p->prefix : "", p->prefix_len) +
+               pretty_width(p->text, p->len);
+    return p;
+}
+
 /* Quoted data as one atom, printed with print-circle labels: the way to
  * print data that contains itself or is nested deeper than the layout
  * goes.  Such data holds no temporaries (those are only made for code). */
 static struct pnode *data_atom(struct bctx *c, struct pnode *p,
                                const struct value *v)
 {
-    struct print_opts po = c->compact ? print_opts_compact() : print_opts_default();
-    po.gensym = !c->compact;
-    po.circle = true;
-    struct buf b;
-    buf_init(&b, c->L->a);
-    print_value(c->L, &b, v, &po);
-    p->kind = PN_ATOM;
-    p->text = buf_cstr(&b);
-    p->len = b.len;
-    p->has_nl = memchr(p->text, '\n', p->len) != NULL;
-    p->multiline = p->has_nl;
-    p->width = pretty_width(p->prefix ? p->prefix : "", p->prefix_len) +
-               pretty_width(p->text, p->len);
-    return p;
+    size_t n;
+    const char *t = canonical(c, v, true, &n);
+    return set_atom(p, t, n);
 }
 
 /* The node for v; pushes a frame when v is a list or vector whose kids
@@ -373,13 +378,9 @@ static struct pnode *make_node(struct bctx *c, struct bstack *s,
             f->vec = u.v;
         return p;
     }
-    p->kind = PN_ATOM;
-    p->text = atom_text(c, u.v, head, index, &p->len);
-    p->has_nl = memchr(p->text, '\n', p->len) != NULL;
-    p->multiline = p->has_nl;
-    p->width = pretty_width(p->prefix ? p->prefix : "", p->prefix_len) +
-               pretty_width(p->text, p->len);
-    return p;
+    size_t n;
+    const char *t = atom_text(c, u.v, head, index, &n);
+    return set_atom(p, t, n);
 }
 
 /* All kids read: width, line-break needs, comments of the first kid. */
