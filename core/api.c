@@ -146,6 +146,7 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
     r->in = in;
     r->at_form = -1;
     r->select_nth = -1;
+    r->begun = SIZE_MAX;
     diag_init(&r->diags, a);
     buf_init(&r->out, a);
     buf_init(&r->msgs, a);

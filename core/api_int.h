@@ -97,6 +97,11 @@ struct run {
     bool internal;            /* an internal error was recorded */
     bool oom;                 /* memory ran out; everything else is void */
     struct buf out;           /* the result: Lisp, records or dumps */
+    size_t rendered;          /* --compact: top-level forms already in out
+                                 (each is printed right after its expansion,
+                                 while its data is still in the cache) */
+    size_t begun;             /* --compact: form whose temporaries are named */
+    const char *nl;           /* --compact: line end ("\r\n" for CRLF input) */
     struct buf msgs;          /* rendered diagnostics */
     struct pcx_stats stats;   /* this run's counters */
     uint64_t ns;              /* time spent computing */

@@ -419,12 +419,16 @@ static bool select_top(struct run *r)
     return false;
 }
 
+static bool render_early(const struct run *r);
+static void render_compact(struct run *r, size_t upto);
+
 /* Replace the selected forms of every top-level form (cli.md section 3);
  * with a golden selector only those of the selected top-level form (the
  * definitions of the forms before it are still learned). */
 static void expand_stage(struct run *r)
 {
     prepare_expander(r);
+    bool early = render_early(r);
     struct expand_stats before = r->x.stats;
     bool top = r->select_defun || r->select_nth >= 0;
     if (top ? !select_top(r) : r->cx->o.at_line && !select_at(r))
@@ -435,6 +439,8 @@ static void expand_stage(struct run *r)
             pcase_macros_learn(&r->x, r->forms[i]);
         else if (!top || (long)i == r->at_form)
             expand_top(r, i);
+        if (early && r->diags.n_errors == 0)
+            render_compact(r, i + 1);
     }
     r->stats.expanded += r->n_sites - first;
     r->stats.memo_hits += r->x.stats.memo_hits - before.memo_hits;
@@ -499,12 +505,13 @@ static bool compact_value(struct run *r, struct buf *b, const struct value *v,
 
 /* --compact: each top-level form on one line, canonical (cli.md 4.3);
  * with --at only the form that holds the selected one. */
-static void render_compact(struct run *r)
+static void render_compact(struct run *r, size_t upto)
 {
     struct print_opts po = print_opts_compact();
-    const char *nl = splice_crlf(r->text, r->len) ? "\r\n" : "\n";
-    size_t begun = SIZE_MAX;
-    for (size_t i = 0; i < r->rd.n_forms; i++) {
+    if (!r->nl)
+        r->nl = splice_crlf(r->text, r->len) ? "\r\n" : "\n";
+    for (size_t i = r->rendered; i < upto; i++) {
+        r->rendered = i + 1;
         if (r->at_form >= 0 && (size_t)r->at_form != i)
             continue;
         /* A form with nothing expanded prints as read: the printer also
@@ -519,10 +526,10 @@ static void render_compact(struct run *r)
                 pc.circle = true;
                 print_value(r->L, &r->out, r->forms[i], &pc);
             }
-        } else if (!compact_value(r, &r->out, r->forms[i], i, &begun))
+        } else if (!compact_value(r, &r->out, r->forms[i], i, &r->begun))
             return internal_error(r, r->rd.forms[i].span.start,
                                   "the expansion contains itself");
-        buf_puts(&r->out, nl);
+        buf_puts(&r->out, r->nl);
     }
 }
 
@@ -615,6 +622,28 @@ static void render_records(struct run *r)
     out_records(r, texts);
 }
 
+/* The output is about one to three times the input: room for twice the
+ * input up front spares most of the doubling copies (room never written
+ * costs nothing). */
+static void reserve_output(struct run *r)
+{
+    if (!r->out.cap)
+        buf_reserve(&r->out, 2 * r->len + 64);
+}
+
+/* Is each top-level form printed as soon as it is expanded?  For plain
+ * --compact output of the whole file: forms are printed in order and
+ * independently.  Output made before an error is dropped (expand_stage). */
+static bool render_early(const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    bool plain = !o->dump && o->format == PCX_FORMAT_LISP && o->compact;
+    bool whole = r->at_form < 0 && r->select_nth < 0 && !r->select_defun;
+    if (plain && whole)
+        reserve_output((struct run *)r);
+    return plain && whole;
+}
+
 static void render(struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
@@ -625,12 +654,9 @@ static void render(struct run *r)
         else if (r->expanding)
             render_records(r);
     } else {
-        /* The output is about one to three times the input: room for
-         * twice the input up front spares most of the doubling copies
-         * (room never written costs nothing). */
-        buf_reserve(&r->out, 2 * r->len + 64);
+        reserve_output(r);
         if (o->compact)
-            render_compact(r);
+            render_compact(r, r->rd.n_forms);
         else
             render_default(r);
     }

@@ -180,6 +180,24 @@ errors-do-not-stop-other-files)
     [[ $(wc -l <err) -eq 1 ]] && grep -q '^b.el:2:1: error: ' err ||
         fail "one error for b.el expected"
     ;;
+compact-error-after-good-forms)
+    # --compact prints each form as soon as it is expanded; an error in a
+    # later form must still leave the file's output empty, and the other
+    # files of the run are printed whole.
+    printf '(pcase x (1 (f)))\n(pcase y (`(,a) a))\n(pcase z ((frob a) 1))\n' >bad.el
+    printf '(pcase x (1 (f)))\n' >good.el
+    run --compact bad.el
+    [[ $status -eq 2 && ! -s out ]] || fail "status $status or output for a file with errors"
+    grep -q '^bad.el:3:' err || fail "error of the third form expected"
+    run --compact good.el bad.el good.el
+    [[ $status -eq 2 ]] || fail "status $status, expected 2"
+    [[ $(wc -l <out) -eq 2 ]] || fail "both good files must be printed, nothing of bad.el"
+    run --compact good.el
+    one=$(cat out)
+    printf '%s\n%s\n' "$one" "$one" >want
+    run --compact good.el bad.el good.el
+    cmp -s want out || fail "output of the good files differs"
+    ;;
 directory-walk)
     mkdir -p d/sub d/.git
     printf '(b)\n' >d/b.el

@@ -570,6 +570,18 @@ stream)
     exec 6>&-
     wait "$PC_PID" || status=$?
     [[ ${status:-0} -eq 2 ]] || fail "exit status ${status:-0}, expected 2"
+    # --compact streamed: each part is printed, temporaries numbered
+    # afresh in each form.
+    coproc PC { "$prog" -q --compact 2>&1; }
+    exec 5<&"${PC[0]}" 6>&"${PC[1]}"
+    exec {PC[1]}>&- {PC[0]}<&-
+    ask $'(pcase-let ((`(,a) v)) a)\n' 1
+    first=$answer
+    [[ $first == *"(pcx--x0 (car-safe v))"* ]] || fail "compact first part: $first"
+    ask $'(pcase-let ((`(,a) v)) a)\n' 1
+    [[ $answer == "$first" ]] || fail "compact second part: $answer"
+    exec 6>&-
+    wait "$PC_PID" || fail "compact stream: exit status $?"
     # Streamed or not, the bytes are those of a file.
     make_sample a.el
     "$prog" a.el >file.out

@@ -75,6 +75,19 @@ static bool stray_keyword(const char *name)
     return false;
 }
 
+/* What a head symbol is to the driver, cached on the symbol
+ * (value_sym_row): a row of head_rows, STRAY_ROW for a cond* keyword,
+ * or -1. */
+#define STRAY_ROW ((int)COUNT(head_rows))
+
+static int classify_head(const char *name)
+{
+    const struct head_row *r = find_head(name);
+    if (r)
+        return (int)(r - head_rows);
+    return stray_keyword(name) ? STRAY_ROW : -1;
+}
+
 long expand_check_tables(void)
 {
     for (size_t i = 1; i < COUNT(head_rows); i++)
@@ -258,7 +271,10 @@ static enum walk_status visit(struct walker *w, struct value *form)
     struct value *h = value_car(form);
     if (!value_symbolp(h) || !h->u.sym.interned)
         return WALK_CONTINUE;
-    const struct head_row *row = find_head(h->u.sym.name);
+    int k = value_sym_row(h, VALUE_ROW_EXPAND, classify_head);
+    if (k < 0)
+        return WALK_CONTINUE;
+    const struct head_row *row = k < STRAY_ROW ? &head_rows[k] : NULL;
     struct priv *p = priv_of(x);
     if (row && p->listing) {
         if (selected(x, row->bit))
@@ -271,7 +287,7 @@ static enum walk_status visit(struct walker *w, struct value *form)
         w->replacement = expand_site(x, row, form);
         return w->replacement ? WALK_PRUNE : WALK_ABORT;
     }
-    if (stray_keyword(h->u.sym.name) && selected(x, EXPAND_HEAD_COND_STAR) &&
+    if (selected(x, EXPAND_HEAD_COND_STAR) &&
         !p->listing && (!p->target || p->nest > 0)) {
         expand_diag(x, DIAG_WARNING, form, "cond-star-keyword-outside",
                     "%s outside a cond* condition is nil", h->u.sym.name);

@@ -53,6 +53,7 @@ struct value_symbol {
     uint32_t hash;      /* hash of name (interned symbols) */
     bool interned;      /* false for #:x and generated temporaries */
     bool multibyte;     /* name has non-ASCII characters */
+    uint8_t row[2];     /* lookup caches, see value_sym_row */
     uint32_t id;        /* intern order (interned) or creation order (uninterned):
                            a stable number for deterministic ordering */
 };
@@ -131,6 +132,28 @@ struct value *value_cons(struct arena *a, struct value *car, struct value *cdr);
 struct value *value_string(struct arena *a, const void *data, size_t len,
                            bool multibyte);
 struct value *value_vector(struct arena *a, enum value_kind kind, size_t n);
+
+/* ---- per-symbol lookup caches ----
+ * Modules that look a symbol up in a static table by name (once per
+ * visited form) keep the answer on the symbol: a pure function of the
+ * name, so it is a cache, not a change of the value.  Each symbol belongs
+ * to one run, so no two threads write the same byte. */
+enum value_row_cache { VALUE_ROW_WALK, VALUE_ROW_EXPAND };
+#define VALUE_ROW_NONE 255 /* not in the table; 0 = not looked up yet */
+
+/* Row of sym in cache `which` (0-based), or -1 when not in the table;
+ * find(name) is called once per symbol and must return a row < 254. */
+static inline int value_sym_row(const struct value *sym, enum value_row_cache which,
+                                int (*find)(const char *name))
+{
+    uint8_t c = sym->u.sym.row[which];
+    if (c == 0) {
+        int r = find(sym->u.sym.name);
+        c = r < 0 ? VALUE_ROW_NONE : (uint8_t)(r + 1);
+        ((struct value *)sym)->u.sym.row[which] = c;
+    }
+    return c == VALUE_ROW_NONE ? -1 : c - 1;
+}
 
 /* ---- predicates and accessors ---- */
 static inline bool value_is(const struct value *v, enum value_kind k) { return v->kind == k; }

@@ -832,24 +832,20 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
 
 /* ---- traversal -------------------------------------------------------- */
 
-enum { TAG_SEEN = 304 };
-
 const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
                                  size_t *n)
 {
-    struct memo_table seen = {NULL, 0, 0};
+    uint32_t epoch = memo_epoch(m);
     size_t cap = 64, top = 0, cap_out = 64;
     const struct dnode **st = ARENA_NEWN(m->a, const struct dnode *, cap);
     const struct dnode **out = ARENA_NEWN(m->a, const struct dnode *, cap_out);
     *n = 0;
     st[top++] = root;
     while (top) {
-        const struct dnode *x = st[--top];
-        struct memo_key k = {TAG_SEEN, 0, {x, NULL, NULL, NULL}};
-        uint32_t h = memo_key_hash(&k);
-        if (memo_find(&seen, &k, h))
+        struct dnode *x = (struct dnode *)st[--top]; /* marks only */
+        if (x->mark_epoch == epoch)
             continue;
-        memo_insert(m, &seen, &k, h, (void *)x);
+        x->mark_epoch = epoch;
         if (*n == cap_out) {
             out = arena_grow(m->a, out, cap_out * sizeof *out, cap_out * 2 * sizeof *out);
             cap_out *= 2;

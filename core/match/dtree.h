@@ -67,6 +67,11 @@ struct dnode {
                                      app on them): decides which app calls
                                      are made; sorted by id */
     uint32_t n_uses;
+    /* Per-pass caches of the passes over a finished DAG (never part of
+     * its identity): valid while their epoch is the pass's memo_epoch. */
+    uint32_t mark_epoch;          /* dtree_visit: already listed */
+    uint32_t aux_epoch;           /* aux belongs to this pass */
+    void *aux;                    /* the pass's data for the node */
 };
 
 /* Build the decision DAG for clauses pats[0..n) (in priority order) on

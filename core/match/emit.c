@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-enum { TAG_NINFO = 400 };
-
 struct ninfo {
     uint32_t indeg;     /* places the node is reached from */
     struct value *k;    /* shared: the variable holding its lambda */
@@ -35,7 +33,7 @@ struct em {
     const struct emit_clause *cl;
     struct cinfo *ci;
     struct emit_info *info;
-    struct memo_table nodes;  /* dnode -> struct ninfo */
+    uint32_t epoch;           /* this pass: the ninfo kept on nodes */
     struct value *defs;       /* (VAR LAMBDA) bindings, newest first */
     bool raw;                 /* leave user code unexpanded (dumps) */
 };
@@ -122,16 +120,15 @@ static struct value *quoted(struct em *e, struct value *v)
 
 /* ---- node bookkeeping ------------------------------------------------- */
 
+/* The emitter's bookkeeping for n, kept on the node for this pass. */
 static struct ninfo *ninfo(struct em *e, const struct dnode *n)
 {
-    struct memo_key k = {TAG_NINFO, 0, {n, NULL, NULL, NULL}};
-    uint32_t h = memo_key_hash(&k);
-    struct ninfo *ni = memo_find(&e->nodes, &k, h);
-    if (!ni) {
-        ni = ARENA_NEW(e->m->a, struct ninfo);
-        memo_insert(e->m, &e->nodes, &k, h, ni);
+    struct dnode *w = (struct dnode *)n; /* a cache, not part of identity */
+    if (w->aux_epoch != e->epoch) {
+        w->aux = ARENA_NEW(e->m->a, struct ninfo);
+        w->aux_epoch = e->epoch;
     }
-    return ni;
+    return w->aux;
 }
 
 /* Kinds that are code of their own (leaves are shared by body lambdas). */
@@ -641,6 +638,7 @@ struct value *emit_test_form(struct memo_ctx *m, const struct dtest *t,
     e.m = m;
     e.L = m->L;
     e.raw = !expand;
+    e.epoch = memo_epoch(m);
     return test_form(&e, t);
 }
 
@@ -653,6 +651,7 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     memset(&e, 0, sizeof e);
     e.m = m;
     e.L = m->L;
+    e.epoch = memo_epoch(m);
     e.rsubj = rsubj;
     e.cl = cl;
     e.ci = ARENA_NEWN(m->a, struct cinfo, n + 1);

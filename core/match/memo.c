@@ -8,10 +8,16 @@
 
 #include <string.h>
 
+/* A slot: the entry's hash (compared before its key) and its number
+ * plus one (0 = empty).  Eight bytes, so probing touches few lines. */
+struct memo_slot {
+    uint32_t hash;
+    uint32_t idx;
+};
+
 struct memo_entry {
     struct memo_key key; /* identity */
-    uint32_t hash;       /* hash of key */
-    void *obj;           /* NULL = empty slot */
+    void *obj;
 };
 
 void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
@@ -32,14 +38,18 @@ uint32_t memo_mix(uint32_t h, uint32_t w)
     return h * 0x85ebca6bu;
 }
 
+/* Multiply-xorshift over 64 bits: one multiply per word.  Only the
+ * headers' structural hashes enter, never addresses. */
 uint32_t memo_key_hash(const struct memo_key *k)
 {
-    uint32_t h = memo_mix(k->tag, k->small);
+    const uint64_t m = 0x9e3779b97f4a7c15u;
+    uint64_t h = (((uint64_t)k->tag << 32) | k->small) * m;
     for (int i = 0; i < 4; i++) {
         const struct memo_hdr *o = k->w[i];
-        h = memo_mix(h, o ? o->hash ^ (uint32_t)i : 0x51u);
+        uint64_t w = o ? o->hash : 0x51u + (uint64_t)i;
+        h = (h ^ (h >> 29) ^ (w << (8 * i))) * m;
     }
-    return h;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
 static bool key_eq(const struct memo_key *a, const struct memo_key *b)
@@ -52,44 +62,57 @@ void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h)
 {
     if (!t->cap)
         return NULL;
-    size_t j = h & (t->cap - 1);
-    for (;;) {
-        struct memo_entry *e = &t->slots[j];
-        if (!e->obj)
+    size_t mask = t->cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[j];
+        if (!s->idx)
             return NULL;
-        if (e->hash == h && key_eq(&e->key, k))
-            return e->obj;
-        j = (j + 1) & (t->cap - 1);
+        if (s->hash == h && key_eq(&t->ents[s->idx - 1].key, k))
+            return t->ents[s->idx - 1].obj;
     }
 }
 
-static void place(struct memo_entry *slots, size_t cap, const struct memo_entry *e)
+static void place(struct memo_slot *slots, size_t cap, uint32_t h, uint32_t idx)
 {
-    size_t j = e->hash & (cap - 1);
-    while (slots[j].obj)
+    size_t j = h & (cap - 1);
+    while (slots[j].idx)
         j = (j + 1) & (cap - 1);
-    slots[j] = *e;
+    slots[j] = (struct memo_slot){h, idx};
 }
 
-static void grow(struct memo_ctx *m, struct memo_table *t)
+/* Double the slots (rehash from the old slots: hashes are kept there). */
+static void grow_slots(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : 16;
-    struct memo_entry *slots = arena_zalloc(m->a, cap * sizeof *slots);
+    size_t cap = t->cap ? t->cap * 2 : 64;
+    struct memo_slot *slots = arena_zalloc(m->a, cap * sizeof *slots);
     for (size_t k = 0; k < t->cap; k++)
-        if (t->slots[k].obj)
-            place(slots, cap, &t->slots[k]);
+        if (t->slots[k].idx)
+            place(slots, cap, t->slots[k].hash, t->slots[k].idx);
     t->slots = slots;
     t->cap = cap;
+}
+
+/* Room for one more entry; the old array stays in the arena. */
+static void grow_ents(struct memo_ctx *m, struct memo_table *t)
+{
+    size_t cap = t->ents_cap ? t->ents_cap * 2 : 32;
+    struct memo_entry *e = arena_alloc(m->a, cap * sizeof *e);
+    if (t->n)
+        memcpy(e, t->ents, t->n * sizeof *e);
+    t->ents = e;
+    t->ents_cap = cap;
 }
 
 void memo_insert(struct memo_ctx *m, struct memo_table *t,
                  const struct memo_key *k, uint32_t h, void *obj)
 {
     if ((t->n + 1) * 4 > t->cap * 3)
-        grow(m, t);
-    struct memo_entry e = {*k, h, obj};
-    place(t->slots, t->cap, &e);
+        grow_slots(m, t);
+    if (t->n == t->ents_cap)
+        grow_ents(m, t);
+    t->ents[t->n] = (struct memo_entry){*k, obj};
     t->n++;
+    place(t->slots, t->cap, h, (uint32_t)t->n);
 }
 
 void memo_stamp(struct memo_ctx *m, struct memo_hdr *hdr, uint32_t h)
@@ -200,13 +223,12 @@ void *memo_find_by(struct memo_table *t, uint32_t h,
 {
     if (!t->cap)
         return NULL;
-    size_t j = h & (t->cap - 1);
-    for (;;) {
-        struct memo_entry *e = &t->slots[j];
-        if (!e->obj)
+    size_t mask = t->cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[j];
+        if (!s->idx)
             return NULL;
-        if (e->hash == h && eq(e->obj, arg))
-            return e->obj;
-        j = (j + 1) & (t->cap - 1);
+        if (s->hash == h && eq(t->ents[s->idx - 1].obj, arg))
+            return t->ents[s->idx - 1].obj;
     }
 }

@@ -49,13 +49,20 @@ struct memo_key {
     const void *w[4]; /* child objects or canonical values */
 };
 
+struct memo_slot;
 struct memo_entry;
 
-/* One open-addressing table from keys to objects. */
+/* One hash table from keys to objects: open addressing over small slots
+ * (hash and entry number), the keys and objects themselves in a dense
+ * array in insertion order.  Growing rehashes only the slots, and the
+ * zeroing a new slot array needs stays small.  A zeroed struct is an
+ * empty table. */
 struct memo_table {
-    struct memo_entry *slots; /* cap entries, obj == NULL when empty */
-    size_t cap;               /* power of two */
-    size_t n;                 /* occupied slots */
+    struct memo_slot *slots;  /* cap slots, idx 0 when empty */
+    struct memo_entry *ents;  /* n entries, ents_cap allocated */
+    size_t cap;               /* power of two (0 before first insert) */
+    size_t n;                 /* entries */
+    size_t ents_cap;
 };
 
 /* Callbacks into the expander (the match layer never sees expand/). */
@@ -83,6 +90,7 @@ struct memo_ctx {
     bool use_cache;             /* computed cache on (output identical off) */
     size_t hits, misses;        /* computed-cache statistics */
     uint32_t next_id;           /* creation counter for memo_hdr.id */
+    uint32_t next_epoch;        /* last pass number given (memo_epoch) */
     int depth, max_depth;       /* recursion guard of every recursive pass */
     bool too_deep;              /* set once the guard tripped */
     bool failed;                /* a hook reported an error */
@@ -140,6 +148,12 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h);
 void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
                     void *node);
+
+/* A new pass number (never 0) for caches kept on objects. */
+static inline uint32_t memo_epoch(struct memo_ctx *m)
+{
+    return ++m->next_epoch;
+}
 
 /* Depth guard around recursive steps: memo_enter returns false (and sets
  * too_deep) at the limit; every successful enter needs one leave. */

@@ -196,28 +196,39 @@ static const struct head pattern_heads[] = {
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
-static const struct spec *lookup(const struct head *t, size_t n,
-                                 const struct value *sym)
+/* Index of name in the sorted table t[0..n), or -1. */
+static int find_row(const struct head *t, size_t n, const char *name)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = strcmp(sym->u.sym.name, t[mid].name);
+        int c = strcmp(name, t[mid].name);
         if (c == 0)
-            return t[mid].spec;
+            return (int)mid;
         if (c < 0)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return NULL;
+    return -1;
+}
+
+static const struct spec *lookup(const struct head *t, size_t n,
+                                 const struct value *sym)
+{
+    int i = find_row(t, n, sym->u.sym.name);
+    return i < 0 ? NULL : t[i].spec;
+}
+
+/* Row of name in heads, or -1 (value_sym_row's lookup). */
+static int head_row(const char *name)
+{
+    return find_row(heads, COUNT(heads), name);
 }
 
 bool walk_knows(const char *name)
 {
-    struct value v = {.kind = VK_SYMBOL};
-    v.u.sym.name = name;
-    return lookup(heads, COUNT(heads), &v) != NULL;
+    return head_row(name) >= 0;
 }
 
 static long check_sorted(const struct head *t, size_t n)
@@ -461,9 +472,8 @@ static int enter_code(struct state *s, struct value *v, struct value **out)
     struct value *h = value_car(v);
     const struct spec *sp = &all_code;
     if (value_symbolp(h)) {
-        sp = lookup(heads, COUNT(heads), h);
-        if (!sp)
-            sp = &sp_headed;
+        int row = value_sym_row(h, VALUE_ROW_WALK, head_row);
+        sp = row >= 0 ? heads[row].spec : &sp_headed;
     }
     return pushed(s, v, sp, 1, R_CODE);
 }
