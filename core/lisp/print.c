@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "print_fast.h"
 #include "print_out.h"
 #include "print_walk.h"
 
@@ -88,18 +89,17 @@ static bool is_nil(const struct pstate *s, const struct value *v)
     return v == s->L->nil;
 }
 
-/* A symbol: the caller's text for it, else its printed name. */
-static void print_sym(struct pstate *s, const struct value *v)
+void print_symbol_opts(struct buf *b, const struct value *v, const struct print_opts *o)
 {
-    if (s->o->sym_text) {
+    if (o->sym_text) {
         size_t n = 0;
-        const char *t = s->o->sym_text(s->o->sym_ctx, v, &n);
+        const char *t = o->sym_text(o->sym_ctx, v, &n);
         if (t) {
-            out_put(s->b, t, n);
+            out_put(b, t, n);
             return;
         }
     }
-    print_symbol(s->b, v, s->o->gensym);
+    print_symbol(b, v, o->gensym);
 }
 
 static void print_atom(struct pstate *s, const struct value *v)
@@ -113,7 +113,7 @@ static void print_atom(struct pstate *s, const struct value *v)
         print_float_format(s->b, v->u.f, s->o->float_format);
         break;
     case VK_SYMBOL:
-        print_sym(s, v);
+        print_symbol_opts(s->b, v, s->o);
         break;
     case VK_STRING:
         print_string_text(s->b, v, s->o);
@@ -202,30 +202,39 @@ bool print_comma_needs_list(const struct value *x)
     return x->kind == VK_SYMBOL && x->u.sym.len > 0 && x->u.sym.name[0] == '@';
 }
 
-/* 'X #'X `X ,X ,@X for a two-element list headed by a quote symbol (the
- * commas only inside a backquote).  Pushes a frame that prints X. */
-static bool enter_quote(struct pstate *s, const struct value *v)
+bool print_quote_prefix(const struct lisp *L, struct buf *b, const struct value *v,
+                        int bq_level, int8_t *bq, const struct value **arg)
 {
-    const struct lisp *L = s->L;
     const struct value *head = v->u.cons.car, *rest = v->u.cons.cdr;
     if (rest->kind != VK_CONS || rest->u.cons.cdr != L->nil)
         return false;
-    int8_t bq = 0;
+    *bq = 0;
     if (head == L->quote)
-        out_putc(s->b, '\'');
+        out_putc(b, '\'');
     else if (head == L->function)
-        OUT_LIT(s->b, "#'");
+        OUT_LIT(b, "#'");
     else if (head == L->backquote)
-        out_putc(s->b, '`'), bq = 1;
-    else if ((head == L->comma || head == L->comma_at) && s->bq > 0 &&
+        out_putc(b, '`'), *bq = 1;
+    else if ((head == L->comma || head == L->comma_at) && bq_level > 0 &&
              !(head == L->comma && print_comma_needs_list(rest->u.cons.car))) {
-        out_put(s->b, head->u.sym.name, head->u.sym.len);
-        bq = -1;
+        out_put(b, head->u.sym.name, head->u.sym.len);
+        *bq = -1;
     } else
+        return false;
+    *arg = rest->u.cons.car;
+    return true;
+}
+
+/* A quote form printed abbreviated: pushes a frame that prints X. */
+static bool enter_quote(struct pstate *s, const struct value *v)
+{
+    int8_t bq;
+    const struct value *arg;
+    if (!print_quote_prefix(s->L, s->b, v, s->bq, &bq, &arg))
         return false;
     s->bq += bq;
     struct frame *f = push(s, v, F_WRAP);
-    f->cur = rest->u.cons.car;
+    f->cur = arg;
     f->bq = bq;
     return true;
 }
@@ -734,6 +743,8 @@ void print_value(struct lisp *L, struct buf *b, const struct value *v,
 bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o)
 {
+    if (print_fast_usable(o) && print_fast(L, b, v, o))
+        return true;
     struct frame small[64];
     struct pstate s;
     size_t len = b->len;

@@ -53,6 +53,13 @@ void print_value(struct lisp *L, struct buf *b, const struct value *v,
  * anyway; pcexpand prints such a form as (\, @b), which reads back. */
 bool print_comma_needs_list(const struct value *x);
 
+/* 'X #'X `X ,X ,@X: when quote form v prints abbreviated (print-quoted),
+ * writes its prefix to b, sets *arg to X and *bq to the change it makes to
+ * the backquote level (bq_level outside it: commas abbreviate only inside
+ * a backquote), and returns true; false, nothing written, otherwise. */
+bool print_quote_prefix(const struct lisp *L, struct buf *b, const struct value *v,
+                        int bq_level, int8_t *bq, const struct value **arg);
+
 /* Deepest value print_tree prints (frames: lists, vectors, quote forms). */
 #define PRINT_TREE_MAX_DEPTH 100000
 
@@ -84,6 +91,9 @@ void print_float_format(struct buf *b, double f, const char *float_format);
 /* A symbol as prin1 writes it: backslashes per the 28 rules, `##` for the
  * empty name, and with gensym a `#:` prefix on uninterned symbols. */
 void print_symbol(struct buf *b, const struct value *sym, bool gensym);
+/* A symbol as print_value prints it with o: the text o->sym_text gives
+ * for it, else its printed name. */
+void print_symbol_opts(struct buf *b, const struct value *v, const struct print_opts *o);
 
 /* Would a symbol token with this name (n bytes) read as a number?  Such
  * names get a backslash before their first character. */

@@ -21,6 +21,7 @@ struct ninfo {
 
 struct cinfo {
     bool *in_union;      /* vars[i] bound on some path to the clause */
+    uint32_t body_size;  /* size_of(body, 64) + 1, 0 = not yet measured */
     struct value *fn;    /* shared body lambda variable, once made */
     struct value *body;  /* expanded body forms, once made */
     bool body_done;
@@ -162,6 +163,15 @@ static uint32_t size_of(const struct value *v, uint32_t limit)
     return n;
 }
 
+/* size_of a clause's body, measured once (every leaf of the clause asks). */
+static uint32_t body_size(struct em *e, uint32_t clause)
+{
+    struct cinfo *ci = &e->ci[clause];
+    if (!ci->body_size)
+        ci->body_size = size_of(e->cl[clause].body, 64) + 1;
+    return ci->body_size - 1;
+}
+
 static uint32_t node_cost(struct em *e, const struct dnode *n);
 
 /* What a reference to child costs in its parent's code. */
@@ -180,9 +190,8 @@ static uint32_t node_cost(struct em *e, const struct dnode *n)
         return ni->cost;
     uint32_t k = 1;
     if (n->kind == DN_LEAF) {
-        const struct emit_clause *c = &e->cl[n->clause];
         k = 1 + 2 * (n->vars ? n->vars->len : 0) +
-            (e->info[n->clause].shared ? 1 : size_of(c->body, 64));
+            (e->info[n->clause].shared ? 1 : body_size(e, n->clause));
     } else if (inner_kind(n) && memo_enter(e->m)) {
         k = (n->kind == DN_USE ? 0 : 4) + child_cost(e, n->then) +
             (n->els ? child_cost(e, n->els) : 0);

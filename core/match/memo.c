@@ -1,6 +1,6 @@
 /* memo.c - unique tables and computed cache of the match layer (see memo.h).
  *
- * Open addressing with linear probing; tables grow at 75% load.  Hashes are
+ * Open addressing with linear probing; tables grow at 50% load.  Hashes are
  * built only from object headers (structural hashes), so probe sequences
  * and results never depend on addresses.
  */
@@ -106,7 +106,7 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
 void memo_insert(struct memo_ctx *m, struct memo_table *t,
                  const struct memo_key *k, uint32_t h, void *obj)
 {
-    if ((t->n + 1) * 4 > t->cap * 3)
+    if ((t->n + 1) * 2 > t->cap) /* at most half full: short probes */
         grow_slots(m, t);
     if (t->n == t->ents_cap)
         grow_ents(m, t);
@@ -159,11 +159,22 @@ void memo_leave(struct memo_ctx *m)
 
 enum { TAG_LIST = 1 };
 
+/* The hash of a list cell's key: the most frequent key of all, so it
+ * mixes its two words only (the table compares whole keys; any function
+ * of the key works as long as every list key uses it). */
+static uint32_t list_hash(const struct memo_obj *car, const struct memo_list *cdr)
+{
+    const uint64_t m = 0x9e3779b97f4a7c15u;
+    uint64_t h = ((uint64_t)car->h.hash << 32 | (cdr ? cdr->o.h.hash : 0x51u)) * m;
+    h ^= h >> 29;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
 struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
                             struct memo_list *cdr)
 {
     struct memo_key k = {TAG_LIST, 0, {car, cdr, NULL, NULL}};
-    uint32_t h = memo_key_hash(&k);
+    uint32_t h = list_hash(car, cdr);
     struct memo_list *l = memo_find(&m->unique, &k, h);
     if (l)
         return l;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lisp/print.h"
+#include "lisp/print_fast.h"
 #include "minieval.h"
 #include "syntax/read.h"
 
@@ -1115,6 +1116,69 @@ static void tree_printing(void **state)
     fx_free(f);
 }
 
+/* print_fast on v: prints what print_value prints (true), or gives up
+ * with the buffer as it was (false). */
+static bool fast_prints(struct fx *f, const struct value *v)
+{
+    struct buf want, t;
+    buf_init(&want, f->a);
+    buf_init(&t, f->a);
+    print_value(f->L, &want, v, &f->o);
+    buf_puts(&t, "<");
+    if (!print_fast(f->L, &t, v, &f->o)) {
+        assert_string_equal(buf_cstr(&t), "<");
+        return false;
+    }
+    assert_string_equal(buf_cstr(&t) + 1, buf_cstr(&want));
+    return true;
+}
+
+/* The fast path takes plain trees (quote forms, backquote levels, dotted
+ * tails, vectors, every atom kind) and leaves the rest to the general
+ * walker: deep nesting, circular lists, records, strings with
+ * properties, and options it does not implement. */
+static void fast_path(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o = print_opts_compact();
+    struct value *a = S(f, "a"), *b = S(f, "b"), *x = S(f, "x");
+    struct value *bq = f->L->backquote, *cm = f->L->comma, *ca = f->L->comma_at;
+    struct value *vec = value_vector(f->a, VK_VECTOR, 3);
+    vec->u.vec.items[0] = value_float(f->a, 1.5);
+    vec->u.vec.items[1] = STR(f, "l1\nl2");
+    vec->u.vec.items[2] = LIST(f, f->L->quote, value_cons(f->a, a, I(f, 7)));
+    struct value *forms[] = {
+        LIST(f, a, value_cons(f->a, b, x), vec, f->L->nil),
+        LIST(f, bq, LIST(f, a, LIST(f, cm, b), LIST(f, ca, x), LIST(f, cm, S(f, "@b")))),
+        LIST(f, bq, LIST(f, cm, LIST(f, cm, x))),
+        LIST(f, bq, LIST(f, bq, LIST(f, a, LIST(f, cm, LIST(f, cm, b))))),
+        LIST(f, f->L->function, LIST(f, S(f, "lambda"), f->L->nil, S(f, "a b"))),
+        value_cons(f->a, vec, vec), /* shared, not circular: printed twice */
+        intern_uninterned(f->L, "g", 1),
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        assert_true(fast_prints(f, forms[i]));
+    /* 250 levels: beyond the fast path, printed by print_tree all the same */
+    struct value *deep = x;
+    for (int i = 0; i < 250; i++)
+        deep = LIST(f, deep);
+    assert_false(fast_prints(f, deep));
+    assert_true(tree_prints(f, deep));
+    struct value *loop = LIST(f, I(f, 1), I(f, 2), I(f, 3));
+    loop->u.cons.cdr->u.cons.cdr->u.cons.cdr = loop;
+    assert_false(fast_prints(f, LIST(f, a, loop)));
+    struct value *rec = value_vector(f->a, VK_RECORD, 1);
+    rec->u.vec.items[0] = a;
+    assert_false(fast_prints(f, LIST(f, rec)));
+    assert_false(fast_prints(f, with_props(STR(f, "p"), LIST(f, I(f, 0), I(f, 1),
+                                                           LIST(f, S(f, "face"), b)))));
+    assert_true(print_fast_usable(&f->o));
+    f->o.length = 2;
+    assert_false(print_fast_usable(&f->o));
+    fx_free(f);
+}
+
 #define T(fn) cmocka_unit_test(fn)
 
 static const struct CMUnitTest unit_tests[] = {
@@ -1127,7 +1191,7 @@ static const struct CMUnitTest unit_tests[] = {
     T(print_circle_strings), T(hash_tables), T(hash_tables_with_print_circle),
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
     T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(compact_options),
-    T(tree_printing),
+    T(tree_printing), T(fast_path),
 };
 
 int main(void)
