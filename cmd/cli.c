@@ -321,7 +321,7 @@ static const struct cli_option options[] = {
     {"goldens", 'g', NULL, "golden mode: operands are cases of the manifest",
      set_goldens},
     {"help", 'h', NULL, "print this help and exit", set_help},
-    {"jobs", 'j', "N", "process N files in parallel (0: one per CPU; default 1)",
+    {"jobs", 'j', "N", "N threads: files in parallel, a large file in parts (0: one per CPU; default 1)",
      set_jobs},
     {"list", 'l', NULL, "print the names of stale targets; exit 1 if any",
      set_list},

@@ -147,6 +147,8 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
     r->at_form = -1;
     r->select_nth = -1;
     r->begun = SIZE_MAX;
+    r->hi = SIZE_MAX;
+    r->diag_mark = SIZE_MAX;
     diag_init(&r->diags, a);
     buf_init(&r->out, a);
     buf_init(&r->msgs, a);
@@ -173,7 +175,7 @@ struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
         api_run_init(fresh, cx, a, in);
         r = fresh;
         run_input(fresh);
-        if (!run_failed(fresh) && !fresh->internal)
+        if (!run_failed(fresh) && !fresh->internal && !fresh->oom)
             target_prepare(fresh);
     } else if (r) {
         r->oom = true;

@@ -57,6 +57,9 @@ struct input {
                              cfg_msgs and fail the input */
     const char *cfg_msgs; /* the configuration's errors (once per file) */
     size_t cfg_msgs_len;
+    unsigned parts;       /* the only input of a run with -j N: computed in
+                             up to N parts when large (api_split.c); 0, 1:
+                             in one piece */
 };
 
 /* One replaced form. */
@@ -102,6 +105,14 @@ struct run {
                                  while its data is still in the cache) */
     size_t begun;             /* --compact: form whose temporaries are named */
     const char *nl;           /* --compact: line end ("\r\n" for CRLF input) */
+    unsigned part, parts;     /* a part of a split input (api_split.c):
+                                 its number, and how many (0: not split) */
+    size_t lo, hi;            /* the top-level forms this run expands and
+                                 prints: [lo, hi) (a part: its share) */
+    size_t diag_mark;         /* a part after the first: its diagnostics
+                                 from here on are its own (SIZE_MAX: none) */
+    bool split_failed;        /* a part's output cannot be cut out of the
+                                 whole (api_split_run runs it in one piece) */
     struct buf msgs;          /* rendered diagnostics */
     struct pcx_stats stats;   /* this run's counters */
     uint64_t ns;              /* time spent computing */
@@ -189,8 +200,28 @@ void api_config_expander(struct run *r);
 const char *api_read_error_text(struct lisp *L, const struct read_error *e);
 
 
-/* The whole pipeline of one input: load it, then run_text. */
+/* The whole pipeline of one input: load it, then run_text (or, for a
+ * large input of a -j run, api_split_run). */
 void run_input(struct run *r);
+
+/* run_text without its last step, the rendering of the diagnostics (a
+ * part of a split input: they are rendered once, merged). */
+void run_stages(struct run *r);
+
+/* Render r's diagnostics (sorted, filtered by the configuration) into
+ * r->msgs. */
+void run_render_diagnostics(struct run *r);
+
+/* ---- api_split.c ---- */
+
+/* How many parts the loaded input of r is computed in: 1 unless r's input
+ * allows parts and is large, and the options print whole files as Lisp. */
+unsigned api_split_parts(const struct run *r);
+
+/* Compute r (loaded) as n parts, each in its own thread and arena, and
+ * merge them into r: output, diagnostics and counters are those of a run
+ * in one piece. */
+void api_split_run(struct run *r, unsigned n);
 
 /* The stages after loading, on r->text: coding check, reading, expansion,
  * rendering into r->out, diagnostics into r->msgs. */

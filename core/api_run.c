@@ -422,6 +422,29 @@ static bool select_top(struct run *r)
 static bool render_early(const struct run *r);
 static void render_compact(struct run *r, size_t upto);
 
+/* Part r->part of r->parts: the top-level forms in its share.  A form
+ * that starts a line starts the part its position falls in (equal shares
+ * of bytes); any other form stays in the part of the form before it.
+ * Every part reads the same text, so all of them agree on the cuts. */
+static void part_range(struct run *r)
+{
+    size_t n = r->rd.n_forms, len = r->len ? r->len : 1;
+    unsigned cur = 0;
+    r->lo = r->hi = n;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t at = r->rd.forms[i].span.start;
+        unsigned k = (unsigned)((uint64_t)at * r->parts / len);
+        if ((at == 0 || r->text[at - 1] == '\n') && k > cur)
+            cur = k;
+        if (cur >= r->part && r->lo == n)
+            r->lo = i; /* a part without forms starts and ends here */
+        if (cur > r->part) {
+            r->hi = i;
+            break;
+        }
+    }
+}
+
 /* Replace the selected forms of every top-level form (cli.md section 3);
  * with a golden selector only those of the selected top-level form (the
  * definitions of the forms before it are still learned). */
@@ -434,8 +457,15 @@ static void expand_stage(struct run *r)
     if (top ? !select_top(r) : r->cx->o.at_line && !select_at(r))
         return;
     size_t first = r->n_sites;
-    for (size_t i = 0; i < r->rd.n_forms; i++) {
-        if (top && (long)i < r->at_form)
+    if (r->parts > 1)
+        part_range(r);
+    r->diag_mark = r->diags.n;
+    r->rendered = r->lo;
+    size_t end = r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms;
+    for (size_t i = 0; i < end; i++) {
+        /* definitions of the forms before a part's share are learned, as
+         * expanding them would have */
+        if ((top && (long)i < r->at_form) || i < r->lo)
             pcase_macros_learn(&r->x, r->forms[i]);
         else if (!top || (long)i == r->at_form)
             expand_top(r, i);
@@ -591,21 +621,55 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
     return splice_source(&in, b, texts);
 }
 
+/* Keep of r->out only the output of the text [start, end): the text
+ * around it has no replaced form, so it is copied unchanged, and that
+ * output is what lies between the same prefix and suffix. */
+static void keep_between(struct run *r, size_t start, size_t end)
+{
+    size_t stop = r->out.len - (r->len - end);
+    memmove(r->out.data, r->out.data + start, stop - start);
+    r->out.len = stop - start;
+    r->out.data[r->out.len] = 0;
+}
+
+/* Where the text of a part whose first form is i begins: at that form
+ * (the text before it, comments and blank lines, is the previous part's),
+ * or at the end of the text when there is none. */
+static size_t part_cut(const struct run *r, size_t i)
+{
+    return i < r->rd.n_forms ? r->rd.forms[i].span.start : r->len;
+}
+
+/* A part's output in default mode: the output of its stretch of text.
+ * The cut relies on the text around the part's forms being copied
+ * unchanged; if it was not, the part says so (r->split_failed) and the
+ * input is computed again in one piece. */
+static void keep_part(struct run *r)
+{
+    size_t start = r->part == 0 ? 0 : part_cut(r, r->lo);
+    size_t end = r->part + 1 == r->parts ? r->len : part_cut(r, r->hi);
+    size_t tail = r->len - end;
+    if (r->out.len < start + tail || memcmp(r->out.data, r->text, start) != 0 ||
+        memcmp(r->out.data + r->out.len - tail, r->text + end, tail) != 0) {
+        r->split_failed = true;
+        return;
+    }
+    keep_between(r, start, end);
+}
+
 static void render_default(struct run *r)
 {
     if (r->n_sites == 0)
         buf_put(&r->out, r->text, r->len);
     else if (!splice_into(r, &r->out, NULL))
         return internal_error(r, 0, "an expansion cannot be printed");
+    if (r->parts > 1)
+        return keep_part(r);
     if (!r->form_only || r->at_form < 0)
         return;
-    /* Only the selected top-level form: the text around it is unchanged,
-     * so its output is what lies between the same prefix and suffix. */
+    /* Only the selected top-level form. */
     struct span sp = r->rd.forms[r->at_form].span;
-    size_t end = r->out.len - (r->len - sp.end);
-    memmove(r->out.data, r->out.data + sp.start, end - sp.start);
-    r->out.len = end - sp.start;
-    r->out.data[r->out.len] = 0;
+    keep_between(r, sp.start, sp.end);
 }
 
 /* --format=yaml|json: the texts that replaced the sites, then records. */
@@ -656,14 +720,14 @@ static void render(struct run *r)
     } else {
         reserve_output(r);
         if (o->compact)
-            render_compact(r, r->rd.n_forms);
+            render_compact(r, r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms);
         else
             render_default(r);
     }
 }
 
 /* Diagnostics, sorted, positioned in the whole input, rendered. */
-static void render_diagnostics(struct run *r)
+void run_render_diagnostics(struct run *r)
 {
     config_filter_diags(run_config(r), &r->diags);
     diag_sort(&r->diags);
@@ -679,7 +743,7 @@ struct source_pos run_pos(struct run *r, uint32_t off)
     return source_pos(&r->src, r->base + off);
 }
 
-void run_text(struct run *r)
+void run_stages(struct run *r)
 {
     if (coding_stage(r) && read_stage(r)) {
         r->expanding = expanding(r);
@@ -688,12 +752,22 @@ void run_text(struct run *r)
         if (r->diags.n_errors == 0)
             render(r);
     }
-    render_diagnostics(r);
+}
+
+void run_text(struct run *r)
+{
+    run_stages(r);
+    run_render_diagnostics(r);
 }
 
 void run_input(struct run *r)
 {
-    if (load(r))
+    if (!load(r))
+        return;
+    unsigned n = api_split_parts(r);
+    if (n > 1)
+        api_split_run(r, n);
+    else
         run_text(r);
 }
 

@@ -13,7 +13,9 @@
 #      least 300 multi-line expansions must have been checked; see
 #      CHECK_EL for input lines that Emacs would itself re-indent);
 #  (b) --no-expand --out-dir reproduces every file byte for byte;
-#  (c) --no-memo and -j 2 write the same files as the plain run.
+#  (c) --no-memo and -j 2 write the same files as the plain run;
+#  (d) every file over 128 KiB, run alone with -j 3 (in parts), gives
+#      the bytes of the plain run, and of -j 1 with --compact.
 # Prints the counts; fails on any failure, or when the number of files
 # differs from EXPECT_FILES if given.
 set -euo pipefail
@@ -96,6 +98,30 @@ same_tree no-memo "$tmp/out" "$tmp/nomemo"
 run j2 -q -j 2 --out-dir "$tmp/j2" "$tmp/src"
 same_tree j2 "$tmp/out" "$tmp/j2"
 echo "corpus: --no-expand, --no-memo and -j 2 compared ($((SECONDS - start)) s)"
+
+# (d) Each file over 128 KiB alone with -j 3: computed in parts, it
+# prints what the whole run wrote for it, and the compact output and
+# diagnostics of -j 1.
+n_big=0
+while IFS= read -r f; do
+    rel=${f#"$tmp/src/"}
+    n_big=$((n_big + 1))
+    if ! "$prog" -q -j 3 "$f" 2>/dev/null | cmp -s - "$tmp/out/$rel"; then
+        echo "corpus: -j 3 $rel: output differs"
+        failures=$((failures + 1))
+    fi
+    "$prog" --compact "$f" >"$tmp/c1" 2>"$tmp/d1" || true
+    "$prog" --compact -j 3 "$f" >"$tmp/c3" 2>"$tmp/d3" || true
+    if ! cmp -s "$tmp/c1" "$tmp/c3" || ! cmp -s "$tmp/d1" "$tmp/d3"; then
+        echo "corpus: --compact -j 3 $rel: output or diagnostics differ"
+        failures=$((failures + 1))
+    fi
+done < <(find "$tmp/src" -name '*.el' -size +128k | sort)
+echo "corpus: $n_big files over 128 KiB computed in parts, compared ($((SECONDS - start)) s)"
+if [[ $n_big -lt 50 ]]; then
+    echo "corpus: only $n_big large files"
+    failures=$((failures + 1))
+fi
 
 min_indented=300
 if [[ $e_ind -lt $min_indented ]]; then

@@ -409,6 +409,59 @@ jobs)
     run -j x d
     expect_status 2
     ;;
+jobs-split)
+    # The only input, when large, is computed in parts by the -j threads:
+    # the bytes, diagnostics, counters and status are those of -j 1.  The
+    # file defines a pattern macro and a struct in its first lines and uses
+    # them at the end, has two forms on one line, comments and blank lines
+    # between forms, a warning near the end, and CRLF-free text.
+    {
+        printf ';;; big.el  -*- lexical-binding: t -*-\n'
+        printf '(pcase-defmacro my-pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n'
+        printf '(cl-defstruct big-pt x y)\n\n'
+        for i in $(seq 2000); do
+            printf ';; form %d\n' "$i"
+            printf '(defun big-f%d (v)\n  (pcase v\n    (`(,a ,b . ,c) (list a b c %d))\n' "$i" "$i"
+            printf '    ((and (pred stringp) s) (concat s "%d"))\n    (_ nil)))\n' "$i"
+            if ((i % 100 == 0)); then printf '(pcase-let ((`(,p) q)) p) (pcase w (1 2))\n'; fi
+        done
+        printf '(defun big-last (v) (pcase v ((my-pair x y) (+ x y)) ((cl-struct big-pt x) x)))\n'
+        printf '(defun big-warn (v) (pcase v (_ 1) (2 3)))\n'
+    } >big.el
+    [[ $(stat -c %s big.el) -gt 262144 ]] || fail "big.el is too small to be split"
+    for mode in "" --compact; do
+        run $mode --stats big.el
+        expect_status 0
+        grep -q 'unreachable' err || fail "the warning near the end is missing"
+        grep -v 'time-ms' err >j1.err
+        cp out j1.out
+        for j in 2 3 0; do
+            run $mode --stats -j "$j" big.el
+            expect_status 0
+            cmp -s out j1.out || fail "-j $j $mode: output differs"
+            grep -v 'time-ms' err | cmp -s - j1.err || fail "-j $j $mode: diagnostics or counters differ"
+        done
+    done
+    grep -q '(my-pair x y)' j1.out && fail "the pattern macro was not expanded"
+    # An error in the last form: nothing printed, the same diagnostics.
+    cp big.el bad.el
+    printf '(pcase z ((frob a) 1))\n' >>bad.el
+    run bad.el
+    expect_status 2
+    cp err bad1.err
+    [[ ! -s out ]] || fail "output for a file with an error"
+    run -j 2 bad.el
+    expect_status 2
+    [[ ! -s out ]] || fail "-j 2: output for a file with an error"
+    cmp -s err bad1.err || fail "-j 2: diagnostics of the bad file differ"
+    # In place: the same file as -j 1 writes.
+    cp big.el w1.el
+    cp big.el w2.el
+    run -w w1.el
+    run -w -j 2 w2.el
+    cmp -s w1.el w2.el || fail "-w -j 2 wrote another file"
+    cmp -s w1.el big.el && fail "-w did not rewrite the file"
+    ;;
 format-json)
     cat >f.el <<'EOF'
 (defun f (x)

@@ -91,7 +91,7 @@ static bool is_nil(const struct pstate *s, const struct value *v)
 
 void print_symbol_opts(struct buf *b, const struct value *v, const struct print_opts *o)
 {
-    if (o->sym_text) {
+    if (o->sym_text && !v->u.sym.interned) {
         size_t n = 0;
         const char *t = o->sym_text(o->sym_ctx, v, &n);
         if (t) {

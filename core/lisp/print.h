@@ -33,8 +33,9 @@ struct print_opts {
      * shared); when it returns text, that text is printed instead. */
     const uint8_t *(*atom_text)(void *ctx, const struct value *v, size_t *n);
     void *atom_ctx;
-    /* Text of a symbol (the printed names of temporaries), or NULL for
-     * the symbol's own printed name.  NULL hook = always its own. */
+    /* Text of an uninterned symbol (the printed names of temporaries),
+     * or NULL for the symbol's own printed name.  Never asked about
+     * interned symbols.  NULL hook = always their own. */
     const char *(*sym_text)(void *ctx, const struct value *sym, size_t *n);
     void *sym_ctx;
 };

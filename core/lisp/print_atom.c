@@ -285,11 +285,18 @@ void print_symbol(struct buf *b, const struct value *sym, bool gensym)
     }
     const uint8_t *p = (const uint8_t *)s->name;
     size_t n = s->len, o = 0;
+    if (s->plain == 1) { /* known to need no backslash */
+        out_put(b, p, n);
+        out_end(b);
+        return;
+    }
     bool confusing = starts_numeric(s->name, n) && print_name_is_number(s->name, n);
     if (!confusing) { /* most names need no backslash: copy them whole */
         size_t k = 0;
         while (k < n && p[k] < 0x80 && !sym_escape[p[k]])
             k++;
+        /* a cache of a function of the name: not a change of the symbol */
+        ((struct value *)sym)->u.sym.plain = k == n ? 1 : 2;
         if (k == n) {
             out_put(b, p, n);
             out_end(b);

@@ -256,7 +256,7 @@ static void scan_reverse(struct scan *sc, size_t from)
  * number). */
 static const struct value scan_unbound = {
     .kind = VK_SYMBOL,
-    .u.sym = {.name = "unbound", .len = 7, .interned = false},
+    .u.sym = {.name = "unbound", .len = 7, .interned = false, .plain = 1},
 };
 
 static void scan_hash(struct scan *sc, const struct value *h, long depth)

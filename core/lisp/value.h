@@ -54,6 +54,8 @@ struct value_symbol {
     bool interned;      /* false for #:x and generated temporaries */
     bool multibyte;     /* name has non-ASCII characters */
     uint8_t row[2];     /* lookup caches, see value_sym_row */
+    uint8_t plain;      /* print_symbol's cache: 0 not known yet, 1 the name
+                           prints as it is, 2 it needs backslashes */
     uint32_t id;        /* intern order (interned) or creation order (uninterned):
                            a stable number for deterministic ordering */
 };

@@ -38,6 +38,7 @@ struct oom_case {
     const char *text;
     bool compact;
     bool file; /* read from a file (config_dir/NAME), under the configuration */
+    unsigned jobs; /* options.jobs */
 };
 
 static const struct oom_case cases[] = {
@@ -45,21 +46,21 @@ static const struct oom_case cases[] = {
      "(defun f (x)\n  (pcase x\n    (`(,a . ,(or 'b 'c)) (list a))\n"
      "    ((and (pred stringp) s (guard (> (length s) 2))) s)\n"
      "    ([1 ,y] y)\n    (_ nil)))\n",
-     false, false},
+     false, false, 0},
     {"cond-star.el",
      "(cond* ((match* (list a (constrain b (> b a))) v) (+ a b))\n"
      "       ((bind* (n (length v))) :non-exit)\n"
      "       ((pcase* `(,k . ,_) v) k)\n       (t 'none))\n",
-     false, false},
+     false, false, 0},
     {"macro.el",
      "(pcase-defmacro pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n"
      "(pcase-let (((pair p q) (cons 1 2))) (+ p q))\n"
      "(pcase-dolist ((seq a b) '([1 2])) (print (+ a b)))\n",
-     true, false},
-    {"read-error.el", "(pcase x (1 2))\n(a \"b\n", false, false},
+     true, false, 0},
+    {"read-error.el", "(pcase x (1 2))\n(a \"b\n", false, false, 0},
     {"config.el",
      "(pcase v ((my-pos n) n) ((cl-struct point x y) (+ x y)) (_ 0))\n",
-     false, true},
+     false, true, 0},
 };
 
 /* The configuration of the "file" cases: YAML, a template and a struct
@@ -166,6 +167,7 @@ static struct pcx_ctx *context(const struct oom_case *k, size_t limit,
     o.config_file = k->file ? config_path : NULL;
     o.quiet = true;
     o.memory_limit = limit;
+    o.jobs = k->jobs;
     o.out = (struct pcx_sink){capture_write, out, NULL};
     o.diag = (struct pcx_sink){capture_write, err, NULL};
     struct pcx_ctx *cx = pcx_ctx_new(&o);
@@ -182,7 +184,7 @@ struct outcome {
 /* One run of k's stages on an arena with backing f, as core/api.c's
  * compute() does it, after pad bytes of the first page are used up; a
  * file case reads its file and applies cfg. */
-static struct outcome run_stages(const struct pcx_ctx *cx, const struct oom_case *k,
+static struct outcome oom_run_stages(const struct pcx_ctx *cx, const struct oom_case *k,
                                  const struct config *cfg,
                                  struct support_failing *f, size_t pad)
 {
@@ -233,7 +235,7 @@ static long sweep_case(const struct pcx_ctx *cx, const struct oom_case *k,
     for (size_t pad = 0; pad < PAGE_BYTES; pad += PAD_STEP) {
         for (long n = 1; n <= total; n++, runs++) {
             struct support_failing g = {n, 0};
-            struct outcome o = run_stages(cx, k, cfg, &g, pad);
+            struct outcome o = oom_run_stages(cx, k, cfg, &g, pad);
             if (!o.oom && g.count >= n)
                 fail_msg("%s: allocation %ld (pad %zu) failed, but the run "
                          "completed", k->name, n, pad);
@@ -259,7 +261,7 @@ static void failing_backing_sweep(void **state)
         const struct oom_case *k = &cases[i];
         struct pcx_ctx *cx = context(k, 0, &out, &err);
         struct support_failing f = {0, 0};
-        struct outcome ref = run_stages(cx, k, cfg, &f, 0);
+        struct outcome ref = oom_run_stages(cx, k, cfg, &f, 0);
         assert_false(ref.oom);
         assert_true(strlen(ref.text) > 0);
         long total = f.count + 1; /* a pad can cost one more page */
@@ -270,7 +272,7 @@ static void failing_backing_sweep(void **state)
                       f.count, runs);
         /* Nothing of the failed runs is left over to change this one. */
         struct support_failing h = {0, 0};
-        struct outcome again = run_stages(cx, k, cfg, &h, 0);
+        struct outcome again = oom_run_stages(cx, k, cfg, &h, 0);
         assert_false(again.oom);
         assert_string_equal(again.text, ref.text);
         assert_int_equal(h.count, f.count);
@@ -281,6 +283,30 @@ static void failing_backing_sweep(void **state)
         pcx_ctx_free(cx);
     }
     arena_free(ca);
+}
+
+/* A run under a memory limit ended either with exactly the out-of-memory
+ * error (status error, nothing printed) or exactly as the unlimited run
+ * (ref); returns whether it ran out. */
+static bool limited_outcome(enum pcx_status st, const struct capture *out,
+                            const struct capture *err, enum pcx_status ref,
+                            const struct capture *ref_out, const struct capture *ref_err,
+                            const char *oom_line)
+{
+    bool oom = err->data && strcmp(err->data, oom_line) == 0;
+    if (oom) {
+        assert_int_equal(st, PCX_STATUS_ERROR);
+        assert_int_equal(out->len, 0);
+        return true;
+    }
+    assert_int_equal(st, ref);
+    assert_int_equal(out->len, ref_out->len);
+    assert_int_equal(err->len, ref_err->len);
+    if (out->len)
+        assert_memory_equal(out->data, ref_out->data, out->len);
+    if (err->len)
+        assert_memory_equal(err->data, ref_err->data, err->len);
+    return false;
 }
 
 /* Run k through the public API. */
@@ -309,20 +335,7 @@ static void memory_limit_sweep(void **state)
             cx = context(k, limit, &out, &err);
             enum pcx_status st = run_public(cx, k);
             pcx_ctx_free(cx);
-            bool oom = err.data && strcmp(err.data, oom_line) == 0;
-            if (oom) {
-                assert_int_equal(st, PCX_STATUS_ERROR);
-                assert_int_equal(out.len, 0);
-            } else {
-                /* Enough memory: exactly the unlimited run. */
-                assert_int_equal(st, ref);
-                assert_int_equal(out.len, ref_out.len);
-                assert_int_equal(err.len, ref_err.len);
-                if (out.len)
-                    assert_memory_equal(out.data, ref_out.data, out.len);
-                if (err.len)
-                    assert_memory_equal(err.data, ref_err.data, err.len);
-            }
+            bool oom = limited_outcome(st, &out, &err, ref, &ref_out, &ref_err, oom_line);
             capture_reset(&out);
             capture_reset(&err);
             if (!oom)
@@ -334,6 +347,78 @@ static void memory_limit_sweep(void **state)
         capture_reset(&ref_out);
         capture_reset(&ref_err);
     }
+}
+
+/* A file of 160 KiB of pcase forms with a warning in its last form: run
+ * alone with jobs 2, it is computed in two parts (api_split.c). */
+static const char split_name[] = "split.el";
+
+static void write_split_file(void)
+{
+    char path[sizeof config_dir + 64];
+    snprintf(path, sizeof path, "%s/%s", config_dir, split_name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    for (int i = 0; i < 1200; i++)
+        fprintf(f, "(defun s%d (v)\n  (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
+    fprintf(f, "(defun s-last (v) (pcase v (_ 1) (2 3)))\n");
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A run of the split file through pcx_run_operands, as the program does. */
+static enum pcx_status run_split(unsigned jobs, size_t limit, struct capture *out,
+                                 struct capture *err)
+{
+    const struct oom_case k = {split_name, NULL, true, false, jobs};
+    struct pcx_ctx *cx = context(&k, limit, out, err);
+    char path[sizeof config_dir + 64];
+    snprintf(path, sizeof path, "%s/%s", config_dir, split_name);
+    const char *operands[] = {path};
+    enum pcx_status st = pcx_run_operands(cx, operands, 1, NULL, "-");
+    enum pcx_status fin = pcx_ctx_finish(cx);
+    pcx_ctx_free(cx);
+    return fin > st ? fin : st;
+}
+
+/* The same with a file computed in parts: every part's arena has the
+ * limit, and running out in any part (or while merging) ends the input
+ * with the one out-of-memory error; with enough memory, the output and
+ * diagnostics of a run in one piece. */
+static void memory_limit_split(void **state)
+{
+    (void)state;
+    write_split_file();
+    struct capture ref_out = {0}, ref_err = {0}, two_out = {0}, two_err = {0};
+    enum pcx_status ref = run_split(1, 0, &ref_out, &ref_err);
+    assert_int_equal(run_split(2, 0, &two_out, &two_err), ref);
+    assert_int_equal(two_out.len, ref_out.len);
+    assert_memory_equal(two_out.data, ref_out.data, ref_out.len);
+    assert_string_equal(two_err.data, ref_err.data);
+    assert_non_null(strstr(ref_err.data, "unreachable"));
+    char oom_line[256];
+    snprintf(oom_line, sizeof oom_line, "%s/%s: error: out of memory [resource]\n",
+             config_dir, split_name);
+    size_t limit = 1, runs = 0;
+    for (;; limit += 256 * 1024, runs++) {
+        assert_true(limit < 512u * 1024 * 1024);
+        struct capture out = {0}, err = {0};
+        enum pcx_status st = run_split(2, limit, &out, &err);
+        bool oom = limited_outcome(st, &out, &err, ref, &ref_out, &ref_err, oom_line);
+        capture_reset(&out);
+        capture_reset(&err);
+        if (!oom)
+            break;
+    }
+    assert_true(runs > 4);
+    print_message("%s in parts: out of memory below %zu bytes (%zu runs)\n",
+                  split_name, limit, runs);
+    capture_reset(&ref_out);
+    capture_reset(&ref_err);
+    capture_reset(&two_out);
+    capture_reset(&two_err);
+    char path[sizeof config_dir + 64];
+    snprintf(path, sizeof path, "%s/%s", config_dir, split_name);
+    unlink(path);
 }
 
 /* The configuration loaded on an arena with backing f after pad bytes,
@@ -427,6 +512,7 @@ int main(void)
         cmocka_unit_test(config_sweep),
         cmocka_unit_test(failing_backing_sweep),
         cmocka_unit_test(memory_limit_sweep),
+        cmocka_unit_test(memory_limit_split),
     };
     /* SUPPORT_RUN, with the scratch folder made around the group. */
     return cmocka_run_group_tests(tests, make_files, remove_files) ? 1 : 0;

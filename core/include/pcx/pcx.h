@@ -129,7 +129,8 @@ struct pcx_options {
     enum pcx_target target;     /* where results go */
     const char *target_path;    /* PCX_TARGET_FILE: the file; _DIR: the directory */
     unsigned check;             /* PCX_CHECK_* bits; 0 = write the targets */
-    unsigned jobs;              /* inputs run in parallel by pcx_run_operands; 0 = 1 */
+    unsigned jobs;              /* threads of pcx_run_operands: inputs in parallel, or
+                                   a single large input in parts; 0 = 1 */
     bool stream;                /* pcx_run_stream prints each form as soon as it is
                                    complete (only with PCX_TARGET_STDOUT, no check,
                                    no at_line) */
@@ -220,9 +221,10 @@ PCX_API enum pcx_status pcx_run_path(struct pcx_ctx *cx, const char *path);
  * program does: "-" (or no operand at all, n == 0) is @in named
  * @stdin_name; a directory is searched as pcx_run_path does; anything else
  * is a file.  With options.jobs > 1, up to that many inputs are processed
- * at the same time; output, targets and diagnostics are still written in
- * input order, byte-identical to a run with jobs 1.  Returns the highest
- * status.
+ * at the same time, or a single input of over 128 KiB is computed in that
+ * many parts (shares of its top-level forms); output, targets and
+ * diagnostics are still written in input order, byte-identical to a run
+ * with jobs 1.  Returns the highest status.
  */
 PCX_API enum pcx_status pcx_run_operands(struct pcx_ctx *cx,
                                          const char *const *operands, size_t n,
