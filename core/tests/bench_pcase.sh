@@ -6,9 +6,10 @@
 #    lisp/ directory) are extracted (cmd/tests/conformance/pcxc-extract.el,
 #    or read from $PCX_BENCH_TSV when set), one per line; the forms that
 #    pcexpand or Emacs refuses are left out (bench_pcase.el select).
-# 2. Whole processes are timed: `pcexpand --compact FORMS' against
-#    `emacs --batch' running macroexpand-all on the same forms and printing
-#    them; the best of $PCX_BENCH_RUNS runs (default 3) of each.
+# 2. Whole processes are timed: `pcexpand --compact FORMS' (and with
+#    -j 0: the file computed in parts, one per CPU) against `emacs --batch'
+#    running macroexpand-all on the same forms and printing them; the best
+#    of $PCX_BENCH_RUNS runs (default 3) of each.
 # 3. Sizes (conses + atoms) of both expansions.
 # 4. An `and' of k `or's of predicates, k = 2..20: pcexpand's output size
 #    and time per form (one process expanding 100 copies) next to Emacs's
@@ -61,16 +62,22 @@ el bench-pcase-select "$tmp/all.el" "$tmp/all.err" "$tmp/forms.el" 2>/dev/null
 
 # ---- 2. whole-process times ----
 run_pcx() { "$pcexpand" --compact -q "$tmp/forms.el" >"$tmp/pcx.el" 2>/dev/null; }
+run_pcx_j() { "$pcexpand" --compact -q -j 0 "$tmp/forms.el" >"$tmp/pcx-j.el" 2>/dev/null; }
 run_emacs() { el bench-pcase-expand "$tmp/forms.el" "$tmp/emacs.el" 2>/dev/null; }
 read -r w_pcx c_pcx < <(best_time run_pcx)
+read -r w_pcxj c_pcxj < <(best_time run_pcx_j)
 read -r w_emacs c_emacs < <(best_time run_emacs)
+cmp -s "$tmp/pcx.el" "$tmp/pcx-j.el" || echo "pcexpand -j 0 printed other bytes than -j 1"
 echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s CPU;" \
+     "pcexpand -j 0 ($(nproc) CPUs: the file in parts) ${w_pcxj} s wall, ${c_pcxj} s CPU;" \
      "Emacs ${w_emacs} s wall, ${c_emacs} s CPU"
-echo "  ratio: $(ratio "$w_emacs" "$w_pcx")x wall, $(ratio "$c_emacs" "$c_pcx")x CPU"
+echo "  ratio: $(ratio "$w_emacs" "$w_pcx")x wall, $(ratio "$c_emacs" "$c_pcx")x CPU;" \
+     "-j 0: $(ratio "$w_emacs" "$w_pcxj")x wall"
 verdict() { [ "$(echo "$1" | bc -l)" = 1 ] && echo MET || echo "NOT MET"; }
 echo "  aim: pcexpand >= 100x faster than Emacs (whole process):" \
      "$(verdict "$c_emacs >= 100 * $c_pcx") by CPU time," \
-     "$(verdict "$w_emacs >= 100 * $w_pcx") by wall clock"
+     "$(verdict "$w_emacs >= 100 * $w_pcx") by wall clock," \
+     "$(verdict "$w_emacs >= 100 * $w_pcxj") by wall clock with -j 0"
 
 # ---- 3. sizes ----
 el bench-pcase-sizes "$tmp/forms.el" "$tmp/pcx.el" 2>/dev/null
