@@ -204,16 +204,33 @@ static struct counter *counter_for(struct gensym *g, const struct temp *t)
     return c;
 }
 
+/* A B C N as one string (in the arena): the names are made for every
+ * temporary of every form, so without printf. */
+static const char *join_name(struct gensym *g, const char *a, const char *b,
+                             const char *c, unsigned n)
+{
+    size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+    char digits[16], *d = digits + sizeof digits;
+    do
+        *--d = (char)('0' + n % 10);
+    while (n /= 10);
+    size_t ld = (size_t)(digits + sizeof digits - d);
+    char *s = arena_alloc(g->L->a, la + lb + lc + ld + 1);
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb);
+    memcpy(s + la + lb, c, lc);
+    memcpy(s + la + lb + lc, d, ld);
+    s[la + lb + lc + ld] = '\0';
+    return s;
+}
+
 /* The name PREFIX BASE N (or _ PREFIX BASE N): what rename mode prints
  * and what collisions are checked on in every mode, so that the numbers
  * are the same whichever mode prints them. */
 static const char *rename_name(struct gensym *g, const struct temp *t,
                                unsigned n)
 {
-    struct buf b;
-    buf_init(&b, g->L->a);
-    buf_printf(&b, "%s%s%s%u", t->effect_only ? "_" : "", g->prefix, t->base, n);
-    return buf_cstr(&b);
+    return join_name(g, t->effect_only ? "_" : "", g->prefix, t->base, n);
 }
 
 /* Is name a symbol of the input file? */
@@ -246,16 +263,18 @@ static unsigned choose_n(struct gensym *g, const struct temp *t,
 
 /* prin1 text of a symbol named name (escapes as Emacs writes them): a
  * prefix from the configuration may contain characters that need them.
- * A throwaway uninterned symbol is printed, so nothing is interned. */
+ * A throwaway uninterned symbol on the stack is printed, so nothing is
+ * interned or allocated but the text. */
 static const char *printed(struct gensym *g, const char *name, bool hash,
                            size_t *len)
 {
-    struct value *s = intern_uninterned(g->L, name, strlen(name));
-    struct print_opts o = print_opts_default();
-    o.gensym = hash;
+    struct value s = {.kind = VK_SYMBOL};
+    s.u.sym.name = name;
+    s.u.sym.len = (uint32_t)strlen(name);
+    s.u.sym.interned = false;
     struct buf b;
     buf_init(&b, g->L->a);
-    print_value(g->L, &b, s, &o);
+    print_symbol(&b, &s, hash);
     *len = b.len;
     return buf_cstr(&b);
 }
@@ -271,10 +290,8 @@ static void assign(struct gensym *g, struct temp *t)
         t->text = printed(g, name, false, &t->len);
         return;
     }
-    struct buf b;
-    buf_init(&b, g->L->a);
-    buf_printf(&b, "%s%s%u", t->effect_only ? "_" : "", t->base, n);
-    t->text = printed(g, buf_cstr(&b), true, &t->len);
+    t->text = printed(g, join_name(g, t->effect_only ? "_" : "", "", t->base, n), true,
+                      &t->len);
     if (g->mode == GENSYM_CIRCLE)
         t->label = g->label_next++;
 }
