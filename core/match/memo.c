@@ -8,18 +8,6 @@
 
 #include <string.h>
 
-/* A slot: the entry's hash (compared before its key) and its number
- * plus one (0 = empty).  Eight bytes, so probing touches few lines. */
-struct memo_slot {
-    uint32_t hash;
-    uint32_t idx;
-};
-
-struct memo_entry {
-    struct memo_key key; /* identity */
-    void *obj;
-};
-
 void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
                    const struct memo_hooks *hooks, bool use_cache,
                    int max_depth)
@@ -36,40 +24,6 @@ uint32_t memo_mix(uint32_t h, uint32_t w)
 {
     h ^= w + 0x9e3779b9u + (h << 6) + (h >> 2);
     return h * 0x85ebca6bu;
-}
-
-/* Multiply-xorshift over 64 bits: one multiply per word.  Only the
- * headers' structural hashes enter, never addresses. */
-uint32_t memo_key_hash(const struct memo_key *k)
-{
-    const uint64_t m = 0x9e3779b97f4a7c15u;
-    uint64_t h = (((uint64_t)k->tag << 32) | k->small) * m;
-    for (int i = 0; i < 4; i++) {
-        const struct memo_hdr *o = k->w[i];
-        uint64_t w = o ? o->hash : 0x51u + (uint64_t)i;
-        h = (h ^ (h >> 29) ^ (w << (8 * i))) * m;
-    }
-    return (uint32_t)(h >> 32) ^ (uint32_t)h;
-}
-
-static bool key_eq(const struct memo_key *a, const struct memo_key *b)
-{
-    return a->tag == b->tag && a->small == b->small && a->w[0] == b->w[0] &&
-           a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
-}
-
-void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h)
-{
-    if (!t->cap)
-        return NULL;
-    size_t mask = t->cap - 1;
-    for (size_t j = h & mask;; j = (j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[j];
-        if (!s->idx)
-            return NULL;
-        if (s->hash == h && key_eq(&t->ents[s->idx - 1].key, k))
-            return t->ents[s->idx - 1].obj;
-    }
 }
 
 static void place(struct memo_slot *slots, size_t cap, uint32_t h, uint32_t idx)

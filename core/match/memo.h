@@ -7,7 +7,8 @@
  * a compiler state to the decision node built for it; it is a pure
  * optimisation (switchable, counted for --stats).
  *
- * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_find,
+ * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_find
+ * (both inline),
  * memo_find_by, memo_insert, memo_stamp, memo_cons (and list helpers),
  * memo_cache_get, memo_cache_put, memo_enter, memo_leave.
  */
@@ -49,8 +50,17 @@ struct memo_key {
     const void *w[4]; /* child objects or canonical values */
 };
 
-struct memo_slot;
-struct memo_entry;
+/* A slot: the entry's hash (compared before its key) and its number
+ * plus one (0 = empty).  Eight bytes, so probing touches few lines. */
+struct memo_slot {
+    uint32_t hash;
+    uint32_t idx;
+};
+
+struct memo_entry {
+    struct memo_key key; /* identity */
+    void *obj;
+};
 
 /* One hash table from keys to objects: open addressing over small slots
  * (hash and entry number), the keys and objects themselves in a dense
@@ -107,11 +117,46 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
 uint32_t memo_mix(uint32_t h, uint32_t w);
 
 /* Hash of a key whose words are hash-consed objects (their memo_hdr) or
- * NULL; deterministic because it only reads the headers. */
-uint32_t memo_key_hash(const struct memo_key *k);
+ * NULL; deterministic because it only reads the headers.  Two
+ * multiply-xorshift rounds over the words packed in pairs; inline, as it
+ * runs for every object the compiler makes. */
+static inline uint64_t memo_word_hash(const void *o, uint64_t none)
+{
+    return o ? ((const struct memo_hdr *)o)->hash : none;
+}
+
+static inline uint32_t memo_key_hash(const struct memo_key *k)
+{
+    const uint64_t m1 = 0x9e3779b97f4a7c15u, m2 = 0xc2b2ae3d27d4eb4fu;
+    uint64_t h = (((uint64_t)k->tag << 32) | k->small) * m1;
+    h ^= memo_word_hash(k->w[0], 0x51) << 32 | memo_word_hash(k->w[1], 0x52);
+    h *= m2;
+    h ^= memo_word_hash(k->w[2], 0x53) << 32 | memo_word_hash(k->w[3], 0x54);
+    h *= m1;
+    h ^= h >> 29;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *b)
+{
+    return a->tag == b->tag && a->small == b->small && a->w[0] == b->w[0] &&
+           a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
+}
 
 /* The object stored under key k (with hash h) in t, or NULL. */
-void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h);
+static inline void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h)
+{
+    if (!t->cap)
+        return NULL;
+    size_t mask = t->cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[j];
+        if (!s->idx)
+            return NULL;
+        if (s->hash == h && memo_key_eq(&t->ents[s->idx - 1].key, k))
+            return t->ents[s->idx - 1].obj;
+    }
+}
 
 /* The first object of t with hash h for which eq(obj, arg) holds, or
  * NULL (for tables whose identity is not a tuple of pointers). */
