@@ -186,13 +186,6 @@ void *arena_alloc_slow(struct arena *a, size_t n)
     return r;
 }
 
-void *arena_zalloc(struct arena *a, size_t n)
-{
-    void *p = arena_alloc(a, n);
-    memset(p, 0, n);
-    return p;
-}
-
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
     char *p = arena_alloc(a, n + 1);

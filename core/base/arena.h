@@ -11,6 +11,7 @@
 
 #include <setjmp.h>
 #include <stddef.h>
+#include <string.h>
 
 /* Where pages come from.  alloc may return NULL (handled as OOM). */
 struct arena_backing {
@@ -72,8 +73,14 @@ static inline void *arena_alloc(struct arena *a, size_t n)
     return arena_alloc_slow(a, n);
 }
 
-/* Same, zero-filled. */
-void *arena_zalloc(struct arena *a, size_t n);
+/* Same, zero-filled.  Inline, so that the zeroing of a small object of
+ * constant size (ARENA_NEW) becomes a few stores. */
+static inline void *arena_zalloc(struct arena *a, size_t n)
+{
+    void *p = arena_alloc(a, n);
+    memset(p, 0, n);
+    return p;
+}
 
 /* Copy of n bytes plus a terminating NUL. */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
