@@ -116,20 +116,41 @@ static bool first_part(struct run *r)
 {
     jmp_buf *outer = r->a->oom;
     jmp_buf jb;
-    bool ok = setjmp(jb) == 0;
-    if (ok) {
+    volatile bool ok = false;
+    if (setjmp(jb) == 0) {
         arena_on_oom(r->a, &jb);
         run_stages(r);
+        ok = true;
     }
     arena_on_oom(r->a, outer);
     return ok;
+}
+
+/* Merge parts 1..n-1 into r; false when one of them or the merge ran out
+ * of memory. */
+static bool merge_all(struct run *r, const struct part *parts, unsigned n)
+{
+    for (unsigned k = 1; k < n; k++)
+        if (!parts[k].r)
+            return false;
+    jmp_buf *outer = r->a->oom;
+    jmp_buf jb;
+    volatile bool merged = false;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(r->a, &jb);
+        for (unsigned k = 1; k < n; k++)
+            merge(r, parts[k].r);
+        merged = true;
+    }
+    arena_on_oom(r->a, outer);
+    return merged;
 }
 
 void api_split_run(struct run *r, unsigned n)
 {
     struct part parts[SPLIT_MAX_PARTS];
     for (unsigned k = 1; k < n; k++) {
-        parts[k] = (struct part){r, k, n, NULL, NULL, 0, false};
+        parts[k] = (struct part){.whole = r, .k = k, .n = n};
         parts[k].started = pthread_create(&parts[k].th, NULL, part_main, &parts[k]) == 0;
     }
     r->part = 0;
@@ -141,18 +162,7 @@ void api_split_run(struct run *r, unsigned n)
         else if (ok)
             part_compute(&parts[k]);
     }
-    for (unsigned k = 1; k < n && ok; k++)
-        ok = parts[k].r != NULL;
-    jmp_buf *outer = r->a->oom;
-    jmp_buf jb;
-    if (ok && setjmp(jb) == 0) {
-        arena_on_oom(r->a, &jb);
-        for (unsigned k = 1; k < n; k++)
-            merge(r, parts[k].r);
-    } else {
-        ok = false;
-    }
-    arena_on_oom(r->a, outer);
+    ok = ok && merge_all(r, parts, n);
     for (unsigned k = 1; k < n; k++)
         arena_free(parts[k].a);
     if (!ok) {

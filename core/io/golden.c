@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,7 @@ static void read_input(struct mload *ld, const struct yaml_node *v, const char *
     } else if (file && config_check_string(&ld->k, file, dotted(ld->a, what, "file"),
                                            &c->file)) {
         c->file_path = config_path_join(ld->a, ld->m->dir, c->file);
+        c->file_node = file;
     }
     if (form && !file)
         config_error(&ld->k, form, "'form' selects part of a 'file'; case '%s' has none",
@@ -468,7 +470,13 @@ static enum verdict run_case(struct runner *R, const struct golden_case *c)
     if (c->file) {
         struct file_data fd;
         if (!file_read(R->a, c->file_path, &fd)) {
-            report_plain(R->err, c->file, DIAG_ERROR, "io", fd.error, &R->p->report);
+            /* said where the manifest names the file */
+            struct diag_list d;
+            diag_init(&d, R->a);
+            uint32_t at = c->file_node ? c->file_node->pos : c->node->pos;
+            diag_add(&d, DIAG_ERROR, at, at, "io", "case '%s': %s: %s", c->name,
+                     c->file, fd.error);
+            report_render(R->err, R->m.src, &d, &R->p->report);
             raise_status(R, 2);
             return BROKEN;
         }
@@ -535,24 +543,47 @@ static bool referenced(struct runner *R, const char *path)
     return false;
 }
 
-/* The names of the regular files of dir, sorted (none when it is missing). */
-static size_t list_dir(struct runner *R, const char *dir, const char ***out)
+/* The names in d (dot files left out) into *names; may run out of memory. */
+static size_t read_names(struct runner *R, DIR *d, const char ***names)
 {
-    DIR *d = opendir(dir);
     size_t n = 0, cap = 16;
-    const char **names = ARENA_NEWN(R->a, const char *, cap);
+    const char **v = ARENA_NEWN(R->a, const char *, cap);
     struct dirent *e;
-    while (d && (e = readdir(d)) != NULL) {
+    while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
         if (n == cap) {
-            names = arena_grow(R->a, names, cap * sizeof *names, 2 * cap * sizeof *names);
+            v = arena_grow(R->a, v, cap * sizeof *v, 2 * cap * sizeof *v);
             cap *= 2;
         }
-        names[n++] = arena_strndup(R->a, e->d_name, strlen(e->d_name));
+        v[n++] = arena_strndup(R->a, e->d_name, strlen(e->d_name));
     }
-    if (d)
+    *names = v;
+    return n;
+}
+
+/* The names of the regular files of dir, sorted (none when it is missing).
+ * Memory running out while the directory is open closes it before the
+ * out-of-memory exit is taken. */
+static size_t list_dir(struct runner *R, const char *dir, const char ***out)
+{
+    *out = NULL;
+    DIR *volatile d = opendir(dir);
+    if (!d)
+        return 0;
+    jmp_buf *outer = R->a->oom, jb;
+    if (setjmp(jb) != 0) {
         closedir(d);
+        arena_on_oom(R->a, outer);
+        if (outer)
+            longjmp(*outer, 1);
+        abort(); /* what the arena does without a handler */
+    }
+    arena_on_oom(R->a, &jb);
+    const char **names;
+    size_t n = read_names(R, d, &names);
+    arena_on_oom(R->a, outer);
+    closedir(d);
     qsort(names, n, sizeof *names, by_string);
     *out = names;
     return n;

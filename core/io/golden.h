@@ -59,6 +59,7 @@ struct golden_options {
 struct golden_case {
     const char *name;
     const struct yaml_node *node; /* its entry in the manifest */
+    const struct yaml_node *file_node; /* its `file:` value, or NULL */
     const char *source;           /* inline text, or NULL */
     size_t source_len;
     const char *file;             /* as written (relative to the manifest) */

@@ -7,6 +7,7 @@
  */
 #include "support.h"
 
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,12 @@ static void broken_cases(void **state)
     assert_string_equal(o.out, "fine\nwarns\n");
     assert_null(slurp(a, "br/goldens/errs.el"));
     assert_null(slurp(a, "br/goldens/fine.err"));
+    /* a case whose file is missing: said at its `file:` in the manifest */
+    put("br/f.yaml", "version: 1\ncases:\n  gone:\n    file: nothere.el\n");
+    o = run(a, "br/f.yaml", GOLDEN_CHECK, false, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "br/f.yaml:4:11: error: case 'gone': nothere.el: "
+                                  "cannot open: No such file or directory [io]\n"));
     /* without the broken case, the contradictions give exit status 1 */
     put("br/n.yaml", "version: 1\ncases:\n"
         "  fine: {source: \"(pcase x (1 2))\", expect: error}\n");
@@ -442,6 +449,62 @@ static void labels_do_not_depend_on_the_directory(void **state)
     arena_free(a);
 }
 
+/* The lowest free file descriptor: one left open moves it. */
+static int lowest_free_fd(void)
+{
+    int fd = dup(0);
+    assert_true(fd >= 0);
+    close(fd);
+    return fd;
+}
+
+/* The golden run of om/m.yaml on an arena whose backing fails its nth
+ * page, after pad bytes; true when it took the out-of-memory exit. */
+static bool run_failing(long n, size_t pad)
+{
+    struct support_failing f = {n, 0};
+    struct arena_backing b = support_failing_backing(&f);
+    struct arena *a = arena_new(&b);
+    assert_non_null(a);
+    jmp_buf jb;
+    volatile bool oom = true;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(a, &jb);
+        arena_alloc(a, pad + 1);
+        struct outcome o = run(a, "om/m.yaml", GOLDEN_CHECK, false, false, NULL, 0);
+        assert_non_null(strstr(o.err, "obsolete-file-number-39.el"));
+        oom = false;
+    }
+    arena_on_oom(a, NULL);
+    arena_free(a);
+    return oom;
+}
+
+/* Memory running out at any point of a golden run (the golden folder is
+ * listed for obsolete files) takes the out-of-memory exit and leaves no
+ * file descriptor open.  The arena's backing fails its Nth page; a pad
+ * allocated first moves the page boundaries, so that the failure also
+ * strikes while the folder is open. */
+static void out_of_memory_leaves_no_descriptor(void **state)
+{
+    (void)state;
+    put("om/m.yaml", "version: 1\ncases:\n  a: {source: \"(pcase x (1 2))\"}\n");
+    char name[64];
+    for (int i = 0; i < 40; i++) {
+        snprintf(name, sizeof name, "om/goldens/obsolete-file-number-%02d.el", i);
+        put(name, "x\n");
+    }
+    int fd0 = lowest_free_fd();
+    size_t oom_runs = 0;
+    for (size_t pad = 0; pad < 64 * 1024; pad += 1024)
+        for (long n = 2; run_failing(n, pad); n++) {
+            assert_int_equal(lowest_free_fd(), fd0);
+            oom_runs++;
+        }
+    assert_int_equal(lowest_free_fd(), fd0);
+    assert_true(oom_runs > 64);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -453,6 +516,7 @@ int main(void)
         cmocka_unit_test(broken_cases),
         cmocka_unit_test(selection_and_obsolete),
         cmocka_unit_test(labels_do_not_depend_on_the_directory),
+        cmocka_unit_test(out_of_memory_leaves_no_descriptor),
     };
     return cmocka_run_group_tests(tests, make_root, remove_root) ? 1 : 0;
 }
