@@ -246,7 +246,7 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
     c->describe = exhaustive ? (long)n - 1 : -1;
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
     if (out && exhaustive)
-        warn_exhaustive(c, form, info[n - 1].leaves > 0);
+        warn_exhaustive(c, form, info[n - 1].leaves > 0 && !c->path_impossible);
     return out;
 }
 

@@ -276,42 +276,95 @@ struct path {
     const struct dnode **node;  /* tests on the way, and which branch */
     bool *then;
     size_t n, cap;
+    bool incomplete;            /* a way was not followed to its end */
 };
 
-/* Depth-first search for a leaf of clause target through tests on the
- * root only (their text is meaningful to a reader). */
+/* What the subject can be, as far as the type tests on the way say: a
+ * set of the classes cons, nil and any other atom.  Decision trees do not
+ * know that atom is not consp (Emacs 28.2's exclusion table does not
+ * pair them), so a way to a clause may need a value of no class. */
+enum { K_CONS = 1, K_NIL = 2, K_ATOM = 4, K_ANY = 7 };
+
+static const struct {
+    const char *pred;
+    unsigned on_true, on_nil;
+} class_tests[] = {
+    {"consp", K_CONS, K_NIL | K_ATOM}, {"atom", K_NIL | K_ATOM, K_CONS},
+    {"listp", K_CONS | K_NIL, K_ATOM}, {"null", K_NIL, K_CONS | K_ATOM},
+    {"not", K_NIL, K_CONS | K_ATOM},
+};
+
+/* The classes left on one side of test n (K_ANY when it says nothing). */
+static unsigned side_classes(const struct dnode *n, bool then)
+{
+    const struct dtest *t = n->test;
+    if (t->kind != DT_PRED || !t->p->val || t->p->val->v->kind != VK_SYMBOL)
+        return K_ANY;
+    for (size_t i = 0; i < sizeof class_tests / sizeof class_tests[0]; i++)
+        if (strcmp(t->p->val->v->u.sym.name, class_tests[i].pred) == 0)
+            return then ? class_tests[i].on_true : class_tests[i].on_nil;
+    return K_ANY;
+}
+
 static bool find_path(struct pcase_run *c, const struct dnode *n, uint32_t target,
-                      const struct subj *root, struct path *p)
+                      const struct subj *root, unsigned classes, struct path *p);
+
+/* One side of test n at position p->n of the path. */
+static bool try_side(struct pcase_run *c, const struct dnode *n, bool then,
+                     uint32_t target, const struct subj *root, unsigned classes,
+                     struct path *p)
+{
+    unsigned left = classes & side_classes(n, then);
+    if (!left) /* no value goes this way */
+        return false;
+    p->then[p->n] = then;
+    p->n++;
+    if (find_path(c, then ? n->then : n->els, target, root, left, p))
+        return true;
+    p->n--;
+    return false;
+}
+
+/* Depth-first search for a leaf of clause target through tests on the
+ * root only (their text is meaningful to a reader) that some value
+ * passes.  Ways it cannot follow mark the search incomplete. */
+static bool find_path(struct pcase_run *c, const struct dnode *n, uint32_t target,
+                      const struct subj *root, unsigned classes, struct path *p)
 {
     if (n->kind == DN_LEAF)
         return n->clause == target;
-    if (n->kind != DN_TEST || n->test->s != root || n->test->env || n->test->prev ||
-        p->n >= 8 || !memo_enter(c->m))
+    if (n->kind == DN_FAIL || n->kind == DN_DONTCARE)
         return false;
+    if (n->kind != DN_TEST || n->test->s != root || n->test->env || n->test->prev ||
+        p->n >= 8 || !memo_enter(c->m)) {
+        p->incomplete = true;
+        return false;
+    }
     if (p->n == p->cap) {
         p->cap = p->cap * 2 + 8;
         p->node = arena_grow(c->L->a, p->node, p->n * sizeof *p->node, p->cap * sizeof *p->node);
         p->then = arena_grow(c->L->a, p->then, p->n * sizeof *p->then, p->cap * sizeof *p->then);
     }
     p->node[p->n] = n;
-    bool found = false;
-    for (int side = 0; side < 2 && !found; side++) {
-        p->then[p->n] = side == 0;
-        p->n++;
-        found = find_path(c, side == 0 ? n->then : n->els, target, root, p);
-        if (!found)
-            p->n--;
-    }
+    bool found = try_side(c, n, true, target, root, classes, p) ||
+                 try_side(c, n, false, target, root, classes, p);
     memo_leave(c->m);
     return found;
 }
 
+/* The tests on a way to clause target, as text (NULL when there is none
+ * to show); *impossible when the search saw every way and no value takes
+ * any of them. */
 static const char *describe_path(struct pcase_run *c, const struct dnode *dag,
-                                 const struct subj *root, uint32_t target)
+                                 const struct subj *root, uint32_t target,
+                                 bool *impossible)
 {
-    struct path p = {NULL, NULL, 0, 0};
-    if (!find_path(c, dag, target, root, &p))
+    struct path p = {NULL, NULL, 0, 0, false};
+    *impossible = false;
+    if (!find_path(c, dag, target, root, K_ANY, &p)) {
+        *impossible = !p.incomplete;
         return NULL;
+    }
     struct buf b;
     buf_init(&b, c->L->a);
     for (size_t i = 0; i < p.n; i++) {
@@ -446,7 +499,7 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
     if (c->dump)
         dump_section(c, root, pats, n, dag);
     if (c->describe >= 0 && (size_t)c->describe < n)
-        c->path = describe_path(c, dag, root, (uint32_t)c->describe);
+        c->path = describe_path(c, dag, root, (uint32_t)c->describe, &c->path_impossible);
     warn_unreachable(c, m, root, cl, n, info);
     for (size_t i = 0; i < n; i++)
         warn_unused(c, &cl[i]);

@@ -60,6 +60,8 @@ struct pcase_run {
     long describe;              /* clause whose first path pcase_compile
                                    describes in `path' (-1: none) */
     const char *path;           /* e.g. "(eq x 'a) is nil", or NULL */
+    bool path_impossible;       /* every way to the described clause needs a
+                                   value that is no cons, nil or other atom */
     bool failed;                /* an error was recorded */
 };
 

@@ -1,0 +1,3 @@
+(each kind-a std)
+(each kind-b std)
+(each kind-c std)
