@@ -17,9 +17,7 @@ here=$(dirname "$(realpath "$0")")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-bytes=$(find "$tmp/src" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
-n_files=$(wc -l <"$tmp/src.list")
+corpus_bench_setup "$corpus" "$tmp" || exit 1
 
 # measure OUT ARGS...: one run of pcexpand -q ARGS SRC (after removing a
 # previous --out-dir), "WALL CPU" seconds to OUT.
@@ -39,8 +37,7 @@ best() {
     for k in 1 2 3; do
         measure "$tmp/$name.$k" "$@"
     done
-    awk 'NR == 1 || $1 < w {w = $1} NR == 1 || $2 < c {c = $2}
-         END {printf "%.3f %.3f\n", w, c}' "$tmp/$name".?
+    best_times "$tmp/$name".?
 }
 
 read -r w1 c1 < <(best j1 -j 1 --out-dir "$tmp/out")

@@ -19,9 +19,7 @@ here=$(dirname "$(realpath "$0")")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-bytes=$(find "$tmp/src" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
-n_files=$(wc -l <"$tmp/src.list")
+corpus_bench_setup "$corpus" "$tmp" || exit 1
 
 # measure OUT CMD...: run CMD (stdout discarded), "WALL CPU" seconds to OUT.
 measure() {
@@ -40,8 +38,7 @@ best_of_three() {
     for k in 1 2 3; do
         measure "$tmp/$name.$k" "$prog" "$@" "$tmp/src"
     done
-    awk 'NR == 1 || $1 < w {w = $1} NR == 1 || $2 < c {c = $2}
-         END {printf "%.3f %.3f\n", w, c}' "$tmp/$name".?
+    best_times "$tmp/$name".?
 }
 
 read -r w_plain c_plain < <(best_of_three plain --no-expand)

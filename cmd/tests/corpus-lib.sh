@@ -1,8 +1,13 @@
-# corpus-lib.sh - shared by corpus.sh and bench.sh (sourced, not run).
+# corpus-lib.sh - shared by the corpus tests and benchmarks (sourced, not run).
 #
 # corpus_unpack CORPUS OUT: decompress every CORPUS/**/*.el.gz to OUT/**/*.el
 # and write their relative paths, byte-wise sorted, to OUT.list.  Fails with
 # a message naming the package when the corpus is missing.
+# corpus_bench_setup CORPUS TMP: corpus_unpack to TMP/src, and set bytes
+# and n_files (the figures the benchmarks divide by).
+# best_times FILE...: of the "WALL CPU" lines in FILEs, the smallest wall
+# time and the smallest CPU time (each the steadiest figure of its kind on
+# a shared machine).
 
 corpus_jobs() {
     local n
@@ -32,4 +37,15 @@ corpus_unpack() {
             for f; do
                 gzip -dc "$corpus/$f.gz" >"$out/$f"
             done' _ "$corpus" "$out"
+}
+
+corpus_bench_setup() {
+    corpus_unpack "$1" "$2/src" || return 1
+    bytes=$(find "$2/src" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
+    n_files=$(wc -l <"$2/src.list")
+}
+
+best_times() {
+    awk 'NR == 1 || $1 < w {w = $1} NR == 1 || $2 < c {c = $2}
+         END {printf "%.3f %.3f\n", w, c}' "$@"
 }
