@@ -280,8 +280,6 @@ enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in)
         api_config_note(cx, in);
         return stream_run(cx, in);
     }
-    if (api_inline(cx, in))
-        return stream_run(cx, in);
     struct arena *a;
     struct run *r = api_compute(cx, in, &a);
     enum pcx_status st = api_deliver(cx, in, r);
