@@ -87,7 +87,12 @@ static void fvalue(struct fast *f, const struct value *v)
         fpush(f, v, FK_VEC);
         return;
     case VK_SYMBOL:
-        print_symbol_opts(f->b, v, f->o);
+        /* most symbols: interned (no hook, no #:), known to need no
+         * backslash (print_symbol's cache) */
+        if (v->u.sym.interned && v->u.sym.plain == 1)
+            out_put(f->b, v->u.sym.name, v->u.sym.len);
+        else
+            print_symbol_opts(f->b, v, f->o);
         return;
     case VK_INT:
     case VK_BIGNUM:
