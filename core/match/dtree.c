@@ -69,13 +69,28 @@ static void set_add(struct dt *d, struct set *s, size_t *cap, const struct subj 
     s->n++;
 }
 
-static void set_add_all(struct dt *d, struct set *s, size_t *cap,
-                        const struct subj *const *v, uint32_t n,
-                        const struct subj *except)
+/* s (empty) := a ∪ b without except: a merge of two sets sorted by id,
+ * linear where adding one by one would be quadratic. */
+static void set_union(struct dt *d, struct set *s, size_t *cap,
+                      const struct subj *const *a, uint32_t na,
+                      const struct subj *const *b, uint32_t nb,
+                      const struct subj *except)
 {
-    for (uint32_t i = 0; i < n; i++)
-        if (v[i] != except)
-            set_add(d, s, cap, v[i]);
+    *cap = na + nb + 8;
+    s->v = ARENA_NEWN(d->m->a, const struct subj *, *cap);
+    uint32_t i = 0, j = 0;
+    while (i < na || j < nb) {
+        const struct subj *x;
+        if (j == nb || (i < na && a[i]->o.h.id <= b[j]->o.h.id)) {
+            x = a[i++];
+            if (j < nb && b[j] == x)
+                j++;
+        } else {
+            x = b[j++];
+        }
+        if (x != except)
+            s->v[s->n++] = x;
+    }
 }
 
 static bool set_has(const struct subj *const *v, uint32_t n, const struct subj *t)
@@ -120,14 +135,16 @@ static struct set node_set(struct dt *d, const struct dnode *n, bool uses)
     struct set s = {NULL, 0};
     size_t cap = 0;
     const struct subj *bound = n->kind == DN_BIND ? n->temp : NULL;
+    const struct dnode *t = n->then, *e = n->els;
+    /* the bound temporary is free below the binding, not above it; the
+     * else branch (tests only) binds nothing */
+    const struct subj *const *ev = e ? (uses ? e->uses : e->free) : NULL;
+    uint32_t ne = e ? (uses ? e->n_uses : e->n_free) : 0;
+    bool in_els = bound && set_has(ev, ne, bound);
+    set_union(d, &s, &cap, t ? (uses ? t->uses : t->free) : NULL,
+              t ? (uses ? t->n_uses : t->n_free) : 0, ev, ne, in_els ? NULL : bound);
     if (n->test)
         test_refs(d, &s, &cap, n->test);
-    if (n->then)
-        set_add_all(d, &s, &cap, uses ? n->then->uses : n->then->free,
-                    uses ? n->then->n_uses : n->then->n_free, bound);
-    if (n->els)
-        set_add_all(d, &s, &cap, uses ? n->els->uses : n->els->free,
-                    uses ? n->els->n_uses : n->els->n_free, NULL);
     for (const struct memo_list *l = n->vars; l; l = l->cdr)
         set_add(d, &s, &cap, ((const struct vbind *)l->car)->s);
     if (uses && n->kind == DN_USE)
