@@ -46,14 +46,11 @@ static void grow_slots(struct memo_ctx *m, struct memo_table *t)
     t->cap = cap;
 }
 
-/* Room for one more entry; the old array stays in the arena. */
+/* Room for more entries (the array moves unless it can grow in place). */
 static void grow_ents(struct memo_ctx *m, struct memo_table *t)
 {
     size_t cap = t->ents_cap ? t->ents_cap * 2 : 32;
-    struct memo_entry *e = arena_alloc(m->a, cap * sizeof *e);
-    if (t->n)
-        memcpy(e, t->ents, t->n * sizeof *e);
-    t->ents = e;
+    t->ents = arena_grow(m->a, t->ents, t->n * sizeof *t->ents, cap * sizeof *t->ents);
     t->ents_cap = cap;
 }
 
@@ -186,14 +183,9 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
 void *memo_find_by(struct memo_table *t, uint32_t h,
                    bool (*eq)(const void *obj, const void *arg), const void *arg)
 {
-    if (!t->cap)
-        return NULL;
-    size_t mask = t->cap - 1;
-    for (size_t j = h & mask;; j = (j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[j];
-        if (!s->idx)
-            return NULL;
-        if (s->hash == h && eq(t->ents[s->idx - 1].obj, arg))
-            return t->ents[s->idx - 1].obj;
-    }
+    size_t j = h;
+    for (const struct memo_entry *e; (e = memo_probe(t, h, &j));)
+        if (eq(e->obj, arg))
+            return e->obj;
+    return NULL;
 }

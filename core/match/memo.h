@@ -7,10 +7,10 @@
  * a compiler state to the decision node built for it; it is a pure
  * optimisation (switchable, counted for --stats).
  *
- * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_find
- * (both inline),
- * memo_find_by, memo_insert, memo_stamp, memo_cons (and list helpers),
- * memo_cache_get, memo_cache_put, memo_enter, memo_leave.
+ * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_probe,
+ * memo_find (these three inline), memo_find_by, memo_insert, memo_stamp,
+ * memo_cons (and list helpers), memo_cache_get, memo_cache_put,
+ * memo_enter, memo_leave.
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -143,19 +143,34 @@ static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *
            a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
 }
 
-/* The object stored under key k (with hash h) in t, or NULL. */
-static inline void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h)
+/* The probe of lookups with hash h: the next entry of t whose slot has
+ * hash h, from slot *j on (*j starts as h), or NULL at the first empty
+ * slot.  memo_find and memo_find_by compare what it gives. */
+static inline const struct memo_entry *memo_probe(const struct memo_table *t,
+                                                  uint32_t h, size_t *j)
 {
     if (!t->cap)
         return NULL;
     size_t mask = t->cap - 1;
-    for (size_t j = h & mask;; j = (j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[j];
+    for (;; *j = (*j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[*j & mask];
         if (!s->idx)
             return NULL;
-        if (s->hash == h && memo_key_eq(&t->ents[s->idx - 1].key, k))
-            return t->ents[s->idx - 1].obj;
+        if (s->hash == h) {
+            *j = (*j + 1) & mask;
+            return &t->ents[s->idx - 1];
+        }
     }
+}
+
+/* The object stored under key k (with hash h) in t, or NULL. */
+static inline void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h)
+{
+    size_t j = h;
+    for (const struct memo_entry *e; (e = memo_probe(t, h, &j));)
+        if (memo_key_eq(&e->key, k))
+            return e->obj;
+    return NULL;
 }
 
 /* The first object of t with hash h for which eq(obj, arg) holds, or
