@@ -89,7 +89,9 @@ static bool is_nil(const struct pstate *s, const struct value *v)
     return v == s->L->nil;
 }
 
-void print_symbol_opts(struct buf *b, const struct value *v, const struct print_opts *o)
+/* A symbol: the caller's text for it (temporaries), else its name. */
+static void print_symbol_opts(struct buf *b, const struct value *v,
+                              const struct print_opts *o)
 {
     if (o->sym_text && !v->u.sym.interned) {
         size_t n = 0;
@@ -102,26 +104,31 @@ void print_symbol_opts(struct buf *b, const struct value *v, const struct print_
     print_symbol(b, v, o->gensym);
 }
 
-static void print_atom(struct pstate *s, const struct value *v)
+void print_atom_opts(struct buf *b, const struct value *v, const struct print_opts *o)
 {
     switch (v->kind) {
     case VK_INT:
     case VK_BIGNUM:
-        print_integer(s->b, v, s->o->integers_as_chars);
+        print_integer(b, v, o->integers_as_chars);
         break;
     case VK_FLOAT:
-        print_float_format(s->b, v->u.f, s->o->float_format);
+        print_float_format(b, v->u.f, o->float_format);
         break;
     case VK_SYMBOL:
-        print_symbol_opts(s->b, v, s->o);
+        print_symbol_opts(b, v, o);
         break;
     case VK_STRING:
-        print_string_text(s->b, v, s->o);
+        print_string_text(b, v, o);
         break;
     default:
-        print_boolvec(s->b, v, s->o);
+        print_boolvec(b, v, o);
         break;
     }
+}
+
+static void print_atom(struct pstate *s, const struct value *v)
+{
+    print_atom_opts(s->b, v, s->o);
 }
 
 /* Kinds whose objects contain others (they get frames and path entries;

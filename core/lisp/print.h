@@ -92,9 +92,10 @@ void print_float_format(struct buf *b, double f, const char *float_format);
 /* A symbol as prin1 writes it: backslashes per the 28 rules, `##` for the
  * empty name, and with gensym a `#:` prefix on uninterned symbols. */
 void print_symbol(struct buf *b, const struct value *sym, bool gensym);
-/* A symbol as print_value prints it with o: the text o->sym_text gives
- * for it, else its printed name. */
-void print_symbol_opts(struct buf *b, const struct value *v, const struct print_opts *o);
+/* An atom (symbol, number, string without its properties, bool-vector)
+ * as print_value prints it with o: a symbol as o->sym_text gives it, if
+ * that is set and gives text, else by its name. */
+void print_atom_opts(struct buf *b, const struct value *v, const struct print_opts *o);
 
 /* Would a symbol token with this name (n bytes) read as a number?  Such
  * names get a backslash before their first character. */

@@ -92,23 +92,20 @@ static void fvalue(struct fast *f, const struct value *v)
         if (v->u.sym.interned && v->u.sym.plain == 1)
             out_put(f->b, v->u.sym.name, v->u.sym.len);
         else
-            print_symbol_opts(f->b, v, f->o);
+            print_atom_opts(f->b, v, f->o);
+        return;
+    case VK_STRING:
+        if (v->u.str.props && v->u.str.props != f->L->nil) {
+            f->bail = true; /* printed with its properties: not a plain atom */
+            return;
+        }
+        print_atom_opts(f->b, v, f->o);
         return;
     case VK_INT:
     case VK_BIGNUM:
-        print_integer(f->b, v, f->o->integers_as_chars);
-        return;
     case VK_FLOAT:
-        print_float_format(f->b, v->u.f, f->o->float_format);
-        return;
-    case VK_STRING:
-        if (v->u.str.props && v->u.str.props != f->L->nil)
-            f->bail = true;
-        else
-            print_string_text(f->b, v, f->o);
-        return;
     case VK_BOOLVEC:
-        print_boolvec(f->b, v, f->o);
+        print_atom_opts(f->b, v, f->o);
         return;
     default:
         f->bail = true;
