@@ -200,6 +200,9 @@ void api_config_expander(struct run *r);
 const char *api_read_error_text(struct lisp *L, const struct read_error *e);
 
 
+/* Make text (len bytes, kept by the caller) r's whole input. */
+void run_set_text(struct run *r, const uint8_t *text, size_t len);
+
 /* The whole pipeline of one input: load it, then run_text (or, for a
  * large input of a -j run, api_split_run). */
 void run_input(struct run *r);

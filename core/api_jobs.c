@@ -328,9 +328,6 @@ static void run_part(struct stream *s, size_t cut)
     r->stats.bytes_in = r->len;
     r->n_sites = 0;
     r->internal = false;
-    r->rendered = 0;
-    r->begun = SIZE_MAX;
-    r->nl = NULL;
     run_text(r);
     enum pcx_status st = api_commit(s->cx, r);
     s->st = st > s->st ? st : s->st;

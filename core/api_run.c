@@ -17,6 +17,14 @@
 #include "lisp/print.h"
 #include "syntax/pretty.h"
 
+void run_set_text(struct run *r, const uint8_t *text, size_t len)
+{
+    source_init(&r->src, r->a, r->in->name, text, len);
+    r->text = text;
+    r->len = len;
+    r->base = 0;
+}
+
 /* Get the input bytes into the run; an io error otherwise. */
 static bool load(struct run *r)
 {
@@ -32,10 +40,7 @@ static bool load(struct run *r)
         r->diags.n_errors++;
         return false;
     }
-    source_init(&r->src, r->a, in->name, fd.data, fd.len);
-    r->text = fd.data;
-    r->len = fd.len;
-    r->base = 0;
+    run_set_text(r, fd.data, fd.len);
     r->stats.bytes_in += fd.len;
     return true;
 }
@@ -420,7 +425,14 @@ static bool select_top(struct run *r)
 }
 
 static bool render_early(const struct run *r);
+static void reserve_output(struct run *r);
 static void render_compact(struct run *r, size_t upto);
+
+/* The end of the top-level forms this run expands and prints. */
+static size_t forms_end(const struct run *r)
+{
+    return r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms;
+}
 
 /* Part r->part of r->parts: the top-level forms in its share.  A form
  * that starts a line starts the part its position falls in (equal shares
@@ -452,6 +464,8 @@ static void expand_stage(struct run *r)
 {
     prepare_expander(r);
     bool early = render_early(r);
+    if (early)
+        reserve_output(r);
     struct expand_stats before = r->x.stats;
     bool top = r->select_defun || r->select_nth >= 0;
     if (top ? !select_top(r) : r->cx->o.at_line && !select_at(r))
@@ -461,8 +475,7 @@ static void expand_stage(struct run *r)
         part_range(r);
     r->diag_mark = r->diags.n;
     r->rendered = r->lo;
-    size_t end = r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms;
-    for (size_t i = 0; i < end; i++) {
+    for (size_t i = 0; i < forms_end(r); i++) {
         /* definitions of the forms before a part's share are learned, as
          * expanding them would have */
         if ((top && (long)i < r->at_form) || i < r->lo)
@@ -703,8 +716,6 @@ static bool render_early(const struct run *r)
     const struct pcx_options *o = &r->cx->o;
     bool plain = !o->dump && o->format == PCX_FORMAT_LISP && o->compact;
     bool whole = r->at_form < 0 && r->select_nth < 0 && !r->select_defun;
-    if (plain && whole)
-        reserve_output((struct run *)r);
     return plain && whole;
 }
 
@@ -720,7 +731,7 @@ static void render(struct run *r)
     } else {
         reserve_output(r);
         if (o->compact)
-            render_compact(r, r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms);
+            render_compact(r, forms_end(r));
         else
             render_default(r);
     }
@@ -745,6 +756,10 @@ struct source_pos run_pos(struct run *r, uint32_t off)
 
 void run_stages(struct run *r)
 {
+    /* --compact's progress through this text (a stream runs several) */
+    r->rendered = 0;
+    r->begun = SIZE_MAX;
+    r->nl = NULL;
     if (coding_stage(r) && read_stage(r)) {
         r->expanding = expanding(r);
         if (r->expanding)

@@ -59,9 +59,7 @@ static void part_compute(struct part *p)
         arena_on_oom(p->a, &jb);
         struct run *q = ARENA_NEW(p->a, struct run);
         api_run_init(q, w->cx, p->a, w->in);
-        source_init(&q->src, p->a, w->in->name, w->text, w->len);
-        q->text = w->text;
-        q->len = w->len;
+        run_set_text(q, w->text, w->len);
         q->part = p->k;
         q->parts = p->n;
         run_stages(q);
@@ -103,9 +101,7 @@ static void run_whole(struct run *r)
     size_t len = r->len;
     uint64_t bytes_in = r->stats.bytes_in;
     api_run_init(r, cx, r->a, in);
-    source_init(&r->src, r->a, in->name, text, len);
-    r->text = text;
-    r->len = len;
+    run_set_text(r, text, len);
     r->stats.bytes_in = bytes_in;
     run_text(r);
 }
