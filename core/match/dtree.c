@@ -69,8 +69,9 @@ static void set_add(struct dt *d, struct set *s, size_t *cap, const struct subj 
     s->n++;
 }
 
-/* s (empty) := a ∪ b without except: a merge of two sets sorted by id,
- * linear where adding one by one would be quadratic. */
+/* s (empty) := a ∪ b, leaving out a's element except unless b has it too:
+ * a merge of two sets sorted by id, linear where adding one by one would
+ * be quadratic. */
 static void set_union(struct dt *d, struct set *s, size_t *cap,
                       const struct subj *const *a, uint32_t na,
                       const struct subj *const *b, uint32_t nb,
@@ -80,16 +81,15 @@ static void set_union(struct dt *d, struct set *s, size_t *cap,
     s->v = ARENA_NEWN(d->m->a, const struct subj *, *cap);
     uint32_t i = 0, j = 0;
     while (i < na || j < nb) {
-        const struct subj *x;
-        if (j == nb || (i < na && a[i]->o.h.id <= b[j]->o.h.id)) {
-            x = a[i++];
-            if (j < nb && b[j] == x)
-                j++;
+        if (j == nb || (i < na && a[i]->o.h.id < b[j]->o.h.id)) {
+            if (a[i] != except)
+                s->v[s->n++] = a[i];
+            i++;
         } else {
-            x = b[j++];
+            if (i < na && a[i] == b[j])
+                i++;
+            s->v[s->n++] = b[j++];
         }
-        if (x != except)
-            s->v[s->n++] = x;
     }
 }
 
@@ -136,13 +136,11 @@ static struct set node_set(struct dt *d, const struct dnode *n, bool uses)
     size_t cap = 0;
     const struct subj *bound = n->kind == DN_BIND ? n->temp : NULL;
     const struct dnode *t = n->then, *e = n->els;
-    /* the bound temporary is free below the binding, not above it; the
-     * else branch (tests only) binds nothing */
-    const struct subj *const *ev = e ? (uses ? e->uses : e->free) : NULL;
-    uint32_t ne = e ? (uses ? e->n_uses : e->n_free) : 0;
-    bool in_els = bound && set_has(ev, ne, bound);
+    /* the bound temporary is free below the binding, not above it */
     set_union(d, &s, &cap, t ? (uses ? t->uses : t->free) : NULL,
-              t ? (uses ? t->n_uses : t->n_free) : 0, ev, ne, in_els ? NULL : bound);
+              t ? (uses ? t->n_uses : t->n_free) : 0,
+              e ? (uses ? e->uses : e->free) : NULL,
+              e ? (uses ? e->n_uses : e->n_free) : 0, bound);
     if (n->test)
         test_refs(d, &s, &cap, n->test);
     for (const struct memo_list *l = n->vars; l; l = l->cdr)
