@@ -410,19 +410,29 @@ static enum verdict worse(enum verdict x, enum verdict y)
     return x > y ? x : y;
 }
 
-/* A case that cannot pass whatever is written: say why, show its
- * diagnostics, and count it. */
+static void error_at(struct runner *R, const struct yaml_node *at, const char *code,
+                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* An error at node `at` of the manifest: "MANIFEST:LINE:COL: error: ...". */
+static void error_at(struct runner *R, const struct yaml_node *at, const char *code,
+                     const char *fmt, ...)
+{
+    struct diag_list d;
+    va_list ap;
+    diag_init(&d, R->a);
+    va_start(ap, fmt);
+    diag_addv(&d, DIAG_ERROR, at->pos, at->pos, code, fmt, ap);
+    va_end(ap);
+    report_render(R->err, R->m.src, &d, &R->p->report);
+}
+
 /* A case with errors where none are expected, or an internal error: its
  * diagnostics, then an error at the case in the manifest (exit 2). */
 static enum verdict broken(struct runner *R, const struct golden_case *c,
                            const struct golden_result *res, const char *why)
 {
     buf_put(R->err, res->err, res->err_len);
-    struct diag_list d;
-    diag_init(&d, R->a);
-    diag_add(&d, DIAG_ERROR, c->node->pos, c->node->pos, "manifest", "case '%s' %s",
-             c->name, why);
-    report_render(R->err, R->m.src, &d, &R->p->report);
+    error_at(R, c->node, "manifest", "case '%s' %s", c->name, why);
     raise_status(R, res->status == 3 ? 3 : 2);
     return BROKEN;
 }
@@ -471,12 +481,8 @@ static enum verdict run_case(struct runner *R, const struct golden_case *c)
         struct file_data fd;
         if (!file_read(R->a, c->file_path, &fd)) {
             /* said where the manifest names the file */
-            struct diag_list d;
-            diag_init(&d, R->a);
-            uint32_t at = c->file_node ? c->file_node->pos : c->node->pos;
-            diag_add(&d, DIAG_ERROR, at, at, "io", "case '%s': %s: %s", c->name,
-                     c->file, fd.error);
-            report_render(R->err, R->m.src, &d, &R->p->report);
+            error_at(R, c->file_node ? c->file_node : c->node, "io", "case '%s': %s: %s",
+                     c->name, c->file, fd.error);
             raise_status(R, 2);
             return BROKEN;
         }
