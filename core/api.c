@@ -198,6 +198,8 @@ static void add_stats(struct pcx_stats *to, const struct pcx_stats *s)
     to->memo_hits += s->memo_hits;
     to->memo_misses += s->memo_misses;
     to->temporaries += s->temporaries;
+    to->parts += s->parts;
+    to->parts_redone += s->parts_redone;
 }
 
 /* -v --stats: the counters of one input. */

@@ -131,6 +131,12 @@ unsigned run_width(const struct run *r)
     return r->cx->o.width ? r->cx->o.width : run_config(r)->width;
 }
 
+const char *run_gensym_prefix(const struct run *r)
+{
+    const char *p = r->cx->o.gensym_prefix;
+    return p ? p : run_config(r)->gensym_prefix;
+}
+
 void api_config_expander(struct run *r)
 {
     /* ORDER: enum pcx_gensyms and enum config_gensyms */
@@ -140,8 +146,7 @@ void api_config_expander(struct run *r)
     const struct config *cfg = run_config(r);
     struct expand_ctx *x = &r->x;
     unsigned g = o->gensyms_given ? (unsigned)o->gensyms : (unsigned)cfg->gensyms;
-    gensym_configure(expand_gensyms(x), modes[g < 3 ? g : 0],
-                     o->gensym_prefix ? o->gensym_prefix : cfg->gensym_prefix);
+    gensym_configure(expand_gensyms(x), modes[g < 3 ? g : 0], run_gensym_prefix(r));
     pcase_macros_set_builtins(x->macros, cfg->builtins);
     struct config_values v;
     const struct config_lisp lisp = {read_snippet, check_template, NULL};

@@ -109,6 +109,10 @@ struct run {
                                  its number, and how many (0: not split) */
     size_t lo, hi;            /* the top-level forms this run expands and
                                  prints: [lo, hi) (a part: its share) */
+    size_t read_lo, share_lo; /* a part: the text is read from read_lo and
+                                 its share starts at byte share_lo (the
+                                 forms before it are only learned from);
+                                 its text ends where its share does */
     size_t diag_mark;         /* a part after the first: its diagnostics
                                  from here on are its own (SIZE_MAX: none) */
     bool split_failed;        /* a part's output cannot be cut out of the
@@ -187,6 +191,8 @@ void api_config_note(struct pcx_ctx *cx, const struct input *in);
 /* The configuration of r's input, and the values the command line may
  * override. */
 const struct config *run_config(const struct run *r);
+/* The prefix of temporaries' names (options over configuration). */
+const char *run_gensym_prefix(const struct run *r);
 unsigned run_skip_heads(const struct run *r);
 unsigned run_width(const struct run *r);
 

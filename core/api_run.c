@@ -128,7 +128,10 @@ static bool read_stage(struct run *r)
     /* Without expansion nothing asks where a value came from, and the
      * origin map is a large share of reading time. */
     unsigned flags = expanding(r) ? 0 : READ_NO_ORIGIN;
-    if (!read_source_opts(r->L, r->text, r->len, flags, &r->rd)) {
+    if (!read_source_range(r->L, r->text, r->read_lo, r->len, flags, &r->rd)) {
+        /* a part: the cut may be wrong; the whole text, read in one
+         * piece, says where the error is */
+        r->split_failed = r->parts > 1;
         read_error_diag(r, &r->rd.err);
         return false;
     }
@@ -434,27 +437,15 @@ static size_t forms_end(const struct run *r)
     return r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms;
 }
 
-/* Part r->part of r->parts: the top-level forms in its share.  A form
- * that starts a line starts the part its position falls in (equal shares
- * of bytes); any other form stays in the part of the form before it.
- * Every part reads the same text, so all of them agree on the cuts. */
+/* A part's share: the forms read that start at share_lo or later (its
+ * text ends where the share does). */
 static void part_range(struct run *r)
 {
-    size_t n = r->rd.n_forms, len = r->len ? r->len : 1;
-    unsigned cur = 0;
-    r->lo = r->hi = n;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t at = r->rd.forms[i].span.start;
-        unsigned k = (unsigned)((uint64_t)at * r->parts / len);
-        if ((at == 0 || r->text[at - 1] == '\n') && k > cur)
-            cur = k;
-        if (cur >= r->part && r->lo == n)
-            r->lo = i; /* a part without forms starts and ends here */
-        if (cur > r->part) {
-            r->hi = i;
-            break;
-        }
-    }
+    size_t n = r->rd.n_forms;
+    r->lo = 0;
+    while (r->lo < n && r->rd.forms[r->lo].span.start < r->share_lo)
+        r->lo++;
+    r->hi = n;
 }
 
 /* Replace the selected forms of every top-level form (cli.md section 3);
@@ -645,29 +636,18 @@ static void keep_between(struct run *r, size_t start, size_t end)
     r->out.data[r->out.len] = 0;
 }
 
-/* Where the text of a part whose first form is i begins: at that form
- * (the text before it, comments and blank lines, is the previous part's),
- * or at the end of the text when there is none. */
-static size_t part_cut(const struct run *r, size_t i)
-{
-    return i < r->rd.n_forms ? r->rd.forms[i].span.start : r->len;
-}
-
-/* A part's output in default mode: the output of its stretch of text.
- * The cut relies on the text around the part's forms being copied
- * unchanged; if it was not, the part says so (r->split_failed) and the
- * input is computed again in one piece. */
+/* A part's output in default mode: the output of its stretch of text,
+ * which ends where the part's text does.  The cut relies on the text
+ * before the share being copied unchanged; if it was not, the part says
+ * so (r->split_failed) and the input is computed again in one piece. */
 static void keep_part(struct run *r)
 {
-    size_t start = r->part == 0 ? 0 : part_cut(r, r->lo);
-    size_t end = r->part + 1 == r->parts ? r->len : part_cut(r, r->hi);
-    size_t tail = r->len - end;
-    if (r->out.len < start + tail || memcmp(r->out.data, r->text, start) != 0 ||
-        memcmp(r->out.data + r->out.len - tail, r->text + end, tail) != 0) {
+    size_t start = r->share_lo;
+    if (r->out.len < start || memcmp(r->out.data, r->text, start) != 0) {
         r->split_failed = true;
         return;
     }
-    keep_between(r, start, end);
+    keep_between(r, start, r->len);
 }
 
 static void render_default(struct run *r)
@@ -760,7 +740,8 @@ void run_stages(struct run *r)
     r->rendered = 0;
     r->begun = SIZE_MAX;
     r->nl = NULL;
-    if (coding_stage(r) && read_stage(r)) {
+    /* the parts of a split input: the whole text's coding was checked */
+    if ((r->parts > 1 || coding_stage(r)) && read_stage(r)) {
         r->expanding = expanding(r);
         if (r->expanding)
             expand_stage(r);

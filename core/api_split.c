@@ -1,26 +1,102 @@
 /* api_split.c - one large input computed in parts by several threads
  * (-j N when the input is the only one).
  *
- * Every part is an ordinary run of the whole text: it reads all of it (so
- * positions, and the input's symbols that temporaries must not be named
- * after, are those of the file), learns the definitions made by the
- * top-level forms before its share, and expands and prints only its share
- * (struct run's lo/hi, api_run.c).  The parts' outputs are joined in order
- * and their diagnostics and counters merged into the first part's run,
- * which is then delivered as the run of the whole input: what is printed,
- * said and written is what a run in one piece gives.  A part whose output
- * cannot be cut out cleanly (api_run.c checks the text around it) makes
- * the input run again in one piece.
+ * The text is cut at lines that begin with "(", where top-level forms
+ * start, into more parts than threads: a thread that finishes early
+ * takes the next part, so uneven parts still keep every thread busy.
+ * Each part is an ordinary run whose text ends at the next cut.  It reads
+ * only its own stretch when nothing before it matters: no definition of
+ * a pattern macro or structure lies before it (else it reads from the
+ * start and learns those), and no symbol of the input could be a
+ * temporary's name (else the input is run in one piece).  It expands and
+ * prints its share of forms; what it gives is kept and its arena freed at
+ * once, so the threads reuse the same memory.
+ *
+ * A cut that is not between top-level forms leaves the part before it
+ * with an unfinished list, string or quote, which fails to read; then,
+ * as when a part's output cannot be cut out cleanly, the input is run
+ * again in one piece (which also says where a real read error is).
+ * Otherwise the outputs are joined in order and the diagnostics and
+ * counters merged into the run of the whole input: what is printed, said
+ * and written is what a run in one piece gives.
  */
 #include "api_int.h"
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <string.h>
 
-/* Smaller inputs are run in one piece; a part gets at least this much. */
+#include "syntax/read.h"
+
+/* Smaller inputs are run in one piece; a part gets about this much. */
 #define SPLIT_MIN_BYTES (64 * 1024)
-#define SPLIT_MAX_PARTS 16
+#define SPLIT_MAX_THREADS 16
+/* Parts per thread: enough for uneven parts to even out. */
+#define PARTS_PER_THREAD 4
+#define SPLIT_MAX_PARTS (SPLIT_MAX_THREADS * PARTS_PER_THREAD)
+/* A part's arena starts with one page this large: a fresh thread's pages
+ * are faulted in, and huge pages take one fault per 2 MiB. */
+#define PART_FIRST_PAGE ((size_t)4 * 1024 * 1024)
+
+/* Where name first occurs in text[lo, hi) as a symbol may write it,
+ * with a backslash before any of its characters (hi: nowhere).  Inside
+ * strings and comments too: a false alarm only costs speed. */
+static size_t find_name(const uint8_t *text, size_t lo, size_t hi, const char *name)
+{
+    size_t n = strlen(name);
+    const uint8_t *p = text + lo, *end = text + hi;
+    while (n && (p = memchr(p, (uint8_t)name[0], (size_t)(end - p)))) {
+        const uint8_t *q = p + 1;
+        size_t i = 1;
+        while (i < n && q < end) {
+            if (*q == '\\' && q + 1 < end)
+                q++;
+            if (*q != (uint8_t)name[i])
+                break;
+            q++;
+            i++;
+        }
+        if (i == n)
+            return (size_t)(p - text);
+        p++;
+    }
+    return hi;
+}
+
+/* Where the two bytes "ab" first occur in text[from, len) (len: nowhere). */
+static size_t find_pair(const uint8_t *text, size_t from, size_t len, uint8_t a, uint8_t b)
+{
+    const uint8_t *p = text + from, *end = text + len;
+    while (p + 1 < end && (p = memchr(p, a, (size_t)(end - p - 1)))) {
+        if (p[1] == b)
+            return (size_t)(p - text);
+        p++;
+    }
+    return len;
+}
+
+/* The first byte of text where a definition that later forms learn from
+ * may be written (len: none). */
+static size_t first_definition(const uint8_t *text, size_t len)
+{
+    size_t a = find_name(text, 0, len, "pcase-defmacro");
+    size_t b = find_name(text, 0, len, "cl-defstruct");
+    return a < b ? a : b;
+}
+
+/* May r's text be computed in parts at all?  Not when a symbol of the
+ * text could be a temporary's name (a part knows only the symbols it
+ * reads), nor with `#@N` (which skips bytes past a cut), nor when the
+ * text declares a coding system the run refuses. */
+static bool splittable(const struct run *r)
+{
+    const char *prefix = run_gensym_prefix(r);
+    struct span name;
+    return *prefix && find_name(r->text, 0, r->len, prefix) == r->len &&
+           find_pair(r->text, 0, r->len, '#', '@') == r->len &&
+           read_check_coding(r->text, r->len, &name);
+}
 
 unsigned api_split_parts(const struct run *r)
 {
@@ -31,65 +107,131 @@ unsigned api_split_parts(const struct run *r)
         return 1;
     if (n > r->len / SPLIT_MIN_BYTES)
         n = r->len / SPLIT_MIN_BYTES;
-    if (n > SPLIT_MAX_PARTS)
-        n = SPLIT_MAX_PARTS;
-    return n < 2 ? 1 : (unsigned)n;
+    if (n > SPLIT_MAX_THREADS)
+        n = SPLIT_MAX_THREADS;
+    return n < 2 || !splittable(r) ? 1 : (unsigned)n;
 }
 
-/* A part after the first, computed in its own arena. */
+/* One part: its stretch of text and, once computed, what it gives. */
 struct part {
-    const struct run *whole; /* the loaded input: read only while parts run */
-    unsigned k, n;
-    struct arena *a;
-    struct run *r;           /* NULL: memory ran out */
-    pthread_t th;
-    bool started;            /* th runs it (else the calling thread does) */
+    size_t lo, hi;            /* its share: bytes [lo, hi) */
+    size_t read_lo;           /* where its reading starts */
+    struct arena *a;          /* what it gives (its run's arena is gone) */
+    const char *out;
+    size_t out_len;
+    struct diag *diags;       /* said while expanding its share */
+    size_t n_diags;
+    struct pcx_stats stats;
+    bool internal, failed, oom;
 };
 
-static void part_compute(struct part *p)
+struct split {
+    const struct run *whole;  /* the loaded input: read only while parts run */
+    struct part *p;
+    unsigned n;
+    atomic_uint next;         /* the next part to take */
+    atomic_bool stop;         /* a part failed: the rest is wasted work */
+};
+
+/* Cut text into at most n parts of about equal size, each starting at a
+ * line that begins with "(" (the first at 0).  Returns how many. */
+static unsigned cut(struct part *p, const uint8_t *text, size_t len, unsigned n)
 {
-    const struct run *w = p->whole;
-    p->a = arena_new(NULL);
-    if (!p->a)
-        return;
-    p->a->limit = w->cx->o.memory_limit;
-    struct run *volatile r = NULL;
-    jmp_buf jb;
-    if (setjmp(jb) == 0) {
-        arena_on_oom(p->a, &jb);
-        struct run *q = ARENA_NEW(p->a, struct run);
-        api_run_init(q, w->cx, p->a, w->in);
-        run_set_text(q, w->text, w->len);
-        q->part = p->k;
-        q->parts = p->n;
-        run_stages(q);
-        r = q;
+    unsigned k = 0;
+    p[0].lo = 0;
+    for (unsigned i = 1; i < n; i++) {
+        size_t from = len / n * i;
+        if (from <= p[k].lo)
+            from = p[k].lo + 1;
+        size_t at = from < len ? find_pair(text, from - 1, len, '\n', '(') : len;
+        if (at == len)
+            break;
+        p[k].hi = at + 1;
+        p[k + 1].lo = p[k].hi;
+        k++;
     }
-    arena_on_oom(p->a, NULL);
-    p->r = r;
+    p[k].hi = len;
+    return k + 1;
 }
 
-static void *part_main(void *arg)
+/* Copy what merge needs of part run q into p->a. */
+static void keep(struct part *p, const struct run *q)
 {
-    part_compute(arg);
+    struct arena *a = p->a;
+    p->out = arena_strndup(a, (const char *)q->out.data, q->out.len);
+    p->out_len = q->out.len;
+    size_t from = q->diag_mark == SIZE_MAX ? q->diags.n : q->diag_mark;
+    p->n_diags = q->diags.n - from;
+    p->diags = ARENA_NEWN(a, struct diag, p->n_diags + 1);
+    for (size_t i = 0; i < p->n_diags; i++) {
+        p->diags[i] = q->diags.items[from + i];
+        const char *m = p->diags[i].message;
+        p->diags[i].message = arena_strndup(a, m, strlen(m));
+    }
+    p->stats = q->stats;
+    p->stats.forms = q->rd.n_forms - q->lo;
+    p->internal = q->internal;
+    p->failed = q->split_failed;
+}
+
+static void part_compute(struct split *s, unsigned k)
+{
+    const struct run *w = s->whole;
+    struct part *p = &s->p[k];
+    struct arena *a = arena_new(NULL);
+    p->a = arena_new(NULL);
+    if (!a || !p->a) {
+        arena_free(a);
+        p->oom = true;
+        return;
+    }
+    a->limit = w->cx->o.memory_limit;
+    a->first_page = PART_FIRST_PAGE;
+    jmp_buf jb;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(a, &jb);
+        arena_on_oom(p->a, &jb);
+        struct run *q = ARENA_NEW(a, struct run);
+        api_run_init(q, w->cx, a, w->in);
+        run_set_text(q, w->text, p->hi);
+        q->part = k;
+        q->parts = s->n;
+        q->read_lo = p->read_lo;
+        q->share_lo = p->lo;
+        run_stages(q);
+        keep(p, q);
+    } else {
+        p->oom = true;
+    }
+    arena_on_oom(p->a, NULL);
+    arena_free(a);
+    if (p->oom || p->failed)
+        atomic_store(&s->stop, true);
+}
+
+static void *worker(void *arg)
+{
+    struct split *s = arg;
+    unsigned k;
+    while (!atomic_load(&s->stop) && (k = atomic_fetch_add(&s->next, 1)) < s->n)
+        part_compute(s, k);
     return NULL;
 }
 
-/* Add part q's share to r: its output after r's, the diagnostics it
- * recorded after reading, its expansion counters. */
-static void merge(struct run *r, const struct run *q)
+/* Add part p to r: its output after r's, its diagnostics, counters. */
+static void merge(struct run *r, const struct part *p)
 {
-    buf_put(&r->out, q->out.data, q->out.len);
-    for (size_t i = q->diag_mark; q->diag_mark != SIZE_MAX && i < q->diags.n; i++) {
-        const struct diag *d = &q->diags.items[i];
+    buf_put(&r->out, p->out, p->out_len);
+    for (size_t i = 0; i < p->n_diags; i++) {
+        const struct diag *d = &p->diags[i];
         diag_add(&r->diags, d->sev, d->start, d->end, d->code, "%s", d->message);
     }
-    r->internal = r->internal || q->internal;
-    r->split_failed = r->split_failed || q->split_failed;
-    r->stats.expanded += q->stats.expanded;
-    r->stats.memo_hits += q->stats.memo_hits;
-    r->stats.memo_misses += q->stats.memo_misses;
-    r->stats.temporaries += q->stats.temporaries;
+    r->internal = r->internal || p->internal;
+    r->stats.forms += p->stats.forms;
+    r->stats.expanded += p->stats.expanded;
+    r->stats.memo_hits += p->stats.memo_hits;
+    r->stats.memo_misses += p->stats.memo_misses;
+    r->stats.temporaries += p->stats.temporaries;
 }
 
 /* Start again in one piece, keeping the loaded text. */
@@ -106,67 +248,73 @@ static void run_whole(struct run *r)
     run_text(r);
 }
 
-/* Part 0 runs here, in r; out of memory in it is caught here, so that the
- * other parts (which read r's text) are joined before the arena goes. */
-static bool first_part(struct run *r)
+/* Merge every part into r; false when memory ran out doing it. */
+static bool merge_all(struct run *r, const struct split *s)
 {
-    jmp_buf *outer = r->a->oom;
-    jmp_buf jb;
-    volatile bool ok = false;
-    if (setjmp(jb) == 0) {
-        arena_on_oom(r->a, &jb);
-        run_stages(r);
-        ok = true;
-    }
-    arena_on_oom(r->a, outer);
-    return ok;
-}
-
-/* Merge parts 1..n-1 into r; false when one of them or the merge ran out
- * of memory. */
-static bool merge_all(struct run *r, const struct part *parts, unsigned n)
-{
-    for (unsigned k = 1; k < n; k++)
-        if (!parts[k].r)
-            return false;
     jmp_buf *outer = r->a->oom;
     jmp_buf jb;
     volatile bool merged = false;
     if (setjmp(jb) == 0) {
         arena_on_oom(r->a, &jb);
-        for (unsigned k = 1; k < n; k++)
-            merge(r, parts[k].r);
+        for (unsigned k = 0; k < s->n; k++)
+            merge(r, &s->p[k]);
         merged = true;
     }
     arena_on_oom(r->a, outer);
     return merged;
 }
 
-void api_split_run(struct run *r, unsigned n)
+/* Has every part been computed and given a clean result?  *oom: one ran
+ * out of memory. */
+static bool all_clean(const struct split *s, bool *oom)
 {
-    struct part parts[SPLIT_MAX_PARTS];
-    for (unsigned k = 1; k < n; k++) {
-        parts[k] = (struct part){.whole = r, .k = k, .n = n};
-        parts[k].started = pthread_create(&parts[k].th, NULL, part_main, &parts[k]) == 0;
+    bool clean = true;
+    for (unsigned k = 0; k < s->n; k++) {
+        const struct part *p = &s->p[k];
+        *oom = *oom || p->oom;
+        clean = clean && p->a && !p->failed && !p->oom;
     }
-    r->part = 0;
-    r->parts = n;
-    bool ok = first_part(r);
-    for (unsigned k = 1; k < n; k++) {
-        if (parts[k].started)
-            pthread_join(parts[k].th, NULL);
-        else if (ok)
-            part_compute(&parts[k]);
+    return clean;
+}
+
+void api_split_run(struct run *r, unsigned threads)
+{
+    struct part p[SPLIT_MAX_PARTS];
+    memset(p, 0, sizeof p);
+    unsigned want = threads * PARTS_PER_THREAD;
+    if (want > r->len / SPLIT_MIN_BYTES)
+        want = (unsigned)(r->len / SPLIT_MIN_BYTES);
+    struct split s = {.whole = r, .p = p, .n = cut(p, r->text, r->len, want)};
+    if (s.n < 2) {
+        run_text(r);
+        return;
     }
-    ok = ok && merge_all(r, parts, n);
-    for (unsigned k = 1; k < n; k++)
-        arena_free(parts[k].a);
+    size_t def = first_definition(r->text, r->len);
+    for (unsigned k = 0; k < s.n; k++)
+        p[k].read_lo = def < p[k].lo ? 0 : p[k].lo;
+    atomic_init(&s.next, 0);
+    atomic_init(&s.stop, false);
+    pthread_t th[SPLIT_MAX_THREADS];
+    bool started[SPLIT_MAX_THREADS] = {false};
+    for (unsigned t = 1; t < threads && t < s.n; t++)
+        started[t] = pthread_create(&th[t], NULL, worker, &s) == 0;
+    worker(&s);
+    for (unsigned t = 1; t < threads && t < s.n; t++)
+        if (started[t])
+            pthread_join(th[t], NULL);
+    bool oom = false, clean = all_clean(&s, &oom);
+    bool ok = !oom && (!clean || merge_all(r, &s));
+    for (unsigned k = 0; k < s.n; k++)
+        arena_free(p[k].a);
     if (!ok) {
         r->oom = true; /* api_deliver says so */
         return;
     }
-    if (r->split_failed)
+    if (!clean) {
         run_whole(r);
-    else
+        r->stats.parts_redone++;
+    } else {
+        r->stats.parts += s.n;
         run_render_diagnostics(r);
+    }
 }

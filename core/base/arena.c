@@ -31,7 +31,7 @@ struct arena_page {
 static void *malloc_alloc(void *ctx, size_t n)
 {
     (void)ctx;
-    if (n < 2 * HUGE_PAGE)
+    if (n < HUGE_PAGE)
         return malloc(n);
     void *p = aligned_alloc(HUGE_PAGE, (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
 #ifdef MADV_HUGEPAGE
@@ -148,6 +148,8 @@ static void oom(struct arena *a)
 static void new_page(struct arena *a, size_t n)
 {
     size_t size = PAGE_MIN;
+    if (!a->page && a->first_page > PAGE_MIN && (!a->limit || a->first_page <= a->limit))
+        size = a->first_page;
     if (a->page && a->page->size < 16 * 1024 * 1024)
         size = a->page->size * 2;
     /* A large request gets a page of a size the cache keeps, unless that

@@ -30,6 +30,8 @@ struct arena {
     jmp_buf *oom;                     /* where OOM jumps; NULL = abort */
     size_t total;                     /* bytes taken from the backing */
     size_t limit;                     /* 0 = none; else OOM past this */
+    size_t first_page;                /* 0: pages start small and double;
+                                         else the size of the first page */
 };
 
 /* Position to roll back to with arena_release. */

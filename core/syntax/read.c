@@ -870,17 +870,18 @@ static int read_object(struct reader *R, struct item *out)
     }
 }
 
-static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t len,
-                                 bool origin)
+static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t start,
+                                 size_t len, bool origin)
 {
     struct reader *R = arena_zalloc(L->a, sizeof *R);
     R->L = L;
     R->a = L->a;
     R->text = text;
     R->len = len;
-    lex_init(&R->lx, text, len, 0);
+    R->pos = start;
+    lex_init(&R->lx, text, len, start);
     R->toks = arena_alloc(L->a, READ_TOKENS * sizeof *R->toks);
-    R->origin = origin ? read_origin_new(L->a, text, len) : NULL;
+    R->origin = origin ? read_origin_new(L->a, text, len - start) : NULL;
     return R;
 }
 
@@ -908,11 +909,19 @@ bool read_source(struct lisp *L, const uint8_t *text, size_t len,
 bool read_source_opts(struct lisp *L, const uint8_t *text, size_t len,
                       unsigned flags, struct read_result *out)
 {
+    return read_source_range(L, text, 0, len, flags, out);
+}
+
+bool read_source_range(struct lisp *L, const uint8_t *text, size_t start,
+                       size_t len, unsigned flags, struct read_result *out)
+{
     memset(out, 0, sizeof *out);
-    struct reader *R = reader_new(L, text, len >= UINT32_MAX ? 0 : len,
-                                  !(flags & READ_NO_ORIGIN));
+    bool huge = len >= UINT32_MAX;
+    if (huge || start > len)
+        start = len = 0;
+    struct reader *R = reader_new(L, text, start, len, !(flags & READ_NO_ORIGIN));
     out->origin = R->origin;
-    if (len >= UINT32_MAX) {
+    if (huge) {
         read_fail(R, 0, "error", "Input too large (4 GiB or more)");
         out->err = R->err;
         return false;
@@ -936,7 +945,7 @@ bool read_source_opts(struct lisp *L, const uint8_t *text, size_t len,
 bool read_one(struct lisp *L, const uint8_t *text, size_t len,
               struct value **v, size_t *consumed, struct read_error *err)
 {
-    struct reader *R = reader_new(L, text, len >= UINT32_MAX ? 0 : len, true);
+    struct reader *R = reader_new(L, text, 0, len >= UINT32_MAX ? 0 : len, true);
     struct item it;
     int r = len >= UINT32_MAX ? RD_END : read_object(R, &it);
     if (r == RD_END)

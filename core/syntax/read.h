@@ -66,6 +66,12 @@ enum read_flags {
 bool read_source_opts(struct lisp *L, const uint8_t *text, size_t len,
                       unsigned flags, struct read_result *out);
 
+/* read_source_opts of the text from byte start on, as if the bytes before
+ * it were not there (start must be where a top-level form may begin);
+ * positions stay offsets into text. */
+bool read_source_range(struct lisp *L, const uint8_t *text, size_t start,
+                       size_t len, unsigned flags, struct read_result *out);
+
 /* Emacs's read-from-string on a multibyte string: read one object from the
  * start of text.  *consumed gets the number of *characters* consumed (as
  * the reader tables count them).  Returns false and fills *err on error. */

@@ -473,3 +473,15 @@ int support_goldens(const char *dir, support_expansion_check check)
     test_free(data);
     return cases;
 }
+
+bool support_capture_write(void *ctx, const void *p, size_t n)
+{
+    struct support_capture *c = ctx;
+    char *d = test_realloc(c->data, c->len + n + 1);
+    assert_non_null(d);
+    memcpy(d + c->len, p, n);
+    c->data = d;
+    c->len += n;
+    d[c->len] = 0;
+    return true;
+}

@@ -34,6 +34,14 @@ struct arena_backing support_failing_backing(struct support_failing *f);
 /* Path of a file under testdata/ (from $PCX_TESTDATA, default "testdata"). */
 const char *support_testdata(const char *rel);
 
+/* Bytes written to a pcx_sink, in a test_malloc'd growing buffer
+ * (support_capture_write is the sink's write; free data with test_free). */
+struct support_capture {
+    char *data; /* NUL-terminated; NULL until something is written */
+    size_t len;
+};
+bool support_capture_write(void *ctx, const void *p, size_t n);
+
 /* Whole file into a test_malloc'd buffer (NUL-terminated); *n gets the size.
  * Fails the test if it cannot be read. */
 char *support_slurp(const char *path, size_t *n);

@@ -126,24 +126,8 @@ static int lowest_free_fd(void)
 #define PAD_STEP 128
 
 /* A sink collecting bytes with test_malloc (leaks fail the test). */
-struct capture {
-    char *data;
-    size_t len;
-};
 
-static bool capture_write(void *ctx, const void *p, size_t n)
-{
-    struct capture *c = ctx;
-    char *d = test_realloc(c->data, c->len + n + 1);
-    assert_non_null(d);
-    memcpy(d + c->len, p, n);
-    c->data = d;
-    c->len += n;
-    d[c->len] = 0;
-    return true;
-}
-
-static void capture_reset(struct capture *c)
+static void capture_reset(struct support_capture *c)
 {
     test_free(c->data);
     c->data = NULL;
@@ -159,7 +143,7 @@ static const char *case_path(const struct oom_case *k)
 }
 
 static struct pcx_ctx *context(const struct oom_case *k, size_t limit,
-                               struct capture *out, struct capture *err)
+                               struct support_capture *out, struct support_capture *err)
 {
     struct pcx_options o = {0};
     o.compact = k->compact;
@@ -168,8 +152,8 @@ static struct pcx_ctx *context(const struct oom_case *k, size_t limit,
     o.quiet = true;
     o.memory_limit = limit;
     o.jobs = k->jobs;
-    o.out = (struct pcx_sink){capture_write, out, NULL};
-    o.diag = (struct pcx_sink){capture_write, err, NULL};
+    o.out = (struct pcx_sink){support_capture_write, out, NULL};
+    o.diag = (struct pcx_sink){support_capture_write, err, NULL};
     struct pcx_ctx *cx = pcx_ctx_new(&o);
     assert_non_null(cx);
     return cx;
@@ -250,7 +234,7 @@ static long sweep_case(const struct pcx_ctx *cx, const struct oom_case *k,
 static void failing_backing_sweep(void **state)
 {
     (void)state;
-    struct capture out = {0}, err = {0};
+    struct support_capture out = {0}, err = {0};
     struct arena *ca = support_arena();
     struct buf msgs;
     buf_init(&msgs, ca);
@@ -288,9 +272,9 @@ static void failing_backing_sweep(void **state)
 /* A run under a memory limit ended either with exactly the out-of-memory
  * error (status error, nothing printed) or exactly as the unlimited run
  * (ref); returns whether it ran out. */
-static bool limited_outcome(enum pcx_status st, const struct capture *out,
-                            const struct capture *err, enum pcx_status ref,
-                            const struct capture *ref_out, const struct capture *ref_err,
+static bool limited_outcome(enum pcx_status st, const struct support_capture *out,
+                            const struct support_capture *err, enum pcx_status ref,
+                            const struct support_capture *ref_out, const struct support_capture *ref_err,
                             const char *oom_line)
 {
     bool oom = err->data && strcmp(err->data, oom_line) == 0;
@@ -321,7 +305,7 @@ static void memory_limit_sweep(void **state)
     (void)state;
     for (size_t i = 0; i < N_CASES; i++) {
         const struct oom_case *k = &cases[i];
-        struct capture ref_out = {0}, ref_err = {0};
+        struct support_capture ref_out = {0}, ref_err = {0};
         struct pcx_ctx *cx = context(k, 0, &ref_out, &ref_err);
         enum pcx_status ref = run_public(cx, k);
         pcx_ctx_free(cx);
@@ -331,7 +315,7 @@ static void memory_limit_sweep(void **state)
         size_t limit = 1, runs = 0;
         for (;; limit += 8 * 1024, runs++) {
             assert_true(limit < 256u * 1024 * 1024); /* a small input */
-            struct capture out = {0}, err = {0};
+            struct support_capture out = {0}, err = {0};
             cx = context(k, limit, &out, &err);
             enum pcx_status st = run_public(cx, k);
             pcx_ctx_free(cx);
@@ -359,15 +343,18 @@ static void write_split_file(void)
     snprintf(path, sizeof path, "%s/%s", config_dir, split_name);
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
-    for (int i = 0; i < 1200; i++)
+    for (int i = 0; i < 3000; i++) /* over 128 KiB: computed in parts */
         fprintf(f, "(defun s%d (v)\n  (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
     fprintf(f, "(defun s-last (v) (pcase v (_ 1) (2 3)))\n");
     assert_int_equal(fclose(f), 0);
 }
 
+/* Parts the last run_split computed its input in. */
+static size_t split_parts;
+
 /* A run of the split file through pcx_run_operands, as the program does. */
-static enum pcx_status run_split(unsigned jobs, size_t limit, struct capture *out,
-                                 struct capture *err)
+static enum pcx_status run_split(unsigned jobs, size_t limit, struct support_capture *out,
+                                 struct support_capture *err)
 {
     const struct oom_case k = {split_name, NULL, true, false, jobs};
     struct pcx_ctx *cx = context(&k, limit, out, err);
@@ -376,6 +363,9 @@ static enum pcx_status run_split(unsigned jobs, size_t limit, struct capture *ou
     const char *operands[] = {path};
     enum pcx_status st = pcx_run_operands(cx, operands, 1, NULL, "-");
     enum pcx_status fin = pcx_ctx_finish(cx);
+    struct pcx_stats stats;
+    pcx_ctx_stats(cx, &stats);
+    split_parts = stats.parts;
     pcx_ctx_free(cx);
     return fin > st ? fin : st;
 }
@@ -388,9 +378,11 @@ static void memory_limit_split(void **state)
 {
     (void)state;
     write_split_file();
-    struct capture ref_out = {0}, ref_err = {0}, two_out = {0}, two_err = {0};
+    struct support_capture ref_out = {0}, ref_err = {0}, two_out = {0}, two_err = {0};
     enum pcx_status ref = run_split(1, 0, &ref_out, &ref_err);
+    assert_int_equal(split_parts, 0);
     assert_int_equal(run_split(2, 0, &two_out, &two_err), ref);
+    assert_true(split_parts >= 2);
     assert_int_equal(two_out.len, ref_out.len);
     assert_memory_equal(two_out.data, ref_out.data, ref_out.len);
     assert_string_equal(two_err.data, ref_err.data);
@@ -401,7 +393,7 @@ static void memory_limit_split(void **state)
     size_t limit = 1, runs = 0;
     for (;; limit += 256 * 1024, runs++) {
         assert_true(limit < 512u * 1024 * 1024);
-        struct capture out = {0}, err = {0};
+        struct support_capture out = {0}, err = {0};
         enum pcx_status st = run_split(2, limit, &out, &err);
         bool oom = limited_outcome(st, &out, &err, ref, &ref_out, &ref_err, oom_line);
         capture_reset(&out);

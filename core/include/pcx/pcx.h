@@ -161,6 +161,9 @@ struct pcx_stats {
     size_t checked;     /* targets compared (-c/-d/-l) */
     size_t stale;       /* of those, stale or missing */
     size_t written;     /* target files written */
+    size_t parts;       /* pieces large inputs were computed in (-j N) */
+    size_t parts_redone; /* large inputs computed again in one piece, since
+                            their text could not be cut between forms */
 };
 
 struct pcx_ctx;

@@ -1,0 +1,227 @@
+/* test_split.c - one large input computed in parts by -j threads
+ * (api_split.c): the parts read only their own stretch of text when
+ * nothing before it matters, and whatever the text, output, diagnostics
+ * and counters are those of a run in one piece. */
+#include "support.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pcx/pcx.h"
+
+
+struct outcome {
+    struct support_capture out, err;
+    enum pcx_status st;
+    struct pcx_stats stats;
+};
+
+static void outcome_free(struct outcome *o)
+{
+    test_free(o->out.data);
+    test_free(o->err.data);
+}
+
+static char dir[] = "/tmp/pcx-split-XXXXXX";
+
+static const char *path_of(const char *name)
+{
+    static char path[sizeof dir + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return path;
+}
+
+/* Run file name with -j jobs as the program does. */
+static struct outcome run(const char *name, unsigned jobs, bool compact)
+{
+    struct outcome o = {{NULL, 0}, {NULL, 0}, PCX_STATUS_OK, {0}};
+    struct pcx_options opt = {0};
+    opt.compact = compact;
+    opt.config = PCX_CONFIG_NONE;
+    opt.quiet = true;
+    opt.jobs = jobs;
+    opt.out = (struct pcx_sink){support_capture_write, &o.out, NULL};
+    opt.diag = (struct pcx_sink){support_capture_write, &o.err, NULL};
+    struct pcx_ctx *cx = pcx_ctx_new(&opt);
+    assert_non_null(cx);
+    const char *operands[] = {path_of(name)};
+    o.st = pcx_run_operands(cx, operands, 1, NULL, "-");
+    enum pcx_status fin = pcx_ctx_finish(cx);
+    if (fin > o.st)
+        o.st = fin;
+    pcx_ctx_stats(cx, &o.stats);
+    pcx_ctx_free(cx);
+    return o;
+}
+
+/* -j 1 and -j 2 of file name in both output modes give the same bytes,
+ * diagnostics, status and counters; returns -j 2's counters (compact). */
+static struct pcx_stats same_as_one_piece(const char *name)
+{
+    struct pcx_stats two_stats = {0};
+    for (int compact = 0; compact < 2; compact++) {
+        struct outcome one = run(name, 1, compact), two = run(name, 2, compact);
+        assert_int_equal(two.st, one.st);
+        assert_int_equal(two.out.len, one.out.len);
+        if (one.out.len)
+            assert_memory_equal(two.out.data, one.out.data, one.out.len);
+        assert_string_equal(two.err.data ? two.err.data : "",
+                            one.err.data ? one.err.data : "");
+        assert_int_equal(two.stats.forms, one.stats.forms);
+        assert_int_equal(two.stats.expanded, one.stats.expanded);
+        assert_int_equal(two.stats.temporaries, one.stats.temporaries);
+        assert_int_equal(two.stats.memo_hits + two.stats.memo_misses > 0,
+                         one.stats.memo_hits + one.stats.memo_misses > 0);
+        assert_int_equal(one.stats.parts, 0);
+        two_stats = two.stats;
+        outcome_free(&one);
+        outcome_free(&two);
+    }
+    return two_stats;
+}
+
+/* The same, for a file whose parts could not all be read: it was run
+ * again in one piece. */
+static struct pcx_stats redone(const char *name)
+{
+    struct pcx_stats st = same_as_one_piece(name);
+    assert_int_equal(st.parts, 0);
+    assert_int_equal(st.parts_redone, 1);
+    return st;
+}
+
+static FILE *create(const char *name)
+{
+    FILE *f = fopen(path_of(name), "wb");
+    assert_non_null(f);
+    return f;
+}
+
+/* n forms of about 150 bytes each, numbered from first. */
+static void forms(FILE *f, int first, int n)
+{
+    for (int i = first; i < first + n; i++)
+        fprintf(f, ";; form %d\n(defun sp%d (v)\n  (pcase v\n    (`(,a ,b . ,c) (list a b c %d))\n"
+                   "    ((and (pred stringp) s) s)\n    (_ nil)))\n", i, i, i);
+}
+
+static void close_file(FILE *f)
+{
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Plain forms: every part reads only its stretch; none is redone. */
+static void parts_read_their_stretch(void **state)
+{
+    (void)state;
+    FILE *f = create("plain.el");
+    fprintf(f, ";;; plain.el  -*- lexical-binding: t -*-\n");
+    forms(f, 0, 2500);
+    fprintf(f, "(defun sp-last (v) (pcase v (_ 1) (2 3)))\n");
+    close_file(f);
+    struct pcx_stats st = same_as_one_piece("plain.el");
+    assert_true(st.parts >= 4);
+    assert_int_equal(st.parts_redone, 0);
+    assert_int_equal(st.forms, 2501);
+}
+
+/* Every line that starts with "(" lies inside one long string: the cuts
+ * fall in it, a part fails to read, and the input is run in one piece. */
+static void cut_inside_a_string_is_redone(void **state)
+{
+    (void)state;
+    FILE *f = create("string.el");
+    fprintf(f, "(defvar sp-doc \"\n");
+    for (int i = 0; i < 12000; i++)
+        fprintf(f, "(not a form %d) and more words\n", i);
+    fprintf(f, "\")\n");
+    for (int i = 0; i < 100; i++)
+        fprintf(f, " (pcase sp-doc (`(,a) a) (_ %d))\n", i);
+    close_file(f);
+    assert_int_equal(redone("string.el").forms, 101);
+}
+
+/* A symbol that could be a temporary's name, however it is written,
+ * keeps the input in one piece: a part knows only the symbols it reads. */
+static void temporary_names_keep_one_piece(void **state)
+{
+    (void)state;
+    static const char *const spellings[] = {"pcx--v", "p\\cx-\\-v", "_pcx--x0"};
+    for (size_t k = 0; k < sizeof spellings / sizeof spellings[0]; k++) {
+        FILE *f = create("names.el");
+        forms(f, 0, 2000);
+        fprintf(f, "(defun sp-n (x) (pcase x (`(,v) (list v '%s))))\n", spellings[k]);
+        close_file(f);
+        struct pcx_stats st = same_as_one_piece("names.el");
+        assert_int_equal(st.parts, 0);
+        assert_int_equal(st.parts_redone, 0);
+    }
+}
+
+/* A pattern macro and a struct defined in the middle and used after:
+ * the parts after them read from the start and learn them. */
+static void definitions_in_the_middle(void **state)
+{
+    (void)state;
+    FILE *f = create("defs.el");
+    forms(f, 0, 1500);
+    fprintf(f, "(pcase-defmacro sp-pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n");
+    fprintf(f, "(cl-defstruct sp-pt x y)\n");
+    forms(f, 1500, 1500);
+    fprintf(f, "(defun sp-use (v) (pcase v ((sp-pair x y) (+ x y)) ((cl-struct sp-pt x) x)))\n");
+    close_file(f);
+    struct pcx_stats st = same_as_one_piece("defs.el");
+    assert_true(st.parts >= 4);
+    struct outcome o = run("defs.el", 2, true);
+    assert_int_equal(o.st, PCX_STATUS_OK);
+    assert_null(strstr(o.out.data, "sp-pair x y"));
+    assert_non_null(strstr(o.out.data, "(cl-typep v 'sp-pt)"));
+    outcome_free(&o);
+}
+
+/* A read error in the middle: the same error as in one piece. */
+static void read_error_in_the_middle(void **state)
+{
+    (void)state;
+    FILE *f = create("bad.el");
+    forms(f, 0, 1500);
+    fprintf(f, "(defun sp-bad (v) (pcase v (1 \"unfinished)))\n");
+    forms(f, 1500, 1500);
+    close_file(f);
+    redone("bad.el");
+    struct outcome o = run("bad.el", 2, false);
+    assert_int_equal(o.st, PCX_STATUS_ERROR);
+    assert_non_null(strstr(o.err.data, "error: "));
+    outcome_free(&o);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"plain.el", "string.el", "names.el",
+                                        "defs.el", "bad.el"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        unlink(path_of(names[i]));
+    return rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parts_read_their_stretch),
+        cmocka_unit_test(cut_inside_a_string_is_redone),
+        cmocka_unit_test(temporary_names_keep_one_piece),
+        cmocka_unit_test(definitions_in_the_middle),
+        cmocka_unit_test(read_error_in_the_middle),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
