@@ -16,8 +16,11 @@
 # 2. valgrind: the unit tests of PLAINBUILD (default build/, the README's
 #    build; set up here when missing) run under valgrind
 #    --leak-check=full: any error or definite/possible leak fails them.
+# 3. lto: a gcc build at -O3 with link-time optimisation (build-lto/)
+#    runs the unit suite: inlining across files turns C aliasing
+#    mistakes, harmless in the plain build, into wrong results or crashes.
 # Prints the time each gate took and the total.  PCX_QUALITY_SKIP may
-# name gates to leave out ("sanitize valgrind").  Exits non-zero at the
+# name gates to leave out ("sanitize valgrind lto").  Exits non-zero at the
 # first gate that fails.  (cmd/tests/fuzz-smoke.sh fuzzes alone, in a
 # build of its own.)
 set -eu
@@ -82,6 +85,14 @@ valgrind_unit() {
         --wrap='valgrind --leak-check=full --error-exitcode=1 --quiet'
 }
 
+lto() {
+    [ -f build-lto/build.ninja ] ||
+        CC=gcc meson setup build-lto -Db_lto=true -Doptimization=3
+    ninja -C build-lto
+    meson test -C build-lto --suite unit --print-errorlogs --num-processes 2
+}
+
 gate sanitize sanitize
 gate valgrind valgrind_unit
+gate lto lto
 echo "quality: all gates passed in $(($(date +%s) - start)) s"

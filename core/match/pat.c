@@ -196,18 +196,30 @@ const struct pat *pat_app(struct memo_ctx *m, struct value *fun,
     return make(m, PAT_APP, pat_val(m, fun), NULL, sub, NULL);
 }
 
+/* The list of patterns items[0..n).  Each pointer is converted on its
+ * own: reading the array as one of memo_obj pointers would break C's
+ * aliasing rules (and does break, once inlined across files). */
+static struct memo_list *pat_list(struct memo_ctx *m, const struct pat *const *items,
+                                  size_t n)
+{
+    struct memo_list *l = NULL;
+    while (n > 0) {
+        n--;
+        l = memo_cons(m, (struct memo_obj *)&items[n]->o, l);
+    }
+    return l;
+}
+
 const struct pat *pat_and(struct memo_ctx *m, const struct pat *const *items,
                           size_t n)
 {
-    struct memo_list *l = memo_list_of(m, (struct memo_obj *const *)items, n);
-    return make(m, PAT_AND, NULL, NULL, NULL, l);
+    return make(m, PAT_AND, NULL, NULL, NULL, pat_list(m, items, n));
 }
 
 const struct pat *pat_or(struct memo_ctx *m, const struct pat *const *items,
                          size_t n)
 {
-    struct memo_list *l = memo_list_of(m, (struct memo_obj *const *)items, n);
-    return make(m, PAT_OR, NULL, NULL, NULL, l);
+    return make(m, PAT_OR, NULL, NULL, NULL, pat_list(m, items, n));
 }
 
 const struct pat *pat_member(struct memo_ctx *m, struct value *memfn,
