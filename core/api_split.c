@@ -256,6 +256,10 @@ static bool merge_all(struct run *r, const struct split *s)
     volatile bool merged = false;
     if (setjmp(jb) == 0) {
         arena_on_oom(r->a, &jb);
+        size_t total = 0;
+        for (unsigned k = 0; k < s->n; k++)
+            total += s->p[k].out_len;
+        buf_reserve(&r->out, total + 1); /* one block, not doubling copies */
         for (unsigned k = 0; k < s->n; k++)
             merge(r, &s->p[k]);
         merged = true;
