@@ -20,20 +20,6 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
     m->max_depth = max_depth > 0 ? max_depth : 10000;
 }
 
-uint32_t memo_mix(uint32_t h, uint32_t w)
-{
-    h ^= w + 0x9e3779b9u + (h << 6) + (h >> 2);
-    return h * 0x85ebca6bu;
-}
-
-static void place(struct memo_slot *slots, size_t cap, uint32_t h, uint32_t idx)
-{
-    size_t j = h & (cap - 1);
-    while (slots[j].idx)
-        j = (j + 1) & (cap - 1);
-    slots[j] = (struct memo_slot){h, idx};
-}
-
 /* Double the slots (rehash from the old slots: hashes are kept there). */
 static void grow_slots(struct memo_ctx *m, struct memo_table *t)
 {
@@ -41,7 +27,7 @@ static void grow_slots(struct memo_ctx *m, struct memo_table *t)
     struct memo_slot *slots = arena_zalloc(m->a, cap * sizeof *slots);
     for (size_t k = 0; k < t->cap; k++)
         if (t->slots[k].idx)
-            place(slots, cap, t->slots[k].hash, t->slots[k].idx);
+            memo_place(slots, cap, t->slots[k].hash, t->slots[k].idx);
     t->slots = slots;
     t->cap = cap;
 }
@@ -54,8 +40,8 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
     t->ents_cap = cap;
 }
 
-void memo_insert(struct memo_ctx *m, struct memo_table *t,
-                 const struct memo_key *k, uint32_t h, void *obj)
+void memo_insert_grow(struct memo_ctx *m, struct memo_table *t,
+                      const struct memo_key *k, uint32_t h, void *obj)
 {
     if ((t->n + 1) * 2 > t->cap) /* at most half full: short probes */
         grow_slots(m, t);
@@ -63,13 +49,7 @@ void memo_insert(struct memo_ctx *m, struct memo_table *t,
         grow_ents(m, t);
     t->ents[t->n] = (struct memo_entry){*k, obj};
     t->n++;
-    place(t->slots, t->cap, h, (uint32_t)t->n);
-}
-
-void memo_stamp(struct memo_ctx *m, struct memo_hdr *hdr, uint32_t h)
-{
-    hdr->id = m->next_id++;
-    hdr->hash = h;
+    memo_place(t->slots, t->cap, h, (uint32_t)t->n);
 }
 
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h)

@@ -8,9 +8,10 @@
  * optimisation (switchable, counted for --stats).
  *
  * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_probe,
- * memo_find (these three inline), memo_find_by, memo_insert, memo_stamp,
- * memo_cons (and list helpers), memo_cache_get, memo_cache_put,
- * memo_enter, memo_leave.
+ * memo_find (inline, as are memo_mix to memo_find), memo_find_by,
+ * memo_place, memo_insert, memo_stamp (inline; memo_insert_grow is
+ * memo_insert's slow path), memo_cons (and list helpers), memo_cache_get,
+ * memo_cache_put, memo_enter, memo_leave.
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -114,7 +115,11 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
                    int max_depth);
 
 /* Combine a hash with one more 32-bit word (deterministic). */
-uint32_t memo_mix(uint32_t h, uint32_t w);
+static inline uint32_t memo_mix(uint32_t h, uint32_t w)
+{
+    h ^= w + 0x9e3779b9u + (h << 6) + (h >> 2);
+    return h * 0x85ebca6bu;
+}
 
 /* Hash of a key whose words are hash-consed objects (their memo_hdr) or
  * NULL; deterministic because it only reads the headers.  Two
@@ -178,13 +183,41 @@ static inline void *memo_find(struct memo_table *t, const struct memo_key *k, ui
 void *memo_find_by(struct memo_table *t, uint32_t h,
                    bool (*eq)(const void *obj, const void *arg), const void *arg);
 
+/* Put (h, idx) in the first free slot of h's probe sequence. */
+static inline void memo_place(struct memo_slot *slots, size_t cap, uint32_t h,
+                              uint32_t idx)
+{
+    size_t j = h & (cap - 1);
+    while (slots[j].idx)
+        j = (j + 1) & (cap - 1);
+    slots[j] = (struct memo_slot){h, idx};
+}
+
+/* memo_insert when t must grow first. */
+void memo_insert_grow(struct memo_ctx *m, struct memo_table *t,
+                      const struct memo_key *k, uint32_t h, void *obj);
+
 /* Store obj under k in t (k must not be present).  Allocates from m's
- * arena; never fails (OOM longjmps). */
-void memo_insert(struct memo_ctx *m, struct memo_table *t,
-                 const struct memo_key *k, uint32_t h, void *obj);
+ * arena; never fails (OOM longjmps).  Inline: the lists, nodes and
+ * patterns of a compilation are a hundred thousand inserts. */
+static inline void memo_insert(struct memo_ctx *m, struct memo_table *t,
+                               const struct memo_key *k, uint32_t h, void *obj)
+{
+    if ((t->n + 1) * 2 > t->cap || t->n == t->ents_cap) {
+        memo_insert_grow(m, t, k, h, obj);
+        return;
+    }
+    t->ents[t->n] = (struct memo_entry){*k, obj};
+    t->n++;
+    memo_place(t->slots, t->cap, h, (uint32_t)t->n);
+}
 
 /* Stamp a fresh object's header with the next id and hash h. */
-void memo_stamp(struct memo_ctx *m, struct memo_hdr *hdr, uint32_t h);
+static inline void memo_stamp(struct memo_ctx *m, struct memo_hdr *hdr, uint32_t h)
+{
+    hdr->id = m->next_id++;
+    hdr->hash = h;
+}
 
 /* The hash-consed list (car . cdr); car must not be NULL. */
 struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,

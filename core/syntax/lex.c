@@ -248,6 +248,9 @@ static const uint8_t trivia_start[256] = {[';'] = 1, ['#'] = 1, [0xC2] = 1};
 /* First position at or after p that is not trivia. */
 static inline size_t skip_trivia(const uint8_t *s, size_t n, size_t p)
 {
+    /* most tokens follow another one directly: no blank to skip */
+    if (p < n && s[p] > ' ' && !trivia_start[s[p]])
+        return p;
     for (;;) {
         p = skip_blank(s, n, p);
         if (p >= n)
