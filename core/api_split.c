@@ -29,11 +29,13 @@
 
 #include "syntax/read.h"
 
-/* Smaller inputs are run in one piece; a part gets about this much. */
+/* Inputs up to twice this are run in one piece. */
 #define SPLIT_MIN_BYTES (64 * 1024)
 #define SPLIT_MAX_THREADS 16
-/* Parts per thread: enough for uneven parts to even out. */
-#define PARTS_PER_THREAD 4
+/* Parts per thread, each at least PART_MIN_BYTES: enough for uneven parts
+ * to even out, few enough that each part's setup does not count. */
+#define PARTS_PER_THREAD 8
+#define PART_MIN_BYTES (32 * 1024)
 #define SPLIT_MAX_PARTS (SPLIT_MAX_THREADS * PARTS_PER_THREAD)
 /* A part's arena starts with one page this large: a fresh thread's pages
  * are faulted in, and huge pages take one fault per 2 MiB. */
@@ -286,8 +288,8 @@ void api_split_run(struct run *r, unsigned threads)
     struct part p[SPLIT_MAX_PARTS];
     memset(p, 0, sizeof p);
     unsigned want = threads * PARTS_PER_THREAD;
-    if (want > r->len / SPLIT_MIN_BYTES)
-        want = (unsigned)(r->len / SPLIT_MIN_BYTES);
+    if (want > r->len / PART_MIN_BYTES)
+        want = (unsigned)(r->len / PART_MIN_BYTES);
     struct split s = {.whole = r, .p = p, .n = cut(p, r->text, r->len, want)};
     if (s.n < 2) {
         run_text(r);
