@@ -684,8 +684,8 @@ static void render_records(struct run *r)
  * costs nothing). */
 static void reserve_output(struct run *r)
 {
-    if (!r->out.cap)
-        buf_reserve(&r->out, 2 * r->len + 64);
+    if (!r->out.cap) /* a part prints its share only */
+        buf_reserve(&r->out, 2 * (r->len - r->share_lo) + 64);
 }
 
 /* Is each top-level form printed as soon as it is expanded?  For plain

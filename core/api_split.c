@@ -156,11 +156,12 @@ static unsigned cut(struct part *p, const uint8_t *text, size_t len, unsigned n)
     return k + 1;
 }
 
-/* Copy what merge needs of part run q into p->a. */
+/* Copy what merge needs of part run q into p->a (where q's output
+ * already is). */
 static void keep(struct part *p, const struct run *q)
 {
     struct arena *a = p->a;
-    p->out = arena_strndup(a, (const char *)q->out.data, q->out.len);
+    p->out = q->out.data;
     p->out_len = q->out.len;
     size_t from = q->diag_mark == SIZE_MAX ? q->diags.n : q->diag_mark;
     p->n_diags = q->diags.n - from;
@@ -195,6 +196,7 @@ static void part_compute(struct split *s, unsigned k)
         arena_on_oom(p->a, &jb);
         struct run *q = ARENA_NEW(a, struct run);
         api_run_init(q, w->cx, a, w->in);
+        buf_init(&q->out, p->a); /* kept when a goes */
         run_set_text(q, w->text, p->hi);
         q->part = k;
         q->parts = s->n;
