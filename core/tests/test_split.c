@@ -144,6 +144,34 @@ static void cut_inside_a_string_is_redone(void **state)
     assert_int_equal(redone("string.el").forms, 101);
 }
 
+/* Every form after a quote on the line before it: each cut leaves a
+ * quote without its object at the end of a part, and the input is run
+ * in one piece (where the pcase forms are quoted data). */
+static void cut_after_a_quote_is_redone(void **state)
+{
+    (void)state;
+    FILE *f = create("quote.el");
+    for (int i = 0; i < 2500; i++)
+        fprintf(f, "'\n(defun sq%d (v) (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
+    close_file(f);
+    assert_int_equal(redone("quote.el").expanded, 0);
+}
+
+/* A character literal `?\` (a newline) ends each line before a form:
+ * the cuts after it are between forms, and the parts read alone. */
+static void cut_after_a_character_literal(void **state)
+{
+    (void)state;
+    FILE *f = create("char.el");
+    for (int i = 0; i < 2500; i++)
+        fprintf(f, "?\\\n(defun sc%d (v) (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
+    close_file(f);
+    struct pcx_stats st = same_as_one_piece("char.el");
+    assert_true(st.parts >= 4);
+    assert_int_equal(st.forms, 5000);
+    assert_int_equal(st.expanded, 2500);
+}
+
 /* A symbol that could be a temporary's name, however it is written,
  * keeps the input in one piece: a part knows only the symbols it reads. */
 static void temporary_names_keep_one_piece(void **state)
@@ -207,8 +235,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    static const char *const names[] = {"plain.el", "string.el", "names.el",
-                                        "defs.el", "bad.el"};
+    static const char *const names[] = {"plain.el", "string.el", "quote.el", "char.el",
+                                        "names.el", "defs.el", "bad.el"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(path_of(names[i]));
     return rmdir(dir);
@@ -219,6 +247,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parts_read_their_stretch),
         cmocka_unit_test(cut_inside_a_string_is_redone),
+        cmocka_unit_test(cut_after_a_quote_is_redone),
+        cmocka_unit_test(cut_after_a_character_literal),
         cmocka_unit_test(temporary_names_keep_one_piece),
         cmocka_unit_test(definitions_in_the_middle),
         cmocka_unit_test(read_error_in_the_middle),
