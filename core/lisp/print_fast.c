@@ -57,6 +57,14 @@ static struct ffr *fpush(struct fast *f, const struct value *v, uint8_t kind)
     return r;
 }
 
+/* Only a list headed by one of these symbols can print as a quote form;
+ * most conses are not. */
+static inline bool quote_head(const struct lisp *L, const struct value *h)
+{
+    return h == L->quote || h == L->function || h == L->backquote || h == L->comma ||
+           h == L->comma_at;
+}
+
 /* 'X #'X `X ,X ,@X (print-quoted), as the general walker's enter_quote. */
 static bool fquote(struct fast *f, const struct value *v)
 {
@@ -77,7 +85,7 @@ static void fvalue(struct fast *f, const struct value *v)
 {
     switch (v->kind) {
     case VK_CONS:
-        if (f->o->quoted && fquote(f, v))
+        if (f->o->quoted && quote_head(f->L, v->u.cons.car) && fquote(f, v))
             return;
         out_putc(f->b, '(');
         fpush(f, v, FK_LIST);
