@@ -16,9 +16,11 @@
 # 2. valgrind: the unit tests of PLAINBUILD (default build/, the README's
 #    build; set up here when missing) run under valgrind
 #    --leak-check=full: any error or definite/possible leak fails them.
-# 3. lto: a gcc build at -O3 with link-time optimisation (build-lto/)
-#    runs the unit suite: inlining across files turns C aliasing
-#    mistakes, harmless in the plain build, into wrong results or crashes.
+# 3. lto: the program built by gcc at -O3 with link-time optimisation
+#    (build-lto/) must print, say and exit as PLAINBUILD's does on every
+#    Lisp file of testdata/ and of the corpus (cmd/tests/lto-compare.sh):
+#    inlining across files turns C aliasing mistakes, harmless in the
+#    plain build, into wrong output or crashes.
 # Prints the time each gate took and the total.  PCX_QUALITY_SKIP may
 # name gates to leave out ("sanitize valgrind lto").  Exits non-zero at the
 # first gate that fails.  (cmd/tests/fuzz-smoke.sh fuzzes alone, in a
@@ -88,8 +90,10 @@ valgrind_unit() {
 lto() {
     [ -f build-lto/build.ninja ] ||
         CC=gcc meson setup build-lto -Db_lto=true -Doptimization=3
-    ninja -C build-lto
-    meson test -C build-lto --suite unit --print-errorlogs --num-processes 2
+    ninja -C build-lto cmd/pcexpand
+    [ -f "$plain/build.ninja" ] || meson setup "$plain"
+    ninja -C "$plain" cmd/pcexpand
+    bash cmd/tests/lto-compare.sh "$plain/cmd/pcexpand" build-lto/cmd/pcexpand
 }
 
 gate sanitize sanitize
