@@ -58,8 +58,8 @@ struct input {
     const char *cfg_msgs; /* the configuration's errors (once per file) */
     size_t cfg_msgs_len;
     unsigned parts;       /* the only input of a run with -j N: computed in
-                             up to N parts when large (api_split.c); 0, 1:
-                             in one piece */
+                             parts by up to N threads when large
+                             (api_split.c); 0, 1: in one piece */
 };
 
 /* One replaced form. */
@@ -113,8 +113,8 @@ struct run {
                                  its share starts at byte share_lo (the
                                  forms before it are only learned from);
                                  its text ends where its share does */
-    size_t diag_mark;         /* a part after the first: its diagnostics
-                                 from here on are its own (SIZE_MAX: none) */
+    size_t diag_mark;         /* a part: its diagnostics from here on are
+                                 about its share (SIZE_MAX: none) */
     bool split_failed;        /* a part's output cannot be cut out of the
                                  whole (api_split_run runs it in one piece) */
     struct buf msgs;          /* rendered diagnostics */
@@ -223,14 +223,15 @@ void run_render_diagnostics(struct run *r);
 
 /* ---- api_split.c ---- */
 
-/* How many parts the loaded input of r is computed in: 1 unless r's input
- * allows parts and is large, and the options print whole files as Lisp. */
+/* How many threads compute the loaded input of r in parts: 1 (it runs in
+ * one piece) unless r's input allows parts and is large, its text can be
+ * cut, and the options print whole files as Lisp. */
 unsigned api_split_parts(const struct run *r);
 
-/* Compute r (loaded) as n parts, each in its own thread and arena, and
- * merge them into r: output, diagnostics and counters are those of a run
- * in one piece. */
-void api_split_run(struct run *r, unsigned n);
+/* Compute r (loaded) in parts, each in its own arena, taken in turn by
+ * `threads` threads, and merge them into r: output, diagnostics and
+ * counters are those of a run in one piece. */
+void api_split_run(struct run *r, unsigned threads);
 
 /* The stages after loading, on r->text: coding check, reading, expansion,
  * rendering into r->out, diagnostics into r->msgs. */
