@@ -146,7 +146,6 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
     r->in = in;
     r->at_form = -1;
     r->select_nth = -1;
-    r->hi = SIZE_MAX;
     r->diag_mark = SIZE_MAX;
     diag_init(&r->diags, a);
     buf_init(&r->out, a);

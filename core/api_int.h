@@ -105,18 +105,19 @@ struct run {
                                  while its data is still in the cache) */
     size_t begun;             /* --compact: form whose temporaries are named */
     const char *nl;           /* --compact: line end ("\r\n" for CRLF input) */
-    unsigned part, parts;     /* a part of a split input (api_split.c):
-                                 its number, and how many (0: not split) */
-    size_t lo, hi;            /* the top-level forms this run expands and
-                                 prints: [lo, hi) (a part: its share) */
+    unsigned parts;           /* a part of a split input (api_split.c):
+                                 how many parts (0: not split) */
+    size_t lo;                /* the first top-level form this run expands
+                                 and prints (a part: its share's) */
     size_t read_lo, share_lo; /* a part: the text is read from read_lo and
                                  its share starts at byte share_lo (the
                                  forms before it are only learned from);
                                  its text ends where its share does */
     size_t diag_mark;         /* a part: its diagnostics from here on are
                                  about its share (SIZE_MAX: none) */
-    bool split_failed;        /* a part's output cannot be cut out of the
-                                 whole (api_split_run runs it in one piece) */
+    bool split_failed;        /* a part could not read its text (a cut
+                                 inside a form: api_split_run runs the
+                                 input in one piece) */
     struct buf msgs;          /* rendered diagnostics */
     struct pcx_stats stats;   /* this run's counters */
     uint64_t ns;              /* time spent computing */

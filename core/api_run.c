@@ -431,12 +431,6 @@ static bool render_early(const struct run *r);
 static void reserve_output(struct run *r);
 static void render_compact(struct run *r, size_t upto);
 
-/* The end of the top-level forms this run expands and prints. */
-static size_t forms_end(const struct run *r)
-{
-    return r->hi < r->rd.n_forms ? r->hi : r->rd.n_forms;
-}
-
 /* A part's share: the forms read that start at share_lo or later (its
  * text ends where the share does). */
 static void part_range(struct run *r)
@@ -445,7 +439,6 @@ static void part_range(struct run *r)
     r->lo = 0;
     while (r->lo < n && r->rd.forms[r->lo].span.start < r->share_lo)
         r->lo++;
-    r->hi = n;
 }
 
 /* Replace the selected forms of every top-level form (cli.md section 3);
@@ -466,7 +459,7 @@ static void expand_stage(struct run *r)
         part_range(r);
     r->diag_mark = r->diags.n;
     r->rendered = r->lo;
-    for (size_t i = 0; i < forms_end(r); i++) {
+    for (size_t i = 0; i < r->rd.n_forms; i++) {
         /* definitions of the forms before a part's share are learned, as
          * expanding them would have */
         if ((top && (long)i < r->at_form) || i < r->lo)
@@ -605,6 +598,7 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
     in.L = r->L;
     in.text = r->text;
     in.len = r->len;
+    in.start = r->share_lo; /* a part prints its share only */
     in.src = &r->rd;
     in.sites = ss;
     in.n_sites = r->n_sites;
@@ -636,28 +630,12 @@ static void keep_between(struct run *r, size_t start, size_t end)
     r->out.data[r->out.len] = 0;
 }
 
-/* A part's output in default mode: the output of its stretch of text,
- * which ends where the part's text does.  The cut relies on the text
- * before the share being copied unchanged; if it was not, the part says
- * so (r->split_failed) and the input is computed again in one piece. */
-static void keep_part(struct run *r)
-{
-    size_t start = r->share_lo;
-    if (r->out.len < start || memcmp(r->out.data, r->text, start) != 0) {
-        r->split_failed = true;
-        return;
-    }
-    keep_between(r, start, r->len);
-}
-
 static void render_default(struct run *r)
 {
     if (r->n_sites == 0)
-        buf_put(&r->out, r->text, r->len);
+        buf_put(&r->out, r->text + r->share_lo, r->len - r->share_lo);
     else if (!splice_into(r, &r->out, NULL))
         return internal_error(r, 0, "an expansion cannot be printed");
-    if (r->parts > 1)
-        return keep_part(r);
     if (!r->form_only || r->at_form < 0)
         return;
     /* Only the selected top-level form. */
@@ -711,7 +689,7 @@ static void render(struct run *r)
     } else {
         reserve_output(r);
         if (o->compact)
-            render_compact(r, forms_end(r));
+            render_compact(r, r->rd.n_forms);
         else
             render_default(r);
     }

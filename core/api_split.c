@@ -13,9 +13,9 @@
  * once, so the threads reuse the same memory.
  *
  * A cut that is not between top-level forms leaves the part before it
- * with an unfinished list, string or quote, which fails to read; then,
- * as when a part's output cannot be cut out cleanly, the input is run
- * again in one piece (which also says where a real read error is).
+ * with an unfinished list, string or quote, which fails to read; then
+ * the input is run again in one piece (which also says where a real read
+ * error is).
  * Otherwise the outputs are joined in order and the diagnostics and
  * counters merged into the run of the whole input: what is printed, said
  * and written is what a run in one piece gives.
@@ -198,7 +198,6 @@ static void part_compute(struct split *s, unsigned k)
         api_run_init(q, w->cx, a, w->in);
         buf_init(&q->out, p->a); /* kept when a goes */
         run_set_text(q, w->text, p->hi);
-        q->part = k;
         q->parts = s->n;
         q->read_lo = p->read_lo;
         q->share_lo = p->lo;

@@ -505,7 +505,7 @@ bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts)
 {
     struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n"};
-    size_t pos = 0, form = 0, begun = SIZE_MAX;
+    size_t pos = in->start, form = 0, begun = SIZE_MAX;
     for (size_t i = 0; i < in->n_sites; i++) {
         struct span sp;
         if (!read_origin_span(in->src, in->sites[i].orig, &sp) || sp.start < pos)

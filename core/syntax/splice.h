@@ -39,6 +39,8 @@ struct splice_in {
     struct lisp *L;                 /* arena and symbols */
     const uint8_t *text;            /* the whole input */
     size_t len;
+    size_t start;                   /* output begins here (0: the whole
+                                       text; no site may start before) */
     const struct read_result *src;  /* its top-level forms and origin map */
     const struct splice_site *sites;/* in text order, not overlapping */
     size_t n_sites;

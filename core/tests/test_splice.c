@@ -79,6 +79,22 @@ static void test_unchanged(void **state)
     fx_free(f);
 }
 
+/* Output from a start byte on: the text before it is not printed, and a
+ * site after it comes out as in the whole output (the parts of -j). */
+static void test_start(void **state)
+{
+    (void)state;
+    const char *text = "(a b)\n;; c\n(x y)\n(z)\n";
+    struct fx *f = fx_new(text);
+    add_site(f, f->r.forms[1].v, lisp_listv(f->L, S(f, "q"), NULL));
+    const char *whole = run(f, NULL);
+    f->in.start = f->r.forms[1].span.start;
+    const char *tail = run(f, NULL);
+    assert_string_equal(whole, "(a b)\n;; c\n(q)\n(z)\n");
+    assert_string_equal(tail, "(q)\n(z)\n");
+    fx_free(f);
+}
+
 static const char *kind_text =
     "(defun kind (x)\n"
     "  (pcase x\n"
@@ -297,6 +313,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unchanged),
+        cmocka_unit_test(test_start),
         cmocka_unit_test(test_spec_example),
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_repeated_anchor),
