@@ -16,6 +16,7 @@
 #include "expand/pcase_int.h"
 
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,13 +69,22 @@ static bool same_form(const void *obj, const void *arg)
     return ((const struct code_entry *)obj)->form == arg;
 }
 
+/* The table's hash of a form: its address.  Entries are found by
+ * identity only (same_form) and nothing walks the table in slot order, so
+ * the address decides probe lengths, never a result. */
+static uint32_t form_hash(const struct value *form)
+{
+    uint64_t a = (uint64_t)(uintptr_t)form * 0x9e3779b97f4a7c15u;
+    return (uint32_t)(a >> 32);
+}
+
 /* Code is expanded once per form: a form emitted at several places (a
  * guard tested on two paths) shares its expansion and its diagnostics. */
 struct value *pcase_code(struct pcase_run *c, struct value *form)
 {
     if (form->kind != VK_CONS)
         return form;
-    uint32_t h = pat_value_hash(form);
+    uint32_t h = form_hash(form);
     struct code_entry *e = memo_find_by(&c->code, h, same_form, form);
     if (!e) {
         e = ARENA_NEW(c->L->a, struct code_entry);
@@ -263,7 +273,7 @@ static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
 static struct value *readable(struct pcase_run *c, struct value *form, const struct subj *root)
 {
     if (form == root->expr && root->temp)
-        return intern_cstr(c->L, "EXPVAL");
+        return INTERN_LIT(c->L, "EXPVAL");
     if (form->kind != VK_CONS || !memo_enter(c->m))
         return form;
     struct value *r = value_cons(c->L->a, readable(c, value_car(form), root),
