@@ -499,7 +499,7 @@ struct value *pcase_compile_clauses(struct expand_ctx *x, struct value *subject,
     if (!cl)
         return NULL;
     if (on_nomatch) {
-        cl[n] = (struct pcase_clause){.pattern = intern_cstr(c.L, "_"), .kind = EMIT_BODY,
+        cl[n] = (struct pcase_clause){.pattern = INTERN_LIT(c.L, "_"), .kind = EMIT_BODY,
                                    .dontwarn = true,
                                    .body = cons(&c, on_nomatch, c.L->nil)};
         n++;

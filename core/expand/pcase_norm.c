@@ -297,7 +297,7 @@ static const struct pat *h_let(struct nz *z, struct value *p)
     struct lisp *L = z->L;
     struct value *expr = nth_or_nil(z, p, 2);
     note_code(z, expr);
-    struct value *us = intern_cstr(L, "_");
+    struct value *us = INTERN_LIT(L, "_");
     struct value *fun = lisp_listv(L, L->lambda, lisp_listv(L, us, NULL), expr, NULL);
     const struct pat *sub = norm(z, nth_or_nil(z, p, 1), nth_cell(p, 1) ? nth_cell(p, 1) : p);
     return sub ? pat_app(z->m, fun, sub) : NULL;
@@ -393,10 +393,10 @@ static const struct pat *qvec(struct nz *z, struct value *q, struct value *cell)
     struct lisp *L = z->L;
     size_t n = q->u.vec.n;
     const struct pat **items = ARENA_NEWN(L->a, const struct pat *, n + 2);
-    items[0] = pat_pred(z->m, intern_cstr(L, "vectorp"));
-    items[1] = pat_app(z->m, intern_cstr(L, "length"),
+    items[0] = pat_pred(z->m, INTERN_LIT(L, "vectorp"));
+    items[1] = pat_app(z->m, INTERN_LIT(L, "length"),
                        pat_quote(z->m, value_int(L->a, (int64_t)n)));
-    struct value *aref = intern_cstr(L, "aref"), *us = intern_cstr(L, "_");
+    struct value *aref = INTERN_LIT(L, "aref"), *us = INTERN_LIT(L, "_");
     for (size_t i = 0; i < n; i++) {
         const struct pat *e = qpat(z, q->u.vec.items[i], cell);
         if (!e)
@@ -460,8 +460,8 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
     if (!acc)
         return NULL;
     struct lisp *L = z->L;
-    const struct pat *consp = pat_pred(z->m, intern_cstr(L, "consp"));
-    struct value *car = intern_cstr(L, "car-safe"), *cdr = intern_cstr(L, "cdr-safe");
+    const struct pat *consp = pat_pred(z->m, INTERN_LIT(L, "consp"));
+    struct value *car = INTERN_LIT(L, "car-safe"), *cdr = INTERN_LIT(L, "cdr-safe");
     while (n-- > 0) {
         const struct pat *three[3] = {consp, pat_app(z->m, car, elts[n]),
                                       pat_app(z->m, cdr, acc)};

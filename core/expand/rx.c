@@ -713,7 +713,7 @@ static bool tr_literal(struct rx_tr *t, struct value *form, struct value *body,
         return true;
     }
     rx_item_init(out, RX_P_SEQ);
-    struct value *call = lisp_listv(t->L, intern_cstr(t->L, "regexp-quote"), arg, NULL);
+    struct value *call = lisp_listv(t->L, INTERN_LIT(t->L, "regexp-quote"), arg, NULL);
     item_push(t, out, (struct rx_piece){NULL, call});
     return true;
 }
@@ -967,7 +967,7 @@ static struct value *to_expr(struct rx_tr *t, const struct rx_item *it)
         return value_string(L->a, "", 0, false);
     if (n == 1)
         return args[0];
-    return value_cons(L->a, intern_cstr(L, "concat"), lisp_list(L, n, args));
+    return value_cons(L->a, INTERN_LIT(L, "concat"), lisp_list(L, n, args));
 }
 
 /* Does form contain a literal/regexp with a non-constant argument? */
@@ -1012,5 +1012,5 @@ struct value *rx_translate(struct lisp *L, struct value *form,
     err->kind = RX_ERR_NONE;
     err->at = NULL;
     struct value *quoted = lisp_listv(L, L->quote, form, NULL);
-    return lisp_listv(L, intern_cstr(L, "rx-to-string"), quoted, L->t, NULL);
+    return lisp_listv(L, INTERN_LIT(L, "rx-to-string"), quoted, L->t, NULL);
 }

@@ -181,6 +181,17 @@ struct value *intern_cstr(struct lisp *L, const char *name)
     return sym;
 }
 
+struct value *intern_static(struct lisp *L, const char *name)
+{
+    struct cstr_entry *e = &L->tab->cstr[((uintptr_t)name >> 3) % CSTR_CACHE];
+    if (e->key == name)
+        return e->sym;
+    struct value *sym = intern_symbol(L, name, strlen(name));
+    e->key = name;
+    e->sym = sym;
+    return sym;
+}
+
 struct value *intern_uninterned(struct lisp *L, const char *name, size_t len)
 {
     return make_symbol(L, name, len, hash_name(name, len), false);

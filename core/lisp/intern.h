@@ -27,6 +27,12 @@ struct lisp *intern_new(struct arena *a);
 /* The interned symbol with this name (bytes in internal encoding). */
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len);
 struct value *intern_cstr(struct lisp *L, const char *name);
+/* intern_cstr of a string literal (INTERN_LIT makes sure it is one): its
+ * text never changes, so the symbol cached for its address is taken
+ * without comparing names.  The expander asks for "let", "if", "funcall"
+ * at every form it builds. */
+struct value *intern_static(struct lisp *L, const char *name);
+#define INTERN_LIT(L, s) intern_static((L), "" s "")
 
 /* Is there already an interned symbol with this name?  NULL if not. */
 struct value *intern_find(struct lisp *L, const char *name, size_t len);

@@ -573,7 +573,7 @@ static const struct vbind *find_var(struct memo_list *vars, const struct pat_val
 static const struct pat *eql_pat(struct dt *d, const struct subj *prev)
 {
     struct lisp *L = d->m->L;
-    struct value *fun = lisp_listv(L, intern_cstr(L, "eql"), prev->expr, NULL);
+    struct value *fun = lisp_listv(L, INTERN_LIT(L, "eql"), prev->expr, NULL);
     const struct pat *p = pat_pred(d->m, fun);
     struct memo_key k = {TAG_EQL, 0, {p, NULL, NULL, NULL}};
     uint32_t h = memo_key_hash(&k);

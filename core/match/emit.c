@@ -41,10 +41,8 @@ struct em {
 
 /* ---- list helpers ----------------------------------------------------- */
 
-static struct value *sym(struct em *e, const char *name)
-{
-    return intern_cstr(e->L, name);
-}
+/* The symbol named by a string literal. */
+#define sym(e, name) INTERN_LIT((e)->L, name)
 
 static struct value *cons(struct em *e, struct value *a, struct value *d)
 {

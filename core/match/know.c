@@ -140,10 +140,10 @@ static const struct value *other_pred(struct memo_ctx *m, const struct pat *pat)
     if (pat->kind != PAT_QUOTE)
         return NULL;
     switch (pat->val->v->kind) {
-    case VK_CONS: return intern_cstr(m->L, "consp");
-    case VK_STRING: return intern_cstr(m->L, "stringp");
-    case VK_VECTOR: return intern_cstr(m->L, "vectorp");
-    case VK_BYTECODE: return intern_cstr(m->L, "byte-code-function-p");
+    case VK_CONS: return INTERN_LIT(m->L, "consp");
+    case VK_STRING: return INTERN_LIT(m->L, "stringp");
+    case VK_VECTOR: return INTERN_LIT(m->L, "vectorp");
+    case VK_BYTECODE: return INTERN_LIT(m->L, "byte-code-function-p");
     default: return NULL;
     }
 }

@@ -280,7 +280,7 @@ size_t pat_mentions(struct memo_ctx *m, const struct value *form,
 
 struct value *pat_sym_not(struct memo_ctx *m)
 {
-    return intern_cstr(m->L, "not");
+    return INTERN_LIT(m->L, "not");
 }
 
 /* Sorted: type predicates without side effects whose outcome can only

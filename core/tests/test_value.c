@@ -99,6 +99,28 @@ static void interning_is_unique(void **state)
     arena_free(a);
 }
 
+/* A literal's symbol is cached by the literal's address: the same symbol
+ * as intern_cstr's, before and after the table grows, and two literals
+ * never share one. */
+static void literals_intern_once(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct lisp *L = intern_new(a);
+    struct value *let = INTERN_LIT(L, "let");
+    assert_ptr_equal(let, intern_cstr(L, "let"));
+    assert_ptr_not_equal(INTERN_LIT(L, "let*"), let);
+    char name[32];
+    for (int k = 0; k < 3000; k++) { /* table growth; cache slots reused */
+        snprintf(name, sizeof name, "s%d", k);
+        intern_cstr(L, name);
+        assert_ptr_equal(INTERN_LIT(L, "let"), let);
+    }
+    assert_ptr_equal(intern_cstr(L, "let"), let);
+    assert_string_equal(INTERN_LIT(L, "if")->u.sym.name, "if");
+    arena_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +129,7 @@ int main(void)
         cmocka_unit_test(equal_compares_structure),
         cmocka_unit_test(chars_round_trip),
         cmocka_unit_test(interning_is_unique),
+        cmocka_unit_test(literals_intern_once),
     };
     return SUPPORT_RUN(tests);
 }
