@@ -286,7 +286,7 @@ void print_symbol(struct buf *b, const struct value *sym, bool gensym)
     const uint8_t *p = (const uint8_t *)s->name;
     size_t n = s->len, o = 0;
     if (s->plain == 1) { /* known to need no backslash */
-        out_put(b, p, n);
+        out_name(b, s->name, n);
         out_end(b);
         return;
     }

@@ -98,7 +98,7 @@ static void fvalue(struct fast *f, const struct value *v)
         /* most symbols: interned (no hook, no #:), known to need no
          * backslash (print_symbol's cache) */
         if (v->u.sym.interned && v->u.sym.plain == 1)
-            out_put(f->b, v->u.sym.name, v->u.sym.len);
+            out_name(f->b, v->u.sym.name, v->u.sym.len);
         else
             print_atom_opts(f->b, v, f->o);
         return;

@@ -6,6 +6,7 @@
 #ifndef PCX_PRINT_OUT_H
 #define PCX_PRINT_OUT_H
 
+#include <stdint.h>
 #include <string.h>
 
 #include "../base/buf.h"
@@ -23,6 +24,31 @@ static inline void out_put(struct buf *b, const void *p, size_t n)
     char *d = out_room(b, n);
     if (n)
         memcpy(d, p, n);
+    b->len += n;
+}
+
+/* out_put for a symbol's name, the most frequent token: a few bytes,
+ * copied as two overlapping words (both inside the n bytes), no call. */
+static inline void out_name(struct buf *b, const char *s, size_t n)
+{
+    if (n < 4 || n > 16) {
+        out_put(b, s, n);
+        return;
+    }
+    char *d = out_room(b, n);
+    if (n >= 8) {
+        uint64_t x, y;
+        memcpy(&x, s, 8);
+        memcpy(&y, s + n - 8, 8);
+        memcpy(d, &x, 8);
+        memcpy(d + n - 8, &y, 8);
+    } else {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        memcpy(d, &x, 4);
+        memcpy(d + n - 4, &y, 4);
+    }
     b->len += n;
 }
 

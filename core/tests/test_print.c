@@ -98,6 +98,13 @@ static struct value *UNI(struct fx *f, const char *s, size_t n)
 
 #define LIST(f, ...) lisp_listv((f)->L, __VA_ARGS__, NULL)
 
+/* (a b . c) */
+static struct value *lisp_cons_dot(struct fx *f, struct value *a, struct value *b,
+                                   struct value *c)
+{
+    return value_cons(f->a, a, value_cons(f->a, b, c));
+}
+
 static struct value *vec(struct fx *f, enum value_kind k, size_t n, struct value **items)
 {
     struct value *v = value_vector(f->a, k, n);
@@ -242,6 +249,26 @@ static void symbol_escaping(void **state)
         CHECK(f, S(f, cases[k][0]), cases[k][1]);
     assert_true(print_name_is_number("-1.5e-3", 7));
     assert_false(print_name_is_number("-1.5e-", 6));
+    fx_free(f);
+}
+
+/* Names of every length up to 24, in a list and alone, printed twice:
+ * the first print learns that the name needs no backslash, the second
+ * copies it by the short-name path (words of 4 and 8 bytes). */
+static void symbol_name_lengths(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    const char *abc = "abcdefghijklmnopqrstuvwxyz";
+    char name[32], want[128];
+    for (int round = 0; round < 2; round++)
+        for (size_t n = 1; n <= 24; n++) {
+            memcpy(name, abc, n);
+            name[n] = 0;
+            CHECK(f, S(f, name), name);
+            snprintf(want, sizeof want, "(x %s . %s)", name, name);
+            CHECK(f, lisp_cons_dot(f, S(f, "x"), S(f, name), S(f, name)), want);
+        }
     fx_free(f);
 }
 
@@ -1184,6 +1211,7 @@ static void fast_path(void **state)
 static const struct CMUnitTest unit_tests[] = {
     T(integers), T(integers_as_characters), T(floats_shortest_round_trip),
     T(floats_nan_payloads), T(float_output_format), T(symbol_escaping),
+    T(symbol_name_lengths),
     T(uninterned_symbols), T(strings_default), T(strings_escape_settings),
     T(strings_with_properties), T(strings_charset_property), T(lists_and_quotes),
     T(print_length_and_level), T(circular_without_print_circle),
