@@ -261,6 +261,14 @@ static unsigned choose_n(struct gensym *g, const struct temp *t,
 
 /* ---- printed forms ---- */
 
+/* 2 for an ASCII letter or _, 1 for a digit or -, else 0 (no locale). */
+static int name_char(char c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+        return 2;
+    return (c >= '0' && c <= '9') || c == '-';
+}
+
 /* prin1 text of a symbol named name (escapes as Emacs writes them): a
  * prefix from the configuration may contain characters that need them.
  * A throwaway uninterned symbol on the stack is printed, so nothing is
@@ -268,6 +276,16 @@ static unsigned choose_n(struct gensym *g, const struct temp *t,
 static const char *printed(struct gensym *g, const char *name, bool hash,
                            size_t *len)
 {
+    /* The usual name (a letter or _, then letters, digits, - and _) can
+     * be neither a number nor need a backslash: it prints as it is. */
+    size_t k = 0;
+    bool plain = !hash && name_char(name[0]) > 1;
+    for (; plain && name[k]; k++)
+        plain = name_char(name[k]) > 0;
+    if (plain) {
+        *len = k;
+        return name;
+    }
     struct value s = {.kind = VK_SYMBOL};
     s.u.sym.name = name;
     s.u.sym.len = (uint32_t)strlen(name);

@@ -114,6 +114,11 @@ static void test_effect_only_and_prefix(void **state)
     struct value *w = gensym_make(f->g, "d");
     gensym_begin_form(f->g, 0);
     assert_string_equal(txt(f, w), "my\\.tmp-d0"); /* Emacs 28 escapes '.' */
+    gensym_configure(f->g, GENSYM_RENAME, "1");
+    struct value *e = gensym_make(f->g, "e"), *g = gensym_make(f->g, "x");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, e), "\\1e0"); /* reads as a number otherwise */
+    assert_string_equal(txt(f, g), "1x0");   /* a symbol as it is */
     fx_free(f);
 }
 
