@@ -118,6 +118,7 @@ void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
     c->site = site;
     struct memo_hooks hooks = {hook_gensym, hook_code, c};
     memo_ctx_init(&c->base, x->L, &hooks, false, 0);
+    c->code.first = 8; /* a form's few bodies and guards, in the run's arena */
     c->m = &c->base;
 }
 

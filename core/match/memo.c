@@ -23,7 +23,7 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
 /* Double the slots (rehash from the old slots: hashes are kept there). */
 static void grow_slots(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : 64;
+    size_t cap = t->cap ? t->cap * 2 : t->first ? t->first : 64;
     struct memo_slot *slots = arena_zalloc(m->a, cap * sizeof *slots);
     for (size_t k = 0; k < t->cap; k++)
         if (t->slots[k].idx)
@@ -35,7 +35,7 @@ static void grow_slots(struct memo_ctx *m, struct memo_table *t)
 /* Room for more entries (the array moves unless it can grow in place). */
 static void grow_ents(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t cap = t->ents_cap ? t->ents_cap * 2 : 32;
+    size_t cap = t->ents_cap ? t->ents_cap * 2 : t->first ? t->first / 2 : 32;
     t->ents = arena_grow(m->a, t->ents, t->n * sizeof *t->ents, cap * sizeof *t->ents);
     t->ents_cap = cap;
 }

@@ -74,6 +74,9 @@ struct memo_table {
     size_t cap;               /* power of two (0 before first insert) */
     size_t n;                 /* entries */
     size_t ents_cap;
+    size_t first;             /* slots of the first allocation (a power of
+                                 two >= 4; 0 = 64): tables that stay small
+                                 and live as long as the run start smaller */
 };
 
 /* Callbacks into the expander (the match layer never sees expand/). */

@@ -156,6 +156,32 @@ static void memo_lists_and_cache(void **state)
     arena_free(f->a);
 }
 
+/* A table that starts small (first = 8) grows past it like any other:
+ * every key stays findable, and it starts with 8 slots, not 64. */
+static void small_first_table(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_table t = {0};
+    t.first = 8;
+    static int objs[100];
+    for (uint32_t i = 0; i < 100; i++) {
+        struct memo_key k = {7, i, {NULL, NULL, NULL, NULL}};
+        memo_insert(&f->m, &t, &k, memo_key_hash(&k), &objs[i]);
+        if (i == 0)
+            assert_int_equal(t.cap, 8);
+    }
+    for (uint32_t i = 0; i < 100; i++) {
+        struct memo_key k = {7, i, {NULL, NULL, NULL, NULL}};
+        assert_ptr_equal(memo_find(&t, &k, memo_key_hash(&k)), &objs[i]);
+    }
+    struct memo_key k = {7, 100, {NULL, NULL, NULL, NULL}};
+    assert_null(memo_find(&t, &k, memo_key_hash(&k)));
+    assert_int_equal(t.n, 100);
+    assert_int_equal(t.cap, 256); /* at most half full */
+    arena_free(f->a);
+}
+
 static void depth_guard(void **state)
 {
     (void)state;
@@ -180,6 +206,7 @@ int main(void)
         cmocka_unit_test(mentions_like_fgrep),
         cmocka_unit_test(pure_predicates),
         cmocka_unit_test(memo_lists_and_cache),
+        cmocka_unit_test(small_first_table),
         cmocka_unit_test(depth_guard),
     };
     return SUPPORT_RUN(tests);
