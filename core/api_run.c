@@ -223,8 +223,7 @@ struct print_item {
 /* Why v is too large to print (NULL: it is not).  v is walked as it is
  * printed (a shared part once per reference) until a limit is passed;
  * quoted data is not walked, it may contain itself. */
-static const char *too_large_to_print(struct run *r, const struct value *v,
-                                      bool layout)
+static const char *print_cost(struct run *r, const struct value *v, bool layout)
 {
     size_t cap = 64, top = 0;
     struct print_item *st = ARENA_NEWN(r->a, struct print_item, cap);
@@ -253,6 +252,17 @@ static const char *too_large_to_print(struct run *r, const struct value *v,
         return NULL;
     return layout ? "nested too deeply for its size (--compact prints it on one line)"
                   : "more than 64 million conses";
+}
+
+/* print_cost, its work stack given back at once (it runs for every
+ * expanded form of a file). */
+static const char *too_large_to_print(struct run *r, const struct value *v,
+                                      bool layout)
+{
+    struct arena_mark m = arena_mark(r->a);
+    const char *why = print_cost(r, v, layout);
+    arena_release(r->a, m);
+    return why;
 }
 
 /* Expand top-level form i.  A form whose expansion failed has recorded an
