@@ -570,9 +570,7 @@ struct value *read_build_list(struct reader *R, const struct item *items, size_t
     c->u.cons.car = items[n - 1].v;
     c->u.cons.cdr = last;
     if (R->origin)
-        for (size_t i = 0; i < n; i++)
-            read_origin_put(R->origin, (struct value *)(block + i * CONS_SIZE),
-                            i ? items[i].start : start, end, items[i].start, items[i].end);
+        read_origin_put_list(R->origin, block, CONS_SIZE, items, n, start, end);
     return (struct value *)block;
 }
 

@@ -135,6 +135,12 @@ struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t
 /* Record the span of v (and, for conses, of its car). */
 void read_origin_put(struct read_origin *o, const struct value *v, uint32_t start,
                      uint32_t end, uint32_t car_start, uint32_t car_end);
+/* read_origin_put for the n fresh conses of a list the reader has just
+ * built, stride bytes apart from block: cons i spans [start, end) for
+ * i = 0, [items[i].start, end) after, and its car spans items[i]. */
+void read_origin_put_list(struct read_origin *o, char *block, size_t stride,
+                          const struct item *items, size_t n, uint32_t start,
+                          uint32_t end);
 /* Give v the origin recorded for from (used for #N= placeholders). */
 void read_origin_copy(struct read_origin *o, const struct value *v,
                       const struct value *from);

@@ -78,6 +78,29 @@ void read_origin_put(struct read_origin *o, const struct value *v, uint32_t star
     s->car.end = car_end;
 }
 
+void read_origin_put_list(struct read_origin *o, char *block, size_t stride,
+                          const struct item *items, size_t n, uint32_t start,
+                          uint32_t end)
+{
+    while (o->n + n > o->cap) {
+        o->slots = arena_grow(o->a, o->slots, o->cap * sizeof *o->slots,
+                              2 * o->cap * sizeof *o->slots);
+        o->cap *= 2;
+    }
+    /* the conses are new: none has an entry yet (add without find) */
+    struct origin_slot *s = &o->slots[o->n];
+    for (size_t i = 0; i < n; i++, s++) {
+        struct value *v = (struct value *)(block + i * stride);
+        v->origin = (uint32_t)(o->n + i);
+        s->key = v;
+        s->span.start = i ? items[i].start : start;
+        s->span.end = end;
+        s->car.start = items[i].start;
+        s->car.end = items[i].end;
+    }
+    o->n += n;
+}
+
 void read_origin_copy(struct read_origin *o, const struct value *v,
                       const struct value *from)
 {
