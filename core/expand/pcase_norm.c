@@ -368,22 +368,29 @@ long pcase_norm_check_table(void)
     return -1;
 }
 
-static head_fn *core_head(const struct value *h)
+/* Row of name in heads, or -1 (value_sym_row keeps it on the symbol). */
+static int head_row(const char *name)
 {
-    if (h->kind != VK_SYMBOL || !h->u.sym.interned)
-        return NULL;
     size_t lo = 0, hi = sizeof heads / sizeof heads[0];
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = strcmp(h->u.sym.name, heads[mid].name);
+        int c = strcmp(name, heads[mid].name);
         if (c == 0)
-            return heads[mid].fn;
+            return (int)mid;
         if (c < 0)
             hi = mid;
         else
             lo = mid + 1;
     }
-    return NULL;
+    return -1;
+}
+
+static head_fn *core_head(const struct value *h)
+{
+    if (h->kind != VK_SYMBOL || !h->u.sym.interned)
+        return NULL;
+    int row = value_sym_row(h, VALUE_ROW_PATTERN, head_row);
+    return row < 0 ? NULL : heads[row].fn;
 }
 
 /* ---- backquote -------------------------------------------------------- */
