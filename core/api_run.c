@@ -596,14 +596,66 @@ static void site_begin_form(void *ctx, unsigned label_floor)
     gensym_begin_form(expand_gensyms(ctx), label_floor);
 }
 
+/* Does the text [start, end) define a read label (#N=)?  A false alarm,
+ * in a string or a comment, only costs the layout of one form. */
+static bool defines_label(const uint8_t *t, size_t start, size_t end)
+{
+    const uint8_t *p = t + start, *e = t + end;
+    while ((p = memchr(p, '#', (size_t)(e - p)))) {
+        const uint8_t *q = ++p;
+        while (q < e && *q >= '0' && *q <= '9')
+            q++;
+        if (q > p && q < e && *q == '=')
+            return true;
+    }
+    return false;
+}
+
+/* Does a site of top-level form `form` define a read label?  Its object
+ * may also be referred to (#N#) in the text around the site, which the
+ * splicer keeps, while the site is printed without the label. */
+static bool form_site_defines_label(const struct run *r, size_t form)
+{
+    for (size_t i = 0; i < r->n_sites; i++) {
+        struct span sp;
+        if (r->sites[i].form == form && read_origin_span(&r->rd, r->sites[i].orig, &sp) &&
+            defines_label(r->text, sp.start, sp.end))
+            return true;
+    }
+    return false;
+}
+
+/* The sites to splice: r's, except that a top-level form one of whose
+ * sites defines a read label is replaced whole (its expansion printed in
+ * one piece, every use of the labelled object with it), so that no #N#
+ * is left without its #N=.  Texts for records need r's sites as they
+ * are (want_texts). */
+static struct splice_site *splice_sites(struct run *r, bool want_texts, size_t *n)
+{
+    struct splice_site *ss = ARENA_NEWN(r->a, struct splice_site, r->n_sites + 1);
+    size_t k = 0, whole = SIZE_MAX;
+    for (size_t i = 0; i < r->n_sites; i++) {
+        size_t f = r->sites[i].form;
+        if (f == whole)
+            continue;
+        if (!want_texts && form_site_defines_label(r, f)) {
+            ss[k++] = (struct splice_site){r->rd.forms[f].v, r->forms[f]};
+            whole = f;
+            continue;
+        }
+        ss[k++] = (struct splice_site){r->sites[i].orig, r->sites[i].expansion};
+    }
+    *n = k;
+    return ss;
+}
+
 /* Default mode: the input bytes, the replaced forms printed in their
  * place by the splicer (cli.md 4.1, 4.2); texts (may be NULL) get what
  * replaced each site. */
 static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
 {
-    struct splice_site *ss = ARENA_NEWN(r->a, struct splice_site, r->n_sites + 1);
-    for (size_t i = 0; i < r->n_sites; i++)
-        ss[i] = (struct splice_site){r->sites[i].orig, r->sites[i].expansion};
+    size_t n_ss;
+    struct splice_site *ss = splice_sites(r, texts != NULL, &n_ss);
     struct splice_in in = {0};
     in.L = r->L;
     in.text = r->text;
@@ -611,7 +663,7 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
     in.start = r->share_lo; /* a part prints its share only */
     in.src = &r->rd;
     in.sites = ss;
-    in.n_sites = r->n_sites;
+    in.n_sites = n_ss;
     in.pretty.width = (int)run_width(r);
     const struct config *cfg = run_config(r);
     _Static_assert(sizeof(struct config_indent) == sizeof(struct pretty_indent) &&

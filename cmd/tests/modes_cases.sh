@@ -855,6 +855,19 @@ EOF
         [[ $(wc -l <out) -gt $prev ]] || fail "--width=$width: not more lines"
         prev=$(wc -l <out)
     done
+    # A label defined inside a replaced form and used after it: the
+    # whole top-level form is printed (the kept text would have a #1#
+    # without its #1=); other forms are spliced as usual.
+    printf "(list (pcase x (1 '#1=(a))) '#1#) ; c\n(list '#2=(b) (pcase y (2 '#2#)))\n" >label.el
+    run label.el
+    expect_status 0
+    diff -u - out >&2 <<'EOF' || fail "a label defined in a replaced form"
+(list (if (eql x 1) '(a)) '(a)) ; c
+(list '#2=(b) (if (eql y 2) '(b)))
+EOF
+    cp out label.out
+    run --no-expand label.out
+    expect_status 0
     ;;
 compact)
     # --compact: one canonical line per top-level form, no comments;
