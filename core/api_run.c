@@ -596,40 +596,46 @@ static void site_begin_form(void *ctx, unsigned label_floor)
     gensym_begin_form(expand_gensyms(ctx), label_floor);
 }
 
-/* Does the text [start, end) define a read label (#N=)?  A false alarm,
- * in a string or a comment, only costs the layout of one form. */
-static bool defines_label(const uint8_t *t, size_t start, size_t end)
+/* Is there a read label (#N followed by `end`, '=' or '#') in the text
+ * [start, stop)?  A false alarm, in a string or a comment, only costs the
+ * layout of one form. */
+static bool has_label(const uint8_t *t, size_t start, size_t stop, uint8_t end)
 {
-    const uint8_t *p = t + start, *e = t + end;
-    while ((p = memchr(p, '#', (size_t)(e - p)))) {
+    const uint8_t *p = t + start, *e = t + stop;
+    while (p < e && (p = memchr(p, '#', (size_t)(e - p)))) {
         const uint8_t *q = ++p;
         while (q < e && *q >= '0' && *q <= '9')
             q++;
-        if (q > p && q < e && *q == '=')
+        if (q > p && q < e && *q == end)
             return true;
     }
     return false;
 }
 
-/* Does a site of top-level form `form` define a read label?  Its object
- * may also be referred to (#N#) in the text around the site, which the
- * splicer keeps, while the site is printed without the label. */
-static bool form_site_defines_label(const struct run *r, size_t form)
+/* Must top-level form `form` be printed whole?  When one of its replaced
+ * forms defines a read label (#N=) and the text kept around them refers
+ * to one (#N#): the replaced form is printed without the label, and the
+ * kept #N# would have no #N= to read. */
+static bool label_crosses_sites(const struct run *r, size_t form)
 {
+    bool defines = false, refers = false;
+    size_t kept = r->rd.forms[form].span.start;
     for (size_t i = 0; i < r->n_sites; i++) {
         struct span sp;
-        if (r->sites[i].form == form && read_origin_span(&r->rd, r->sites[i].orig, &sp) &&
-            defines_label(r->text, sp.start, sp.end))
-            return true;
+        if (r->sites[i].form != form || !read_origin_span(&r->rd, r->sites[i].orig, &sp))
+            continue;
+        defines = defines || has_label(r->text, sp.start, sp.end, '=');
+        refers = refers || has_label(r->text, kept, sp.start, '#');
+        kept = sp.end;
     }
-    return false;
+    refers = refers || has_label(r->text, kept, r->rd.forms[form].span.end, '#');
+    return defines && refers;
 }
 
-/* The sites to splice: r's, except that a top-level form one of whose
- * sites defines a read label is replaced whole (its expansion printed in
- * one piece, every use of the labelled object with it), so that no #N#
- * is left without its #N=.  Texts for records need r's sites as they
- * are (want_texts). */
+/* The sites to splice: r's, except that a top-level form whose kept text
+ * refers to a label one of its sites defines is replaced whole (its
+ * expansion printed in one piece, every use of the labelled object with
+ * it).  Texts for records need r's sites as they are (want_texts). */
 static struct splice_site *splice_sites(struct run *r, bool want_texts, size_t *n)
 {
     struct splice_site *ss = ARENA_NEWN(r->a, struct splice_site, r->n_sites + 1);
@@ -638,7 +644,7 @@ static struct splice_site *splice_sites(struct run *r, bool want_texts, size_t *
         size_t f = r->sites[i].form;
         if (f == whole)
             continue;
-        if (!want_texts && form_site_defines_label(r, f)) {
+        if (!want_texts && label_crosses_sites(r, f)) {
             ss[k++] = (struct splice_site){r->rd.forms[f].v, r->forms[f]};
             whole = f;
             continue;

@@ -857,13 +857,16 @@ EOF
     done
     # A label defined inside a replaced form and used after it: the
     # whole top-level form is printed (the kept text would have a #1#
-    # without its #1=); other forms are spliced as usual.
-    printf "(list (pcase x (1 '#1=(a))) '#1#) ; c\n(list '#2=(b) (pcase y (2 '#2#)))\n" >label.el
+    # without its #1=); other forms are spliced as usual, also when the
+    # label is used inside the replaced form only.
+    printf "(list (pcase x (1 '#1=(a))) (pcase y (2 3)) '#1#) ; c\n(list '#2=(b) (pcase y (2 '#2#)))\n(f ; k\n (pcase z (3 (list '#3=(c) '#3#))))\n" >label.el
     run label.el
     expect_status 0
     diff -u - out >&2 <<'EOF' || fail "a label defined in a replaced form"
-(list (if (eql x 1) '(a)) '(a)) ; c
+(list (if (eql x 1) '(a)) (if (eql y 2) 3) '(a)) ; c
 (list '#2=(b) (if (eql y 2) '(b)))
+(f ; k
+ (if (eql z 3) (list '(c) '(c))))
 EOF
     cp out label.out
     run --no-expand label.out
