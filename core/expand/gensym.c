@@ -40,7 +40,8 @@ struct gensym {
     uint32_t input_limit;     /* symbol ids below this are the input's */
     uint32_t epoch;           /* current top-level form (1-based) */
     unsigned label_next;      /* next circle label in this form */
-    struct temp **slots;      /* pointer hash: sym -> temp */
+    struct temp **temps;      /* in creation order; a temporary's symbol
+                                 keeps 1 + its index (value_symbol.temp) */
     size_t cap, n;
     struct counter *counters; /* one per (base, effect_only) */
     size_t n_counters, cap_counters;
@@ -48,15 +49,6 @@ struct gensym {
     uint32_t *name_epoch;     /* form that took each slot of names */
     size_t names_cap, names_n;
 };
-
-static size_t hash_ptr(const void *p)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdu;
-    x ^= x >> 33;
-    return (size_t)x;
-}
 
 static uint32_t hash_str(const char *s)
 {
@@ -74,7 +66,7 @@ struct gensym *gensym_new(struct lisp *L)
     g->prefix = "pcx--";
     g->input_limit = L->next_id;
     g->cap = 64;
-    g->slots = arena_zalloc(L->a, g->cap * sizeof *g->slots);
+    g->temps = ARENA_NEWN(L->a, struct temp *, g->cap);
     return g;
 }
 
@@ -93,23 +85,13 @@ void gensym_set_input_limit(struct gensym *g, uint32_t limit)
 
 size_t gensym_count(const struct gensym *g) { return g->n; }
 
-static struct temp **slot_of(const struct gensym *g, const struct value *sym)
+/* sym's temporary, or NULL when sym is not one of g's. */
+static struct temp *temp_of(const struct gensym *g, const struct value *sym)
 {
-    size_t j = hash_ptr(sym) & (g->cap - 1);
-    while (g->slots[j] && g->slots[j]->sym != sym)
-        j = (j + 1) & (g->cap - 1);
-    return &g->slots[j];
-}
-
-static void grow(struct gensym *g)
-{
-    struct temp **old = g->slots;
-    size_t old_cap = g->cap;
-    g->cap *= 2;
-    g->slots = arena_zalloc(g->L->a, g->cap * sizeof *g->slots);
-    for (size_t k = 0; k < old_cap; k++)
-        if (old[k])
-            *slot_of(g, old[k]->sym) = old[k];
+    uint32_t k = sym->u.sym.temp;
+    if (k == 0 || k > g->n || g->temps[k - 1]->sym != sym)
+        return NULL;
+    return g->temps[k - 1];
 }
 
 struct value *gensym_make(struct gensym *g, const char *base)
@@ -120,16 +102,19 @@ struct value *gensym_make(struct gensym *g, const char *base)
         base++;
     t->base = arena_strndup(g->L->a, base, strlen(base));
     t->sym = intern_uninterned(g->L, base, strlen(base));
-    if ((g->n + 1) * 2 > g->cap)
-        grow(g);
-    *slot_of(g, t->sym) = t;
-    g->n++;
+    if (g->n == g->cap) {
+        g->temps = arena_grow(g->L->a, g->temps, g->cap * sizeof *g->temps,
+                              2 * g->cap * sizeof *g->temps);
+        g->cap *= 2;
+    }
+    g->temps[g->n++] = t;
+    t->sym->u.sym.temp = (uint32_t)g->n;
     return t->sym;
 }
 
 bool gensym_is_temp(const struct gensym *g, const struct value *sym)
 {
-    return value_symbolp(sym) && !sym->u.sym.interned && *slot_of(g, sym);
+    return value_symbolp(sym) && !sym->u.sym.interned && temp_of(g, sym);
 }
 
 void gensym_begin_form(struct gensym *g, unsigned label_floor)
@@ -319,7 +304,7 @@ const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
     struct gensym *g = ctx;
     if (!value_symbolp(sym) || sym->u.sym.interned)
         return NULL;
-    struct temp *t = *slot_of(g, sym);
+    struct temp *t = temp_of(g, sym);
     if (!t)
         return NULL;
     if (t->epoch != g->epoch)

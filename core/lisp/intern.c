@@ -110,6 +110,7 @@ static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
     v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
     v->u.sym.plain = 0;
     v->u.sym.id = L->next_id++;
+    v->u.sym.temp = 0;
     return v;
 }
 

@@ -58,6 +58,9 @@ struct value_symbol {
                            prints as it is, 2 it needs backslashes */
     uint32_t id;        /* intern order (interned) or creation order (uninterned):
                            a stable number for deterministic ordering */
+    uint32_t temp;      /* uninterned temporaries: 1 + their index in the
+                           expander's table of temporaries (expand/gensym),
+                           which checks it is its own; 0 for other symbols */
 };
 
 struct value_string {

@@ -157,6 +157,14 @@ static void test_not_temporaries(void **state)
     assert_null(gensym_text(f->g, user, &n));
     assert_null(gensym_text(f->g, f->L->nil, &n));
     assert_null(gensym_text(f->g, value_int(f->a, 1), &n));
+    /* another table's temporaries are not this one's, whatever their
+     * index says */
+    struct gensym *other = gensym_new(f->L);
+    struct value *o1 = gensym_make(other, "y"), *o2 = gensym_make(other, "y");
+    assert_false(gensym_is_temp(f->g, o1));
+    assert_false(gensym_is_temp(f->g, o2));
+    assert_null(gensym_text(f->g, o2, &n));
+    assert_true(gensym_is_temp(other, o2));
     fx_free(f);
 }
 
