@@ -529,6 +529,7 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
     struct memo_hooks hooks = {hook_gensym, hook_code, c};
     int depth = c->x->max_depth > 0 ? c->x->max_depth * 4 : 0;
     memo_ctx_init(&m, c->L, &hooks, c->x->memo, depth > 8000 || !depth ? 8000 : depth);
+    m.unique.first = 256; /* most compilations make a few hundred objects */
     struct arena *main = c->L->a;
     jmp_buf *outer = main->oom;
     struct arena *scratch = arena_new(&main->backing);
