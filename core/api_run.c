@@ -612,44 +612,46 @@ static bool has_label(const uint8_t *t, size_t start, size_t stop, uint8_t end)
     return false;
 }
 
-/* Must top-level form `form` be printed whole?  When one of its replaced
- * forms defines a read label (#N=) and the text kept around them refers
- * to one (#N#): the replaced form is printed without the label, and the
- * kept #N# would have no #N= to read. */
-static bool label_crosses_sites(const struct run *r, size_t form)
+/* Must the top-level form of sites [lo, hi) (all of its sites) be
+ * printed whole?  When one of them defines a read label (#N=) and the
+ * text kept around them refers to one (#N#): a replaced form is printed
+ * without the label, and the kept #N# would have no #N= to read. */
+static bool label_crosses_sites(const struct run *r, size_t lo, size_t hi)
 {
+    const struct span *form = &r->rd.forms[r->sites[lo].form].span;
     bool defines = false, refers = false;
-    size_t kept = r->rd.forms[form].span.start;
-    for (size_t i = 0; i < r->n_sites; i++) {
+    size_t kept = form->start;
+    for (size_t i = lo; i < hi; i++) {
         struct span sp;
-        if (r->sites[i].form != form || !read_origin_span(&r->rd, r->sites[i].orig, &sp))
+        if (!read_origin_span(&r->rd, r->sites[i].orig, &sp))
             continue;
         defines = defines || has_label(r->text, sp.start, sp.end, '=');
         refers = refers || has_label(r->text, kept, sp.start, '#');
         kept = sp.end;
     }
-    refers = refers || has_label(r->text, kept, r->rd.forms[form].span.end, '#');
+    refers = refers || has_label(r->text, kept, form->end, '#');
     return defines && refers;
 }
 
 /* The sites to splice: r's, except that a top-level form whose kept text
  * refers to a label one of its sites defines is replaced whole (its
  * expansion printed in one piece, every use of the labelled object with
- * it).  Texts for records need r's sites as they are (want_texts). */
+ * it).  Texts for records need r's sites as they are (want_texts).  The
+ * sites of a form are consecutive (text order). */
 static struct splice_site *splice_sites(struct run *r, bool want_texts, size_t *n)
 {
     struct splice_site *ss = ARENA_NEWN(r->a, struct splice_site, r->n_sites + 1);
-    size_t k = 0, whole = SIZE_MAX;
-    for (size_t i = 0; i < r->n_sites; i++) {
+    size_t k = 0;
+    for (size_t i = 0, j; i < r->n_sites; i = j) {
         size_t f = r->sites[i].form;
-        if (f == whole)
-            continue;
-        if (!want_texts && label_crosses_sites(r, f)) {
+        for (j = i; j < r->n_sites && r->sites[j].form == f; j++)
+            ;
+        if (!want_texts && label_crosses_sites(r, i, j)) {
             ss[k++] = (struct splice_site){r->rd.forms[f].v, r->forms[f]};
-            whole = f;
             continue;
         }
-        ss[k++] = (struct splice_site){r->sites[i].orig, r->sites[i].expansion};
+        for (size_t q = i; q < j; q++)
+            ss[k++] = (struct splice_site){r->sites[q].orig, r->sites[q].expansion};
     }
     *n = k;
     return ss;
