@@ -515,11 +515,13 @@ static bool compact_value(struct run *r, struct buf *b, const struct value *v,
     bool circle = gensym_circle(r);
     if (*begun != form) {
         /* Only circle-mode labels start above the input's own: the scan
-         * of the form's text is skipped otherwise. */
-        struct span sp = r->rd.forms[form].span;
-        gensym_begin_form(g, circle ? splice_label_floor(r->text, r->len, sp.start,
-                                                         sp.end)
-                                    : 0);
+         * of the form's text is skipped otherwise, and for a form the
+         * reader saw define no label. */
+        const struct read_form *top = &r->rd.forms[form];
+        gensym_begin_form(g, circle && top->labels
+                                 ? splice_label_floor(r->text, r->len, top->span.start,
+                                                      top->span.end)
+                                 : 0);
         *begun = form;
     }
     /* Most expansions are trees: printed directly, they need none of the
@@ -596,40 +598,30 @@ static void site_begin_form(void *ctx, unsigned label_floor)
     gensym_begin_form(expand_gensyms(ctx), label_floor);
 }
 
-/* Is there a read label (#N followed by `end`, '=' or '#') in the text
- * [start, stop)?  A false alarm, in a string or a comment, only costs the
- * layout of one form. */
-static bool has_label(const uint8_t *t, size_t start, size_t stop, uint8_t end)
-{
-    const uint8_t *p = t + start, *e = t + stop;
-    while (p < e && (p = memchr(p, '#', (size_t)(e - p)))) {
-        const uint8_t *q = ++p;
-        while (q < e && *q >= '0' && *q <= '9')
-            q++;
-        if (q > p && q < e && *q == end)
-            return true;
-    }
-    return false;
-}
-
 /* Must the top-level form of sites [lo, hi) (all of its sites) be
  * printed whole?  When one of them defines a read label (#N=) and the
  * text kept around them refers to one (#N#): a replaced form is printed
- * without the label, and the kept #N# would have no #N= to read. */
+ * without the label, and the kept #N# would have no #N= to read.  Only a
+ * form the reader saw define a label is lexed again. */
 static bool label_crosses_sites(const struct run *r, size_t lo, size_t hi)
 {
-    const struct span *form = &r->rd.forms[r->sites[lo].form].span;
-    bool defines = false, refers = false;
-    size_t kept = form->start;
+    const struct read_form *top = &r->rd.forms[r->sites[lo].form];
+    if (!top->labels)
+        return false;
+    bool defines = false, refers = false, def, ref;
+    uint32_t kept = top->span.start;
     for (size_t i = lo; i < hi; i++) {
         struct span sp;
         if (!read_origin_span(&r->rd, r->sites[i].orig, &sp))
             continue;
-        defines = defines || has_label(r->text, sp.start, sp.end, '=');
-        refers = refers || has_label(r->text, kept, sp.start, '#');
+        splice_labels(r->text, r->len, sp.start, sp.end, &def, &ref);
+        defines = defines || def;
+        splice_labels(r->text, r->len, kept, sp.start, &def, &ref);
+        refers = refers || ref;
         kept = sp.end;
     }
-    refers = refers || has_label(r->text, kept, form->end, '#');
+    splice_labels(r->text, r->len, kept, top->span.end, &def, &ref);
+    refers = refers || ref;
     return defines && refers;
 }
 

@@ -858,8 +858,8 @@ EOF
     # A label defined inside a replaced form and used after it: the
     # whole top-level form is printed (the kept text would have a #1#
     # without its #1=); other forms are spliced as usual, also when the
-    # label is used inside the replaced form only.
-    printf "(list (pcase x (1 '#1=(a))) (pcase y (2 3)) '#1#) ; c\n(list '#2=(b) (pcase y (2 '#2#)))\n(f ; k\n (pcase z (3 (list '#3=(c) '#3#))))\n" >label.el
+    # label is used inside the replaced form only, or "#4#" is a string.
+    printf "(list (pcase x (1 '#1=(a))) (pcase y (2 3)) '#1#) ; c\n(list '#2=(b) (pcase y (2 '#2#)))\n(f ; k\n (pcase z (3 (list '#3=(c) '#3#))))\n(g ; s\n (pcase w (4 '#4=(d))) \"#4#\")\n" >label.el
     run label.el
     expect_status 0
     diff -u - out >&2 <<'EOF' || fail "a label defined in a replaced form"
@@ -867,6 +867,8 @@ EOF
 (list '#2=(b) (if (eql y 2) '(b)))
 (f ; k
  (if (eql z 3) (list '(c) '(c))))
+(g ; s
+ (if (eql w 4) '(d)) "#4#")
 EOF
     cp out label.out
     run --no-expand label.out
@@ -894,6 +896,14 @@ EOF
     expect_status 0
     grep -q '(let\* ((#1=#:val0 (f)))$' out && grep -q '(let\* ((#2=#:x0 (car-safe #1#)) (#3=#:x1 (cdr-safe #1#)))$' out ||
         fail "--gensyms=circle"
+    # ... numbered above the labels the input's form defines (--compact
+    # too); a form without labels starts at 1.
+    printf "(list '#3=(a) (pcase x (\`(,y) (list y '#3#))))\n(pcase z (\`(,w) w))\n" >floor.el
+    run --gensyms=circle --compact floor.el
+    expect_status 0
+    grep -q "((#4=#:x0 (car-safe x)) (#5=#:x1 (cdr-safe x)))" out &&
+        grep -q "((#1=#:x0 (car-safe z)) (#2=#:x1 (cdr-safe z)))" out ||
+        fail "--gensyms=circle above the input's labels: $(cat out)"
     ;;
 golden-round-trip)
     # --update writes, --check passes, an edited case makes --check exit 1

@@ -884,7 +884,7 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t sta
 }
 
 static void add_form(struct read_result *out, size_t *cap, struct arena *a,
-                     const struct item *it)
+                     const struct item *it, bool labels)
 {
     if (out->n_forms == *cap) {
         size_t ncap = *cap ? *cap * 2 : 64;
@@ -896,6 +896,7 @@ static void add_form(struct read_result *out, size_t *cap, struct arena *a,
     f->v = it->v;
     f->span.start = it->start;
     f->span.end = it->end;
+    f->labels = labels;
 }
 
 bool read_source(struct lisp *L, const uint8_t *text, size_t len,
@@ -934,7 +935,7 @@ bool read_source_range(struct lisp *L, const uint8_t *text, size_t start,
             out->err = R->err;
             return false;
         }
-        add_form(out, &cap, L->a, &it);
+        add_form(out, &cap, L->a, &it, R->labels_used);
     }
     out->ok = true;
     return true;

@@ -39,6 +39,7 @@ struct read_error {
 struct read_form {
     struct value *v;   /* the object read */
     struct span span;  /* its text, without leading whitespace/comments */
+    bool labels;       /* its text defines a read label (#N=) */
 };
 
 struct read_origin; /* value -> span side map (opaque) */

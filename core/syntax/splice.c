@@ -55,17 +55,31 @@ bool splice_crlf(const uint8_t *text, size_t len)
     return e < len && e > 0 && text[e - 1] == '\r';
 }
 
-unsigned splice_label_floor(const uint8_t *text, size_t len, uint32_t start,
-                            uint32_t end)
+unsigned splice_labels(const uint8_t *text, size_t len, uint32_t start, uint32_t end,
+                       bool *defines, bool *refers)
 {
     struct lex lx;
     struct lex_token t;
     unsigned floor = 0;
+    *defines = *refers = false;
     lex_init(&lx, text, len, start);
-    while (lex_next(&lx, &t) && t.kind != LK_EOF && t.start < end)
-        if (t.kind == LK_LABEL_DEF && t.ival > (int64_t)floor && t.ival < 1000000000)
+    while (lex_next(&lx, &t) && t.kind != LK_EOF && t.start < end) {
+        if (t.kind == LK_LABEL_REF)
+            *refers = true;
+        if (t.kind != LK_LABEL_DEF)
+            continue;
+        *defines = true;
+        if (t.ival > (int64_t)floor && t.ival < 1000000000)
             floor = (unsigned)t.ival;
+    }
     return floor;
+}
+
+unsigned splice_label_floor(const uint8_t *text, size_t len, uint32_t start,
+                            uint32_t end)
+{
+    bool defines, refers;
+    return splice_labels(text, len, start, end, &defines, &refers);
 }
 
 /* ---- the data of a replaced form ---- */
@@ -515,9 +529,12 @@ bool splice_source(const struct splice_in *in, struct buf *out,
         const struct read_form *top = &in->src->forms[form];
         if (form != begun && in->begin_form) {
             begun = form;
-            in->begin_form(in->begin_ctx, splice_label_floor(in->text, in->len,
-                                                             top->span.start,
-                                                             top->span.end));
+            /* the reader says which forms define labels: no lexing of others */
+            in->begin_form(in->begin_ctx,
+                           top->labels ? splice_label_floor(in->text, in->len,
+                                                            top->span.start,
+                                                            top->span.end)
+                                       : 0);
         }
         if (!emit_site(in, &o, &in->sites[i], site_pos(in, sp, top), &pos,
                        texts ? &texts[i] : NULL))

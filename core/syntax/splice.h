@@ -67,6 +67,13 @@ struct splice_text {
 bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts);
 
+/* The read labels of text[start..end), which starts at a token, found by
+ * the lexer (never in strings or comments): *defines, some `#N=`;
+ * *refers, some `#N#`.  Returns the largest N defined (below 10^9), 0 if
+ * none. */
+unsigned splice_labels(const uint8_t *text, size_t len, uint32_t start, uint32_t end,
+                       bool *defines, bool *refers);
+
 /* The largest N of the `#N=` labels in text[start..end) (a top-level
  * form), 0 if none: circle-mode labels of that form start above it. */
 unsigned splice_label_floor(const uint8_t *text, size_t len, uint32_t start,

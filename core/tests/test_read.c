@@ -391,6 +391,14 @@ static void labels_share_and_are_per_form(void **state)
     s = "(#:g #:g)";
     assert_true(read_source(f.L, (const uint8_t *)s, strlen(s), &r));
     assert_true(value_car(r.forms[0].v) != value_car(value_cdr(r.forms[0].v)));
+    /* each form says whether it defined a label (a string never does) */
+    s = "(a \"#1=\") (b '#1=(c)) (d) [#2=e]";
+    assert_true(read_source(f.L, (const uint8_t *)s, strlen(s), &r));
+    assert_int_equal(r.n_forms, 4);
+    assert_false(r.forms[0].labels);
+    assert_true(r.forms[1].labels);
+    assert_false(r.forms[2].labels);
+    assert_true(r.forms[3].labels);
     arena_free(f.a);
 }
 
