@@ -40,16 +40,12 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
     t->ents_cap = cap;
 }
 
-void memo_insert_grow(struct memo_ctx *m, struct memo_table *t,
-                      const struct memo_key *k, uint32_t h, void *obj)
+void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
 {
     if ((t->n + 1) * 2 > t->cap) /* at most half full: short probes */
         grow_slots(m, t);
     if (t->n == t->ents_cap)
         grow_ents(m, t);
-    t->ents[t->n] = (struct memo_entry){*k, obj};
-    t->n++;
-    memo_place(t->slots, t->cap, h, (uint32_t)t->n);
 }
 
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h)

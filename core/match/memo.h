@@ -9,7 +9,7 @@
  *
  * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_probe,
  * memo_find (inline, as are memo_mix to memo_find), memo_find_by,
- * memo_place, memo_insert, memo_stamp (inline; memo_insert_grow is
+ * memo_place, memo_insert, memo_stamp (inline; memo_table_grow is
  * memo_insert's slow path), memo_cons (and list helpers), memo_cache_get,
  * memo_cache_put, memo_enter, memo_leave.
  */
@@ -196,9 +196,8 @@ static inline void memo_place(struct memo_slot *slots, size_t cap, uint32_t h,
     slots[j] = (struct memo_slot){h, idx};
 }
 
-/* memo_insert when t must grow first. */
-void memo_insert_grow(struct memo_ctx *m, struct memo_table *t,
-                      const struct memo_key *k, uint32_t h, void *obj);
+/* Room in t for one more entry (memo_insert's slow path). */
+void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
 /* Store obj under k in t (k must not be present).  Allocates from m's
  * arena; never fails (OOM longjmps).  Inline: the lists, nodes and
@@ -206,10 +205,8 @@ void memo_insert_grow(struct memo_ctx *m, struct memo_table *t,
 static inline void memo_insert(struct memo_ctx *m, struct memo_table *t,
                                const struct memo_key *k, uint32_t h, void *obj)
 {
-    if ((t->n + 1) * 2 > t->cap || t->n == t->ents_cap) {
-        memo_insert_grow(m, t, k, h, obj);
-        return;
-    }
+    if ((t->n + 1) * 2 > t->cap || t->n == t->ents_cap)
+        memo_table_grow(m, t);
     t->ents[t->n] = (struct memo_entry){*k, obj};
     t->n++;
     memo_place(t->slots, t->cap, h, (uint32_t)t->n);

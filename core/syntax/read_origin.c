@@ -49,15 +49,21 @@ static struct origin_slot *find(const struct read_origin *o, const struct value 
     return i < o->n && o->slots[i].key == v ? &o->slots[i] : NULL;
 }
 
-/* A fresh entry for v, its index stored in v (the reader's own value,
- * made by this read, hence writable). */
-static struct origin_slot *add(struct read_origin *o, const struct value *v)
+/* Room for n more entries (the slots move when they grow). */
+static void room(struct read_origin *o, size_t n)
 {
-    if (o->n == o->cap) {
+    while (o->n + n > o->cap) {
         o->slots = arena_grow(o->a, o->slots, o->cap * sizeof *o->slots,
                               2 * o->cap * sizeof *o->slots);
         o->cap *= 2;
     }
+}
+
+/* A fresh entry for v, its index stored in v (the reader's own value,
+ * made by this read, hence writable). */
+static struct origin_slot *add(struct read_origin *o, const struct value *v)
+{
+    room(o, 1);
     ((struct value *)v)->origin = (uint32_t)o->n;
     struct origin_slot *s = &o->slots[o->n++];
     s->key = v;
@@ -82,11 +88,7 @@ void read_origin_put_list(struct read_origin *o, char *block, size_t stride,
                           const struct item *items, size_t n, uint32_t start,
                           uint32_t end)
 {
-    while (o->n + n > o->cap) {
-        o->slots = arena_grow(o->a, o->slots, o->cap * sizeof *o->slots,
-                              2 * o->cap * sizeof *o->slots);
-        o->cap *= 2;
-    }
+    room(o, n);
     /* the conses are new: none has an entry yet (add without find) */
     struct origin_slot *s = &o->slots[o->n];
     for (size_t i = 0; i < n; i++, s++) {
