@@ -167,30 +167,36 @@ struct value *intern_symbol(struct lisp *L, const char *name, size_t len)
     return slot->sym;
 }
 
+/* intern_cstr's memory: the entry for name's address. */
+static struct cstr_entry *cstr_entry(struct lisp *L, const char *name)
+{
+    return &L->tab->cstr[((uintptr_t)name >> 3) % CSTR_CACHE];
+}
+
+/* Intern name and remember the symbol in e, its address's entry. */
+static struct value *remember(struct lisp *L, struct cstr_entry *e, const char *name)
+{
+    e->key = name;
+    e->sym = intern_symbol(L, name, strlen(name));
+    return e->sym;
+}
+
 struct value *intern_cstr(struct lisp *L, const char *name)
 {
     /* Callers pass literals ("pcase", "let") and ask again at every form
      * they visit: the symbol found for each recent pointer is kept.  The
      * name is compared as well, so a buffer reused for another name never
      * gets a stale symbol. */
-    struct cstr_entry *e = &L->tab->cstr[((uintptr_t)name >> 3) % CSTR_CACHE];
+    struct cstr_entry *e = cstr_entry(L, name);
     if (e->key == name && strcmp(e->sym->u.sym.name, name) == 0)
         return e->sym;
-    struct value *sym = intern_symbol(L, name, strlen(name));
-    e->key = name;
-    e->sym = sym;
-    return sym;
+    return remember(L, e, name);
 }
 
 struct value *intern_static(struct lisp *L, const char *name)
 {
-    struct cstr_entry *e = &L->tab->cstr[((uintptr_t)name >> 3) % CSTR_CACHE];
-    if (e->key == name)
-        return e->sym;
-    struct value *sym = intern_symbol(L, name, strlen(name));
-    e->key = name;
-    e->sym = sym;
-    return sym;
+    struct cstr_entry *e = cstr_entry(L, name); /* a literal never changes */
+    return e->key == name ? e->sym : remember(L, e, name);
 }
 
 struct value *intern_uninterned(struct lisp *L, const char *name, size_t len)
