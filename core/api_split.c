@@ -189,7 +189,7 @@ static void part_compute(struct split *s, unsigned k)
         return;
     }
     a->limit = w->cx->o.memory_limit;
-    a->first_page = PART_FIRST_PAGE;
+    a->next_page = PART_FIRST_PAGE;
     jmp_buf jb;
     if (setjmp(jb) == 0) {
         arena_on_oom(a, &jb);

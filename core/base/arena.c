@@ -148,10 +148,11 @@ static void oom(struct arena *a)
 static void new_page(struct arena *a, size_t n)
 {
     size_t size = PAGE_MIN;
-    if (!a->page && a->first_page > PAGE_MIN && (!a->limit || a->first_page <= a->limit))
-        size = a->first_page;
     if (a->page && a->page->size < 16 * 1024 * 1024)
         size = a->page->size * 2;
+    if (a->next_page > size && (!a->limit || a->total + a->next_page <= a->limit))
+        size = a->next_page;
+    a->next_page = 0;
     /* A large request gets a page of a size the cache keeps, unless that
      * is beyond the cache's sizes or would break the memory limit. */
     size_t exact = size < n ? n : size, round = size;

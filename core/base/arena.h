@@ -30,8 +30,9 @@ struct arena {
     jmp_buf *oom;                     /* where OOM jumps; NULL = abort */
     size_t total;                     /* bytes taken from the backing */
     size_t limit;                     /* 0 = none; else OOM past this */
-    size_t first_page;                /* 0: pages start small and double;
-                                         else the size of the first page */
+    size_t next_page;                 /* 0: pages start small and double;
+                                         else the size of the next new
+                                         page (doubling goes on from it) */
 };
 
 /* Position to roll back to with arena_release. */

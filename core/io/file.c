@@ -150,6 +150,14 @@ enum file_kind file_kind(const char *path)
     return S_ISDIR(st.st_mode) ? FILE_KIND_DIR : FILE_KIND_OTHER;
 }
 
+size_t file_size(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
+        return 0;
+    return (uintmax_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
+}
+
 /* ---- atomic write ---- */
 
 /* Write all n bytes to fd, retrying short writes. */

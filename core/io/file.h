@@ -52,6 +52,9 @@ enum file_kind {
 };
 enum file_kind file_kind(const char *path);
 
+/* Size of the regular file at path; 0 when it is not one or is missing. */
+size_t file_size(const char *path);
+
 /* The Emacs Lisp files under directory dir, as cli.md section 2 finds
  * them: regular files (or links to them) whose names end in ".el", in
  * subdirectories at any depth; names starting with "." are skipped, and

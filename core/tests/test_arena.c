@@ -69,6 +69,34 @@ static void limit_is_oom(void **state)
     arena_free(a);
 }
 
+/* next_page sets the size of the next new page once; doubling goes on
+ * from it, and a limit it would break makes it count for nothing. */
+static void next_page_sizes_one_page(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    arena_alloc(a, 10);
+    size_t first = a->total; /* the smallest page */
+    a->next_page = (size_t)4 << 20;
+    arena_alloc(a, first); /* does not fit: a new page, of that size */
+    assert_int_equal(a->total, first + ((size_t)4 << 20));
+    assert_int_equal(a->next_page, 0);
+    for (int k = 0; k < 3; k++) /* fits beside the first */
+        arena_alloc(a, (size_t)1 << 20);
+    assert_int_equal(a->total, first + ((size_t)4 << 20));
+    arena_alloc(a, (size_t)1 << 20); /* full: the next page doubles */
+    assert_int_equal(a->total, first + ((size_t)12 << 20));
+    arena_free(a);
+
+    a = support_arena();
+    a->limit = (size_t)1 << 20;
+    a->next_page = (size_t)4 << 20; /* beyond the limit: ignored */
+    arena_alloc(a, 10);
+    assert_true(a->total < ((size_t)1 << 20));
+    assert_int_equal(a->next_page, 0);
+    arena_free(a);
+}
+
 static void buf_grows_and_formats(void **state)
 {
     (void)state;
@@ -91,6 +119,7 @@ int main(void)
         cmocka_unit_test(mark_release_frees_pages),
         cmocka_unit_test(oom_jumps_to_handler),
         cmocka_unit_test(limit_is_oom),
+        cmocka_unit_test(next_page_sizes_one_page),
         cmocka_unit_test(buf_grows_and_formats),
     };
     return SUPPORT_RUN(tests);

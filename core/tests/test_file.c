@@ -200,12 +200,24 @@ static void kinds(void **state)
     assert_int_equal(file_kind(path("none")), FILE_KIND_MISSING);
 }
 
+static void sizes(void **state)
+{
+    (void)state;
+    put("s.el", "(a b)\n");
+    assert_int_equal(file_size(path("s.el")), 6);
+    put("e.el", "");
+    assert_int_equal(file_size(path("e.el")), 0);
+    assert_int_equal(file_size(root), 0); /* not a regular file */
+    assert_int_equal(file_size(path("none")), 0);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, make_root, remove_root)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(reads_whole_file),
+        T(sizes),
         T(read_errors_have_reasons),
         T(reads_streams),
         T(atomic_write_keeps_mode),
