@@ -20,6 +20,8 @@
  * counters merged into the run of the whole input: what is printed, said
  * and written is what a run in one piece gives.
  */
+/* memmem: POSIX.1-2024; glibc declares it for _GNU_SOURCE */
+#define _GNU_SOURCE
 #include "api_int.h"
 
 #include <pthread.h>
@@ -41,29 +43,47 @@
  * are faulted in, and huge pages take one fault per 2 MiB. */
 #define PART_FIRST_PAGE ((size_t)4 * 1024 * 1024)
 
+/* Does name (n >= 1 bytes) start at text[at], with a backslash allowed
+ * before any of its characters after the first? */
+static bool name_at(const uint8_t *text, size_t at, size_t hi, const char *name, size_t n)
+{
+    const uint8_t *q = text + at + 1, *end = text + hi;
+    size_t i = 1;
+    while (i < n && q < end) {
+        if (*q == '\\' && q + 1 < end)
+            q++;
+        if (*q != (uint8_t)name[i])
+            return false;
+        q++;
+        i++;
+    }
+    return i == n;
+}
+
 /* Where name first occurs in text[lo, hi) as a symbol may write it,
  * with a backslash before any of its characters (hi: nowhere).  Inside
- * strings and comments too: a false alarm only costs speed. */
+ * strings and comments too: a false alarm only costs speed.  The plain
+ * spelling is found by memmem; one with backslashes starts less than 2n
+ * bytes before one of them, so only the text near a backslash is tried
+ * character by character (names begin with common letters: trying at
+ * each of those was most of a split's set-up). */
 static size_t find_name(const uint8_t *text, size_t lo, size_t hi, const char *name)
 {
     size_t n = strlen(name);
-    const uint8_t *p = text + lo, *end = text + hi;
-    while (n && (p = memchr(p, (uint8_t)name[0], (size_t)(end - p)))) {
-        const uint8_t *q = p + 1;
-        size_t i = 1;
-        while (i < n && q < end) {
-            if (*q == '\\' && q + 1 < end)
-                q++;
-            if (*q != (uint8_t)name[i])
-                break;
-            q++;
-            i++;
-        }
-        if (i == n)
-            return (size_t)(p - text);
-        p++;
+    if (!n || lo >= hi)
+        return hi;
+    const uint8_t *m = memmem(text + lo, hi - lo, name, n);
+    size_t best = m ? (size_t)(m - text) : hi;
+    size_t b = lo;
+    const uint8_t *p;
+    while (b < best && (p = memchr(text + b, '\\', best - b))) {
+        b = (size_t)(p - text);
+        for (size_t at = b > lo + 2 * n ? b - 2 * n : lo; at < b && at < best; at++)
+            if (text[at] == (uint8_t)name[0] && name_at(text, at, hi, name, n))
+                best = at;
+        b++;
     }
-    return hi;
+    return best;
 }
 
 /* Where the two bytes "ab" first occur in text[from, len) (len: nowhere). */

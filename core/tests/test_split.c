@@ -190,24 +190,30 @@ static void temporary_names_keep_one_piece(void **state)
 }
 
 /* A pattern macro and a struct defined in the middle and used after:
- * the parts after them read from the start and learn them. */
+ * the parts after them read from the start and learn them, also when
+ * the definers are written with backslashes. */
 static void definitions_in_the_middle(void **state)
 {
     (void)state;
-    FILE *f = create("defs.el");
-    forms(f, 0, 1500);
-    fprintf(f, "(pcase-defmacro sp-pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n");
-    fprintf(f, "(cl-defstruct sp-pt x y)\n");
-    forms(f, 1500, 1500);
-    fprintf(f, "(defun sp-use (v) (pcase v ((sp-pair x y) (+ x y)) ((cl-struct sp-pt x) x)))\n");
-    close_file(f);
-    struct pcx_stats st = same_as_one_piece("defs.el");
-    assert_true(st.parts >= 4);
-    struct outcome o = run("defs.el", 2, true);
-    assert_int_equal(o.st, PCX_STATUS_OK);
-    assert_null(strstr(o.out.data, "sp-pair x y"));
-    assert_non_null(strstr(o.out.data, "(cl-typep v 'sp-pt)"));
-    outcome_free(&o);
+    static const char *const macro[] = {"pcase-defmacro", "p\\case\\-defmacro"};
+    static const char *const strukt[] = {"cl-defstruct", "cl-def\\struct"};
+    for (size_t k = 0; k < 2; k++) {
+        FILE *f = create("defs.el");
+        forms(f, 0, 1500);
+        fprintf(f, "(%s sp-pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n",
+                macro[k]);
+        fprintf(f, "(%s sp-pt x y)\n", strukt[k]);
+        forms(f, 1500, 1500);
+        fprintf(f, "(defun sp-use (v) (pcase v ((sp-pair x y) (+ x y)) ((cl-struct sp-pt x) x)))\n");
+        close_file(f);
+        struct pcx_stats st = same_as_one_piece("defs.el");
+        assert_true(st.parts >= 4);
+        struct outcome o = run("defs.el", 2, true);
+        assert_int_equal(o.st, PCX_STATUS_OK);
+        assert_null(strstr(o.out.data, "sp-pair x y"));
+        assert_non_null(strstr(o.out.data, "(cl-typep v 'sp-pt)"));
+        outcome_free(&o);
+    }
 }
 
 /* A read error in the middle: the same error as in one piece. */
