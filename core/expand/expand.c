@@ -67,25 +67,36 @@ static const struct head_row *find_head(const char *name)
     return NULL;
 }
 
-static bool stray_keyword(const char *name)
+/* Do name and t start with the same two bytes?  t is never empty, so
+ * name[1] is only read when name[0] is not its terminator. */
+static bool same_start(const char *name, const char *t)
 {
-    for (size_t i = 0; i < COUNT(stray_keywords); i++)
-        if (strcmp(name, stray_keywords[i]) == 0)
-            return true;
-    return false;
+    return name[0] == t[0] && name[1] == t[1];
+}
+
+/* The first bytes of the names of both tables (expand_check_tables
+ * verifies it): most symbols are ruled out by their first byte alone. */
+static bool head_start(char c)
+{
+    return c == 'b' || c == 'c' || c == 'm' || c == 'p';
 }
 
 /* What a head symbol is to the driver, cached on the symbol
  * (value_sym_row): a row of head_rows, STRAY_ROW for a cond* keyword,
- * or -1. */
+ * or -1.  Asked once for every symbol in a car position (untouched). */
 #define STRAY_ROW ((int)COUNT(head_rows))
 
 static int classify_head(const char *name)
 {
-    const struct head_row *r = find_head(name);
-    if (r)
-        return (int)(r - head_rows);
-    return stray_keyword(name) ? STRAY_ROW : -1;
+    if (!head_start(name[0]))
+        return -1;
+    for (size_t i = 0; i < COUNT(head_rows); i++)
+        if (same_start(name, head_rows[i].name) && strcmp(name, head_rows[i].name) == 0)
+            return (int)i;
+    for (size_t i = 0; i < COUNT(stray_keywords); i++)
+        if (same_start(name, stray_keywords[i]) && strcmp(name, stray_keywords[i]) == 0)
+            return STRAY_ROW;
+    return -1;
 }
 
 long expand_check_tables(void)
@@ -93,6 +104,12 @@ long expand_check_tables(void)
     for (size_t i = 1; i < COUNT(head_rows); i++)
         if (strcmp(head_rows[i - 1].name, head_rows[i].name) >= 0)
             return (long)i;
+    for (size_t i = 0; i < COUNT(head_rows); i++)
+        if (!head_start(head_rows[i].name[0]))
+            return 100 + (long)i;
+    for (size_t i = 0; i < COUNT(stray_keywords); i++)
+        if (!head_start(stray_keywords[i][0]))
+            return 200 + (long)i;
     return -1;
 }
 
@@ -122,6 +139,8 @@ struct priv {
     void *walk_spare[16];
     size_t walk_spare_cap[16];
     unsigned walk_depth;            /* walks in progress */
+    struct value **scan;            /* untouched()'s stack, reused */
+    size_t scan_cap;
 };
 
 static struct priv *priv_of(const struct expand_ctx *x) { return x->priv; }
@@ -299,11 +318,81 @@ static enum walk_status visit(struct walker *w, struct value *form)
     return WALK_CONTINUE;
 }
 
+/* ---- code a walk cannot change ---- */
+
+/* untouched() gives up after this many conses and vectors: a circular
+ * list never ends, and a larger tree is simply walked.  Below the
+ * walker's own frame limit, so a tree it accepts cannot be too deep. */
+#define SCAN_BUDGET 65536
+
+/* Is h a symbol visit acts on (a head of head_rows or a stray keyword)? */
+static bool acted_on(const struct value *h)
+{
+    return h->u.sym.interned &&
+           value_sym_row(h, VALUE_ROW_EXPAND, classify_head) >= 0;
+}
+
+/* Room for one more entry on untouched()'s stack. */
+static struct value **scan_grow(struct arena *a, struct priv *p)
+{
+    size_t cap = p->scan_cap ? p->scan_cap * 2 : 256;
+    p->scan = arena_grow(a, p->scan, p->scan_cap * sizeof *p->scan,
+                         cap * sizeof *p->scan);
+    p->scan_cap = cap;
+    return p->scan;
+}
+
+/* Does the walker enter v (a list or a vector)? */
+static bool nested(const struct value *v)
+{
+    return value_consp(v) || value_is(v, VK_VECTOR);
+}
+
+/* Can walking code change nothing and say nothing?  visit acts only on a
+ * cons whose car is a head symbol, and the walker only enters conses and
+ * vectors, so when no cons reachable through cars, cdrs and vector items
+ * has such a car, the walk would return code itself without a
+ * diagnostic.  Most user code inside a pcase has no nested pcase: this
+ * look costs a few instructions a cons where the walk costs dozens. */
+static bool untouched(struct arena *a, struct priv *p, struct value *code)
+{
+    size_t n = 0, budget = SCAN_BUDGET;
+    struct value **stack = p->scan;
+    for (struct value *v = code;;) {
+        for (; value_consp(v); v = value_cdr(v)) {
+            struct value *h = value_car(v);
+            if (!budget-- || (value_symbolp(h) && acted_on(h)))
+                return false;
+            if (nested(h)) {
+                if (n == p->scan_cap)
+                    stack = scan_grow(a, p);
+                stack[n++] = h;
+            }
+        }
+        if (value_is(v, VK_VECTOR)) {
+            if (!budget--)
+                return false;
+            for (size_t i = 0; i < v->u.vec.n; i++) {
+                if (!nested(v->u.vec.items[i]))
+                    continue;
+                if (n == p->scan_cap)
+                    stack = scan_grow(a, p);
+                stack[n++] = v->u.vec.items[i];
+            }
+        }
+        if (n == 0)
+            return true;
+        v = stack[--n];
+    }
+}
+
 /* Walk code; on a depth overflow of the walker itself, record it. */
 static struct value *walk(struct expand_ctx *x, struct value *code)
 {
     struct walker w;
     struct priv *p = priv_of(x);
+    if (untouched(x->L->a, p, code))
+        return code;
     walk_init(&w, x->L, visit, x);
     w.rebuilt = on_rebuilt;
     unsigned d = p->walk_depth++; /* deeper than the spares: grow its own */

@@ -106,7 +106,9 @@ const struct value *expand_origin(const struct expand_ctx *x,
 /* EXPAND_HEAD_* bit of a head name ("pcase-let*"), 0 if not a head. */
 int expand_head_bit(const char *name);
 
-/* Index of the first unsorted row of the head table, or -1 (tests). */
+/* Check the head tables (tests): the index of the first unsorted row of
+ * the head table, 100 + the row of a head / 200 + the index of a stray
+ * keyword whose first byte the quick filter would reject, or -1. */
 long expand_check_tables(void);
 
 /* Record a diagnostic at the text of v (or of the car of cons `at` when v

@@ -303,6 +303,52 @@ static void test_circular_code(void **state)
     fx_free(f);
 }
 
+/* Code without a head symbol is returned as it is without a walk; what
+ * the walk would have reported must still be reported. */
+static void test_code_without_heads(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(progn . #1=((f a) . #1#))\n#1=(g #1#)\n"
+                          "(f `[a ,(h (pcase b))])\n(f #:pcase (#:match* 1))");
+    assert_null(expand_form(&f->x, f->r.forms[0].v));
+    assert_int_equal(f->diags.n_errors, 1);
+    assert_string_equal(f->diags.items[0].message, "circular list in a code position");
+    assert_null(expand_form(&f->x, f->r.forms[1].v));
+    assert_int_equal(f->diags.n_errors, 2);
+    assert_string_equal(f->diags.items[1].message, "nesting too deep to walk");
+    assert_string_equal(expand(f, 2), "(f `[a ,(h (pcase-done x b))])");
+    struct value *in = f->r.forms[3].v;
+    assert_ptr_equal(expand_form(&f->x, in), in);
+    assert_int_equal(f->diags.n, 2);
+    fx_free(f);
+}
+
+/* A tree too large to look through first is walked as before. */
+static void test_large_code(void **state)
+{
+    (void)state;
+    struct buf b;
+    struct arena *a = support_arena();
+    buf_init(&b, a);
+    buf_puts(&b, "(progn");
+    for (int i = 0; i < 40000; i++)
+        buf_puts(&b, " (f [x] (g))");
+    buf_puts(&b, ")\n(progn");
+    for (int i = 0; i < 40000; i++)
+        buf_puts(&b, " (f [x] (g))");
+    buf_puts(&b, " (pcase a))");
+    struct fx *f = fx_new(buf_cstr(&b));
+    struct value *in = f->r.forms[0].v;
+    assert_ptr_equal(expand_form(&f->x, in), in);
+    struct value *out = expand_form(&f->x, f->r.forms[1].v);
+    assert_non_null(out);
+    assert_int_equal(f->x.n_sites, 1);
+    assert_int_equal(front_end_calls, 1);
+    assert_int_equal(value_list_length(out, f->L->nil), 40002);
+    fx_free(f);
+    arena_free(a);
+}
+
 static void test_temporaries_named(void **state)
 {
     (void)state;
@@ -375,6 +421,8 @@ int main(void)
         cmocka_unit_test(test_origin_of_copies),
         cmocka_unit_test(test_depth_guard),
         cmocka_unit_test(test_circular_code),
+        cmocka_unit_test(test_code_without_heads),
+        cmocka_unit_test(test_large_code),
         cmocka_unit_test(test_temporaries_named),
         cmocka_unit_test(test_list_and_target),
         cmocka_unit_test(test_tables),
