@@ -16,8 +16,7 @@
 
 struct temp {
     struct value *sym;  /* the uninterned symbol handed out */
-    const char *base;   /* base name, without a leading '_' */
-    bool effect_only;   /* base started with '_' */
+    uint32_t counter;   /* index of its base's counter */
     uint32_t epoch;     /* form in which text/label were assigned */
     const char *text;   /* printed name in that form */
     size_t len;
@@ -25,12 +24,28 @@ struct temp {
     bool shown;         /* circle mode: the labelled occurrence is out */
 };
 
+/* The Nth name of one base: the same in every form (PREFIX BASE N does
+ * not depend on the form), so it is made, looked up among the input's
+ * symbols and printed once for the run, and only the check against the
+ * names other temporaries took in the form is per form. */
+struct name {
+    const char *name;   /* PREFIX BASE N, or _ PREFIX BASE N */
+    uint32_t hash;      /* hash_str(name) */
+    bool input;         /* a symbol of the input file has this name */
+    const char *text;   /* rename mode's text (NULL until needed) */
+    size_t len;
+    const char *htext;  /* hash mode's #:BASE N (NULL until needed) */
+    size_t hlen;
+};
+
 /* Next N for one base in the current form. */
 struct counter {
-    const char *base;
+    const char *base;   /* without the leading '_' (its first symbol's name) */
     bool effect_only;
     uint32_t epoch;
     unsigned next;
+    struct name *names; /* names[N], made in order as N grows */
+    size_t n_names, cap_names;
 };
 
 struct gensym {
@@ -70,17 +85,27 @@ struct gensym *gensym_new(struct lisp *L)
     return g;
 }
 
+/* The names made so far depend on the prefix and on which symbols are
+ * the input's: forget them when either changes. */
+static void forget_names(struct gensym *g)
+{
+    for (size_t k = 0; k < g->n_counters; k++)
+        g->counters[k].n_names = 0;
+}
+
 void gensym_configure(struct gensym *g, enum gensym_mode mode,
                       const char *prefix)
 {
     g->mode = mode;
     if (prefix)
         g->prefix = arena_strndup(g->L->a, prefix, strlen(prefix));
+    forget_names(g);
 }
 
 void gensym_set_input_limit(struct gensym *g, uint32_t limit)
 {
     g->input_limit = limit;
+    forget_names(g);
 }
 
 size_t gensym_count(const struct gensym *g) { return g->n; }
@@ -94,14 +119,38 @@ static struct temp *temp_of(const struct gensym *g, const struct value *sym)
     return g->temps[k - 1];
 }
 
+/* Index of the counter of (base, effect_only), made when new.  Front
+ * ends use a few bases with distinct first bytes, so strcmp runs about
+ * once a call. */
+static uint32_t counter_index(struct gensym *g, const struct value *sym,
+                              bool effect_only)
+{
+    const char *base = sym->u.sym.name;
+    for (size_t k = 0; k < g->n_counters; k++) {
+        struct counter *c = &g->counters[k];
+        if (c->effect_only == effect_only && c->base[0] == base[0] &&
+            strcmp(c->base, base) == 0)
+            return (uint32_t)k;
+    }
+    if (g->n_counters == g->cap_counters) {
+        size_t cap = g->cap_counters ? g->cap_counters * 2 : 16;
+        g->counters = arena_grow(g->L->a, g->counters,
+                                 g->cap_counters * sizeof *g->counters,
+                                 cap * sizeof *g->counters);
+        g->cap_counters = cap;
+    }
+    g->counters[g->n_counters] = (struct counter){.base = base, .effect_only = effect_only};
+    return (uint32_t)g->n_counters++;
+}
+
 struct value *gensym_make(struct gensym *g, const char *base)
 {
     struct temp *t = arena_zalloc(g->L->a, sizeof *t);
-    t->effect_only = base[0] == '_';
-    if (t->effect_only)
+    bool effect_only = base[0] == '_';
+    if (effect_only)
         base++;
-    t->base = arena_strndup(g->L->a, base, strlen(base));
     t->sym = intern_uninterned(g->L, base, strlen(base));
+    t->counter = counter_index(g, t->sym, effect_only);
     if (g->n == g->cap) {
         g->temps = arena_grow(g->L->a, g->temps, g->cap * sizeof *g->temps,
                               2 * g->cap * sizeof *g->temps);
@@ -130,18 +179,19 @@ void gensym_begin_form_cb(void *g, unsigned label_floor)
 
 /* ---- names taken in the current form ---- */
 
-static bool name_taken(struct gensym *g, const char *name)
+static bool name_taken(struct gensym *g, const char *name, uint32_t h)
 {
     if (!g->names_cap)
         return false;
-    size_t j = hash_str(name) & (g->names_cap - 1);
+    size_t j = h & (g->names_cap - 1);
     for (; g->names[j]; j = (j + 1) & (g->names_cap - 1))
-        if (g->name_epoch[j] == g->epoch && strcmp(g->names[j], name) == 0)
+        if (g->name_epoch[j] == g->epoch &&
+            (g->names[j] == name || strcmp(g->names[j], name) == 0))
             return true;
     return false;
 }
 
-static void take_name(struct gensym *g, const char *name)
+static void take_name(struct gensym *g, const char *name, uint32_t h)
 {
     if ((g->names_n + 1) * 2 > g->names_cap) {
         /* Rebuild with only this form's names: older forms' do not matter. */
@@ -154,9 +204,9 @@ static void take_name(struct gensym *g, const char *name)
         g->names_n = 0;
         for (size_t k = 0; k < old_cap; k++)
             if (old[k] && old_ep[k] == g->epoch)
-                take_name(g, old[k]);
+                take_name(g, old[k], hash_str(old[k]));
     }
-    size_t j = hash_str(name) & (g->names_cap - 1);
+    size_t j = h & (g->names_cap - 1);
     while (g->names[j] && g->name_epoch[j] == g->epoch)
         j = (j + 1) & (g->names_cap - 1);
     if (!g->names[j])
@@ -167,30 +217,8 @@ static void take_name(struct gensym *g, const char *name)
 
 /* ---- choosing N ---- */
 
-static struct counter *counter_for(struct gensym *g, const struct temp *t)
-{
-    for (size_t k = 0; k < g->n_counters; k++) {
-        struct counter *c = &g->counters[k];
-        if (c->effect_only == t->effect_only && strcmp(c->base, t->base) == 0) {
-            if (c->epoch != g->epoch)
-                c->epoch = g->epoch, c->next = 0;
-            return c;
-        }
-    }
-    if (g->n_counters == g->cap_counters) {
-        size_t cap = g->cap_counters ? g->cap_counters * 2 : 16;
-        g->counters = arena_grow(g->L->a, g->counters,
-                                 g->cap_counters * sizeof *g->counters,
-                                 cap * sizeof *g->counters);
-        g->cap_counters = cap;
-    }
-    struct counter *c = &g->counters[g->n_counters++];
-    *c = (struct counter){t->base, t->effect_only, g->epoch, 0};
-    return c;
-}
-
-/* A B C N as one string (in the arena): the names are made for every
- * temporary of every form, so without printf. */
+/* A B C N as one string (in the arena): without printf, as names are
+ * made for every N of every base. */
 static const char *join_name(struct gensym *g, const char *a, const char *b,
                              const char *c, unsigned n)
 {
@@ -209,15 +237,6 @@ static const char *join_name(struct gensym *g, const char *a, const char *b,
     return s;
 }
 
-/* The name PREFIX BASE N (or _ PREFIX BASE N): what rename mode prints
- * and what collisions are checked on in every mode, so that the numbers
- * are the same whichever mode prints them. */
-static const char *rename_name(struct gensym *g, const struct temp *t,
-                               unsigned n)
-{
-    return join_name(g, t->effect_only ? "_" : "", g->prefix, t->base, n);
-}
-
 /* Is name a symbol of the input file? */
 static bool input_symbol(struct gensym *g, const char *name)
 {
@@ -225,20 +244,42 @@ static bool input_symbol(struct gensym *g, const char *name)
     return s && s->u.sym.id < g->input_limit;
 }
 
+/* c's name number n (n is at most c->n_names: names are made in order).
+ * The name PREFIX BASE N (or _ PREFIX BASE N) is what rename mode prints
+ * and what collisions are checked on in every mode, so that the numbers
+ * are the same whichever mode prints them. */
+static struct name *name_of(struct gensym *g, struct counter *c, unsigned n)
+{
+    if (n < c->n_names)
+        return &c->names[n];
+    if (c->n_names == c->cap_names) {
+        size_t cap = c->cap_names ? c->cap_names * 2 : 8;
+        c->names = arena_grow(g->L->a, c->names, c->cap_names * sizeof *c->names,
+                              cap * sizeof *c->names);
+        c->cap_names = cap;
+    }
+    struct name *e = &c->names[c->n_names++];
+    e->name = join_name(g, c->effect_only ? "_" : "", g->prefix, c->base, n);
+    e->hash = hash_str(e->name);
+    e->input = input_symbol(g, e->name);
+    e->text = e->htext = NULL;
+    return e;
+}
+
 /* First N (counting per base in this form) whose renamed name is free:
  * not a symbol of the input (the program would change meaning) and not
  * given to another temporary of this form (bases like "x" and "x1" could
  * meet at "x10"). */
-static unsigned choose_n(struct gensym *g, const struct temp *t,
-                         const char **name)
+static unsigned choose_n(struct gensym *g, struct counter *c, struct name **out)
 {
-    struct counter *c = counter_for(g, t);
+    if (c->epoch != g->epoch)
+        c->epoch = g->epoch, c->next = 0;
     for (;;) {
         unsigned n = c->next++;
-        const char *s = rename_name(g, t, n);
-        if (!input_symbol(g, s) && !name_taken(g, s)) {
-            take_name(g, s);
-            *name = s;
+        struct name *e = name_of(g, c, n);
+        if (!e->input && !name_taken(g, e->name, e->hash)) {
+            take_name(g, e->name, e->hash);
+            *out = e;
             return n;
         }
     }
@@ -282,21 +323,47 @@ static const char *printed(struct gensym *g, const char *name, bool hash,
     return buf_cstr(&b);
 }
 
-/* Give t its name for the current form. */
-static void assign(struct gensym *g, struct temp *t)
+/* Give t its name for the current form.  Kept out of line: once per
+ * temporary and form, while gensym_text runs for every occurrence and
+ * would otherwise save and restore this function's registers each time. */
+__attribute__((noinline)) static void assign(struct gensym *g, struct temp *t)
 {
-    const char *name;
-    unsigned n = choose_n(g, t, &name);
+    struct counter *c = &g->counters[t->counter];
+    struct name *e;
+    unsigned n = choose_n(g, c, &e);
     t->epoch = g->epoch;
     t->shown = false;
     if (g->mode == GENSYM_RENAME) {
-        t->text = printed(g, name, false, &t->len);
+        if (!e->text)
+            e->text = printed(g, e->name, false, &e->len);
+        t->text = e->text;
+        t->len = e->len;
         return;
     }
-    t->text = printed(g, join_name(g, t->effect_only ? "_" : "", "", t->base, n), true,
-                      &t->len);
+    if (!e->htext)
+        e->htext = printed(g, join_name(g, c->effect_only ? "_" : "", "", c->base, n),
+                           true, &e->hlen);
+    t->text = e->htext;
+    t->len = e->hlen;
     if (g->mode == GENSYM_CIRCLE)
         t->label = g->label_next++;
+}
+
+/* Circle mode's text of t: #K= and the name at its first occurrence in
+ * the form, #K# after it (out of line for the reason assign is). */
+__attribute__((noinline)) static const char *circle_text(struct gensym *g, struct temp *t, size_t *n)
+{
+    struct buf b;
+    buf_init(&b, g->L->a);
+    if (t->shown) {
+        buf_printf(&b, "#%u#", t->label);
+    } else {
+        buf_printf(&b, "#%u=", t->label);
+        buf_put(&b, t->text, t->len);
+        t->shown = true;
+    }
+    *n = b.len;
+    return buf_cstr(&b);
 }
 
 const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
@@ -309,19 +376,8 @@ const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
         return NULL;
     if (t->epoch != g->epoch)
         assign(g, t);
-    if (g->mode != GENSYM_CIRCLE) {
-        *n = t->len;
-        return t->text;
-    }
-    struct buf b;
-    buf_init(&b, g->L->a);
-    if (t->shown) {
-        buf_printf(&b, "#%u#", t->label);
-    } else {
-        buf_printf(&b, "#%u=", t->label);
-        buf_put(&b, t->text, t->len);
-        t->shown = true;
-    }
-    *n = b.len;
-    return buf_cstr(&b);
+    if (g->mode == GENSYM_CIRCLE)
+        return circle_text(g, t, n);
+    *n = t->len;
+    return t->text;
 }

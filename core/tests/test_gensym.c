@@ -122,6 +122,32 @@ static void test_effect_only_and_prefix(void **state)
     fx_free(f);
 }
 
+/* A base's names are made once for the run; a new prefix or a new set
+ * of input symbols must still change them. */
+static void test_names_reused(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("");
+    struct value *a = gensym_make(f->g, "x"), *b = gensym_make(f->g, "x");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, a), "pcx--x0");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, b), "pcx--x0");
+    assert_string_equal(txt(f, a), "pcx--x1");
+    gensym_configure(f->g, GENSYM_RENAME, "q-");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, a), "q-x0");
+    intern_cstr(f->L, "q-x0");
+    gensym_set_input_limit(f->g, f->L->next_id); /* q-x0 is the input's now */
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, a), "q-x1");
+    assert_string_equal(txt(f, b), "q-x2");
+    gensym_configure(f->g, GENSYM_HASH, NULL);
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, b), "#:x1"); /* q-x0 is still skipped */
+    fx_free(f);
+}
+
 static void test_hash_and_circle(void **state)
 {
     (void)state;
@@ -193,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_collisions),
         cmocka_unit_test(test_taken_in_form),
         cmocka_unit_test(test_effect_only_and_prefix),
+        cmocka_unit_test(test_names_reused),
         cmocka_unit_test(test_hash_and_circle),
         cmocka_unit_test(test_not_temporaries),
         cmocka_unit_test(test_many),
