@@ -414,17 +414,18 @@ static const struct pat *qvec(struct nz *z, struct value *q, struct value *cell)
     return pat_and(z->m, items, n + 2);
 }
 
-static bool unquote(struct nz *z, const struct value *q, const char *which)
+/* Is q (, X) (which: L->comma) or (,@ X) (L->comma_at)? */
+static bool unquote(const struct value *q, const struct value *which)
 {
-    return q->kind == VK_CONS && value_car(q) == intern_cstr(z->L, which);
+    return q->kind == VK_CONS && value_car(q) == which;
 }
 
 /* A QPAT that is not a list to walk: ,PAT, ,@X, a vector or an atom. */
 static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *cell)
 {
-    if (unquote(z, q, ","))
+    if (unquote(q, z->L->comma))
         return norm(z, nth_or_nil(z, q, 1), nth_cell(q, 1) ? nth_cell(q, 1) : q);
-    if (unquote(z, q, ",@") || named(q, "..."))
+    if (unquote(q, z->L->comma_at) || named(q, "..."))
         return fail(z, q, cell, "splice-in-backquote",
                     fmt(z, "Unsupported QPAT: %s (Emacs 30 rejects it; "
                            "Emacs 28.2 matched it as literal structure)", pcase_show(z->c, q)));
@@ -456,7 +457,7 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
     size_t n = 0, cap = 0;
     const struct pat **elts = NULL;
     struct value *t = q;
-    for (; t->kind == VK_CONS && !unquote(z, t, ",") && !unquote(z, t, ",@");
+    for (; t->kind == VK_CONS && !unquote(t, z->L->comma) && !unquote(t, z->L->comma_at);
          t = value_cdr(t)) {
         nested_backquote(z, t, t == q ? cell : NULL);
         elts = grow(z, elts, &cap, n, sizeof *elts);
