@@ -1,10 +1,11 @@
 /* gensym.c - temporaries: made during expansion, named at print time.
  *
  * Stage "expand"/"print" (cli.md section 7).  In order: the table of
- * temporaries (symbol -> entry, open addressing on the pointer: lookups
- * only, never iterated, so output does not depend on addresses), the
- * per-form naming state (counters per base, names taken in the form),
- * name choice with collision skipping, and the three printed forms.
+ * temporaries (a temporary's symbol keeps its index), the per-form naming
+ * state (counters per base), the run's names (one entry per distinct
+ * name, found by string hash: lookups only, never iterated, so output
+ * does not depend on addresses), name choice with collision skipping,
+ * and the three printed forms.
  */
 #include "expand/gensym.h"
 
@@ -24,17 +25,22 @@ struct temp {
     bool shown;         /* circle mode: the labelled occurrence is out */
 };
 
-/* The Nth name of one base: the same in every form (PREFIX BASE N does
- * not depend on the form), so it is made, looked up among the input's
- * symbols and printed once for the run, and only the check against the
- * names other temporaries took in the form is per form. */
+/* A name PREFIX BASE N: the same in every form, so it is made, looked up
+ * among the input's symbols and printed once for the run.  One entry per
+ * distinct string (bases "x1" and "x" both reach "x10"), so that which
+ * temporary of the form took it is a stamp on the entry. */
 struct name {
     const char *name;   /* PREFIX BASE N, or _ PREFIX BASE N */
     uint32_t hash;      /* hash_str(name) */
+    uint32_t taken;     /* the form (epoch) that gave it to a temporary */
     bool input;         /* a symbol of the input file has this name */
     const char *text;   /* rename mode's text (NULL until needed) */
     size_t len;
-    const char *htext;  /* hash mode's #:BASE N (NULL until needed) */
+    const char *htext;  /* hash mode's #:BASE N (NULL until needed): the
+                           same for every base reaching this name, since
+                           only effect-only names start with _ PREFIX
+                           (a base never starts with _), so equal names
+                           have equal BASE N */
     size_t hlen;
 };
 
@@ -44,7 +50,7 @@ struct counter {
     bool effect_only;
     uint32_t epoch;
     unsigned next;
-    struct name *names; /* names[N], made in order as N grows */
+    struct name **names; /* names[N], made in order as N grows */
     size_t n_names, cap_names;
 };
 
@@ -60,8 +66,7 @@ struct gensym {
     size_t cap, n;
     struct counter *counters; /* one per (base, effect_only) */
     size_t n_counters, cap_counters;
-    const char **names;       /* names taken in the current form (hash set) */
-    uint32_t *name_epoch;     /* form that took each slot of names */
+    struct name **names;      /* the run's names (hash set on the string) */
     size_t names_cap, names_n;
 };
 
@@ -91,6 +96,8 @@ static void forget_names(struct gensym *g)
 {
     for (size_t k = 0; k < g->n_counters; k++)
         g->counters[k].n_names = 0;
+    g->names = NULL;
+    g->names_cap = g->names_n = 0;
 }
 
 void gensym_configure(struct gensym *g, enum gensym_mode mode,
@@ -177,42 +184,27 @@ void gensym_begin_form_cb(void *g, unsigned label_floor)
     gensym_begin_form(g, label_floor);
 }
 
-/* ---- names taken in the current form ---- */
+/* ---- the run's names ---- */
 
-static bool name_taken(struct gensym *g, const char *name, uint32_t h)
+/* The slot of the names table holding name, or the empty slot where it
+ * would go. */
+static size_t name_slot(const struct gensym *g, const char *name, uint32_t h)
 {
-    if (!g->names_cap)
-        return false;
     size_t j = h & (g->names_cap - 1);
-    for (; g->names[j]; j = (j + 1) & (g->names_cap - 1))
-        if (g->name_epoch[j] == g->epoch &&
-            (g->names[j] == name || strcmp(g->names[j], name) == 0))
-            return true;
-    return false;
+    while (g->names[j] && (g->names[j]->hash != h || strcmp(g->names[j]->name, name) != 0))
+        j = (j + 1) & (g->names_cap - 1);
+    return j;
 }
 
-static void take_name(struct gensym *g, const char *name, uint32_t h)
+static void names_grow(struct gensym *g)
 {
-    if ((g->names_n + 1) * 2 > g->names_cap) {
-        /* Rebuild with only this form's names: older forms' do not matter. */
-        const char **old = g->names;
-        uint32_t *old_ep = g->name_epoch;
-        size_t old_cap = g->names_cap;
-        g->names_cap = old_cap ? old_cap * 2 : 64;
-        g->names = arena_zalloc(g->L->a, g->names_cap * sizeof *g->names);
-        g->name_epoch = arena_zalloc(g->L->a, g->names_cap * sizeof *g->name_epoch);
-        g->names_n = 0;
-        for (size_t k = 0; k < old_cap; k++)
-            if (old[k] && old_ep[k] == g->epoch)
-                take_name(g, old[k], hash_str(old[k]));
-    }
-    size_t j = h & (g->names_cap - 1);
-    while (g->names[j] && g->name_epoch[j] == g->epoch)
-        j = (j + 1) & (g->names_cap - 1);
-    if (!g->names[j])
-        g->names_n++;
-    g->names[j] = name;
-    g->name_epoch[j] = g->epoch;
+    struct name **old = g->names;
+    size_t old_cap = g->names_cap;
+    g->names_cap = old_cap ? old_cap * 2 : 64;
+    g->names = arena_zalloc(g->L->a, g->names_cap * sizeof *g->names);
+    for (size_t k = 0; k < old_cap; k++)
+        if (old[k])
+            g->names[name_slot(g, old[k]->name, old[k]->hash)] = old[k];
 }
 
 /* ---- choosing N ---- */
@@ -244,6 +236,25 @@ static bool input_symbol(struct gensym *g, const char *name)
     return s && s->u.sym.id < g->input_limit;
 }
 
+/* The entry of name (made in the arena), shared by every base that
+ * reaches it. */
+static struct name *name_entry(struct gensym *g, const char *name)
+{
+    if ((g->names_n + 1) * 2 > g->names_cap)
+        names_grow(g);
+    uint32_t h = hash_str(name);
+    size_t j = name_slot(g, name, h);
+    if (!g->names[j]) {
+        struct name *e = arena_zalloc(g->L->a, sizeof *e);
+        e->name = name;
+        e->hash = h;
+        e->input = input_symbol(g, name);
+        g->names[j] = e;
+        g->names_n++;
+    }
+    return g->names[j];
+}
+
 /* c's name number n (n is at most c->n_names: names are made in order).
  * The name PREFIX BASE N (or _ PREFIX BASE N) is what rename mode prints
  * and what collisions are checked on in every mode, so that the numbers
@@ -251,25 +262,21 @@ static bool input_symbol(struct gensym *g, const char *name)
 static struct name *name_of(struct gensym *g, struct counter *c, unsigned n)
 {
     if (n < c->n_names)
-        return &c->names[n];
+        return c->names[n];
     if (c->n_names == c->cap_names) {
         size_t cap = c->cap_names ? c->cap_names * 2 : 8;
         c->names = arena_grow(g->L->a, c->names, c->cap_names * sizeof *c->names,
                               cap * sizeof *c->names);
         c->cap_names = cap;
     }
-    struct name *e = &c->names[c->n_names++];
-    e->name = join_name(g, c->effect_only ? "_" : "", g->prefix, c->base, n);
-    e->hash = hash_str(e->name);
-    e->input = input_symbol(g, e->name);
-    e->text = e->htext = NULL;
-    return e;
+    const char *s = join_name(g, c->effect_only ? "_" : "", g->prefix, c->base, n);
+    return c->names[c->n_names++] = name_entry(g, s);
 }
 
 /* First N (counting per base in this form) whose renamed name is free:
  * not a symbol of the input (the program would change meaning) and not
  * given to another temporary of this form (bases like "x" and "x1" could
- * meet at "x10"). */
+ * meet at "x10").  Epochs start at 1, so a new entry is taken by no form. */
 static unsigned choose_n(struct gensym *g, struct counter *c, struct name **out)
 {
     if (c->epoch != g->epoch)
@@ -277,8 +284,8 @@ static unsigned choose_n(struct gensym *g, struct counter *c, struct name **out)
     for (;;) {
         unsigned n = c->next++;
         struct name *e = name_of(g, c, n);
-        if (!e->input && !name_taken(g, e->name, e->hash)) {
-            take_name(g, e->name, e->hash);
+        if (!e->input && e->taken != g->epoch) {
+            e->taken = g->epoch;
             *out = e;
             return n;
         }
