@@ -30,6 +30,8 @@ struct nz {
     size_t n_occ, cap_occ;
     const struct value *anchor; /* pattern whose text stands for generated parts */
     size_t nodes;              /* norm calls so far (NORM_MAX_NODES) */
+    const struct pat *consp;   /* (pred consp), once made for this clause */
+    struct value *car, *cdr;   /* car-safe, cdr-safe (likewise) */
     bool stopped;              /* an error was reported: abandon the clause */
 };
 
@@ -467,12 +469,17 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
     const struct pat *acc = qpat_leaf(z, t, n ? NULL : cell);
     if (!acc)
         return NULL;
+    /* Made where they always were (the first time in the clause): the
+     * pattern table numbers its entries in order of making. */
     struct lisp *L = z->L;
-    const struct pat *consp = pat_pred(z->m, INTERN_LIT(L, "consp"));
-    struct value *car = INTERN_LIT(L, "car-safe"), *cdr = INTERN_LIT(L, "cdr-safe");
+    if (!z->consp) {
+        z->consp = pat_pred(z->m, INTERN_LIT(L, "consp"));
+        z->car = INTERN_LIT(L, "car-safe");
+        z->cdr = INTERN_LIT(L, "cdr-safe");
+    }
     while (n-- > 0) {
-        const struct pat *three[3] = {consp, pat_app(z->m, car, elts[n]),
-                                      pat_app(z->m, cdr, acc)};
+        const struct pat *three[3] = {z->consp, pat_app(z->m, z->car, elts[n]),
+                                      pat_app(z->m, z->cdr, acc)};
         acc = pat_and(z->m, three, 3);
     }
     return acc;
