@@ -74,11 +74,18 @@ static bool same_start(const char *name, const char *t)
     return name[0] == t[0] && name[1] == t[1];
 }
 
-/* The first bytes of the names of both tables (expand_check_tables
- * verifies it): most symbols are ruled out by their first byte alone. */
-static bool head_start(char c)
+/* Could name be in either table, judging by its first two bytes?  Most
+ * symbols are ruled out here without a string comparison
+ * (expand_check_tables verifies that every name of the tables passes). */
+static bool head_start(const char *name)
 {
-    return c == 'b' || c == 'c' || c == 'm' || c == 'p';
+    switch (name[0]) {
+    case 'p': return name[1] == 'c';
+    case 'c': return name[1] == 'o';
+    case 'b': return name[1] == 'i';
+    case 'm': return name[1] == 'a';
+    default: return false;
+    }
 }
 
 /* What a head symbol is to the driver, cached on the symbol
@@ -88,7 +95,7 @@ static bool head_start(char c)
 
 static int classify_head(const char *name)
 {
-    if (!head_start(name[0]))
+    if (!head_start(name))
         return -1;
     for (size_t i = 0; i < COUNT(head_rows); i++)
         if (same_start(name, head_rows[i].name) && strcmp(name, head_rows[i].name) == 0)
@@ -105,10 +112,10 @@ long expand_check_tables(void)
         if (strcmp(head_rows[i - 1].name, head_rows[i].name) >= 0)
             return (long)i;
     for (size_t i = 0; i < COUNT(head_rows); i++)
-        if (!head_start(head_rows[i].name[0]))
+        if (!head_start(head_rows[i].name))
             return 100 + (long)i;
     for (size_t i = 0; i < COUNT(stray_keywords); i++)
-        if (!head_start(stray_keywords[i][0]))
+        if (!head_start(stray_keywords[i]))
             return 200 + (long)i;
     return -1;
 }

@@ -108,7 +108,7 @@ int expand_head_bit(const char *name);
 
 /* Check the head tables (tests): the index of the first unsorted row of
  * the head table, 100 + the row of a head / 200 + the index of a stray
- * keyword whose first byte the quick filter would reject, or -1. */
+ * keyword whose first bytes the quick filter would reject, or -1. */
 long expand_check_tables(void);
 
 /* Record a diagnostic at the text of v (or of the car of cons `at` when v
