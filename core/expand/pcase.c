@@ -189,7 +189,7 @@ static struct pcase_clause *user_clauses(struct pcase_run *c, struct value *list
         return NULL;
     *n = (size_t)value_list_length(list, c->L->nil);
     struct pcase_clause *cl = ARENA_NEWN(c->L->a, struct pcase_clause, *n + extra + 1);
-    memset(cl, 0, (*n + extra + 1) * sizeof *cl);
+    memset(cl + *n, 0, (extra + 1) * sizeof *cl); /* the rest is set below */
     size_t i = 0;
     for (struct value *l = list; l->kind == VK_CONS; l = value_cdr(l), i++) {
         struct value *k = value_car(l);
