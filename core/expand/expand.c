@@ -332,10 +332,12 @@ static enum walk_status visit(struct walker *w, struct value *form)
  * walker's own frame limit, so a tree it accepts cannot be too deep. */
 #define SCAN_BUDGET 65536
 
-/* Is h a symbol visit acts on (a head of head_rows or a stray keyword)? */
+/* Is h a symbol visit acts on (a head of head_rows or a stray keyword)?
+ * Most symbols were looked up already and are in neither table: that
+ * cached answer is tested first. */
 static bool acted_on(const struct value *h)
 {
-    return h->u.sym.interned &&
+    return h->u.sym.row[VALUE_ROW_EXPAND] != VALUE_ROW_NONE && h->u.sym.interned &&
            value_sym_row(h, VALUE_ROW_EXPAND, classify_head) >= 0;
 }
 
