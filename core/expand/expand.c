@@ -4,8 +4,10 @@
  * (eight heads -> front end, sorted), the copy -> original map that keeps
  * rebuilt forms traceable to their text, the walker callback (expand a
  * selected head, keep an unselected one and look inside it, replace a
- * stray cond* keyword by nil), the public entry points expand_init /
- * expand_form / expand_code, temporaries, and diagnostics with a span.
+ * stray cond* keyword by nil), the look through code that finds it
+ * needs no walk (no head symbol anywhere in it), the public entry points
+ * expand_init / expand_form / expand_code, temporaries, and diagnostics
+ * with a span.
  *
  * Nesting: a front end expands the user code it copies with expand_code,
  * so the driver is re-entered; only sites met at nesting level 0 are
