@@ -750,7 +750,7 @@ void print_value(struct lisp *L, struct buf *b, const struct value *v,
 bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o)
 {
-    if (print_fast_usable(o) && print_fast(L, b, v, o))
+    if (print_tree_fast(L, b, v, o, SIZE_MAX))
         return true;
     struct frame small[64];
     struct pstate s;

@@ -75,6 +75,18 @@ bool print_quote_prefix(const struct lisp *L, struct buf *b, const struct value 
 bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o);
 
+/* Deepest nesting (lists, vectors, quote forms) print_tree_fast takes. */
+#define PRINT_FAST_DEPTH 200
+
+/* print_tree's fast path alone: true when v is a tree at most
+ * PRINT_FAST_DEPTH deep whose text (what print_tree prints) is at most
+ * max bytes.  False, b as before, for every other value, and under
+ * print-circle, print-length, print-level or o->atom_text.  It gives up
+ * soon after the text passes max bytes: a caller can bound the size of
+ * what it prints without measuring it first. */
+bool print_tree_fast(struct lisp *L, struct buf *b, const struct value *v,
+                     const struct print_opts *o, size_t max);
+
 /* Emacs's float printing (shortest round trip, %g conventions, INF/NaN). */
 void print_float(struct buf *b, double f);
 

@@ -218,15 +218,35 @@ void print_float(struct buf *b, double f)
 /* ---- symbols ---- */
 
 /* ASCII characters prin1 escapes in symbol names (28 rules): controls and
- * space, " \ ' ; # ( ) , ` [ ] . ? */
-static const uint8_t sym_escape[128] = {
+ * space, " \ ' ; # ( ) , ` [ ] . ?  Bytes from 0x80 are marked too: they
+ * end a name's plain run, and take the careful loop. */
+static const uint8_t sym_escape[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0..15 */
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 16..31 */
     1,                                              /* space */
     ['"'] = 1, ['\\'] = 1, ['\''] = 1, [';'] = 1, ['#'] = 1, ['('] = 1,
     [')'] = 1, [','] = 1, ['`'] = 1, ['['] = 1, [']'] = 1, ['.'] = 1,
     ['?'] = 1,
+    /* 0x80..0xFF */
+    [0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
+
+/* Length of the run at the start of name p (NUL-terminated, so the
+ * table's NUL ends the scan) that needs no backslash: two bytes a turn. */
+static size_t plain_prefix(const uint8_t *p)
+{
+    size_t k = 0;
+    while (!sym_escape[p[k]] && !sym_escape[p[k + 1]])
+        k += 2;
+    return k + !sym_escape[p[k]];
+}
 
 static size_t count_digits(const char *p, size_t k, size_t n)
 {
@@ -292,11 +312,13 @@ void print_symbol(struct buf *b, const struct value *sym, bool gensym)
     }
     bool confusing = starts_numeric(s->name, n) && print_name_is_number(s->name, n);
     if (!confusing) { /* most names need no backslash: copy them whole */
-        size_t k = 0;
-        while (k < n && p[k] < 0x80 && !sym_escape[p[k]])
-            k++;
-        /* a cache of a function of the name: not a change of the symbol */
-        ((struct value *)sym)->u.sym.plain = k == n ? 1 : 2;
+        size_t k = plain_prefix(p);
+        /* a cache of a function of the name: not a change of the symbol.
+         * Kept for interned symbols only: the fast path takes plain == 1
+         * as "prints as its name", which an uninterned one may not (the
+         * caller's text for a temporary, #: with print-gensym). */
+        if (s->interned)
+            ((struct value *)sym)->u.sym.plain = k == n ? 1 : 2;
         if (k == n) {
             out_put(b, p, n);
             out_end(b);
@@ -400,16 +422,40 @@ static void string_slow(struct buf *b, const struct value_string *s,
     }
 }
 
+/* What ends a run of string bytes copied as they are: 1 always (the
+ * quote, the backslash, bytes from 0x80), 2 with print-escape-newlines. */
+static const uint8_t str_stop[256] = {
+    ['\n'] = 2, ['\f'] = 2, ['"'] = 1, ['\\'] = 1,
+    /* 0x80..0xFF */
+    [0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
+/* The end of the run of bytes from q that need nothing under mask. */
+static const uint8_t *plain_run(const uint8_t *q, const uint8_t *end, uint8_t mask)
+{
+    while (end - q >= 4 && !((str_stop[q[0]] | str_stop[q[1]] | str_stop[q[2]] |
+                              str_stop[q[3]]) & mask))
+        q += 4;
+    while (q < end && !(str_stop[*q] & mask))
+        q++;
+    return q;
+}
+
 /* Default settings (only print-escape-newlines allowed): runs of bytes
  * that need nothing are copied in one go. */
 static void string_fast(struct buf *b, const struct value_string *s, bool nl)
 {
     const uint8_t *p = s->data, *end = p + s->len;
+    uint8_t mask = nl ? 3 : 1;
     while (p < end) {
-        const uint8_t *q = p;
-        while (q < end && *q < 0x80 && *q != '"' && *q != '\\' &&
-               !(nl && (*q == '\n' || *q == '\f')))
-            q++;
+        const uint8_t *q = plain_run(p, end, mask);
         out_put(b, p, (size_t)(q - p));
         if (q == end)
             break;

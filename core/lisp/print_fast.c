@@ -6,28 +6,43 @@
  * small fixed stack and none of the general walker's bookkeeping (path
  * entries, phases, labels).  It prints exactly what print.c's walker
  * prints for such a value, and gives up (false, b as before) as soon as
- * the value is anything else: nesting deeper than FAST_DEPTH, a list that
- * runs in a circle, an object other than a cons, a plain vector or an
- * atom, a string with properties.  print_tree then starts again on the
- * general path, which decides what such a value prints as.
+ * the value is anything else: nesting deeper than PRINT_FAST_DEPTH, a
+ * list that runs in a circle, an object other than a cons, a plain vector
+ * or an atom, a string with properties.  print_tree then starts again on
+ * the general path, which decides what such a value prints as.
+ *
+ * Text goes through a local cursor: the room is checked once per value
+ * (FAST_SLACK bytes cover the separators, a short token and the closing
+ * brackets of every open frame), not once per byte or token.  Atoms
+ * other than plain names, small integers and temporaries' texts go
+ * through print_atom_opts, the general walker's own atom printer.
  */
 #include "print_fast.h"
 
-#include "../base/buf.h"
-#include "print_out.h"
+#include <string.h>
 
-/* Deeper values take the general path, which checks the path for data
- * inside itself below PRINT_PATH_SCAN (256) only: stopping shallower
- * keeps the two paths' verdicts on every tree the same. */
-#define FAST_DEPTH 200
+#include "../base/buf.h"
+
+#define FAST_DEPTH PRINT_FAST_DEPTH
+
+/* Names and texts up to this long are copied without a room check. */
+#define FAST_SHORT 32
+
+/* Room made sure of before each value: a separator or " . ", a quote
+ * prefix or bracket, a short token, then the closing brackets of every
+ * frame. */
+#define FAST_SLACK (FAST_SHORT + FAST_DEPTH + 24)
 
 struct ffr {
-    const struct value *cur;      /* list: tail; vector: the vector */
-    const struct value *tortoise; /* list: Brent's cycle check */
-    uint32_t i;                   /* elements printed */
-    uint32_t left, max;           /* list: steps to the next tortoise move */
+    const struct value *cur;      /* list: the next tail; vector: the vector;
+                                     wrap: the value inside */
+    uint32_t k;                   /* list: elements printed; vector, wrap:
+                                     the next item */
     int8_t bq;                    /* wrap: change made to the backquote level */
     uint8_t kind;                 /* FK_* */
+    const struct value *tortoise; /* list: Brent's cycle check (not next to
+                                     cur: stored as a pair, the two took
+                                     vector moves in the loop) */
 };
 
 enum { FK_LIST, FK_VEC, FK_WRAP };
@@ -36,142 +51,360 @@ struct fast {
     struct lisp *L;
     struct buf *b;
     const struct print_opts *o;
-    struct ffr st[FAST_DEPTH];
-    int n;      /* frames in use */
-    int bq;     /* backquote nesting, as the general walker counts it */
+    const struct value *nil;
+    /* Addresses from qlo to qlo + qspan hold the five symbols that head
+     * a quote form (interned one after the other): one comparison keeps
+     * nearly every list head from the exact test. */
+    uintptr_t qlo, qspan;
+    char *e;           /* end of the room the cursor may fill */
+    size_t start, max; /* where the text starts in b, its most bytes */
+    int bq;            /* backquote nesting, as the general walker counts it */
     bool bail;
+    struct ffr *deepest; /* the last frame of st */
+    struct ffr st[FAST_DEPTH + 1]; /* a wrap frame around the value, then its frames */
 };
 
-static struct ffr *fpush(struct fast *f, const struct value *v, uint8_t kind)
+/* Give up: the caller restores the buffer. */
+static const struct value *fast_fail(struct fast *f)
 {
-    if (f->n == FAST_DEPTH) {
-        f->bail = true;
-        return NULL;
-    }
-    struct ffr *r = &f->st[f->n++];
-    r->cur = r->tortoise = v;
-    r->i = 0;
-    r->left = r->max = 2;
-    r->bq = 0;
-    r->kind = kind;
-    return r;
+    f->bail = true;
+    return NULL;
 }
 
-/* Only a list headed by one of these symbols can print as a quote form;
- * most conses are not. */
-static inline bool quote_head(const struct lisp *L, const struct value *h)
+/* f->e for the room now in b, at least need bytes: all of it, unless the
+ * text may not grow that far, then need bytes past its most (the next
+ * check comes in time to give up). */
+static void fast_set_end(struct fast *f, size_t need)
+{
+    struct buf *b = f->b;
+    size_t room = b->cap - b->len - 1; /* the NUL's byte stays free */
+    size_t used = b->len - f->start;
+    size_t left = used < f->max ? f->max - used : 0;
+    if (left < room && need < room && left + need < room)
+        room = left + need;
+    f->e = b->data + b->len + room;
+}
+
+/* Cursor p with at least need bytes of room after it; NULL when the
+ * text is already longer than allowed. */
+static char *fast_room(struct fast *f, char *p, size_t need)
+{
+    struct buf *b = f->b;
+    b->len = (size_t)(p - b->data);
+    if (b->len - f->start > f->max) {
+        fast_fail(f);
+        return NULL;
+    }
+    if (b->cap - b->len <= need)
+        buf_reserve(b, need);
+    fast_set_end(f, need);
+    return b->data + b->len;
+}
+
+/* The cursor after a write through b (an atom printer): its end, with
+ * a step's room. */
+static char *fast_resume(struct fast *f)
+{
+    char *p = f->b->data + f->b->len;
+    fast_set_end(f, 0);
+    return f->e - p < FAST_SLACK ? fast_room(f, p, FAST_SLACK) : p;
+}
+
+/* n bytes (room known) as at most two overlapping moves: no call for
+ * the most frequent tokens. */
+static inline char *copy_name(char *d, const char *s, size_t n)
+{
+    if (n > 16) {
+        if (n > FAST_SHORT)
+            memcpy(d, s, n);
+        else
+            memcpy(d, s, 16), memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n) {
+        d[0] = s[0];
+        d[n >> 1] = s[n >> 1];
+        d[n - 1] = s[n - 1];
+    }
+    return d + n;
+}
+
+/* Text s of n bytes at the cursor. */
+static inline char *fast_text(struct fast *f, char *p, const char *s, size_t n)
+{
+    if (n <= FAST_SHORT)
+        return copy_name(p, s, n);
+    if (f->e - p < (ptrdiff_t)(n + FAST_SLACK) && !(p = fast_room(f, p, n + FAST_SLACK)))
+        return NULL;
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* An atom by the general walker's printer. */
+static char *fast_atom_opts(struct fast *f, char *p, const struct value *v)
+{
+    f->b->len = (size_t)(p - f->b->data);
+    print_atom_opts(f->b, v, f->o);
+    return fast_resume(f);
+}
+
+/* A symbol: most are interned and known to need no backslash (the
+ * print_symbol cache), or temporaries named by the caller's hook. */
+static char *fast_symbol(struct fast *f, char *p, const struct value *v)
+{
+    const struct value_symbol *s = &v->u.sym;
+    if (s->plain == 1) /* set for interned symbols only */
+        return fast_text(f, p, s->name, s->len);
+    if (!s->interned && f->o->sym_text) {
+        size_t n = 0;
+        const char *t = f->o->sym_text(f->o->sym_ctx, v, &n);
+        if (t)
+            return fast_text(f, p, t, n);
+    }
+    f->b->len = (size_t)(p - f->b->data);
+    print_symbol(f->b, v, f->o->gensym);
+    return fast_resume(f);
+}
+
+/* A fixnum in decimal, as print_integer writes it (at most 20 bytes). */
+static char *fast_int(char *p, int64_t i)
+{
+    if ((uint64_t)i < 10) {
+        *p = (char)('0' + i);
+        return p + 1;
+    }
+    char tmp[24], *q = tmp + sizeof tmp;
+    uint64_t u = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    do {
+        *--q = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (i < 0)
+        *--q = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - q);
+    memcpy(p, q, n);
+    return p + n;
+}
+
+/* Any other atom; NULL for what the fast path does not print. */
+static char *fast_atom(struct fast *f, char *p, const struct value *v)
+{
+    switch (v->kind) {
+    case VK_INT:
+        if (!f->o->integers_as_chars)
+            return fast_int(p, v->u.i);
+        return fast_atom_opts(f, p, v);
+    case VK_STRING:
+        if (v->u.str.props && v->u.str.props != f->nil)
+            return NULL; /* printed with its properties: not a plain atom */
+        return fast_atom_opts(f, p, v);
+    case VK_BIGNUM:
+    case VK_FLOAT:
+    case VK_BOOLVEC:
+        return fast_atom_opts(f, p, v);
+    default:
+        return NULL;
+    }
+}
+
+/* An atom (the loop's room for a step made sure of); NULL for what the
+ * fast path does not print. */
+static __attribute__((noinline)) char *fast_leaf(struct fast *f, char *p,
+                                                 const struct value *v)
+{
+    return v->kind == VK_SYMBOL ? fast_symbol(f, p, v) : fast_atom(f, p, v);
+}
+
+static bool quote_head(const struct lisp *L, const struct value *h)
 {
     return h == L->quote || h == L->function || h == L->backquote || h == L->comma ||
            h == L->comma_at;
 }
 
-/* 'X #'X `X ,X ,@X (print-quoted), as the general walker's enter_quote. */
-static bool fquote(struct fast *f, const struct value *v)
+/* A new top frame of kind over cur above t; NULL when too deep. */
+static inline struct ffr *fast_push(struct fast *f, struct ffr *t, uint8_t kind,
+                                    const struct value *cur)
 {
+    if (t == f->deepest)
+        return (struct ffr *)fast_fail(f);
+    t++;
+    t->kind = kind;
+    t->cur = t->tortoise = cur;
+    t->k = 0;
+    return t;
+}
+
+/* 'X #'X `X ,X ,@X (print-quoted), as the general walker's enter_quote:
+ * the prefix and a frame that prints X above *pt; false when v prints as
+ * a list (or the walk gave up). */
+static bool fast_quote(struct fast *f, struct ffr **pt, char **pp, const struct value *v)
+{
+    struct buf *b = f->b;
     int8_t bq;
     const struct value *arg;
-    if (!print_quote_prefix(f->L, f->b, v, f->bq, &bq, &arg))
+    if (!quote_head(f->L, v->u.cons.car))
         return false;
-    struct ffr *r = fpush(f, arg, FK_WRAP);
-    if (r) {
+    b->len = (size_t)(*pp - b->data); /* the prefix fits the step's room */
+    if (!print_quote_prefix(f->L, b, v, f->bq, &bq, &arg))
+        return false;
+    *pp = b->data + b->len;
+    struct ffr *t = fast_push(f, *pt, FK_WRAP, arg);
+    if (t) {
+        t->bq = bq;
         f->bq += bq;
-        r->bq = bq;
+        *pt = t;
     }
     return true;
 }
 
-/* Print an atom, or open the frame of a container. */
-static void fvalue(struct fast *f, const struct value *v)
+/* Print v: an atom, or the opening of its container (a new frame above
+ * *pt). */
+static inline char *fast_value(struct fast *f, struct ffr **pt, char *p,
+                               const struct value *v)
 {
-    switch (v->kind) {
-    case VK_CONS:
-        if (f->o->quoted && quote_head(f->L, v->u.cons.car) && fquote(f, v))
-            return;
-        out_putc(f->b, '(');
-        fpush(f, v, FK_LIST);
-        return;
-    case VK_VECTOR:
-        out_putc(f->b, '[');
-        fpush(f, v, FK_VEC);
-        return;
-    case VK_SYMBOL:
-        /* most symbols: interned (no hook, no #:), known to need no
-         * backslash (print_symbol's cache) */
-        if (v->u.sym.interned && v->u.sym.plain == 1)
-            out_name(f->b, v->u.sym.name, v->u.sym.len);
-        else
-            print_atom_opts(f->b, v, f->o);
-        return;
-    case VK_STRING:
-        if (v->u.str.props && v->u.str.props != f->L->nil) {
-            f->bail = true; /* printed with its properties: not a plain atom */
-            return;
+    if (f->e - p < FAST_SLACK && !(p = fast_room(f, p, FAST_SLACK)))
+        return NULL;
+    if (v->kind == VK_SYMBOL)
+        return fast_symbol(f, p, v);
+    if (v->kind == VK_CONS) {
+        if ((uintptr_t)v->u.cons.car - f->qlo <= f->qspan && fast_quote(f, pt, &p, v))
+            return p;
+        *pt = fast_push(f, *pt, FK_LIST, v); /* '(' comes with the first element */
+        return p;
+    }
+    if (v->kind == VK_VECTOR) {
+        *p++ = '[';
+        *pt = fast_push(f, *pt, FK_VEC, v);
+        return p;
+    }
+    return fast_atom(f, p, v);
+}
+
+/* Is v printed inside the loop: an atom, or a list that is no quote
+ * form and not too deep? */
+static inline bool fast_plain_list(const struct fast *f, const struct value *v,
+                                   const struct ffr *t)
+{
+    return v->kind != VK_CONS ||
+           ((uintptr_t)v->u.cons.car - f->qlo > f->qspan && t != f->deepest);
+}
+
+/* The lists on top of the stack, from frame *pt: the elements that are
+ * plain names (most of the text) are printed here, and lists inside are
+ * opened and closed here, their state in registers (in memory, the bytes
+ * written through the cursor would make the compiler reload it after
+ * every store).  Returns the first other value, to print next, or NULL
+ * when the top frame is no longer a list (or the walk gave up).
+ * Emacs's FOR_EACH_TAIL_SAFE: Brent's algorithm, the tortoise moved to
+ * the tail after 1, 2, 4, 8 ... elements; meeting it in between means
+ * the list runs in a circle. */
+static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, char **pp)
+{
+    struct ffr *t = *pt;
+    char *p = *pp, sep = t->k ? ' ' : '(';
+    uintptr_t lim = (uintptr_t)f->e - FAST_SLACK; /* a step's room ends here */
+    const struct value *c = t->cur, *tortoise = t->tortoise, *v = NULL;
+    uint32_t k = t->k;
+    for (;;) {
+        if (c->kind != VK_CONS) {
+            if (c != f->nil)
+                break; /* a dotted tail */
+            *p++ = ')';
+            if ((--t)->kind != FK_LIST)
+                break;
+            c = t->cur, tortoise = t->tortoise, k = t->k, sep = ' ';
+            continue;
         }
-        print_atom_opts(f->b, v, f->o);
-        return;
-    case VK_INT:
-    case VK_BIGNUM:
-    case VK_FLOAT:
-    case VK_BOOLVEC:
-        print_atom_opts(f->b, v, f->o);
-        return;
-    default:
-        f->bail = true;
-        return;
-    }
-}
-
-/* One step of the list frame r: the next element, or the end. */
-static void flist(struct fast *f, struct ffr *r)
-{
-    const struct value *c = r->cur;
-    if (c->kind != VK_CONS) {
-        if (c != f->L->nil) {
-            OUT_LIT(f->b, " . ");
-            r->cur = f->L->nil;
-            fvalue(f, c);
-            return; /* the frame closes at its next step */
+        v = c->u.cons.car;
+        c = c->u.cons.cdr;
+        k++;
+        if ((k & (k - 1)) == 0)
+            tortoise = c;
+        else if (c == tortoise)
+            return fast_fail(f);
+        *p++ = sep;
+        sep = ' ';
+        if (v->kind == VK_SYMBOL && v->u.sym.plain == 1 &&
+            (uintptr_t)p + v->u.sym.len <= lim) {
+            p = copy_name(p, v->u.sym.name, v->u.sym.len);
+        } else if ((uintptr_t)p > lim || v->kind == VK_VECTOR || !fast_plain_list(f, v, t)) {
+            break;
+        } else if (v->kind == VK_CONS) {
+            t->cur = c, t->tortoise = tortoise, t->k = k;
+            t++;
+            t->kind = FK_LIST;
+            c = tortoise = v, k = 0, sep = '(';
+        } else if (!(p = fast_leaf(f, p, v))) {
+            return fast_fail(f);
+        } else {
+            lim = (uintptr_t)f->e - FAST_SLACK;
         }
-        out_putc(f->b, ')');
-        f->n--;
-        return;
+        v = NULL;
     }
-    if (r->i++)
-        out_putc(f->b, ' ');
-    r->cur = c->u.cons.cdr;
-    if (--r->left == 0) {
-        r->max <<= 1;
-        r->left = r->max;
-        r->tortoise = r->cur;
-    } else if (r->cur == r->tortoise) {
-        f->bail = true; /* a circular list */
-        return;
+    if (t->kind == FK_LIST) {
+        if (!v && c != f->nil) {
+            memcpy(p, " . ", 3); /* the frame closes at its next turn */
+            p += 3;
+            v = c;
+            c = f->nil;
+        }
+        t->cur = c, t->tortoise = tortoise, t->k = k;
     }
-    fvalue(f, c->u.cons.car);
+    *pt = t;
+    *pp = p;
+    return v;
 }
 
-static void fvec(struct fast *f, struct ffr *r)
+/* The next value of vector or wrap frame t (NULL: the frame is over). */
+static inline const struct value *fast_item(struct ffr *t, char **pp)
 {
-    const struct value *v = r->cur;
-    if (r->i == v->u.vec.n) {
-        out_putc(f->b, ']');
-        f->n--;
-        return;
-    }
-    if (r->i)
-        out_putc(f->b, ' ');
-    fvalue(f, v->u.vec.items[r->i++]);
+    if (t->kind == FK_WRAP)
+        return t->k++ ? NULL : t->cur;
+    if (t->k == t->cur->u.vec.n)
+        return NULL;
+    if (t->k)
+        *(*pp)++ = ' ';
+    return t->cur->u.vec.items[t->k++];
 }
 
-/* The quoted object first, then the frame ends. */
-static void fwrap(struct fast *f, struct ffr *r)
+/* End vector or wrap frame t: its bracket, or the backquote level back. */
+static inline char *fast_close(struct fast *f, const struct ffr *t, char *p)
 {
-    if (r->i++ == 0) {
-        fvalue(f, r->cur);
-        return;
+    if (t->kind == FK_VEC)
+        *p++ = ']';
+    else
+        f->bq -= t->bq;
+    return p;
+}
+
+/* Print v: a wrap frame around it (no text), then a frame per turn. */
+static void fast_walk(struct fast *f, const struct value *v)
+{
+    char *p = f->b->data + f->b->len;
+    struct ffr *t = f->st;
+    t->kind = FK_WRAP;
+    t->cur = v;
+    t->k = 0;
+    t->bq = 0;
+    for (;;) {
+        if (t->kind == FK_LIST) {
+            v = fast_lists(f, &t, &p);
+        } else if (!(v = fast_item(t, &p))) {
+            p = fast_close(f, t, p);
+            if (t == f->st)
+                break;
+            t--;
+        }
+        if (v && !(p = fast_value(f, &t, p, v)))
+            fast_fail(f);
+        if (f->bail)
+            return;
     }
-    f->bq -= r->bq;
-    f->n--;
+    f->b->len = (size_t)(p - f->b->data);
 }
 
 bool print_fast_usable(const struct print_opts *o)
@@ -179,28 +412,51 @@ bool print_fast_usable(const struct print_opts *o)
     return !o->circle && o->length < 0 && o->level < 0 && !o->atom_text;
 }
 
+/* State for printing into b; the quote heads' range only with
+ * print-quoted. */
+static void fast_init(struct fast *f, struct lisp *L, struct buf *b,
+                      const struct print_opts *o, size_t max)
+{
+    f->L = L;
+    f->b = b;
+    f->o = o;
+    f->nil = L->nil;
+    const struct value *q[] = {L->quote, L->function, L->backquote, L->comma, L->comma_at};
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t k = 0; k < sizeof q / sizeof q[0]; k++) {
+        lo = (uintptr_t)q[k] < lo ? (uintptr_t)q[k] : lo;
+        hi = (uintptr_t)q[k] > hi ? (uintptr_t)q[k] : hi;
+    }
+    f->qlo = o->quoted ? lo : UINTPTR_MAX; /* UINTPTR_MAX: no head is in range */
+    f->qspan = o->quoted ? hi - lo : 0;
+    f->deepest = &f->st[FAST_DEPTH];
+    f->start = b->len;
+    f->max = max;
+    f->bq = 0;
+    f->bail = false;
+    if (b->cap - b->len <= FAST_SLACK)
+        buf_reserve(b, FAST_SLACK);
+    fast_set_end(f, FAST_SLACK);
+}
+
+bool print_tree_fast(struct lisp *L, struct buf *b, const struct value *v,
+                     const struct print_opts *o, size_t max)
+{
+    if (!print_fast_usable(o))
+        return false;
+    struct fast f;
+    fast_init(&f, L, b, o, max);
+    fast_walk(&f, v);
+    if (!f.bail && b->len - f.start > max)
+        f.bail = true;
+    if (f.bail)
+        b->len = f.start;
+    b->data[b->len] = 0;
+    return !f.bail;
+}
+
 bool print_fast(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o)
 {
-    struct fast f;
-    f.L = L;
-    f.b = b;
-    f.o = o;
-    f.n = 0;
-    f.bq = 0;
-    f.bail = false;
-    size_t len = b->len;
-    fvalue(&f, v);
-    while (f.n && !f.bail) {
-        struct ffr *r = &f.st[f.n - 1];
-        switch (r->kind) {
-        case FK_LIST: flist(&f, r); break;
-        case FK_VEC: fvec(&f, r); break;
-        default: fwrap(&f, r); break;
-        }
-    }
-    if (f.bail)
-        b->len = len;
-    out_end(b);
-    return !f.bail;
+    return print_tree_fast(L, b, v, o, SIZE_MAX);
 }

@@ -11,8 +11,9 @@
  * (no print-circle, print-length, print-level or kept source text)? */
 bool print_fast_usable(const struct print_opts *o);
 
-/* print_tree for values of conses, plain vectors and atoms nested less
- * than 200 deep; false (b as before) for anything else. */
+/* print_tree for values of conses, plain vectors and atoms nested at
+ * most PRINT_FAST_DEPTH deep; false (b as before) for anything else.
+ * o must be usable (print_fast_usable). */
 bool print_fast(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o);
 

@@ -259,10 +259,12 @@ static void symbol_name_lengths(void **state)
 {
     (void)state;
     struct fx *f = fx_new();
-    const char *abc = "abcdefghijklmnopqrstuvwxyz";
-    char name[32], want[128];
+    const char *abc = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    char name[48], want[160];
+    /* every copy the fast path makes (1-3, 4-7, 8-16, 17-32 bytes and
+     * longer), the first time (the name is scanned) and after */
     for (int round = 0; round < 2; round++)
-        for (size_t n = 1; n <= 24; n++) {
+        for (size_t n = 1; n <= 40; n++) {
             memcpy(name, abc, n);
             name[n] = 0;
             CHECK(f, S(f, name), name);
@@ -317,6 +319,31 @@ static void strings_default(void **state)
     CHECK(f, STR(f, "\xf8\x8f\xbf\xbd\xbf"), "\"\xf8\x8f\xbf\xbd\xbf\""); /* 0x3FFF7F */
     f->o.escape_nonascii = true; /* always on in prin1-to-string anyway */
     CHECK(f, LIST(f, UNI(f, "\377", 1), STR(f, "\xc3\xa9")), "(\"\\377\" \"\xc3\xa9\")");
+    fx_free(f);
+}
+
+/* Runs of plain bytes end at each byte that needs a backslash, wherever
+ * it falls in the four bytes the scan takes at a time. */
+static void string_runs(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    const char specials[] = "\"\\\n";
+    char text[16], want[40];
+    for (int esc = 0; esc < 2; esc++) {
+        f->o.escape_newlines = esc;
+        for (size_t n = 1; n <= 9; n++)
+            for (size_t i = 0; i < n; i++)
+                for (const char *c = specials; *c; c++) {
+                    memset(text, 'a', n);
+                    text[i] = *c;
+                    text[n] = 0;
+                    bool slash = *c != '\n' || esc;
+                    snprintf(want, sizeof want, "\"%.*s%s%c%s\"", (int)i, text,
+                             slash ? "\\" : "", slash && *c == '\n' ? 'n' : *c, text + i + 1);
+                    CHECK(f, STR(f, text), want);
+                }
+    }
     fx_free(f);
 }
 
@@ -1143,6 +1170,68 @@ static void tree_printing(void **state)
     fx_free(f);
 }
 
+/* print_tree_fast's limits: the text's size (it stops soon after the
+ * limit, not at the end), the depth, the options it takes. */
+static void fast_path_limits(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o = print_opts_compact();
+    struct value *list = f->L->nil;
+    for (int k = 0; k < 10000; k++)
+        list = value_cons(f->a, S(f, "abcd"), list);
+    struct buf b;
+    buf_init(&b, f->a);
+    buf_puts(&b, "<");
+    assert_false(print_tree_fast(f->L, &b, list, &f->o, 1000));
+    assert_string_equal(buf_cstr(&b), "<");
+    assert_true(b.cap < 4096); /* not the 50 kB the whole text takes */
+    assert_false(print_tree_fast(f->L, &b, list, &f->o, 50000)); /* one byte short */
+    assert_true(print_tree_fast(f->L, &b, list, &f->o, 50001));
+    assert_int_equal(b.len, 1 + 50001);
+    struct value *small = LIST(f, S(f, "a"), I(f, 12), STR(f, "s"));
+    b.len = 0;
+    assert_false(print_tree_fast(f->L, &b, small, &f->o, 9));
+    assert_int_equal(b.len, 0);
+    assert_true(print_tree_fast(f->L, &b, small, &f->o, 10));
+    assert_string_equal(buf_cstr(&b), "(a 12 \"s\")");
+    /* PRINT_FAST_DEPTH frames, lists and quote forms alike */
+    struct value *deep = S(f, "x"), *quoted = S(f, "x");
+    for (int k = 0; k < PRINT_FAST_DEPTH; k++) {
+        deep = LIST(f, deep);
+        quoted = LIST(f, f->L->quote, quoted);
+    }
+    b.len = 0;
+    assert_true(print_tree_fast(f->L, &b, deep, &f->o, SIZE_MAX));
+    assert_true(print_tree_fast(f->L, &b, quoted, &f->o, SIZE_MAX));
+    assert_false(print_tree_fast(f->L, &b, LIST(f, deep), &f->o, SIZE_MAX));
+    assert_false(print_tree_fast(f->L, &b, LIST(f, f->L->quote, quoted), &f->o, SIZE_MAX));
+    assert_true(tree_prints(f, LIST(f, deep)));
+    f->o.circle = true;
+    assert_false(print_tree_fast(f->L, &b, small, &f->o, SIZE_MAX));
+    fx_free(f);
+}
+
+/* A name printed plain once is remembered for interned symbols only: an
+ * uninterned one then still takes the caller's text. */
+static void plain_names_cache(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o = print_opts_compact();
+    struct value *tmp = intern_uninterned(f->L, "x", 1);
+    struct value *odd = S(f, "a b");
+    struct value *form = LIST(f, S(f, "setq"), tmp, odd, LIST(f, tmp, odd));
+    CHECK(f, form, "(setq x a\\ b (x a\\ b))");
+    f->o.sym_text = rename_one;
+    f->o.sym_ctx = tmp;
+    CHECK(f, form, "(setq pcx--x a\\ b (pcx--x a\\ b))");
+    f->o.sym_text = NULL;
+    f->o.gensym = true;
+    CHECK(f, form, "(setq #:x a\\ b (#:x a\\ b))");
+    fx_free(f);
+}
+
 /* print_fast on v: prints what print_value prints (true), or gives up
  * with the buffer as it was (false). */
 static bool fast_prints(struct fx *f, const struct value *v)
@@ -1212,14 +1301,14 @@ static const struct CMUnitTest unit_tests[] = {
     T(integers), T(integers_as_characters), T(floats_shortest_round_trip),
     T(floats_nan_payloads), T(float_output_format), T(symbol_escaping),
     T(symbol_name_lengths),
-    T(uninterned_symbols), T(strings_default), T(strings_escape_settings),
+    T(uninterned_symbols), T(strings_default), T(string_runs), T(strings_escape_settings),
     T(strings_with_properties), T(strings_charset_property), T(lists_and_quotes),
     T(print_length_and_level), T(circular_without_print_circle),
     T(self_reference_without_print_circle), T(print_circle_labels),
     T(print_circle_strings), T(hash_tables), T(hash_tables_with_print_circle),
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
     T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(compact_options),
-    T(tree_printing), T(fast_path),
+    T(tree_printing), T(fast_path), T(fast_path_limits), T(plain_names_cache),
 };
 
 int main(void)
