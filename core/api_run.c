@@ -224,6 +224,8 @@ static void measure(struct run *r, size_t form, struct run_site *s)
 #define PRINT_BUDGET 64000000u
 /* ... and how deep it may nest (Emacs evaluates 1,600 at most). */
 #define PRINT_MAX_DEPTH 10000u
+_Static_assert(PRINT_FAST_DEPTH <= PRINT_MAX_DEPTH,
+               "a text the fast printer takes is never too deep");
 
 struct print_item {
     const struct value *v; /* a cons */
@@ -264,11 +266,27 @@ static const char *print_cost(struct run *r, const struct value *v, bool layout)
                   : "more than 64 million conses";
 }
 
+static bool render_early(const struct run *r);
+static bool gensym_circle(const struct run *r);
+
+/* Is the size of form i's expansions checked by printing it?  When its
+ * --compact text is made right after it is expanded (render_early) by
+ * the fast printer: a text of at most PRINT_BUDGET / 2 bytes it prints
+ * proves every expansion in it small (compact_checked), and only a
+ * form the fast printer gives up on is measured with print_cost. */
+static bool size_checked_by_printing(const struct run *r)
+{
+    return render_early(r) && !gensym_circle(r) && r->diags.n_errors == 0;
+}
+
 /* print_cost, its work stack given back at once (it runs for every
- * expanded form of a file). */
+ * expanded form of a file); NULL at once when printing the form will
+ * check it. */
 static const char *too_large_to_print(struct run *r, const struct value *v,
                                       bool layout)
 {
+    if (!layout && size_checked_by_printing(r))
+        return NULL;
     struct arena_mark m = arena_mark(r->a);
     const char *why = print_cost(r, v, layout);
     arena_release(r->a, m);
@@ -516,40 +534,93 @@ static bool gensym_circle(const struct run *r)
     return g == PCX_GENSYMS_CIRCLE;
 }
 
-/* Compact text of one expanded value, temporaries named as in top-level
- * form `form` (numbering restarts at each new top-level form). */
-static bool compact_value(struct run *r, struct buf *b, const struct value *v,
-                          size_t form, size_t *begun)
+/* The --compact print options for an expansion, its temporaries named as
+ * in top-level form `form` (numbering restarts at each new top-level
+ * form). */
+static struct print_opts compact_opts(struct run *r, size_t form, size_t *begun)
 {
     struct gensym *g = expand_gensyms(&r->x);
-    bool circle = gensym_circle(r);
     if (*begun != form) {
         /* Only circle-mode labels start above the input's own: the scan
          * of the form's text is skipped otherwise, and for a form the
          * reader saw define no label. */
         const struct read_form *top = &r->rd.forms[form];
-        gensym_begin_form(g, circle && top->labels
+        gensym_begin_form(g, gensym_circle(r) && top->labels
                                  ? splice_label_floor(r->text, r->len, top->span.start,
                                                       top->span.end)
                                  : 0);
         *begun = form;
     }
+    struct print_opts o = print_opts_compact();
+    o.sym_text = gensym_text;
+    o.sym_ctx = g;
+    return o;
+}
+
+/* Compact text of one expanded value, temporaries named as in top-level
+ * form `form`. */
+static bool compact_value(struct run *r, struct buf *b, const struct value *v,
+                          size_t form, size_t *begun)
+{
+    struct print_opts o = compact_opts(r, form, begun);
     /* Most expansions are trees: printed directly, they need none of the
      * layout engine's node tree (the larger share of --compact's time).
      * Circle-mode names say "#K=" once only, so they take the general
      * path, which would otherwise repeat a name asked for before a
      * failed try. */
-    if (!circle) {
-        struct print_opts o = print_opts_compact();
-        o.sym_text = gensym_text;
-        o.sym_ctx = g;
-        if (print_tree(r->L, b, v, &o))
-            return true;
-    }
+    if (!gensym_circle(r) && print_tree(r->L, b, v, &o))
+        return true;
     struct pretty_opts po = {0};
-    po.sym_text = gensym_text;
-    po.sym_ctx = g;
+    po.sym_text = o.sym_text;
+    po.sym_ctx = o.sym_ctx;
     return pretty_compact(r->L, &po, b, v);
+}
+
+/* The size check of top-level form i's sites (the last ones recorded)
+ * that too_large_to_print left to the printer: each site too large is
+ * reported and forgotten, as expand_top does.  True when none is. */
+static bool sites_fit(struct run *r, size_t i)
+{
+    size_t k = r->n_sites, kept;
+    while (k > 0 && r->sites[k - 1].form == i)
+        k--;
+    for (kept = k; k < r->n_sites; k++) {
+        struct run_site *s = &r->sites[k];
+        struct arena_mark m = arena_mark(r->a);
+        const char *why = print_cost(r, s->expansion, false);
+        arena_release(r->a, m);
+        if (why)
+            expand_diag(&r->x, DIAG_ERROR, s->orig, "nesting-too-deep",
+                        "%s form's expansion too large to print: %s", s->head, why);
+        else
+            r->sites[kept++] = *s;
+    }
+    bool fit = kept == r->n_sites;
+    r->n_sites = kept;
+    return fit;
+}
+
+/* Expanded top-level form i into r->out; false (with a diagnostic) when
+ * it cannot be printed.  When the printing checks its size, the fast
+ * printer tries first with a bound: every cons print_cost counts puts a
+ * byte in the text ('(' or the space before its element; a quote form's
+ * two at least a prefix), and each site's expansion is in the text and
+ * nested no deeper, so PRINT_BUDGET / 2 bytes within PRINT_FAST_DEPTH
+ * levels prove every site small.  Only what the fast printer gives up on
+ * is measured. */
+static bool compact_form(struct run *r, size_t i)
+{
+    if (size_checked_by_printing(r)) {
+        struct print_opts o = compact_opts(r, i, &r->begun);
+        if (print_tree_fast(r->L, &r->out, r->forms[i], &o, PRINT_BUDGET / 2))
+            return true;
+        if (!sites_fit(r, i))
+            return false;
+    }
+    if (compact_value(r, &r->out, r->forms[i], i, &r->begun))
+        return true;
+    internal_error(r, r->rd.forms[i].span.start, "the expansion contains itself");
+    return false;
 }
 
 /* --compact: each top-level form on one line, canonical (cli.md 4.3);
@@ -566,6 +637,8 @@ static void render_compact(struct run *r, size_t upto)
         /* A form with nothing expanded prints as read: the printer also
          * copes with circular data, which the layout engine refuses. */
         if (!r->expanding || r->forms[i] == r->rd.forms[i].v) {
+            if (size_checked_by_printing(r) && !sites_fit(r, i))
+                return; /* (a form left as it was has no sites) */
             /* print_tree is print_value without its check for data
              * inside itself, which is most of its cost on deep code.
              * What is not a tree prints with print-circle labels, so
@@ -575,9 +648,9 @@ static void render_compact(struct run *r, size_t upto)
                 pc.circle = true;
                 print_value(r->L, &r->out, r->forms[i], &pc);
             }
-        } else if (!compact_value(r, &r->out, r->forms[i], i, &r->begun))
-            return internal_error(r, r->rd.forms[i].span.start,
-                                  "the expansion contains itself");
+        } else if (!compact_form(r, i)) {
+            return;
+        }
         buf_puts(&r->out, r->nl);
     }
 }
