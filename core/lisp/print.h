@@ -104,6 +104,10 @@ void print_float_format(struct buf *b, double f, const char *float_format);
 /* A symbol as prin1 writes it: backslashes per the 28 rules, `##` for the
  * empty name, and with gensym a `#:` prefix on uninterned symbols. */
 void print_symbol(struct buf *b, const struct value *sym, bool gensym);
+/* Does symbol sym print as its name, with no backslash, `##` or `#:`
+ * (print-gensym aside)?  Kept on an interned symbol (value_symbol.plain)
+ * once known. */
+bool print_symbol_plain(const struct value *sym);
 /* An atom (symbol, number, string without its properties, bool-vector)
  * as print_value prints it with o: a symbol as o->sym_text gives it, if
  * that is set and gives text, else by its name. */

@@ -293,6 +293,30 @@ static bool starts_numeric(const char *p, size_t n)
     return k < n && ((p[k] >= '0' && p[k] <= '9') || p[k] == '.');
 }
 
+/* 1 when the name needs nothing (prints as it is), else 2: empty,
+ * read as a number, or with a character that needs a backslash. */
+static uint8_t name_class(const struct value_symbol *s)
+{
+    if (s->len == 0 || (starts_numeric(s->name, s->len) && print_name_is_number(s->name, s->len)))
+        return 2;
+    return plain_prefix((const uint8_t *)s->name) == s->len ? 1 : 2;
+}
+
+bool print_symbol_plain(const struct value *sym)
+{
+    const struct value_symbol *s = &sym->u.sym;
+    if (s->plain)
+        return s->plain == 1;
+    uint8_t c = name_class(s);
+    /* A cache of a function of the name: not a change of the symbol.
+     * Kept for interned symbols only: the fast path takes plain == 1 as
+     * "prints as its name", which an uninterned one may not (the
+     * caller's text for a temporary, #: with print-gensym). */
+    if (s->interned)
+        ((struct value *)sym)->u.sym.plain = c;
+    return c == 1;
+}
+
 void print_symbol(struct buf *b, const struct value *sym, bool gensym)
 {
     const struct value_symbol *s = &sym->u.sym;
@@ -303,28 +327,14 @@ void print_symbol(struct buf *b, const struct value *sym, bool gensym)
         out_end(b);
         return;
     }
-    const uint8_t *p = (const uint8_t *)s->name;
-    size_t n = s->len, o = 0;
-    if (s->plain == 1) { /* known to need no backslash */
-        out_name(b, s->name, n);
+    if (print_symbol_plain(sym)) {
+        out_name(b, s->name, s->len);
         out_end(b);
         return;
     }
+    const uint8_t *p = (const uint8_t *)s->name;
+    size_t n = s->len, o = 0;
     bool confusing = starts_numeric(s->name, n) && print_name_is_number(s->name, n);
-    if (!confusing) { /* most names need no backslash: copy them whole */
-        size_t k = plain_prefix(p);
-        /* a cache of a function of the name: not a change of the symbol.
-         * Kept for interned symbols only: the fast path takes plain == 1
-         * as "prints as its name", which an uninterned one may not (the
-         * caller's text for a temporary, #: with print-gensym). */
-        if (s->interned)
-            ((struct value *)sym)->u.sym.plain = k == n ? 1 : 2;
-        if (k == n) {
-            out_put(b, p, n);
-            out_end(b);
-            return;
-        }
-    }
     char *d = out_room(b, 2 * n); /* at most one backslash per character */
     for (size_t k = 0; k < n; k++) {
         uint8_t c = p[k];

@@ -33,16 +33,18 @@
  * frame. */
 #define FAST_SLACK (FAST_SHORT + FAST_DEPTH + 24)
 
+/* List elements printed before the first check for a circular list (a
+ * value of the benchmark's size is never checked). */
+#define FAST_CYCLE_CHECK 4096
+
 struct ffr {
-    const struct value *cur;      /* list: the next tail; vector: the vector;
-                                     wrap: the value inside */
-    uint32_t k;                   /* list: elements printed; vector, wrap:
-                                     the next item */
-    int8_t bq;                    /* wrap: change made to the backquote level */
-    uint8_t kind;                 /* FK_* */
-    const struct value *tortoise; /* list: Brent's cycle check (not next to
-                                     cur: stored as a pair, the two took
-                                     vector moves in the loop) */
+    const struct value *cur; /* list: the next tail; vector: the vector;
+                                wrap: the value inside */
+    uint32_t k;              /* list: elements printed (0 or more: the first
+                                one gets '(' instead of a space); vector,
+                                wrap: the next item */
+    int8_t bq;               /* wrap: change made to the backquote level */
+    uint8_t kind;            /* FK_* */
 };
 
 enum { FK_LIST, FK_VEC, FK_WRAP };
@@ -60,6 +62,9 @@ struct fast {
     size_t start, max; /* where the text starts in b, its most bytes */
     int bq;            /* backquote nesting, as the general walker counts it */
     bool bail;
+    /* List elements before the next check for a list that runs in a
+     * circle, and the count after it (doubled at each check). */
+    uint32_t budget, next_budget;
     struct ffr *deepest; /* the last frame of st */
     struct ffr st[FAST_DEPTH + 1]; /* a wrap frame around the value, then its frames */
 };
@@ -152,12 +157,12 @@ static char *fast_atom_opts(struct fast *f, char *p, const struct value *v)
     return fast_resume(f);
 }
 
-/* A symbol: most are interned and known to need no backslash (the
- * print_symbol cache), or temporaries named by the caller's hook. */
-static char *fast_symbol(struct fast *f, char *p, const struct value *v)
+/* A symbol: most are interned and need no backslash, or temporaries
+ * named by the caller's hook. */
+static inline char *fast_symbol(struct fast *f, char *p, const struct value *v)
 {
     const struct value_symbol *s = &v->u.sym;
-    if (s->plain == 1) /* set for interned symbols only */
+    if (s->interned && print_symbol_plain(v))
         return fast_text(f, p, s->name, s->len);
     if (!s->interned && f->o->sym_text) {
         size_t n = 0;
@@ -233,7 +238,7 @@ static inline struct ffr *fast_push(struct fast *f, struct ffr *t, uint8_t kind,
         return (struct ffr *)fast_fail(f);
     t++;
     t->kind = kind;
-    t->cur = t->tortoise = cur;
+    t->cur = cur;
     t->k = 0;
     return t;
 }
@@ -293,22 +298,53 @@ static inline bool fast_plain_list(const struct fast *f, const struct value *v,
            ((uintptr_t)v->u.cons.car - f->qlo > f->qspan && t != f->deepest);
 }
 
+/* Does the list from tail c run in a circle?  Brent's algorithm (as
+ * Emacs's FOR_EACH_TAIL_SAFE): the tortoise moves to the tail after 1,
+ * 2, 4, 8 ... steps; meeting it in between is a circle. */
+static bool circular(const struct value *c)
+{
+    const struct value *tortoise = c;
+    for (uint64_t k = 1; c->kind == VK_CONS; k++) {
+        c = c->u.cons.cdr;
+        if ((k & (k - 1)) == 0)
+            tortoise = c;
+        else if (c == tortoise)
+            return true;
+    }
+    return false;
+}
+
+/* The check fast_lists makes now and then instead of at every element:
+ * the walk of a list that runs in a circle never ends, so a check comes
+ * while it is open.  Each checks the rest of every open list (the top
+ * one from c); they come after twice as many elements each time, so
+ * their cost stays below the walk's times the log of its length. */
+static __attribute__((noinline)) bool fast_cycle_check(struct fast *f, const struct ffr *top,
+                                                       const struct value *c)
+{
+    f->budget = f->next_budget;
+    f->next_budget = f->next_budget < UINT32_MAX / 2 ? 2 * f->next_budget : UINT32_MAX;
+    if (circular(c))
+        return true;
+    for (const struct ffr *t = f->st; t < top; t++)
+        if (t->kind == FK_LIST && circular(t->cur))
+            return true;
+    return false;
+}
+
 /* The lists on top of the stack, from frame *pt: the elements that are
  * plain names (most of the text) are printed here, and lists inside are
  * opened and closed here, their state in registers (in memory, the bytes
  * written through the cursor would make the compiler reload it after
  * every store).  Returns the first other value, to print next, or NULL
- * when the top frame is no longer a list (or the walk gave up).
- * Emacs's FOR_EACH_TAIL_SAFE: Brent's algorithm, the tortoise moved to
- * the tail after 1, 2, 4, 8 ... elements; meeting it in between means
- * the list runs in a circle. */
+ * when the top frame is no longer a list (or the walk gave up). */
 static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, char **pp)
 {
     struct ffr *t = *pt;
     char *p = *pp, sep = t->k ? ' ' : '(';
     uintptr_t lim = (uintptr_t)f->e - FAST_SLACK; /* a step's room ends here */
-    const struct value *c = t->cur, *tortoise = t->tortoise, *v = NULL;
-    uint32_t k = t->k;
+    const struct value *c = t->cur, *v = NULL;
+    uint32_t budget = f->budget;
     for (;;) {
         if (c->kind != VK_CONS) {
             if (c != f->nil)
@@ -316,16 +352,16 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
             *p++ = ')';
             if ((--t)->kind != FK_LIST)
                 break;
-            c = t->cur, tortoise = t->tortoise, k = t->k, sep = ' ';
+            c = t->cur, sep = ' ';
             continue;
+        }
+        if (--budget == 0) {
+            if (fast_cycle_check(f, t, c))
+                return fast_fail(f);
+            budget = f->budget;
         }
         v = c->u.cons.car;
         c = c->u.cons.cdr;
-        k++;
-        if ((k & (k - 1)) == 0)
-            tortoise = c;
-        else if (c == tortoise)
-            return fast_fail(f);
         *p++ = sep;
         sep = ' ';
         if (v->kind == VK_SYMBOL && v->u.sym.plain == 1 &&
@@ -334,10 +370,10 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
         } else if ((uintptr_t)p > lim || v->kind == VK_VECTOR || !fast_plain_list(f, v, t)) {
             break;
         } else if (v->kind == VK_CONS) {
-            t->cur = c, t->tortoise = tortoise, t->k = k;
+            t->cur = c, t->k = 1;
             t++;
             t->kind = FK_LIST;
-            c = tortoise = v, k = 0, sep = '(';
+            c = v, sep = '(';
         } else if (!(p = fast_leaf(f, p, v))) {
             return fast_fail(f);
         } else {
@@ -352,8 +388,9 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
             v = c;
             c = f->nil;
         }
-        t->cur = c, t->tortoise = tortoise, t->k = k;
+        t->cur = c, t->k = 1; /* (its first element is out) */
     }
+    f->budget = budget;
     *pt = t;
     *pp = p;
     return v;
@@ -434,6 +471,7 @@ static void fast_init(struct fast *f, struct lisp *L, struct buf *b,
     f->max = max;
     f->bq = 0;
     f->bail = false;
+    f->budget = f->next_budget = FAST_CYCLE_CHECK;
     if (b->cap - b->len <= FAST_SLACK)
         buf_reserve(b, FAST_SLACK);
     fast_set_end(f, FAST_SLACK);

@@ -1295,6 +1295,50 @@ static void fast_path(void **state)
     fx_free(f);
 }
 
+/* A list of n elements made by item(k), its last cons returned in *last. */
+static struct value *list_of(struct fx *f, int n, struct value *(*item)(struct fx *, int),
+                             struct value **last)
+{
+    struct value *head = f->L->nil, **tail = &head;
+    for (int k = 0; k < n; k++) {
+        *tail = value_cons(f->a, item(f, k), f->L->nil);
+        *last = *tail;
+        tail = &(*tail)->u.cons.cdr;
+    }
+    return head;
+}
+
+static struct value *int_item(struct fx *f, int k) { return I(f, k); }
+static struct value *str_item(struct fx *f, int k) { return k % 2 ? STR(f, "s") : S(f, "x"); }
+static struct value *list_item(struct fx *f, int k) { return LIST(f, S(f, "f"), I(f, k)); }
+
+/* The fast path checks for lists that run in a circle now and then, not
+ * at every element: long lists still print, every circle is found, at
+ * any depth, whatever the elements are. */
+static void fast_path_cycles(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o = print_opts_compact();
+    struct value *(*items[])(struct fx *, int) = {int_item, str_item, list_item};
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        struct value *last, *mid;
+        struct value *list = list_of(f, 20000, items[i], &last);
+        assert_true(fast_prints(f, LIST(f, S(f, "a"), list, list)));
+        mid = list;
+        for (int k = 0; k < 15000; k++)
+            mid = mid->u.cons.cdr;
+        last->u.cons.cdr = mid; /* the last 5000 elements run in a circle */
+        assert_false(fast_prints(f, list));
+        assert_false(fast_prints(f, LIST(f, S(f, "a"), LIST(f, S(f, "b"), list), I(f, 1))));
+        struct value *small = list_of(f, 3, items[i], &last);
+        last->u.cons.cdr = small;
+        assert_false(fast_prints(f, LIST(f, LIST(f, small))));
+        assert_false(fast_prints(f, LIST(f, f->L->quote, small)));
+    }
+    fx_free(f);
+}
+
 #define T(fn) cmocka_unit_test(fn)
 
 static const struct CMUnitTest unit_tests[] = {
@@ -1308,7 +1352,8 @@ static const struct CMUnitTest unit_tests[] = {
     T(print_circle_strings), T(hash_tables), T(hash_tables_with_print_circle),
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
     T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(compact_options),
-    T(tree_printing), T(fast_path), T(fast_path_limits), T(plain_names_cache),
+    T(tree_printing), T(fast_path), T(fast_path_limits), T(fast_path_cycles),
+    T(plain_names_cache),
 };
 
 int main(void)
