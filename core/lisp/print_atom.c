@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "print_fast.h"
 #include "print_out.h"
 
 /* ---- integers ---- */
@@ -458,6 +459,34 @@ static const uint8_t *plain_run(const uint8_t *q, const uint8_t *end, uint8_t ma
     return q;
 }
 
+/* The byte or character at q (before end) that ends a plain run, as the
+ * default settings write it, into d (room for 5 bytes); *len gets its
+ * bytes in the string.  Raw bytes (and unibyte bytes from 0x80) as
+ * three octal digits: all are above 077. */
+static char *put_special(char *d, const uint8_t *q, const uint8_t *end, bool multibyte,
+                         int *len)
+{
+    uint32_t c = *q;
+    *len = 1;
+    if (c >= 0x80 && multibyte)
+        c = value_char_decode(q, (size_t)(end - q), len);
+    if (c >= 0x3FFF80 || (c >= 0x80 && !multibyte)) {
+        c &= 0xFF;
+        d[0] = '\\';
+        d[1] = (char)('0' + (c >> 6));
+        d[2] = (char)('0' + ((c >> 3) & 7));
+        d[3] = (char)('0' + (c & 7));
+        return d + 4;
+    }
+    if (c >= 0x80) {
+        memcpy(d, q, (size_t)*len);
+        return d + *len;
+    }
+    d[0] = '\\';
+    d[1] = c == '\n' ? 'n' : c == '\f' ? 'f' : (char)c;
+    return d + 2;
+}
+
 /* Default settings (only print-escape-newlines allowed): runs of bytes
  * that need nothing are copied in one go. */
 static void string_fast(struct buf *b, const struct value_string *s, bool nl)
@@ -469,20 +498,30 @@ static void string_fast(struct buf *b, const struct value_string *s, bool nl)
         out_put(b, p, (size_t)(q - p));
         if (q == end)
             break;
-        int len = 1;
-        uint32_t c = *q;
-        if (c >= 0x80 && s->multibyte)
-            c = value_char_decode(q, (size_t)(end - q), &len);
-        if (c >= 0x3FFF80 || (c >= 0x80 && !s->multibyte))
-            put_octal(b, c & 0xFF, 0);
-        else if (c >= 0x80)
-            out_put(b, q, (size_t)len);
-        else {
-            out_putc(b, '\\');
-            out_putc(b, c == '\n' ? 'n' : c == '\f' ? 'f' : (char)c);
-        }
+        int len;
+        char *d = out_room(b, 5);
+        b->len += (size_t)(put_special(d, q, end, s->multibyte, &len) - d);
         p = q + len;
     }
+}
+
+char *print_string_short(char *d, const struct value *v, bool nl)
+{
+    const struct value_string *s = &v->u.str;
+    const uint8_t *q = s->data, *end = q + s->len;
+    uint8_t mask = nl ? 3 : 1;
+    *d++ = '"';
+    while (q < end) {
+        if (!(str_stop[*q] & mask)) {
+            *d++ = (char)*q++;
+            continue;
+        }
+        int len;
+        d = put_special(d, q, end, s->multibyte, &len);
+        q += len;
+    }
+    *d++ = '"';
+    return d;
 }
 
 void print_string_text(struct buf *b, const struct value *v,

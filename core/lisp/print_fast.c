@@ -28,6 +28,9 @@
 /* Names and texts up to this long are copied without a room check. */
 #define FAST_SHORT 32
 
+/* Strings up to this long are written through the cursor. */
+#define FAST_STRING 64
+
 /* Room made sure of before each value: a separator or " . ", a quote
  * prefix or bracket, a short token, then the closing brackets of every
  * frame. */
@@ -206,7 +209,12 @@ static char *fast_atom(struct fast *f, char *p, const struct value *v)
     case VK_STRING:
         if (v->u.str.props && v->u.str.props != f->nil)
             return NULL; /* printed with its properties: not a plain atom */
-        return fast_atom_opts(f, p, v);
+        if (v->u.str.len > FAST_STRING || f->o->escape_control || f->o->escape_multibyte)
+            return fast_atom_opts(f, p, v);
+        if (f->e - p < 4 * FAST_STRING + 2 + FAST_SLACK &&
+            !(p = fast_room(f, p, 4 * FAST_STRING + 2 + FAST_SLACK)))
+            return NULL;
+        return print_string_short(p, v, f->o->escape_newlines);
     case VK_BIGNUM:
     case VK_FLOAT:
     case VK_BOOLVEC:

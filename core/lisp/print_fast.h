@@ -17,4 +17,10 @@ bool print_fast_usable(const struct print_opts *o);
 bool print_fast(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o);
 
+/* print_string_text under the default escapes (print-escape-control-
+ * characters and print-escape-multibyte off; nl: print-escape-newlines)
+ * into d, which has room for 4 * len + 2 bytes; returns the end.  In
+ * print_atom.c, with the general string printer it agrees with. */
+char *print_string_short(char *d, const struct value *v, bool nl);
+
 #endif

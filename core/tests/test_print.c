@@ -344,6 +344,16 @@ static void string_runs(void **state)
                     CHECK(f, STR(f, text), want);
                 }
     }
+    /* past the length the fast path writes itself: the same escapes */
+    char longer[80];
+    memset(longer, 'a', 70);
+    memcpy(longer + 64, "\"\xc1\xbf\n\xc3\xa9", 7); /* 6 bytes and the NUL */
+    CHECK(f, value_string(f->a, longer, 70, true),
+          "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+          "\\\"\\377\\n\xc3\xa9\"");
+    CHECK(f, value_string(f->a, longer + 8, 62, true),
+          "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+          "\\\"\\377\\n\xc3\xa9\"");
     fx_free(f);
 }
 
