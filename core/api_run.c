@@ -269,11 +269,11 @@ static const char *print_cost(struct run *r, const struct value *v, bool layout)
 static bool render_early(const struct run *r);
 static bool gensym_circle(const struct run *r);
 
-/* Is the size of form i's expansions checked by printing it?  When its
+/* Is the size of a form's expansions checked by printing it?  When its
  * --compact text is made right after it is expanded (render_early) by
  * the fast printer: a text of at most PRINT_BUDGET / 2 bytes it prints
- * proves every expansion in it small (compact_checked), and only a
- * form the fast printer gives up on is measured with print_cost. */
+ * proves every expansion in it small (compact_form), and only a form
+ * the fast printer gives up on is measured with print_cost. */
 static bool size_checked_by_printing(const struct run *r)
 {
     return render_early(r) && !gensym_circle(r) && r->diags.n_errors == 0;
@@ -602,12 +602,12 @@ static bool sites_fit(struct run *r, size_t i)
 
 /* Expanded top-level form i into r->out; false (with a diagnostic) when
  * it cannot be printed.  When the printing checks its size, the fast
- * printer tries first with a bound: every cons print_cost counts puts a
- * byte in the text ('(' or the space before its element; a quote form's
- * two at least a prefix), and each site's expansion is in the text and
- * nested no deeper, so PRINT_BUDGET / 2 bytes within PRINT_FAST_DEPTH
- * levels prove every site small.  Only what the fast printer gives up on
- * is measured. */
+ * printer tries first with a bound.  Each site's expansion is in the
+ * text, nested no deeper than there, and each cons print_cost counts
+ * in it puts a byte in the text: '(' or the space before its element,
+ * or for the two conses of a #'X `X ,X ,@X form the prefix.  So a text
+ * of PRINT_BUDGET / 2 bytes within PRINT_FAST_DEPTH levels proves every
+ * site small; only what the fast printer gives up on is measured. */
 static bool compact_form(struct run *r, size_t i)
 {
     if (size_checked_by_printing(r)) {
@@ -637,8 +637,10 @@ static void render_compact(struct run *r, size_t upto)
         /* A form with nothing expanded prints as read: the printer also
          * copes with circular data, which the layout engine refuses. */
         if (!r->expanding || r->forms[i] == r->rd.forms[i].v) {
+            /* (a form printed as read has no sites: this keeps the size
+             * check's promise whatever the expander did) */
             if (size_checked_by_printing(r) && !sites_fit(r, i))
-                return; /* (a form left as it was has no sites) */
+                return;
             /* print_tree is print_value without its check for data
              * inside itself, which is most of its cost on deep code.
              * What is not a tree prints with print-circle labels, so
