@@ -12,7 +12,7 @@ void buf_init(struct buf *b, struct arena *a)
     b->cap = 0;
 }
 
-void buf_reserve(struct buf *b, size_t extra)
+void buf_grow(struct buf *b, size_t extra)
 {
     if (b->cap - b->len > extra)
         return;
@@ -21,24 +21,6 @@ void buf_reserve(struct buf *b, size_t extra)
         cap *= 2;
     b->data = arena_grow(b->a, b->data, b->cap, cap);
     b->cap = cap;
-}
-
-void buf_put(struct buf *b, const void *p, size_t n)
-{
-    buf_reserve(b, n);
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-    b->data[b->len] = 0;
-}
-
-void buf_puts(struct buf *b, const char *s) { buf_put(b, s, strlen(s)); }
-
-void buf_putc(struct buf *b, char c)
-{
-    buf_reserve(b, 1);
-    b->data[b->len++] = c;
-    b->data[b->len] = 0;
 }
 
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap)
