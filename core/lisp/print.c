@@ -737,9 +737,24 @@ static void state_init(struct pstate *s, struct lisp *L, struct buf *b,
     s->tree = s->bail = false;
 }
 
+/* An atom printed alone: no frames, labels or path (the layout engine
+ * prints each of its atoms this way).  print-circle labels nothing that
+ * contains no other object and occurs once. */
+static bool print_lone_atom(struct buf *b, const struct value *v, const struct print_opts *o)
+{
+    if (container_kind[v->kind] || (v->kind == VK_STRING && v->u.str.props) ||
+        (o->atom_text && source_kind[v->kind]))
+        return false;
+    print_atom_opts(b, v, o);
+    out_end(b);
+    return true;
+}
+
 void print_value(struct lisp *L, struct buf *b, const struct value *v,
                  const struct print_opts *o)
 {
+    if (print_lone_atom(b, v, o))
+        return;
     struct frame small[64];
     struct pstate s;
     state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);

@@ -888,6 +888,27 @@ static void atom_text_keeps_source(void **state)
     f->o.atom_text = source_of;
     f->o.atom_ctx = n;
     CHECK(f, LIST(f, n, I(f, 255), n), "(#xFF 255 #xFF)");
+    CHECK(f, n, "#xFF"); /* alone too */
+    CHECK(f, I(f, 255), "255");
+    fx_free(f);
+}
+
+/* An atom printed alone takes no frame, label or path: what the walker
+ * would print, under print-circle and print-gensym too. */
+static void lone_atoms(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct value *g = intern_uninterned(f->L, "g", 1);
+    struct value *s = with_props(STR(f, "p"), LIST(f, I(f, 0), I(f, 1),
+                                                   LIST(f, S(f, "face"), S(f, "bold"))));
+    f->o.circle = true;
+    f->o.gensym = true;
+    CHECK(f, g, "#:g");
+    CHECK(f, LIST(f, g, g), "(#1=#:g #1#)");
+    CHECK(f, s, "#(\"p\" 0 1 (face bold))");
+    CHECK(f, STR(f, "q"), "\"q\"");
+    CHECK(f, F(f, 1.5), "1.5");
     fx_free(f);
 }
 
@@ -1361,7 +1382,7 @@ static const struct CMUnitTest unit_tests[] = {
     T(self_reference_without_print_circle), T(print_circle_labels),
     T(print_circle_strings), T(hash_tables), T(hash_tables_with_print_circle),
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
-    T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(compact_options),
+    T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(lone_atoms), T(compact_options),
     T(tree_printing), T(fast_path), T(fast_path_limits), T(fast_path_cycles),
     T(plain_names_cache),
 };
