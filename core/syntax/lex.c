@@ -30,7 +30,7 @@ static const uint8_t cls[256] = {
 /* Bytes that end the fast scan of an atom: delimiters, whitespace and
  * controls, the backslash, and every byte >= 0x80 (flags, NBSP).  The
  * general scan_atom takes over at such a byte unless it ends the token. */
-static const uint8_t atom_stop[256] = {
+const uint8_t lex_atom_stop[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00: controls */
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10: controls */
     [' '] = 1, ['"'] = 1, ['#'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1,
@@ -922,7 +922,7 @@ static bool scan_token(struct lex *lx, size_t p, struct lex_token *t, size_t *en
  * at the start of one)? */
 static inline bool plain_atom_start(uint8_t b)
 {
-    return !atom_stop[b] && b != '?' && b != '.';
+    return !lex_atom_stop[b] && b != '?' && b != '.';
 }
 
 /* The atom starting with the plain byte at p: ASCII constituents in a
@@ -931,10 +931,8 @@ static inline bool scan_plain_atom(struct lex *lx, size_t p, struct lex_token *t
                                    size_t *end)
 {
     const uint8_t *s = lx->text;
-    size_t n = lx->len, q = p + 1;
+    size_t n = lx->len, q = lex_plain_end(s, n, p + 1);
     t->kind = LK_ATOM;
-    while (q < n && !atom_stop[s[q]])
-        q++;
     if (q < n && (s[q] == '\\' || s[q] >= 0x80))
         return scan_atom(lx, q, t, end);
     *end = q;
@@ -948,9 +946,13 @@ static const uint8_t single_kind[256] = {
     ['\''] = LK_QUOTE, ['`'] = LK_BACKQUOTE,
 };
 
-/* One token (lex_next's contract); inline in both entry points.  Plain
- * atoms and one-byte tokens, most of any text, are scanned here. */
-static inline bool lex_one(struct lex *lx, struct lex_token *t)
+size_t lex_skip_trivia(const uint8_t *text, size_t n, size_t p)
+{
+    return skip_trivia(text, n, p);
+}
+
+/* Plain atoms and one-byte tokens, most of any text, are scanned here. */
+bool lex_next(struct lex *lx, struct lex_token *t)
 {
     size_t p = skip_trivia(lx->text, lx->len, lx->pos);
     t->lead = (uint32_t)lx->pos;
@@ -975,16 +977,3 @@ static inline bool lex_one(struct lex *lx, struct lex_token *t)
     return true;
 }
 
-bool lex_next(struct lex *lx, struct lex_token *t)
-{
-    return lex_one(lx, t);
-}
-
-size_t lex_batch(struct lex *lx, struct lex_token *out, size_t max)
-{
-    size_t k = 0;
-    while (k < max && lex_one(lx, &out[k]))
-        if (out[k++].kind == LK_EOF)
-            break;
-    return k;
-}

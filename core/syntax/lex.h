@@ -94,10 +94,35 @@ void lex_init(struct lex *lx, const uint8_t *text, size_t len, size_t start);
  * error (lx->err says which); lx->pos is then unspecified. */
 bool lex_next(struct lex *lx, struct lex_token *t);
 
-/* Scan tokens into out[0..max) as repeated lex_next calls would, without
- * a call per token: stops after LK_EOF, at max, or before a lexical error
- * (then lx->err.symbol is set).  Returns the number of tokens stored. */
-size_t lex_batch(struct lex *lx, struct lex_token *out, size_t max);
+/* First position at or after p that is not trivia (text[0..n)): the lead
+ * span lex_next gives the token there.  Stops at `#@00`, a token. */
+size_t lex_skip_trivia(const uint8_t *text, size_t n, size_t p);
+
+/* Bytes that end a plain run of symbol-or-number bytes: whitespace and
+ * controls, delimiters, the backslash and every byte >= 0x80 (1 = stop). */
+extern const uint8_t lex_atom_stop[256];
+
+/* End of the run of bytes from q on that lex_atom_stop lets through: the
+ * end of an atom whose bytes are plain ASCII constituents, when the byte
+ * there (if any) is not a backslash or >= 0x80.  Inline: the reader scans
+ * most atoms with it, four bytes a step. */
+static inline size_t lex_plain_end(const uint8_t *text, size_t n, size_t q)
+{
+    while (n - q >= 4) {
+        if (lex_atom_stop[text[q]])
+            return q;
+        if (lex_atom_stop[text[q + 1]])
+            return q + 1;
+        if (lex_atom_stop[text[q + 2]])
+            return q + 2;
+        if (lex_atom_stop[text[q + 3]])
+            return q + 3;
+        q += 4;
+    }
+    while (q < n && !lex_atom_stop[text[q]])
+        q++;
+    return q;
+}
 
 /* Read the escape sequence whose backslash is just before *pos (a string
  * escape when in_string).  On success *out is the value with its modifier

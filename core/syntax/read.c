@@ -81,10 +81,10 @@ static void grow_items(struct reader *R)
     R->capitems = cap;
 }
 
-/* A new frame; fields other than these are set by the kinds that use
- * them. */
-static inline struct frame *push_frame(struct reader *R, uint8_t kind,
-                                       const struct lex_token *t)
+/* A new frame for the opening token [start, end); fields other than
+ * these are set by the kinds that use them. */
+static inline struct frame *push_frame(struct reader *R, uint8_t kind, uint32_t start,
+                                       uint32_t end)
 {
     if (R->nframes == R->capframes)
         grow_frames(R);
@@ -93,8 +93,8 @@ static inline struct frame *push_frame(struct reader *R, uint8_t kind,
     f->dot = 0;
     f->sub = 0;
     f->referenced = false;
-    f->start = t->start;
-    f->tok_end = t->end;
+    f->start = start;
+    f->tok_end = end;
     f->base = (uint32_t)R->nitems;
     return f;
 }
@@ -112,12 +112,19 @@ static inline void push_item(struct reader *R, const struct item *it)
     d->end = it->end;
 }
 
-/* read_origin_put, skipped without a call when there is no map. */
-static inline void origin_put(struct reader *R, const struct value *v, uint32_t start,
+/* The origin entry of v, a value just built (it has none yet): no call,
+ * no search, nothing when there is no map. */
+static inline void origin_new(struct reader *R, struct value *v, uint32_t start,
                               uint32_t end, uint32_t car_start, uint32_t car_end)
 {
-    if (R->origin)
-        read_origin_put(R->origin, v, start, end, car_start, car_end);
+    struct read_origin *o = R->origin;
+    if (!o)
+        return;
+    struct origin_slot *e = read_origin_take(o, 1);
+    v->origin = (uint32_t)(e - o->slots);
+    e->key = v;
+    e->span = (struct span){start, end};
+    e->car = (struct span){car_start, car_end};
 }
 
 /* ---- strings ---- */
@@ -448,19 +455,29 @@ static struct value *cached_symbol(struct reader *R, const uint8_t *s, size_t n)
     }
 }
 
+/* Symbol or number from the atom [p, q) of plain ASCII bytes (no
+ * backslash, nothing >= 0x80). */
+static inline struct value *plain_atom_value(struct reader *R, size_t p, size_t q)
+{
+    const uint8_t *s = R->text + p;
+    size_t n = q - p;
+    struct value *v;
+    if ((is_digit((char)s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') &&
+        parse_number(R, (const char *)s, n, &v)) {
+        origin_new(R, v, (uint32_t)p, (uint32_t)q, 0, 0);
+        return v;
+    }
+    if (n <= SYM_CACHE_MAX && R->len - p >= SYM_CACHE_MAX)
+        return cached_symbol(R, s, n);
+    return intern_symbol(R->L, (const char *)s, n);
+}
+
 /* Symbol or number from an LK_ATOM token. */
 static struct value *atom_value(struct reader *R, const struct lex_token *t)
 {
-    const char *s = (const char *)R->text + t->start;
-    size_t n = t->end - t->start;
-    struct value *v;
-    if (!t->flags && (is_digit(s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') &&
-        parse_number(R, s, n, &v)) {
-        origin_put(R, v, t->start, t->end, 0, 0);
-        return v;
-    }
-    if (!t->flags && n <= SYM_CACHE_MAX && R->len - t->start >= SYM_CACHE_MAX)
-        return cached_symbol(R, (const uint8_t *)s, n);
+    if (!t->flags)
+        return plain_atom_value(R, t->start, t->end);
+    size_t n;
     const char *name = symbol_name(R, t->start, t->end, t->flags, &n);
     return intern_symbol(R->L, name, n);
 }
@@ -513,12 +530,12 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
     case LK_STRING:
         if (!read_string_token(R, t, &v))
             return false;
-        origin_put(R, v, t->start, t->end, 0, 0);
+        origin_new(R, v, t->start, t->end, 0, 0);
         break;
     case LK_CHAR:
     case LK_RADIX:
         v = t->kind == LK_CHAR ? value_int(R->a, t->ival) : radix_value(R, t);
-        origin_put(R, v, t->start, t->end, 0, 0);
+        origin_new(R, v, t->start, t->end, 0, 0);
         break;
     case LK_EMPTY_SYMBOL:
         v = intern_symbol(L, "", 0);
@@ -547,6 +564,43 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
 #define CONS_SIZE (offsetof(struct value, u) + sizeof(struct value_cons))
 #define CONS_SLACK (sizeof(struct value) - CONS_SIZE)
 
+/* Link the n cells of block (CONS_SIZE apart) into a list of the items
+ * ending in last. */
+static void link_cells(char *block, const struct item *items, size_t n,
+                       struct value *last)
+{
+    struct value *c = (struct value *)block;
+    for (size_t i = 0; i < n; i++, c = (struct value *)((char *)c + CONS_SIZE)) {
+        c->kind = VK_CONS;
+        c->origin = 0;
+        c->u.cons.car = items[i].v;
+        c->u.cons.cdr = (struct value *)((char *)c + CONS_SIZE);
+    }
+    ((struct value *)(block + (n - 1) * CONS_SIZE))->u.cons.cdr = last;
+}
+
+/* link_cells that also records each cell's origin entry, in the same
+ * pass: cell i spans [start, end) for i = 0 and [items[i].start, end)
+ * after, and its car spans items[i]. */
+static void link_cells_origin(struct read_origin *o, char *block, const struct item *items,
+                              size_t n, struct value *last, uint32_t start, uint32_t end)
+{
+    struct origin_slot *e = read_origin_take(o, n);
+    uint32_t index = (uint32_t)(e - o->slots);
+    struct value *c = (struct value *)block;
+    for (size_t i = 0; i < n; i++, c = (struct value *)((char *)c + CONS_SIZE)) {
+        c->kind = VK_CONS;
+        c->origin = index + (uint32_t)i;
+        c->u.cons.car = items[i].v;
+        c->u.cons.cdr = (struct value *)((char *)c + CONS_SIZE);
+        e[i].key = c;
+        e[i].span = (struct span){items[i].start, end};
+        e[i].car = (struct span){items[i].start, items[i].end};
+    }
+    ((struct value *)(block + (n - 1) * CONS_SIZE))->u.cons.cdr = last;
+    e[0].span.start = start;
+}
+
 struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
                               const struct item *tail, uint32_t start, uint32_t end)
 {
@@ -556,21 +610,10 @@ struct value *read_build_list(struct reader *R, const struct item *items, size_t
     /* One block for the whole list: one allocation, consecutive cells of
      * a cons's size. */
     char *block = arena_alloc(R->a, n * CONS_SIZE + CONS_SLACK);
-    struct value *c = (struct value *)block;
-    for (size_t i = 0; i + 1 < n; i++) {
-        struct value *next = (struct value *)((char *)c + CONS_SIZE);
-        c->kind = VK_CONS;
-        c->origin = 0;
-        c->u.cons.car = items[i].v;
-        c->u.cons.cdr = next;
-        c = next;
-    }
-    c->kind = VK_CONS;
-    c->origin = 0;
-    c->u.cons.car = items[n - 1].v;
-    c->u.cons.cdr = last;
     if (R->origin)
-        read_origin_put_list(R->origin, block, CONS_SIZE, items, n, start, end);
+        link_cells_origin(R->origin, block, items, n, last, start, end);
+    else
+        link_cells(block, items, n, last);
     return (struct value *)block;
 }
 
@@ -587,7 +630,7 @@ static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct 
     if (f->kind == FR_RECORD) {
         if (!read_make_record(R, v, f->start, &v))
             return false;
-        origin_put(R, v, f->start, end, 0, 0);
+        origin_new(R, v, f->start, end, 0, 0);
     }
     it->v = v;
     it->start = f->start;
@@ -605,7 +648,7 @@ static bool finish_vector(struct reader *R, struct frame *f, uint32_t end, struc
     R->nitems = f->base;
     if (f->sub != VK_VECTOR && !read_check_vector(R, v, f->start))
         return false;
-    origin_put(R, v, f->start, end, 0, 0);
+    origin_new(R, v, f->start, end, 0, 0);
     it->v = v;
     it->start = f->start;
     it->end = end;
@@ -613,24 +656,25 @@ static bool finish_vector(struct reader *R, struct frame *f, uint32_t end, struc
     return true;
 }
 
-/* `)`: closes a list, a #s( or a #(; anything else is an error. */
-static bool close_paren(struct reader *R, const struct lex_token *t, struct item *it)
+/* `)` at [pos, pos + 1): closes a list, a #s( or a #(; anything else is
+ * an error. */
+static bool close_paren(struct reader *R, uint32_t pos, struct item *it)
 {
     if (R->nframes == 0)
-        return syntax_error(R, t->start, ")");
+        return syntax_error(R, pos, ")");
     struct frame *f = &R->frames[R->nframes - 1];
     switch (f->kind) {
     case FR_LIST:
     case FR_RECORD:
         if (f->dot == 1)
-            return syntax_error(R, t->start, ")");
-        return finish_list(R, f, t->end, it);
+            return syntax_error(R, pos, ")");
+        return finish_list(R, f, pos + 1, it);
     case FR_PROPS:
-        return read_props_finish(R, f, t->start, t->end, it);
+        return read_props_finish(R, f, pos, pos + 1, it);
     case FR_VECTOR:
-        return syntax_error(R, t->start, ") or . in a vector");
+        return syntax_error(R, pos, ") or . in a vector");
     default:
-        return syntax_error(R, t->start, ")");
+        return syntax_error(R, pos, ")");
     }
 }
 
@@ -708,12 +752,12 @@ static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
     inner->origin = 0;
     inner->u.cons.car = it->v;
     inner->u.cons.cdr = R->L->nil;
-    origin_put(R, inner, it->start, it->end, it->start, it->end);
+    origin_new(R, inner, it->start, it->end, it->start, it->end);
     outer->kind = VK_CONS;
     outer->origin = 0;
     outer->u.cons.car = prefix_symbol(R->L, f->sub);
     outer->u.cons.cdr = inner;
-    origin_put(R, outer, f->start, it->end, f->start, f->tok_end);
+    origin_new(R, outer, f->start, it->end, f->start, f->tok_end);
     it->v = outer;
     it->start = f->start;
 }
@@ -767,12 +811,12 @@ static inline int give(struct reader *R, struct item *it)
 
 static void push_vector(struct reader *R, const struct lex_token *t, enum value_kind k)
 {
-    push_frame(R, FR_VECTOR, t)->sub = (uint8_t)k;
+    push_frame(R, FR_VECTOR, t->start, t->end)->sub = (uint8_t)k;
 }
 
-/* Dispatch on one token (the module's one long switch).  Returns 1 when a
- * frame was opened or changed (more input needed), 0 when *it holds a
- * finished object, -1 on error. */
+/* Dispatch on one token of the lexer (the module's one long switch).
+ * Returns 1 when a frame was opened or changed (more input needed), 0
+ * when *it holds a finished object, -1 on error. */
 static int token(struct reader *R, const struct lex_token *t, struct item *it)
 {
     struct frame *f;
@@ -780,10 +824,10 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
     case LK_EOF:
         return read_fail(R, R->len, "end-of-file", "") ? 0 : -1;
     case LK_LPAREN:
-        push_frame(R, FR_LIST, t);
+        push_frame(R, FR_LIST, t->start, t->end);
         return 1;
     case LK_RECORD:
-        push_frame(R, FR_RECORD, t);
+        push_frame(R, FR_RECORD, t->start, t->end);
         return 1;
     case LK_LBRACK:
         push_vector(R, t, VK_VECTOR);
@@ -798,25 +842,25 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
         push_vector(R, t, VK_SUBCHARTABLE);
         return 1;
     case LK_PROPSTRING:
-        read_props_begin(R, push_frame(R, FR_PROPS, t));
+        read_props_begin(R, push_frame(R, FR_PROPS, t->start, t->end));
         return 1;
     case LK_QUOTE:
     case LK_BACKQUOTE:
     case LK_COMMA:
     case LK_COMMA_AT:
     case LK_FUNCTION:
-        push_frame(R, FR_PREFIX, t)->sub = t->kind;
+        push_frame(R, FR_PREFIX, t->start, t->end)->sub = t->kind;
         return 1;
     case LK_LABEL_DEF:
-        f = push_frame(R, FR_LABEL, t);
+        f = push_frame(R, FR_LABEL, t->start, t->end);
         f->label = t->ival;
         read_label_begin(R, f, R->nframes - 1);
         return 1;
     case LK_BOOLVEC:
-        push_frame(R, FR_BOOLVEC, t);
+        push_frame(R, FR_BOOLVEC, t->start, t->end);
         return 1;
     case LK_RPAREN:
-        return close_paren(R, t, it) ? 0 : -1;
+        return close_paren(R, t->start, it) ? 0 : -1;
     case LK_RBRACK:
         return close_bracket(R, t, it) ? 0 : -1;
     case LK_DOT:
@@ -830,15 +874,133 @@ enum { RD_OK, RD_END, RD_ERROR };
 
 const struct lex_token *read_next_token(struct reader *R)
 {
-    if (R->itok == R->ntoks) {
-        R->ntoks = R->lx.err.symbol ? 0 : lex_batch(&R->lx, R->toks, READ_TOKENS);
-        R->itok = 0;
-        if (R->ntoks == 0)
-            return lex_failed(R), NULL;
+    R->lx.pos = R->pos;
+    if (!lex_next(&R->lx, &R->tok))
+        return lex_failed(R), NULL;
+    R->pos = R->tok.end;
+    return &R->tok;
+}
+
+/* The token at *p by the lexer, dispatched by token(); *p moves past it. */
+static int lexer_token(struct reader *R, size_t *p, struct item *it)
+{
+    R->pos = *p;
+    const struct lex_token *t = read_next_token(R);
+    if (!t)
+        return -1;
+    *p = t->end;
+    return token(R, t, it);
+}
+
+/* ---- tokens read without the lexer ---- */
+
+/* Most of a text is plain atoms, parentheses, quotes and single spaces.
+ * The machine scans these itself, straight from the text into its
+ * stacks; every other token, and any atom with a backslash or a byte
+ * >= 0x80, goes through the lexer (lexer_token), which finds the same
+ * boundaries for the tokens read here. */
+enum lead {
+    LD_LEXER,     /* any other token: the lexer's */
+    LD_ATOM,      /* an ASCII constituent that starts a symbol or number */
+    LD_SPACE,     /* ' ' */
+    LD_BLANK,     /* the other whitespace and controls, `;` */
+    LD_OPEN,      /* ( */
+    LD_CLOSE,     /* ) */
+    LD_PREFIX,    /* ' ` , */
+};
+
+#define X LD_LEXER
+#define A LD_ATOM
+#define B LD_BLANK
+#define P LD_PREFIX
+/* The lead of each byte that starts a token (or trivia). */
+static const uint8_t lead[256] = {
+    B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x00 */
+    B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x10 */
+    LD_SPACE, A, X, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, A, P, A, X, A, /* 0x20 */
+    A, A, A, A, A, A, A, A, A, A, A, B, A, A, A, X,             /* 0x30 */
+    A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x40 */
+    A, A, A, A, A, A, A, A, A, A, A, X, X, X, A, A,             /* 0x50 */
+    P, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x60 */
+    A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x70 */
+    /* 0x80 and above: the lexer's (multibyte atoms, NBSP) */
+};
+#undef X
+#undef A
+#undef B
+#undef P
+
+/* A plain atom at *p: the lexer's when a backslash or a byte >= 0x80
+ * continues it. */
+static inline int plain_atom(struct reader *R, size_t *p, struct item *it)
+{
+    const uint8_t *s = R->text;
+    size_t q = lex_plain_end(s, R->len, *p + 1);
+    if (q < R->len && (s[q] == '\\' || s[q] >= 0x80))
+        return lexer_token(R, p, it);
+    it->v = plain_atom_value(R, *p, q);
+    it->start = (uint32_t)*p;
+    it->end = (uint32_t)q;
+    *p = q;
+    return 0;
+}
+
+/* ' ` , ,@ at *p: a frame waiting for the object. */
+static int prefix_token(struct reader *R, size_t *p)
+{
+    size_t at = *p, len = 1;
+    uint8_t kind = LK_COMMA;
+    if (R->text[at] == '\'')
+        kind = LK_QUOTE;
+    else if (R->text[at] == '`')
+        kind = LK_BACKQUOTE;
+    else if (at + 1 < R->len && R->text[at + 1] == '@')
+        kind = LK_COMMA_AT, len = 2;
+    push_frame(R, FR_PREFIX, (uint32_t)at, (uint32_t)(at + len))->sub = kind;
+    *p = at + len;
+    return 1;
+}
+
+/* The token or trivia at *p (< len); returns like token(), and 1 after
+ * trivia.  *p moves past what was read. */
+static inline int next_token(struct reader *R, size_t *p, struct item *it)
+{
+    const uint8_t *s = R->text;
+    size_t at = *p;
+    switch (lead[s[at]]) {
+    case LD_ATOM:
+        return plain_atom(R, p, it);
+    case LD_SPACE: /* one space between tokens is the rule */
+        *p = at + 1 < R->len && s[at + 1] <= ' ' ? lex_skip_trivia(s, R->len, at) : at + 1;
+        return 1;
+    case LD_BLANK:
+        *p = lex_skip_trivia(s, R->len, at);
+        return 1;
+    case LD_OPEN:
+        push_frame(R, FR_LIST, (uint32_t)at, (uint32_t)at + 1);
+        *p = at + 1;
+        return 1;
+    case LD_CLOSE:
+        *p = at + 1;
+        return close_paren(R, (uint32_t)at, it) ? 0 : -1;
+    case LD_PREFIX:
+        return prefix_token(R, p);
+    default:
+        return lexer_token(R, p, it);
     }
-    const struct lex_token *t = &R->toks[R->itok++];
-    R->pos = t->end;
-    return t;
+}
+
+/* Hand the finished item *it to the open frames until one wants more
+ * input (1), the stack is empty (0: *it is the top-level object), or an
+ * error (-1). */
+static inline int deliver(struct reader *R, struct item *it)
+{
+    while (R->nframes) {
+        int r = give(R, it);
+        if (r)
+            return r;
+    }
+    return 0;
 }
 
 /* Read one top-level object; RD_END when only trivia is left. */
@@ -848,23 +1010,26 @@ static int read_object(struct reader *R, struct item *out)
     R->nitems = 0;
     if (R->labels_used)
         read_labels_reset(R);
-    const struct lex_token *t = read_next_token(R);
-    if (!t)
-        return RD_ERROR;
-    if (t->kind == LK_EOF)
+    size_t p = lex_skip_trivia(R->text, R->len, R->pos);
+    R->pos = p;
+    if (p >= R->len)
         return RD_END;
     for (;;) {
         struct item it;
-        int r = token(R, t, &it);
-        while (r == 0) {
-            if (R->nframes == 0) {
-                *out = it;
-                return RD_OK;
-            }
-            r = give(R, &it);
-        }
-        if (r < 0 || !(t = read_next_token(R)))
+        int r = p < R->len ? next_token(R, &p, &it) : lexer_token(R, &p, &it);
+        if (r > 0)
+            continue;
+        if (r < 0)
             return RD_ERROR;
+        R->pos = p;
+        r = deliver(R, &it);
+        if (r < 0)
+            return RD_ERROR;
+        if (r == 0) {
+            *out = it;
+            return RD_OK;
+        }
+        p = R->pos; /* a #& frame reads its string itself */
     }
 }
 
@@ -878,7 +1043,6 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t sta
     R->len = len;
     R->pos = start;
     lex_init(&R->lx, text, len, start);
-    R->toks = arena_alloc(L->a, READ_TOKENS * sizeof *R->toks);
     R->origin = origin ? read_origin_new(L->a, text, len - start) : NULL;
     return R;
 }

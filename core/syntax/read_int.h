@@ -62,15 +62,12 @@ struct sym_slot {
     struct value *sym; /* NULL = empty slot */
 };
 
-/* Tokens are scanned READ_TOKENS at a time (lex_batch). */
-#define READ_TOKENS 256
-
 struct reader {
     struct lisp *L;
     struct arena *a;
-    struct lex lx;            /* tokens of text */
-    struct lex_token *toks;   /* the current batch */
-    size_t ntoks, itok;       /* tokens in it, next one to use */
+    struct lex lx;            /* the lexer, for the tokens read.c does not
+                                 scan itself */
+    struct lex_token tok;     /* the token read_next_token returned last */
     size_t pos;               /* end of the last token used */
     struct sym_slot *syms;    /* symbol cache (read.c), NULL until used */
     size_t nsyms, capsyms;    /* capsyms is a power of two */
@@ -131,16 +128,43 @@ struct value *read_label_finish(struct reader *R, struct frame *f, struct value 
 void read_labels_reset(struct reader *R);
 
 /* ---- origin map (read_origin.c) ---- */
+
+/* One value's entry. */
+struct origin_slot {
+    const struct value *key; /* the value this entry describes */
+    struct span span;        /* text of the value */
+    struct span car;         /* conses: text of the car */
+};
+
+/* Entries are appended in reading order; a value's `origin` field is the
+ * index of its entry, checked against the entry's key. */
+struct read_origin {
+    struct arena *a;
+    struct origin_slot *slots; /* slots[0] unused: index 0 means none */
+    size_t cap;                /* slots allocated */
+    size_t n;                  /* slots used, slot 0 included */
+    const uint8_t *text;       /* the source, for read_origin_text */
+};
+
 struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t len);
+/* Room for n more entries (the slots move). */
+void read_origin_grow(struct read_origin *o, size_t n);
+
+/* n consecutive new entries for values the reader has just built (which
+ * have none yet); the caller fills them and sets each value's origin to
+ * its entry's index.  Inline: the reader records a value per token. */
+static inline struct origin_slot *read_origin_take(struct read_origin *o, size_t n)
+{
+    if (o->cap - o->n < n)
+        read_origin_grow(o, n);
+    struct origin_slot *s = &o->slots[o->n];
+    o->n += n;
+    return s;
+}
+
 /* Record the span of v (and, for conses, of its car). */
 void read_origin_put(struct read_origin *o, const struct value *v, uint32_t start,
                      uint32_t end, uint32_t car_start, uint32_t car_end);
-/* read_origin_put for the n fresh conses of a list the reader has just
- * built, stride bytes apart from block: cons i spans [start, end) for
- * i = 0, [items[i].start, end) after, and its car spans items[i]. */
-void read_origin_put_list(struct read_origin *o, char *block, size_t stride,
-                          const struct item *items, size_t n, uint32_t start,
-                          uint32_t end);
 /* Give v the origin recorded for from (used for #N= placeholders). */
 void read_origin_copy(struct read_origin *o, const struct value *v,
                       const struct value *from);

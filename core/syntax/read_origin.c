@@ -14,20 +14,6 @@
 
 #include "read_int.h"
 
-struct origin_slot {
-    const struct value *key; /* the value this entry describes */
-    struct span span;        /* text of the value */
-    struct span car;         /* conses: text of the car */
-};
-
-struct read_origin {
-    struct arena *a;
-    struct origin_slot *slots; /* slots[0] unused: index 0 means none */
-    size_t cap;                /* slots allocated */
-    size_t n;                  /* slots used, slot 0 included */
-    const uint8_t *text;       /* the source, for read_origin_text */
-};
-
 struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t len)
 {
     struct read_origin *o = arena_zalloc(a, sizeof *o);
@@ -49,8 +35,7 @@ static struct origin_slot *find(const struct read_origin *o, const struct value 
     return i < o->n && o->slots[i].key == v ? &o->slots[i] : NULL;
 }
 
-/* Room for n more entries (the slots move when they grow). */
-static void room(struct read_origin *o, size_t n)
+void read_origin_grow(struct read_origin *o, size_t n)
 {
     while (o->n + n > o->cap) {
         o->slots = arena_grow(o->a, o->slots, o->cap * sizeof *o->slots,
@@ -63,9 +48,8 @@ static void room(struct read_origin *o, size_t n)
  * made by this read, hence writable). */
 static struct origin_slot *add(struct read_origin *o, const struct value *v)
 {
-    room(o, 1);
-    ((struct value *)v)->origin = (uint32_t)o->n;
-    struct origin_slot *s = &o->slots[o->n++];
+    struct origin_slot *s = read_origin_take(o, 1);
+    ((struct value *)v)->origin = (uint32_t)(s - o->slots);
     s->key = v;
     return s;
 }
@@ -82,25 +66,6 @@ void read_origin_put(struct read_origin *o, const struct value *v, uint32_t star
     s->span.end = end;
     s->car.start = car_start;
     s->car.end = car_end;
-}
-
-void read_origin_put_list(struct read_origin *o, char *block, size_t stride,
-                          const struct item *items, size_t n, uint32_t start,
-                          uint32_t end)
-{
-    room(o, n);
-    /* the conses are new: none has an entry yet (add without find) */
-    struct origin_slot *s = &o->slots[o->n];
-    for (size_t i = 0; i < n; i++, s++) {
-        struct value *v = (struct value *)(block + i * stride);
-        v->origin = (uint32_t)(o->n + i);
-        s->key = v;
-        s->span.start = i ? items[i].start : start;
-        s->span.end = end;
-        s->car.start = items[i].start;
-        s->car.end = items[i].end;
-    }
-    o->n += n;
 }
 
 void read_origin_copy(struct read_origin *o, const struct value *v,
