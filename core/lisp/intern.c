@@ -1,46 +1,18 @@
-/* intern.c - the symbol table (open addressing on name hashes). */
+/* intern.c - the symbol table (open addressing on name keys, see intern.h).
+ *
+ * Layer `lisp`.  Every stage interns through here; the reader, which
+ * meets most names, computes a name's key from the text and looks it up
+ * with the inline intern_symbol_key.
+ */
 #include "intern.h"
 
 #include <stdarg.h>
-#include <string.h>
 
-/* A slot keeps the symbol's hash and length next to it, so a probe
- * rejects other names without touching the symbol. */
-struct intern_slot {
-    uint32_t hash;
-    uint32_t len;
-    struct value *sym; /* NULL = empty */
-};
+/* Bytes of a symbol: the header and the symbol member, not the whole
+ * union (nothing writes another member into a symbol). */
+#define SYMBOL_SIZE (offsetof(struct value, u) + sizeof(struct value_symbol))
 
-/* intern_cstr's memory: the symbol last found for a name pointer. */
-struct cstr_entry {
-    const char *key;
-    struct value *sym;
-};
-
-#define CSTR_CACHE 64
-
-struct intern_table {
-    struct intern_slot *slots;
-    size_t cap; /* power of two */
-    size_t n;   /* occupied */
-    struct cstr_entry cstr[CSTR_CACHE];
-};
-
-/* The 8 (4) bytes at p as a little-endian number, so that hashes are the
- * same on every host (one load where the host is little-endian). */
-static inline uint64_t load8(const char *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-    w = 0;
-    for (int k = 7; k >= 0; k--)
-        w = (w << 8) | (uint8_t)p[k];
-#endif
-    return w;
-}
-
+/* The 4 bytes at p as a little-endian number. */
 static inline uint64_t load4(const char *p)
 {
     uint32_t w;
@@ -59,15 +31,16 @@ static inline uint64_t mix(uint64_t h, uint64_t w)
     return h ^ (h >> 32);
 }
 
-/* Eight bytes at a time (the last word overlapping the one before it);
- * short names in one step.  Deterministic across runs and hosts. */
+/* The symbol's hash (value_symbol.hash): eight bytes at a time (the last
+ * word overlapping the one before it); short names in one step.
+ * Deterministic across runs and hosts. */
 static inline uint32_t hash_name(const char *s, size_t n)
 {
     uint64_t h = (uint64_t)n * UINT64_C(0xC2B2AE3D27D4EB4F);
     if (n >= 8) {
         for (size_t k = 0; k + 8 < n; k += 8)
-            h = mix(h, load8(s + k));
-        h = mix(h, load8(s + n - 8));
+            h = mix(h, intern_load8(s + k));
+        h = mix(h, intern_load8(s + n - 8));
     } else if (n >= 4) {
         h = mix(h, load4(s) | load4(s + n - 4) << 32);
     } else if (n > 0) {
@@ -78,33 +51,64 @@ static inline uint32_t hash_name(const char *s, size_t n)
     return (uint32_t)h;
 }
 
-/* memcmp for the short names that dominate, without a call. */
-static inline bool same_name(const char *a, const char *b, size_t n)
+/* The key of the n bytes at s (see intern.h), reading no byte outside
+ * them: words that overlap, shifted. */
+static inline void name_key(const char *s, size_t n, uint64_t *w0, uint64_t *w1)
 {
-    if (n >= 8 && n <= 16)
-        return load8(a) == load8(b) && load8(a + n - 8) == load8(b + n - 8);
-    if (n >= 4 && n < 8)
-        return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
-    return memcmp(a, b, n) == 0;
+    *w1 = 0;
+    if (n >= 16) {
+        *w0 = intern_load8(s);
+        *w1 = intern_load8(s + 8);
+    } else if (n > 8) {
+        *w0 = intern_load8(s);
+        *w1 = intern_load8(s + n - 8) >> (8 * (16 - n));
+    } else if (n == 8) {
+        *w0 = intern_load8(s);
+    } else if (n >= 4) {
+        *w0 = load4(s) | (load4(s + n - 4) >> (8 * (8 - n))) << 32;
+    } else {
+        *w0 = 0;
+        for (size_t k = 0; k < n; k++)
+            *w0 |= (uint64_t)(uint8_t)s[k] << (8 * k);
+    }
+}
+
+bool intern_same_tail(const char *a, const char *b, size_t len)
+{
+    size_t k = 16;
+    for (; k + 8 < len; k += 8)
+        if (intern_load8(a + k) != intern_load8(b + k))
+            return false;
+    return intern_load8(a + len - 8) == intern_load8(b + len - 8);
 }
 
 static bool is_multibyte(const char *s, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
-        if ((uint8_t)s[k] >= 0x80)
-            return true;
-    return false;
+    uint64_t acc = 0;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        acc |= intern_load8(s + k);
+    for (; k < n; k++)
+        acc |= (uint8_t)s[k];
+    return (acc & UINT64_C(0x8080808080808080)) != 0;
 }
 
+/* A symbol and its name in one block, the name zero-padded to 16 bytes
+ * at least (its key, intern.h). */
 static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
-                                 uint32_t h, bool interned)
+                                 bool interned)
 {
-    struct value *v = arena_alloc(L->a, sizeof *v);
+    char *block = arena_alloc(L->a, SYMBOL_SIZE + (len < 16 ? 16 : len + 1));
+    struct value *v = (struct value *)block;
+    char *copy = block + SYMBOL_SIZE;
+    memset(copy, 0, 16);
+    memcpy(copy, name, len);
+    copy[len] = 0;
     v->origin = 0;
     v->kind = VK_SYMBOL;
-    v->u.sym.name = arena_strndup(L->a, name, len);
+    v->u.sym.name = copy;
     v->u.sym.len = (uint32_t)len;
-    v->u.sym.hash = h;
+    v->u.sym.hash = hash_name(name, len);
     v->u.sym.interned = interned;
     v->u.sym.multibyte = is_multibyte(name, len);
     v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
@@ -114,67 +118,80 @@ static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
     return v;
 }
 
+/* cap free slots (INTERN_FREE is all ones). */
+static struct intern_slot *new_slots(struct arena *a, size_t cap)
+{
+    struct intern_slot *slots = arena_alloc(a, cap * sizeof *slots);
+    memset(slots, 0xFF, cap * sizeof *slots);
+    return slots;
+}
+
+/* The free slot where a name with this mix goes (the name is not in the
+ * table). */
+static struct intern_slot *free_slot(struct intern_table *t, uint32_t mix)
+{
+    size_t mask = t->cap - 1, j = mix & mask;
+    while (t->slots[j].mixlen != INTERN_FREE)
+        j = (j + 1) & mask;
+    return &t->slots[j];
+}
+
 static void grow(struct lisp *L)
 {
     struct intern_table *t = L->tab;
-    size_t cap = t->cap * 2;
-    struct intern_slot *slots = arena_zalloc(L->a, cap * sizeof *slots);
-    for (size_t k = 0; k < t->cap; k++) {
-        if (!t->slots[k].sym)
-            continue;
-        size_t j = t->slots[k].hash & (cap - 1);
-        while (slots[j].sym)
-            j = (j + 1) & (cap - 1);
-        slots[j] = t->slots[k];
-    }
-    t->slots = slots;
-    t->cap = cap;
+    struct intern_slot *old = t->slots;
+    size_t oldcap = t->cap;
+    t->cap *= 2;
+    t->slots = new_slots(L->a, t->cap);
+    for (size_t k = 0; k < oldcap; k++)
+        if (old[k].mixlen != INTERN_FREE)
+            *free_slot(t, (uint32_t)old[k].mixlen) = old[k];
 }
 
-/* Slot holding name, or the empty slot where it would go. */
-static inline struct intern_slot *lookup(struct intern_table *t, const char *name,
-                                         size_t len, uint32_t h)
+struct value *intern_add(struct lisp *L, const char *name, size_t len, uint32_t mix)
 {
-    size_t mask = t->cap - 1, j = h & mask;
-    for (;;) {
-        struct intern_slot *s = &t->slots[j];
-        if (!s->sym || (s->hash == h && s->len == len &&
-                        same_name(s->sym->u.sym.name, name, len)))
-            return s;
-        j = (j + 1) & mask;
-    }
+    struct intern_table *t = L->tab;
+    if ((t->n + 1) * 4 > t->cap * 3)
+        grow(L);
+    struct intern_slot *s = free_slot(t, mix);
+    s->mixlen = mix | (uint64_t)len << 32;
+    s->sym = make_symbol(L, name, len, true);
+    t->n++;
+    return s->sym;
 }
 
 struct value *intern_find(struct lisp *L, const char *name, size_t len)
 {
-    return lookup(L->tab, name, len, hash_name(name, len))->sym;
+    const struct intern_table *t = L->tab;
+    uint64_t w0, w1;
+    name_key(name, len, &w0, &w1);
+    uint32_t mix = intern_mix(name, len, w0, w1);
+    uint64_t want = mix | (uint64_t)len << 32;
+    size_t mask = t->cap - 1;
+    for (size_t j = mix & mask;; j = (j + 1) & mask) {
+        const struct intern_slot *s = &t->slots[j];
+        if (s->mixlen == want && intern_same(s->sym, name, len, w0, w1))
+            return s->sym;
+        if (s->mixlen == INTERN_FREE)
+            return NULL;
+    }
 }
 
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len)
 {
-    uint32_t h = hash_name(name, len);
-    struct intern_slot *slot = lookup(L->tab, name, len, h);
-    if (slot->sym)
-        return slot->sym;
-    if ((L->tab->n + 1) * 4 > L->tab->cap * 3) {
-        grow(L);
-        slot = lookup(L->tab, name, len, h);
-    }
-    slot->sym = make_symbol(L, name, len, h, true);
-    slot->hash = h;
-    slot->len = (uint32_t)len;
-    L->tab->n++;
-    return slot->sym;
+    uint64_t w0, w1;
+    name_key(name, len, &w0, &w1);
+    return intern_symbol_key(L, name, len, w0, w1);
 }
 
 /* intern_cstr's memory: the entry for name's address. */
-static struct cstr_entry *cstr_entry(struct lisp *L, const char *name)
+static struct intern_cstr_entry *cstr_entry(struct lisp *L, const char *name)
 {
-    return &L->tab->cstr[((uintptr_t)name >> 3) % CSTR_CACHE];
+    return &L->tab->cstr[((uintptr_t)name >> 3) % INTERN_CSTR_CACHE];
 }
 
 /* Intern name and remember the symbol in e, its address's entry. */
-static struct value *remember(struct lisp *L, struct cstr_entry *e, const char *name)
+static struct value *remember(struct lisp *L, struct intern_cstr_entry *e, const char *name)
 {
     e->key = name;
     e->sym = intern_symbol(L, name, strlen(name));
@@ -187,7 +204,7 @@ struct value *intern_cstr(struct lisp *L, const char *name)
      * they visit: the symbol found for each recent pointer is kept.  The
      * name is compared as well, so a buffer reused for another name never
      * gets a stale symbol. */
-    struct cstr_entry *e = cstr_entry(L, name);
+    struct intern_cstr_entry *e = cstr_entry(L, name);
     if (e->key == name && strcmp(e->sym->u.sym.name, name) == 0)
         return e->sym;
     return remember(L, e, name);
@@ -195,13 +212,13 @@ struct value *intern_cstr(struct lisp *L, const char *name)
 
 struct value *intern_static(struct lisp *L, const char *name)
 {
-    struct cstr_entry *e = cstr_entry(L, name); /* a literal never changes */
+    struct intern_cstr_entry *e = cstr_entry(L, name); /* a literal never changes */
     return e->key == name ? e->sym : remember(L, e, name);
 }
 
 struct value *intern_uninterned(struct lisp *L, const char *name, size_t len)
 {
-    return make_symbol(L, name, len, hash_name(name, len), false);
+    return make_symbol(L, name, len, false);
 }
 
 struct lisp *intern_new(struct arena *a)
@@ -210,7 +227,7 @@ struct lisp *intern_new(struct arena *a)
     L->a = a;
     L->tab = arena_zalloc(a, sizeof *L->tab);
     L->tab->cap = 256;
-    L->tab->slots = arena_zalloc(a, L->tab->cap * sizeof *L->tab->slots);
+    L->tab->slots = new_slots(a, L->tab->cap);
     L->nil = intern_cstr(L, "nil");
     L->t = intern_cstr(L, "t");
     L->quote = intern_cstr(L, "quote");
@@ -221,7 +238,6 @@ struct lisp *intern_new(struct arena *a)
     L->lambda = intern_cstr(L, "lambda");
     return L;
 }
-
 struct value *lisp_list(struct lisp *L, size_t n, struct value *const *items)
 {
     struct value *r = L->nil;

@@ -8,6 +8,8 @@
 #ifndef PCX_INTERN_H
 #define PCX_INTERN_H
 
+#include <string.h>
+
 #include "value.h"
 
 struct intern_table;
@@ -39,6 +41,95 @@ struct value *intern_find(struct lisp *L, const char *name, size_t len);
 
 /* A fresh uninterned symbol (`make-symbol`). */
 struct value *intern_uninterned(struct lisp *L, const char *name, size_t len);
+
+/* ---- the table, and its lookup by key ----
+ * Here rather than in intern.c so that the reader's lookup inlines.  A
+ * name's key is its first 16 bytes as two little-endian words (byte k of
+ * the name in bits 8k..8k+7 of its word), zero-padded.  An interned
+ * symbol's name is stored zero-padded to 16 bytes at least, so its key is
+ * two plain loads. */
+
+struct intern_slot {
+    uint64_t mixlen;   /* intern_mix of the name | its length << 32;
+                          INTERN_FREE: a free slot */
+    struct value *sym;
+};
+
+/* No name has this length (names are below 4 GiB). */
+#define INTERN_FREE UINT64_MAX
+
+/* intern_cstr's memory: the symbol last found for a name pointer. */
+struct intern_cstr_entry {
+    const char *key;
+    struct value *sym;
+};
+
+#define INTERN_CSTR_CACHE 64
+
+struct intern_table {
+    struct intern_slot *slots;
+    size_t cap; /* power of two */
+    size_t n;   /* occupied */
+    struct intern_cstr_entry cstr[INTERN_CSTR_CACHE];
+};
+
+/* The 8 bytes at p as a little-endian word (one load where the host is
+ * little-endian). */
+static inline uint64_t intern_load8(const void *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    const uint8_t *b = p;
+    w = 0;
+    for (int k = 7; k >= 0; k--)
+        w = (w << 8) | b[k];
+#endif
+    return w;
+}
+
+/* The slot hash of a name with key w0, w1 (it depends on the name only:
+ * deterministic).  Names longer than 16 bytes mix in their last 8. */
+static inline uint32_t intern_mix(const char *name, size_t len, uint64_t w0, uint64_t w1)
+{
+    uint64_t h = w0 ^ (w1 * UINT64_C(0xC2B2AE3D27D4EB4F));
+    if (len > 16)
+        h ^= (intern_load8(name + len - 8) + len) * UINT64_C(0x165667B19E3779F9);
+    return (uint32_t)((h * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
+}
+
+/* Do the names a and b, both len > 16 bytes, agree after their first 16? */
+bool intern_same_tail(const char *a, const char *b, size_t len);
+
+/* Is the interned symbol sym named by name (len bytes, key w0, w1)?
+ * Its length and mix are known to agree. */
+static inline bool intern_same(const struct value *sym, const char *name, size_t len,
+                               uint64_t w0, uint64_t w1)
+{
+    const char *s = sym->u.sym.name;
+    return intern_load8(s) == w0 && intern_load8(s + 8) == w1 &&
+           (len <= 16 || intern_same_tail(s, name, len));
+}
+
+/* intern_symbol_key's miss: create the symbol and give it a slot. */
+struct value *intern_add(struct lisp *L, const char *name, size_t len, uint32_t mix);
+
+/* intern_symbol for a caller that has the name's key (w0, w1) already. */
+static inline struct value *intern_symbol_key(struct lisp *L, const char *name, size_t len,
+                                              uint64_t w0, uint64_t w1)
+{
+    const struct intern_table *t = L->tab;
+    uint32_t mix = intern_mix(name, len, w0, w1);
+    uint64_t want = mix | (uint64_t)len << 32;
+    size_t mask = t->cap - 1;
+    for (size_t j = mix & mask;; j = (j + 1) & mask) {
+        const struct intern_slot *s = &t->slots[j];
+        if (s->mixlen == want && intern_same(s->sym, name, len, w0, w1))
+            return s->sym;
+        if (s->mixlen == INTERN_FREE)
+            return intern_add(L, name, len, mix);
+    }
+}
 
 /* List helpers used everywhere. */
 static inline bool lisp_nilp(const struct lisp *L, const struct value *v) { return v == L->nil; }

@@ -378,81 +378,32 @@ static bool parse_number(struct reader *R, const char *s, size_t n, struct value
     return true;
 }
 
-/* ---- the symbol cache ---- */
+/* ---- symbols ---- */
 
-/* Most symbol tokens are short names met many times in a text.  Names of
- * up to 16 bytes map to their symbols here before intern_symbol is asked:
- * the key is the name as two zero-padded words, loaded from the text with
- * masks rather than a loop or a branch on the length, and compared in
- * the slot itself.  Only the first occurrence of a name is interned, so
- * symbols are created in the same order as without the cache. */
-
-#define SYM_CACHE_MAX 16
-
-/* The 8 bytes at p, byte k of the text in byte k of the word. */
-static inline uint64_t load8(const uint8_t *p)
-{
-    uint64_t w;
-    memcpy(&w, p, sizeof w);
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-    w = 0;
-    for (int k = 7; k >= 0; k--)
-        w = (w << 8) | p[k];
-#endif
-    return w;
-}
-
-/* The low k bytes of a word, k = 0..8. */
-static const uint64_t low_bytes[9] = {
-    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF),
-    UINT64_C(0xFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX,
+/* The masks that keep the first k bytes of a name's two key words
+ * (intern.h), k = 0..16. */
+static const uint64_t key_masks[17][2] = {
+    {0, 0}, {0xFF, 0}, {0xFFFF, 0}, {0xFFFFFF, 0}, {0xFFFFFFFF, 0},
+    {UINT64_C(0xFFFFFFFFFF), 0}, {UINT64_C(0xFFFFFFFFFFFF), 0},
+    {UINT64_C(0xFFFFFFFFFFFFFF), 0}, {UINT64_MAX, 0},
+    {UINT64_MAX, 0xFF}, {UINT64_MAX, 0xFFFF}, {UINT64_MAX, 0xFFFFFF},
+    {UINT64_MAX, 0xFFFFFFFF}, {UINT64_MAX, UINT64_C(0xFFFFFFFFFF)},
+    {UINT64_MAX, UINT64_C(0xFFFFFFFFFFFF)}, {UINT64_MAX, UINT64_C(0xFFFFFFFFFFFFFF)},
+    {UINT64_MAX, UINT64_MAX},
 };
 
-static inline size_t sym_index(const struct reader *R, uint64_t w0, uint64_t w1)
+/* The symbol named by the n bytes at text + p.  Where 16 bytes of text
+ * can be read from p, the name's key is two loads and two masks, and the
+ * table lookup is inline. */
+static inline struct value *plain_symbol(struct reader *R, size_t p, size_t n)
 {
-    uint64_t h = (w0 ^ (w1 * UINT64_C(0xC2B2AE3D27D4EB4F))) * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> R->symshift);
-}
-
-static void sym_grow(struct reader *R)
-{
-    struct sym_slot *old = R->syms;
-    size_t oldcap = R->capsyms;
-    R->capsyms = oldcap ? oldcap * 2 : 128;
-    R->symshift = 64;
-    for (size_t c = R->capsyms; c > 1; c >>= 1)
-        R->symshift--;
-    R->syms = arena_zalloc(R->a, R->capsyms * sizeof *R->syms);
-    for (size_t k = 0; k < oldcap; k++) {
-        if (!old[k].sym)
-            continue;
-        size_t j = sym_index(R, old[k].w0, old[k].w1);
-        while (R->syms[j].sym)
-            j = (j + 1) & (R->capsyms - 1);
-        R->syms[j] = old[k];
-    }
-}
-
-/* The symbol named by the n plain ASCII bytes at s (0 < n <= 16, no NUL,
- * and 16 bytes readable at s). */
-static struct value *cached_symbol(struct reader *R, const uint8_t *s, size_t n)
-{
-    uint64_t w0 = load8(s) & low_bytes[n < 8 ? n : 8];
-    uint64_t w1 = load8(s + 8) & low_bytes[n > 8 ? n - 8 : 0];
-    if ((R->nsyms + 1) * 2 > R->capsyms)
-        sym_grow(R);
-    size_t j = sym_index(R, w0, w1);
-    for (;;) {
-        struct sym_slot *e = &R->syms[j];
-        if (!e->sym) {
-            *e = (struct sym_slot){w0, w1, intern_symbol(R->L, (const char *)s, n)};
-            R->nsyms++;
-            return e->sym;
-        }
-        if (e->w0 == w0 && e->w1 == w1)
-            return e->sym;
-        j = (j + 1) & (R->capsyms - 1);
-    }
+    const uint8_t *s = R->text + p;
+    if (R->len - p < 16)
+        return intern_symbol(R->L, (const char *)s, n);
+    size_t k = n < 16 ? n : 16;
+    uint64_t w0 = intern_load8(s) & key_masks[k][0];
+    uint64_t w1 = intern_load8(s + 8) & key_masks[k][1];
+    return intern_symbol_key(R->L, (const char *)s, n, w0, w1);
 }
 
 /* Symbol or number from the atom [p, q) of plain ASCII bytes (no
@@ -467,9 +418,7 @@ static inline struct value *plain_atom_value(struct reader *R, size_t p, size_t 
         origin_new(R, v, (uint32_t)p, (uint32_t)q, 0, 0);
         return v;
     }
-    if (n <= SYM_CACHE_MAX && R->len - p >= SYM_CACHE_MAX)
-        return cached_symbol(R, s, n);
-    return intern_symbol(R->L, (const char *)s, n);
+    return plain_symbol(R, p, n);
 }
 
 /* Symbol or number from an LK_ATOM token. */
@@ -581,34 +530,38 @@ static void link_cells(char *block, const struct item *items, size_t n,
 
 /* link_cells that also records each cell's origin entry, in the same
  * pass: cell i spans [start, end) for i = 0 and [items[i].start, end)
- * after, and its car spans items[i]. */
-static void link_cells_origin(struct read_origin *o, char *block, const struct item *items,
-                              size_t n, struct value *last, uint32_t start, uint32_t end)
+ * after, and its car spans items[i] (copied as one word). */
+static inline void link_cells_origin(struct read_origin *o, char *block,
+                                     const struct item *items, size_t n, struct value *last,
+                                     uint32_t start, uint32_t end)
 {
     struct origin_slot *e = read_origin_take(o, n);
     uint32_t index = (uint32_t)(e - o->slots);
     struct value *c = (struct value *)block;
-    for (size_t i = 0; i < n; i++, c = (struct value *)((char *)c + CONS_SIZE)) {
+    for (size_t i = 0; i < n; i++, e++) {
+        struct value *next = (struct value *)((char *)c + CONS_SIZE);
+        uint64_t car;
+        memcpy(&car, &items[i].start, sizeof car);
         c->kind = VK_CONS;
         c->origin = index + (uint32_t)i;
         c->u.cons.car = items[i].v;
-        c->u.cons.cdr = (struct value *)((char *)c + CONS_SIZE);
-        e[i].key = c;
-        e[i].span = (struct span){items[i].start, end};
-        e[i].car = (struct span){items[i].start, items[i].end};
+        c->u.cons.cdr = next;
+        e->key = c;
+        e->span.start = items[i].start;
+        e->span.end = end;
+        memcpy(&e->car, &car, sizeof car);
+        c = next;
     }
     ((struct value *)(block + (n - 1) * CONS_SIZE))->u.cons.cdr = last;
-    e[0].span.start = start;
+    e[-(ptrdiff_t)n].span.start = start;
 }
 
-struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
-                              const struct item *tail, uint32_t start, uint32_t end)
+/* The list of the n > 0 items ending in last, spanning [start, end): one
+ * block for the whole list (one allocation, consecutive cells of a cons's
+ * size), its origin entries written in the same pass. */
+static struct value *build_list(struct reader *R, const struct item *items, size_t n,
+                                struct value *last, uint32_t start, uint32_t end)
 {
-    struct value *last = tail ? tail->v : R->L->nil;
-    if (n == 0)
-        return last;
-    /* One block for the whole list: one allocation, consecutive cells of
-     * a cons's size. */
     char *block = arena_alloc(R->a, n * CONS_SIZE + CONS_SLACK);
     if (R->origin)
         link_cells_origin(R->origin, block, items, n, last, start, end);
@@ -621,11 +574,11 @@ static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct 
 {
     size_t n = R->nitems - f->base;
     struct value *v;
-    if (n == 0 && f->dot == 2) /* Emacs 28: (. a) reads as a */
-        v = f->u.tail.v;
+    struct value *last = f->dot == 2 ? f->u.tail.v : R->L->nil;
+    if (n == 0) /* () is nil; Emacs 28: (. a) reads as a */
+        v = last;
     else
-        v = read_build_list(R, n ? R->items + f->base : NULL, n,
-                            f->dot == 2 ? &f->u.tail : NULL, f->start, end);
+        v = build_list(R, R->items + f->base, n, last, f->start, end);
     R->nitems = f->base;
     if (f->kind == FR_RECORD) {
         if (!read_make_record(R, v, f->start, &v))
@@ -930,19 +883,75 @@ static const uint8_t lead[256] = {
 #undef B
 #undef P
 
+/* The position after the token that ends at q: past one space too, the
+ * usual separator, which then costs no turn of the machine. */
+static inline size_t after_token(const struct reader *R, size_t q)
+{
+    return q + (q < R->len && R->text[q] == ' ');
+}
+
+/* Where an item just read goes: the next slot of the item stack when the
+ * open frame is a list before its dot (most items), else NULL: the
+ * machine then hands the item to the frames (deliver). */
+static inline struct item *list_slot(struct reader *R)
+{
+    if (R->nframes == 0)
+        return NULL;
+    const struct frame *f = &R->frames[R->nframes - 1];
+    if (f->kind != FR_LIST || f->dot != 0)
+        return NULL;
+    if (R->nitems == R->capitems)
+        grow_items(R);
+    return &R->items[R->nitems++];
+}
+
 /* A plain atom at *p: the lexer's when a backslash or a byte >= 0x80
- * continues it. */
+ * continues it.  Symbols (most atoms) are looked up inline, and the atom
+ * goes straight into its list when it can.  Returns like token(). */
 static inline int plain_atom(struct reader *R, size_t *p, struct item *it)
 {
     const uint8_t *s = R->text;
-    size_t q = lex_plain_end(s, R->len, *p + 1);
+    size_t at = *p, q = lex_plain_end(s, R->len, at + 1);
     if (q < R->len && (s[q] == '\\' || s[q] >= 0x80))
         return lexer_token(R, p, it);
-    it->v = plain_atom_value(R, *p, q);
-    it->start = (uint32_t)*p;
-    it->end = (uint32_t)q;
-    *p = q;
-    return 0;
+    struct item *d = list_slot(R);
+    int r = d ? 1 : 0;
+    if (!d)
+        d = it;
+    if (is_digit((char)s[at]) || s[at] == '-' || s[at] == '+')
+        d->v = plain_atom_value(R, at, q);
+    else
+        d->v = plain_symbol(R, at, q - at);
+    d->start = (uint32_t)at;
+    d->end = (uint32_t)q;
+    *p = after_token(R, q);
+    return r;
+}
+
+/* `)` at *p.  Closing a list without a dot (nearly every `)`) is inline,
+ * and the list goes straight into the list around it when it can;
+ * close_paren takes the rest.  Returns like token(). */
+static inline int close_token(struct reader *R, size_t *p, struct item *it)
+{
+    uint32_t at = (uint32_t)*p;
+    *p = after_token(R, at + 1);
+    const struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
+    if (!f || f->kind != FR_LIST || f->dot != 0)
+        return close_paren(R, at, it) ? 0 : -1;
+    size_t n = R->nitems - f->base;
+    uint32_t start = f->start;
+    struct value *v = n ? build_list(R, R->items + f->base, n, R->L->nil, start, at + 1)
+                        : R->L->nil;
+    R->nitems = f->base;
+    R->nframes--;
+    struct item *d = list_slot(R);
+    int r = d ? 1 : 0;
+    if (!d)
+        d = it;
+    d->v = v;
+    d->start = start;
+    d->end = at + 1;
+    return r;
 }
 
 /* ' ` , ,@ at *p: a frame waiting for the object. */
@@ -970,8 +979,8 @@ static inline int next_token(struct reader *R, size_t *p, struct item *it)
     switch (lead[s[at]]) {
     case LD_ATOM:
         return plain_atom(R, p, it);
-    case LD_SPACE: /* one space between tokens is the rule */
-        *p = at + 1 < R->len && s[at + 1] <= ' ' ? lex_skip_trivia(s, R->len, at) : at + 1;
+    case LD_SPACE: /* more than one space: a run of blanks, or trivia */
+        *p = lex_skip_trivia(s, R->len, at);
         return 1;
     case LD_BLANK:
         *p = lex_skip_trivia(s, R->len, at);
@@ -981,8 +990,7 @@ static inline int next_token(struct reader *R, size_t *p, struct item *it)
         *p = at + 1;
         return 1;
     case LD_CLOSE:
-        *p = at + 1;
-        return close_paren(R, (uint32_t)at, it) ? 0 : -1;
+        return close_token(R, p, it);
     case LD_PREFIX:
         return prefix_token(R, p);
     default:
@@ -1003,7 +1011,9 @@ static inline int deliver(struct reader *R, struct item *it)
     return 0;
 }
 
-/* Read one top-level object; RD_END when only trivia is left. */
+/* Read one top-level object; RD_END when only trivia is left.  p runs
+ * ahead of R->pos, the end of the last token used, by the trivia after
+ * it. */
 static int read_object(struct reader *R, struct item *out)
 {
     R->nframes = 0;
@@ -1021,7 +1031,8 @@ static int read_object(struct reader *R, struct item *out)
             continue;
         if (r < 0)
             return RD_ERROR;
-        R->pos = p;
+        uint32_t end = it.end;
+        R->pos = end;
         r = deliver(R, &it);
         if (r < 0)
             return RD_ERROR;
@@ -1029,7 +1040,8 @@ static int read_object(struct reader *R, struct item *out)
             *out = it;
             return RD_OK;
         }
-        p = R->pos; /* a #& frame reads its string itself */
+        if (R->pos != end) /* a #& frame read its string itself */
+            p = R->pos;
     }
 }
 

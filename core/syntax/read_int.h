@@ -19,6 +19,11 @@ struct item {
     uint32_t end;    /* one past its last byte */
 };
 
+/* start and end are read together, as a struct span. */
+_Static_assert(offsetof(struct item, end) == offsetof(struct item, start) + 4 &&
+                   offsetof(struct span, end) == 4 && sizeof(struct span) == 8,
+               "an item's start and end are laid out as a struct span");
+
 enum frame_kind {
     FR_LIST,    /* ( ... ) */
     FR_RECORD,  /* #s( ... ): read as a list, then converted */
@@ -55,13 +60,6 @@ struct label_slot {
     int32_t frame;      /* index of the FR_LABEL frame still reading it, or -1 */
 };
 
-/* A cached symbol: its name (1 to 16 bytes, none of them NUL) as two
- * zero-padded words, which also give its length. */
-struct sym_slot {
-    uint64_t w0, w1;
-    struct value *sym; /* NULL = empty slot */
-};
-
 struct reader {
     struct lisp *L;
     struct arena *a;
@@ -69,9 +67,6 @@ struct reader {
                                  scan itself */
     struct lex_token tok;     /* the token read_next_token returned last */
     size_t pos;               /* end of the last token used */
-    struct sym_slot *syms;    /* symbol cache (read.c), NULL until used */
-    size_t nsyms, capsyms;    /* capsyms is a power of two */
-    unsigned symshift;        /* 64 - log2(capsyms) */
     const uint8_t *text;      /* the source */
     size_t len;
     struct frame *frames;     /* the explicit stack */
@@ -100,10 +95,6 @@ struct value *read_make_string(struct reader *R, const uint8_t *data, size_t len
                                bool multibyte, size_t nchars);
 /* Decode the string token t (escapes, unibyte/multibyte rules). */
 bool read_string_token(struct reader *R, const struct lex_token *t, struct value **out);
-/* Build a list from items[0..n) and tail (NULL = nil), registering every
- * cons in the origin map; the list's text is [start, end). */
-struct value *read_build_list(struct reader *R, const struct item *items, size_t n,
-                              const struct item *tail, uint32_t start, uint32_t end);
 
 /* ---- # objects (read_forms.c) ---- */
 /* Turn the list read for #s( ... ) into a record or a hash table. */
