@@ -82,6 +82,19 @@ bool intern_same_tail(const char *a, const char *b, size_t len)
     return intern_load8(a + len - 8) == intern_load8(b + len - 8);
 }
 
+/* Store w at p as 8 little-endian bytes (intern_load8's inverse). */
+static inline void store8(char *p, uint64_t w)
+{
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    for (int k = 0; k < 8; k++, w >>= 8)
+        p[k] = (char)(w & 0xFF);
+#else
+    memcpy(p, &w, sizeof w);
+#endif
+}
+
+#define HIGHS UINT64_C(0x8080808080808080)
+
 static bool is_multibyte(const char *s, size_t n)
 {
     uint64_t acc = 0;
@@ -90,31 +103,54 @@ static bool is_multibyte(const char *s, size_t n)
         acc |= intern_load8(s + k);
     for (; k < n; k++)
         acc |= (uint8_t)s[k];
-    return (acc & UINT64_C(0x8080808080808080)) != 0;
+    return (acc & HIGHS) != 0;
 }
 
 /* A symbol and its name in one block, the name zero-padded to 16 bytes
- * at least (its key, intern.h). */
-static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
-                                 bool interned)
+ * at least (its key, intern.h).  The symbol's fields but the name. */
+static struct value *new_symbol(struct lisp *L, size_t len, bool interned)
 {
     char *block = arena_alloc(L->a, SYMBOL_SIZE + (len < 16 ? 16 : len + 1));
     struct value *v = (struct value *)block;
-    char *copy = block + SYMBOL_SIZE;
-    memset(copy, 0, 16);
-    memcpy(copy, name, len);
-    copy[len] = 0;
     v->origin = 0;
     v->kind = VK_SYMBOL;
-    v->u.sym.name = copy;
+    v->u.sym.name = block + SYMBOL_SIZE;
     v->u.sym.len = (uint32_t)len;
-    v->u.sym.hash = hash_name(name, len);
     v->u.sym.interned = interned;
-    v->u.sym.multibyte = is_multibyte(name, len);
     v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
     v->u.sym.plain = 0;
     v->u.sym.id = L->next_id++;
     v->u.sym.temp = 0;
+    return v;
+}
+
+static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
+                                 bool interned)
+{
+    struct value *v = new_symbol(L, len, interned);
+    char *copy = (char *)v->u.sym.name;
+    memset(copy, 0, 16);
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    v->u.sym.hash = hash_name(name, len);
+    v->u.sym.multibyte = is_multibyte(name, len);
+    return v;
+}
+
+/* make_symbol of an interned name whose key is w0, w1: a name of up to
+ * 16 bytes is its key, stored as two words. */
+static struct value *make_interned(struct lisp *L, const char *name, size_t len,
+                                   uint64_t w0, uint64_t w1)
+{
+    if (len > 16)
+        return make_symbol(L, name, len, true);
+    struct value *v = new_symbol(L, len, true);
+    char *copy = (char *)v->u.sym.name;
+    store8(copy, w0);
+    store8(copy + 8, w1);
+    copy[len] = 0;
+    v->u.sym.hash = hash_name(name, len);
+    v->u.sym.multibyte = ((w0 | w1) & HIGHS) != 0;
     return v;
 }
 
@@ -136,28 +172,39 @@ static struct intern_slot *free_slot(struct intern_table *t, uint32_t mix)
     return &t->slots[j];
 }
 
-static void grow(struct lisp *L)
+/* Move the symbols to a table of cap slots. */
+static void rehash(struct lisp *L, size_t cap)
 {
     struct intern_table *t = L->tab;
     struct intern_slot *old = t->slots;
     size_t oldcap = t->cap;
-    t->cap *= 2;
+    t->cap = cap;
     t->slots = new_slots(L->a, t->cap);
     for (size_t k = 0; k < oldcap; k++)
         if (old[k].mixlen != INTERN_FREE)
             *free_slot(t, (uint32_t)old[k].mixlen) = old[k];
 }
 
-struct value *intern_add(struct lisp *L, const char *name, size_t len, uint32_t mix)
+struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
+                         uint64_t w1, uint32_t mix)
 {
     struct intern_table *t = L->tab;
     if ((t->n + 1) * 4 > t->cap * 3)
-        grow(L);
+        rehash(L, t->cap * 2);
     struct intern_slot *s = free_slot(t, mix);
     s->mixlen = mix | (uint64_t)len << 32;
-    s->sym = make_symbol(L, name, len, true);
+    s->sym = make_interned(L, name, len, w0, w1);
     t->n++;
     return s->sym;
+}
+
+void intern_reserve(struct lisp *L, size_t n)
+{
+    size_t cap = L->tab->cap;
+    while ((L->tab->n + n) * 4 > cap * 3)
+        cap *= 2;
+    if (cap != L->tab->cap)
+        rehash(L, cap);
 }
 
 struct value *intern_find(struct lisp *L, const char *name, size_t len)

@@ -36,6 +36,10 @@ struct value *intern_cstr(struct lisp *L, const char *name);
 struct value *intern_static(struct lisp *L, const char *name);
 #define INTERN_LIT(L, s) intern_static((L), "" s "")
 
+/* Make room for n more symbols, so that interning them does not grow the
+ * table step by step (a reader that knows its text's size). */
+void intern_reserve(struct lisp *L, size_t n);
+
 /* Is there already an interned symbol with this name?  NULL if not. */
 struct value *intern_find(struct lisp *L, const char *name, size_t len);
 
@@ -112,7 +116,8 @@ static inline bool intern_same(const struct value *sym, const char *name, size_t
 }
 
 /* intern_symbol_key's miss: create the symbol and give it a slot. */
-struct value *intern_add(struct lisp *L, const char *name, size_t len, uint32_t mix);
+struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
+                         uint64_t w1, uint32_t mix);
 
 /* intern_symbol for a caller that has the name's key (w0, w1) already. */
 static inline struct value *intern_symbol_key(struct lisp *L, const char *name, size_t len,
@@ -127,7 +132,7 @@ static inline struct value *intern_symbol_key(struct lisp *L, const char *name, 
         if (s->mixlen == want && intern_same(s->sym, name, len, w0, w1))
             return s->sym;
         if (s->mixlen == INTERN_FREE)
-            return intern_add(L, name, len, mix);
+            return intern_add(L, name, len, w0, w1, mix);
     }
 }
 

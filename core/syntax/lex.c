@@ -358,6 +358,20 @@ static bool scan_string(struct lex *lx, size_t p, struct lex_token *t, size_t *e
     return true;
 }
 
+size_t lex_plain_string_end(const uint8_t *s, size_t n, size_t q)
+{
+    while (n - q >= 8) {
+        uint64_t w = load8(s + q);
+        uint64_t m = zero_bytes(w ^ (ONES * '"')) | zero_bytes(w ^ (ONES * '\\')) | (w & HIGHS);
+        if (m)
+            return q + first_byte(m);
+        q += 8;
+    }
+    while (q < n && s[q] != '"' && s[q] != '\\' && s[q] < 0x80)
+        q++;
+    return q;
+}
+
 /* ---- escapes (elisp-syntax.md 1.6, 1.7) ---- */
 
 static int hex_value(uint32_t c)

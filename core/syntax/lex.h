@@ -98,6 +98,11 @@ bool lex_next(struct lex *lx, struct lex_token *t);
  * span lex_next gives the token there.  Stops at `#@00`, a token. */
 size_t lex_skip_trivia(const uint8_t *text, size_t n, size_t p);
 
+/* The first position at or after q of a `"`, a backslash or a byte >=
+ * 0x80 in text[0..n), or n: for a string whose text starts at q, the
+ * closing quote when the string is plain ASCII without escapes. */
+size_t lex_plain_string_end(const uint8_t *text, size_t n, size_t q);
+
 /* Bytes that end a plain run of symbol-or-number bytes: whitespace and
  * controls, delimiters, the backslash and every byte >= 0x80 (1 = stop). */
 extern const uint8_t lex_atom_stop[256];

@@ -860,6 +860,7 @@ enum lead {
     LD_OPEN,      /* ( */
     LD_CLOSE,     /* ) */
     LD_PREFIX,    /* ' ` , */
+    LD_STRING,    /* " */
 };
 
 #define X LD_LEXER
@@ -870,7 +871,7 @@ enum lead {
 static const uint8_t lead[256] = {
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x00 */
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x10 */
-    LD_SPACE, A, X, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, A, P, A, X, A, /* 0x20 */
+    LD_SPACE, A, LD_STRING, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, A, P, A, X, A, /* 0x20 */
     A, A, A, A, A, A, A, A, A, A, A, B, A, A, A, X,             /* 0x30 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x40 */
     A, A, A, A, A, A, A, A, A, A, A, X, X, X, A, A,             /* 0x50 */
@@ -905,6 +906,21 @@ static inline struct item *list_slot(struct reader *R)
     return &R->items[R->nitems++];
 }
 
+/* Put the item [start, end) of value v where it goes (list_slot, else
+ * *it); returns like token(). */
+static inline int put_item(struct reader *R, struct value *v, uint32_t start, uint32_t end,
+                           struct item *it)
+{
+    struct item *d = list_slot(R);
+    int r = d ? 1 : 0;
+    if (!d)
+        d = it;
+    d->v = v;
+    d->start = start;
+    d->end = end;
+    return r;
+}
+
 /* A plain atom at *p: the lexer's when a backslash or a byte >= 0x80
  * continues it.  Symbols (most atoms) are looked up inline, and the atom
  * goes straight into its list when it can.  Returns like token(). */
@@ -914,18 +930,24 @@ static inline int plain_atom(struct reader *R, size_t *p, struct item *it)
     size_t at = *p, q = lex_plain_end(s, R->len, at + 1);
     if (q < R->len && (s[q] == '\\' || s[q] >= 0x80))
         return lexer_token(R, p, it);
-    struct item *d = list_slot(R);
-    int r = d ? 1 : 0;
-    if (!d)
-        d = it;
-    if (is_digit((char)s[at]) || s[at] == '-' || s[at] == '+')
-        d->v = plain_atom_value(R, at, q);
-    else
-        d->v = plain_symbol(R, at, q - at);
-    d->start = (uint32_t)at;
-    d->end = (uint32_t)q;
+    struct value *v = is_digit((char)s[at]) || s[at] == '-' || s[at] == '+'
+                          ? plain_atom_value(R, at, q)
+                          : plain_symbol(R, at, q - at);
     *p = after_token(R, q);
-    return r;
+    return put_item(R, v, (uint32_t)at, (uint32_t)q, it);
+}
+
+/* A string at *p: inline when its bytes are its characters (ASCII, no
+ * backslash), the lexer's otherwise (and when it does not end). */
+static int plain_string(struct reader *R, size_t *p, struct item *it)
+{
+    size_t at = *p, q = lex_plain_string_end(R->text, R->len, at + 1);
+    if (q >= R->len || R->text[q] != '"')
+        return lexer_token(R, p, it);
+    struct value *v = read_make_string(R, R->text + at + 1, q - at - 1, false, q - at - 1);
+    origin_new(R, v, (uint32_t)at, (uint32_t)q + 1, 0, 0);
+    *p = after_token(R, q + 1);
+    return put_item(R, v, (uint32_t)at, (uint32_t)q + 1, it);
 }
 
 /* `)` at *p.  Closing a list without a dot (nearly every `)`) is inline,
@@ -944,14 +966,7 @@ static inline int close_token(struct reader *R, size_t *p, struct item *it)
                         : R->L->nil;
     R->nitems = f->base;
     R->nframes--;
-    struct item *d = list_slot(R);
-    int r = d ? 1 : 0;
-    if (!d)
-        d = it;
-    d->v = v;
-    d->start = start;
-    d->end = at + 1;
-    return r;
+    return put_item(R, v, start, at + 1, it);
 }
 
 /* ' ` , ,@ at *p: a frame waiting for the object. */
@@ -993,6 +1008,8 @@ static inline int next_token(struct reader *R, size_t *p, struct item *it)
         return close_token(R, p, it);
     case LD_PREFIX:
         return prefix_token(R, p);
+    case LD_STRING:
+        return plain_string(R, p, it);
     default:
         return lexer_token(R, p, it);
     }
@@ -1056,6 +1073,9 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t sta
     R->pos = start;
     lex_init(&R->lx, text, len, start);
     R->origin = origin ? read_origin_new(L->a, text, len - start) : NULL;
+    /* Emacs Lisp has a new symbol every 100 bytes or so (75 in pcase-heavy
+     * code); the table grows from there if need be. */
+    intern_reserve(L, (len - start) / 128);
     return R;
 }
 
