@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lisp/print.h"
+#include "syntax/lex.h"
 #include "syntax/read.h"
 
 struct fx {
@@ -448,6 +449,75 @@ static void origin_map_records_spans(void **state)
     arena_free(f.a);
 }
 
+/* ---- the reader's own scanning agrees with the lexer ---- */
+
+/* The reader scans plain atoms, strings, parentheses and single spaces
+ * itself and hands everything else to the lexer.  For lists of one-token
+ * elements, separated in every way, each element's car span must be the
+ * lexer's token and its value the token's kind. */
+static void own_scanning_matches_lexer(void **state)
+{
+    (void)state;
+    static const char *const toks[] = {
+        "a", "foo-bar", "x1", "1", "-1", "+", "-", "1.5", ".5", "1e3", "a.b", "a?b",
+        "\\(x", "ab\\ c", "caf\303\251", "\303\251t\303\251", "ab|{c}@:", "aaaaaaaaaaaaaaaa",
+        "a-symbol-longer-than-sixteen", "\"\"", "\"str\"", "\"a\\\"b\"", "\"\303\251\"",
+        "\"a long string of more than eight bytes\"", "#x1F", "##",
+        "#:u", "\177", "a\177b",
+    };
+    static const char *const seps[] = {" ", "  ", "\n", "\t", " ;c\n", "\302\240", "\f "};
+    size_t ntoks = sizeof toks / sizeof *toks, nseps = sizeof seps / sizeof *seps;
+    uint32_t rnd = 12345;
+    for (int round = 0; round < 400; round++) {
+        struct fx f = fx_new();
+        char text[512];
+        size_t w = 0, count = 1 + (size_t)round % 7;
+        text[w++] = '(';
+        for (size_t k = 0; k < count; k++) {
+            rnd = rnd * 1103515245u + 12345u;
+            const char *t = toks[(rnd >> 8) % ntoks], *sep = seps[(rnd >> 20) % nseps];
+            memcpy(text + w, t, strlen(t)), w += strlen(t);
+            if (k + 1 < count || (rnd & 1))
+                memcpy(text + w, sep, strlen(sep)), w += strlen(sep);
+        }
+        text[w++] = ')';
+        struct read_result r;
+        if (!read_source(f.L, (const uint8_t *)text, w, &r))
+            fail_msg("%.*s: %s %s", (int)w, text, r.err.symbol, r.err.message);
+        struct lex lx;
+        struct lex_token t;
+        lex_init(&lx, (const uint8_t *)text, w, 1);
+        struct value *l = r.forms[0].v;
+        for (size_t k = 0; k < count; k++, l = value_cdr(l)) {
+            assert_true(lex_next(&lx, &t));
+            assert_true(value_consp(l));
+            span_is(&r, l, true, t.start, t.end);
+            const struct value *v = value_car(l);
+            if (t.kind == LK_STRING)
+                assert_int_equal(v->kind, VK_STRING);
+            else if (t.kind == LK_ATOM)
+                assert_true(v->kind == VK_SYMBOL || value_numberp(v));
+        }
+        assert_ptr_equal(l, f.L->nil);
+        arena_free(f.a);
+    }
+}
+
+/* A #& object reads its string itself: the elements after it in a list
+ * must start where that string ends. */
+static void boolvec_in_a_list(void **state)
+{
+    (void)state;
+    struct fx f = fx_new();
+    const char *s = "(a #&3\"\\7\" b)"; /* b is byte 11 */
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)s, strlen(s), &r));
+    assert_string_equal(pr(&f, r.forms[0].v, false), "(a #&3\"\007\" b)");
+    struct value *c = value_cdr(value_cdr(r.forms[0].v));
+    span_is(&r, c, true, 11, 12);
+    arena_free(f.a);
+}
+
 /* ---- coding cookies ---- */
 
 static void coding_cookies(void **state)
@@ -562,6 +632,8 @@ int main(void)
         cmocka_unit_test(extended_utf8_is_kept),
         cmocka_unit_test(labels_share_and_are_per_form),
         cmocka_unit_test(origin_map_records_spans),
+        cmocka_unit_test(own_scanning_matches_lexer),
+        cmocka_unit_test(boolvec_in_a_list),
         cmocka_unit_test(coding_cookies),
         cmocka_unit_test(named_characters),
         cmocka_unit_test(radix_bignums),
