@@ -73,7 +73,8 @@ static inline void name_key(const char *s, size_t n, uint64_t *w0, uint64_t *w1)
     }
 }
 
-bool intern_same_tail(const char *a, const char *b, size_t len)
+/* Do the names a and b, both len > 16 bytes, agree after their first 16? */
+static bool same_tail(const char *a, const char *b, size_t len)
 {
     size_t k = 16;
     for (; k + 8 < len; k += 8)
@@ -207,21 +208,39 @@ void intern_reserve(struct lisp *L, size_t n)
         rehash(L, cap);
 }
 
-struct value *intern_find(struct lisp *L, const char *name, size_t len)
+/* The slot of the name with key w0, w1 and this mix, or the free slot
+ * where it would go. */
+static const struct intern_slot *lookup(const struct intern_table *t, const char *name,
+                                        size_t len, uint64_t w0, uint64_t w1, uint32_t mix)
 {
-    const struct intern_table *t = L->tab;
-    uint64_t w0, w1;
-    name_key(name, len, &w0, &w1);
-    uint32_t mix = intern_mix(name, len, w0, w1);
     uint64_t want = mix | (uint64_t)len << 32;
     size_t mask = t->cap - 1;
     for (size_t j = mix & mask;; j = (j + 1) & mask) {
         const struct intern_slot *s = &t->slots[j];
-        if (s->mixlen == want && intern_same(s->sym, name, len, w0, w1))
-            return s->sym;
         if (s->mixlen == INTERN_FREE)
-            return NULL;
+            return s;
+        const char *sn = s->mixlen == want ? s->sym->u.sym.name : NULL;
+        if (sn && intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
+            (len <= 16 || same_tail(sn, name, len)))
+            return s;
     }
+}
+
+struct value *intern_symbol_long(struct lisp *L, const char *name, size_t len, uint64_t w0,
+                                 uint64_t w1)
+{
+    uint32_t mix = intern_mix(name, len, w0, w1);
+    const struct intern_slot *s = lookup(L->tab, name, len, w0, w1, mix);
+    return s->mixlen != INTERN_FREE ? s->sym : intern_add(L, name, len, w0, w1, mix);
+}
+
+struct value *intern_find(struct lisp *L, const char *name, size_t len)
+{
+    uint64_t w0, w1;
+    name_key(name, len, &w0, &w1);
+    const struct intern_slot *s =
+        lookup(L->tab, name, len, w0, w1, intern_mix(name, len, w0, w1));
+    return s->mixlen != INTERN_FREE ? s->sym : NULL;
 }
 
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len)

@@ -102,34 +102,30 @@ static inline uint32_t intern_mix(const char *name, size_t len, uint64_t w0, uin
     return (uint32_t)((h * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
 }
 
-/* Do the names a and b, both len > 16 bytes, agree after their first 16? */
-bool intern_same_tail(const char *a, const char *b, size_t len);
-
-/* Is the interned symbol sym named by name (len bytes, key w0, w1)?
- * Its length and mix are known to agree. */
-static inline bool intern_same(const struct value *sym, const char *name, size_t len,
-                               uint64_t w0, uint64_t w1)
-{
-    const char *s = sym->u.sym.name;
-    return intern_load8(s) == w0 && intern_load8(s + 8) == w1 &&
-           (len <= 16 || intern_same_tail(s, name, len));
-}
-
 /* intern_symbol_key's miss: create the symbol and give it a slot. */
 struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
                          uint64_t w1, uint32_t mix);
 
-/* intern_symbol for a caller that has the name's key (w0, w1) already. */
+/* intern_symbol_key for names longer than 16 bytes. */
+struct value *intern_symbol_long(struct lisp *L, const char *name, size_t len, uint64_t w0,
+                                 uint64_t w1);
+
+/* intern_symbol for a caller that has the name's key (w0, w1) already.
+ * A name of up to 16 bytes is its key and its length, compared in two
+ * words: no call but to make a new symbol. */
 static inline struct value *intern_symbol_key(struct lisp *L, const char *name, size_t len,
                                               uint64_t w0, uint64_t w1)
 {
+    if (len > 16)
+        return intern_symbol_long(L, name, len, w0, w1);
     const struct intern_table *t = L->tab;
     uint32_t mix = intern_mix(name, len, w0, w1);
     uint64_t want = mix | (uint64_t)len << 32;
     size_t mask = t->cap - 1;
     for (size_t j = mix & mask;; j = (j + 1) & mask) {
         const struct intern_slot *s = &t->slots[j];
-        if (s->mixlen == want && intern_same(s->sym, name, len, w0, w1))
+        if (s->mixlen == want && intern_load8(s->sym->u.sym.name) == w0 &&
+            intern_load8(s->sym->u.sym.name + 8) == w1)
             return s->sym;
         if (s->mixlen == INTERN_FREE)
             return intern_add(L, name, len, w0, w1, mix);

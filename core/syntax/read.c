@@ -1073,9 +1073,10 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t sta
     R->pos = start;
     lex_init(&R->lx, text, len, start);
     R->origin = origin ? read_origin_new(L->a, text, len - start) : NULL;
-    /* Emacs Lisp has a new symbol every 100 bytes or so (75 in pcase-heavy
-     * code); the table grows from there if need be. */
-    intern_reserve(L, (len - start) / 128);
+    /* Emacs Lisp has a new symbol every 75 to 100 bytes: room for one
+     * every 64 keeps the table half full or less (a lookup is a probe or
+     * two); it grows from there if need be. */
+    intern_reserve(L, (len - start) / 64);
     return R;
 }
 
