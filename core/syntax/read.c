@@ -559,8 +559,8 @@ static inline void link_cells_origin(struct read_origin *o, char *block,
 /* The list of the n > 0 items ending in last, spanning [start, end): one
  * block for the whole list (one allocation, consecutive cells of a cons's
  * size), its origin entries written in the same pass. */
-static struct value *build_list(struct reader *R, const struct item *items, size_t n,
-                                struct value *last, uint32_t start, uint32_t end)
+static inline struct value *build_list(struct reader *R, const struct item *items, size_t n,
+                                       struct value *last, uint32_t start, uint32_t end)
 {
     char *block = arena_alloc(R->a, n * CONS_SIZE + CONS_SLACK);
     if (R->origin)
@@ -884,11 +884,15 @@ static const uint8_t lead[256] = {
 #undef B
 #undef P
 
+/* The machine's own tokens are read from text[0..n), the reader's text,
+ * which the functions below take as arguments: the compiler then keeps
+ * them in registers instead of loading them again after each store. */
+
 /* The position after the token that ends at q: past one space too, the
  * usual separator, which then costs no turn of the machine. */
-static inline size_t after_token(const struct reader *R, size_t q)
+static inline size_t after_token(const uint8_t *s, size_t n, size_t q)
 {
-    return q + (q < R->len && R->text[q] == ' ');
+    return q + (q < n && s[q] == ' ');
 }
 
 /* Where an item just read goes: the next slot of the item stack when the
@@ -924,45 +928,47 @@ static inline int put_item(struct reader *R, struct value *v, uint32_t start, ui
 /* A plain atom at *p: the lexer's when a backslash or a byte >= 0x80
  * continues it.  Symbols (most atoms) are looked up inline, and the atom
  * goes straight into its list when it can.  Returns like token(). */
-static inline int plain_atom(struct reader *R, size_t *p, struct item *it)
+static inline int plain_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
+                             struct item *it)
 {
-    const uint8_t *s = R->text;
-    size_t at = *p, q = lex_plain_end(s, R->len, at + 1);
-    if (q < R->len && (s[q] == '\\' || s[q] >= 0x80))
+    size_t at = *p, q = lex_plain_end(s, n, at + 1);
+    if (q < n && (s[q] == '\\' || s[q] >= 0x80))
         return lexer_token(R, p, it);
     struct value *v = is_digit((char)s[at]) || s[at] == '-' || s[at] == '+'
                           ? plain_atom_value(R, at, q)
                           : plain_symbol(R, at, q - at);
-    *p = after_token(R, q);
+    *p = after_token(s, n, q);
     return put_item(R, v, (uint32_t)at, (uint32_t)q, it);
 }
 
 /* A string at *p: inline when its bytes are its characters (ASCII, no
  * backslash), the lexer's otherwise (and when it does not end). */
-static int plain_string(struct reader *R, size_t *p, struct item *it)
+static int plain_string(struct reader *R, const uint8_t *s, size_t n, size_t *p,
+                        struct item *it)
 {
-    size_t at = *p, q = lex_plain_string_end(R->text, R->len, at + 1);
-    if (q >= R->len || R->text[q] != '"')
+    size_t at = *p, q = lex_plain_string_end(s, n, at + 1);
+    if (q >= n || s[q] != '"')
         return lexer_token(R, p, it);
-    struct value *v = read_make_string(R, R->text + at + 1, q - at - 1, false, q - at - 1);
+    struct value *v = read_make_string(R, s + at + 1, q - at - 1, false, q - at - 1);
     origin_new(R, v, (uint32_t)at, (uint32_t)q + 1, 0, 0);
-    *p = after_token(R, q + 1);
+    *p = after_token(s, n, q + 1);
     return put_item(R, v, (uint32_t)at, (uint32_t)q + 1, it);
 }
 
 /* `)` at *p.  Closing a list without a dot (nearly every `)`) is inline,
  * and the list goes straight into the list around it when it can;
  * close_paren takes the rest.  Returns like token(). */
-static inline int close_token(struct reader *R, size_t *p, struct item *it)
+static inline int close_token(struct reader *R, const uint8_t *s, size_t n, size_t *p,
+                              struct item *it)
 {
     uint32_t at = (uint32_t)*p;
-    *p = after_token(R, at + 1);
+    *p = after_token(s, n, at + 1);
     const struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
     if (!f || f->kind != FR_LIST || f->dot != 0)
         return close_paren(R, at, it) ? 0 : -1;
-    size_t n = R->nitems - f->base;
+    size_t k = R->nitems - f->base;
     uint32_t start = f->start;
-    struct value *v = n ? build_list(R, R->items + f->base, n, R->L->nil, start, at + 1)
+    struct value *v = k ? build_list(R, R->items + f->base, k, R->L->nil, start, at + 1)
                         : R->L->nil;
     R->nitems = f->base;
     R->nframes--;
@@ -970,46 +976,47 @@ static inline int close_token(struct reader *R, size_t *p, struct item *it)
 }
 
 /* ' ` , ,@ at *p: a frame waiting for the object. */
-static int prefix_token(struct reader *R, size_t *p)
+static int prefix_token(struct reader *R, const uint8_t *s, size_t n, size_t *p)
 {
     size_t at = *p, len = 1;
     uint8_t kind = LK_COMMA;
-    if (R->text[at] == '\'')
+    if (s[at] == '\'')
         kind = LK_QUOTE;
-    else if (R->text[at] == '`')
+    else if (s[at] == '`')
         kind = LK_BACKQUOTE;
-    else if (at + 1 < R->len && R->text[at + 1] == '@')
+    else if (at + 1 < n && s[at + 1] == '@')
         kind = LK_COMMA_AT, len = 2;
     push_frame(R, FR_PREFIX, (uint32_t)at, (uint32_t)(at + len))->sub = kind;
     *p = at + len;
     return 1;
 }
 
-/* The token or trivia at *p (< len); returns like token(), and 1 after
- * trivia.  *p moves past what was read. */
-static inline int next_token(struct reader *R, size_t *p, struct item *it)
+/* The token or trivia at *p (< n); returns like token(), and 1 after
+ * trivia.  *p moves past what was read.  Atoms, `)` and `(`, most
+ * tokens, are tested for first. */
+static inline int next_token(struct reader *R, const uint8_t *s, size_t n, size_t *p,
+                             struct item *it)
 {
-    const uint8_t *s = R->text;
     size_t at = *p;
-    switch (lead[s[at]]) {
-    case LD_ATOM:
-        return plain_atom(R, p, it);
-    case LD_SPACE: /* more than one space: a run of blanks, or trivia */
-        *p = lex_skip_trivia(s, R->len, at);
-        return 1;
-    case LD_BLANK:
-        *p = lex_skip_trivia(s, R->len, at);
-        return 1;
-    case LD_OPEN:
+    uint8_t lead_class = lead[s[at]];
+    if (lead_class == LD_ATOM)
+        return plain_atom(R, s, n, p, it);
+    if (lead_class == LD_CLOSE)
+        return close_token(R, s, n, p, it);
+    if (lead_class == LD_OPEN) {
         push_frame(R, FR_LIST, (uint32_t)at, (uint32_t)at + 1);
         *p = at + 1;
         return 1;
-    case LD_CLOSE:
-        return close_token(R, p, it);
+    }
+    switch (lead_class) {
+    case LD_SPACE: /* more than one space: a run of blanks, or trivia */
+    case LD_BLANK:
+        *p = lex_skip_trivia(s, n, at);
+        return 1;
     case LD_PREFIX:
-        return prefix_token(R, p);
+        return prefix_token(R, s, n, p);
     case LD_STRING:
-        return plain_string(R, p, it);
+        return plain_string(R, s, n, p, it);
     default:
         return lexer_token(R, p, it);
     }
@@ -1041,9 +1048,11 @@ static int read_object(struct reader *R, struct item *out)
     R->pos = p;
     if (p >= R->len)
         return RD_END;
+    const uint8_t *s = R->text;
+    size_t n = R->len;
     for (;;) {
         struct item it;
-        int r = p < R->len ? next_token(R, &p, &it) : lexer_token(R, &p, &it);
+        int r = p < n ? next_token(R, s, n, &p, &it) : lexer_token(R, &p, &it);
         if (r > 0)
             continue;
         if (r < 0)
