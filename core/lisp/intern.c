@@ -250,12 +250,6 @@ struct value *intern_symbol(struct lisp *L, const char *name, size_t len)
     return intern_symbol_key(L, name, len, w0, w1);
 }
 
-/* intern_cstr's memory: the entry for name's address. */
-static struct intern_cstr_entry *cstr_entry(struct lisp *L, const char *name)
-{
-    return &L->tab->cstr[((uintptr_t)name >> 3) % INTERN_CSTR_CACHE];
-}
-
 /* Intern name and remember the symbol in e, its address's entry. */
 static struct value *remember(struct lisp *L, struct intern_cstr_entry *e, const char *name)
 {
@@ -270,7 +264,7 @@ struct value *intern_cstr(struct lisp *L, const char *name)
      * they visit: the symbol found for each recent pointer is kept.  The
      * name is compared as well, so a buffer reused for another name never
      * gets a stale symbol. */
-    struct intern_cstr_entry *e = cstr_entry(L, name);
+    struct intern_cstr_entry *e = intern_cstr_slot(L, name);
     if (e->key == name && strcmp(e->sym->u.sym.name, name) == 0)
         return e->sym;
     return remember(L, e, name);
@@ -278,7 +272,7 @@ struct value *intern_cstr(struct lisp *L, const char *name)
 
 struct value *intern_static(struct lisp *L, const char *name)
 {
-    struct intern_cstr_entry *e = cstr_entry(L, name); /* a literal never changes */
+    struct intern_cstr_entry *e = intern_cstr_slot(L, name); /* a literal never changes */
     return e->key == name ? e->sym : remember(L, e, name);
 }
 

@@ -34,7 +34,7 @@ struct value *intern_cstr(struct lisp *L, const char *name);
  * without comparing names.  The expander asks for "let", "if", "funcall"
  * at every form it builds. */
 struct value *intern_static(struct lisp *L, const char *name);
-#define INTERN_LIT(L, s) intern_static((L), "" s "")
+#define INTERN_LIT(L, s) intern_lit((L), "" s "")
 
 /* Make room for n more symbols, so that interning them does not grow the
  * table step by step (a reader that knows its text's size). */
@@ -130,6 +130,20 @@ static inline struct value *intern_symbol_key(struct lisp *L, const char *name, 
         if (s->mixlen == INTERN_FREE)
             return intern_add(L, name, len, w0, w1, mix);
     }
+}
+
+/* intern_cstr's memory for the name at this address. */
+static inline struct intern_cstr_entry *intern_cstr_slot(struct lisp *L, const char *name)
+{
+    return &L->tab->cstr[((uintptr_t)name >> 3) % INTERN_CSTR_CACHE];
+}
+
+/* intern_static with its usual case, the literal's symbol remembered,
+ * inline (INTERN_LIT). */
+static inline struct value *intern_lit(struct lisp *L, const char *name)
+{
+    const struct intern_cstr_entry *e = intern_cstr_slot(L, name);
+    return e->key == name ? e->sym : intern_static(L, name);
 }
 
 /* List helpers used everywhere. */

@@ -110,10 +110,10 @@ extern const uint8_t lex_atom_stop[256];
 /* End of the run of bytes from q on that lex_atom_stop lets through: the
  * end of an atom whose bytes are plain ASCII constituents, when the byte
  * there (if any) is not a backslash or >= 0x80.  Inline: the reader scans
- * most atoms with it, four bytes a step. */
+ * most atoms with it, eight bytes a step. */
 static inline size_t lex_plain_end(const uint8_t *text, size_t n, size_t q)
 {
-    while (n - q >= 4) {
+    while (n - q >= 8) {
         if (lex_atom_stop[text[q]])
             return q;
         if (lex_atom_stop[text[q + 1]])
@@ -122,7 +122,15 @@ static inline size_t lex_plain_end(const uint8_t *text, size_t n, size_t q)
             return q + 2;
         if (lex_atom_stop[text[q + 3]])
             return q + 3;
-        q += 4;
+        if (lex_atom_stop[text[q + 4]])
+            return q + 4;
+        if (lex_atom_stop[text[q + 5]])
+            return q + 5;
+        if (lex_atom_stop[text[q + 6]])
+            return q + 6;
+        if (lex_atom_stop[text[q + 7]])
+            return q + 7;
+        q += 8;
     }
     while (q < n && !lex_atom_stop[text[q]])
         q++;
