@@ -861,6 +861,7 @@ enum lead {
     LD_CLOSE,     /* ) */
     LD_PREFIX,    /* ' ` , */
     LD_STRING,    /* " */
+    LD_ESCAPE,    /* \\ (an atom that starts with an escape) */
 };
 
 #define X LD_LEXER
@@ -874,7 +875,7 @@ static const uint8_t lead[256] = {
     LD_SPACE, A, LD_STRING, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, A, P, A, X, A, /* 0x20 */
     A, A, A, A, A, A, A, A, A, A, A, B, A, A, A, X,             /* 0x30 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x40 */
-    A, A, A, A, A, A, A, A, A, A, A, X, X, X, A, A,             /* 0x50 */
+    A, A, A, A, A, A, A, A, A, A, A, X, LD_ESCAPE, X, A, A,     /* 0x50 */
     P, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x60 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x70 */
     /* 0x80 and above: the lexer's (multibyte atoms, NBSP) */
@@ -925,6 +926,36 @@ static inline int put_item(struct reader *R, struct value *v, uint32_t start, ui
     return r;
 }
 
+/* Longest escaped name read_escaped builds on the stack. */
+#define ESCAPED_MAX 64
+
+/* A symbol written with backslashes, all of it ASCII (`\\,` in backquote
+ * patterns, `a\\ b`), from at: its name (backslashes dropped) is built
+ * on the stack and interned from there.  The lexer's when a byte >= 0x80
+ * occurs, the input ends after a backslash, or the name is long. */
+static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
+                        struct item *it)
+{
+    char name[ESCAPED_MAX];
+    size_t at = *p, q = at, k = 0;
+    while (q < n && k < ESCAPED_MAX) {
+        uint8_t b = s[q];
+        if (b == '\\') {
+            if (q + 1 >= n || s[q + 1] >= 0x80)
+                break;
+            b = s[++q];
+        } else if (lex_atom_stop[b]) {
+            break;
+        }
+        name[k++] = (char)b;
+        q++;
+    }
+    if (q < n && (s[q] == '\\' || s[q] >= 0x80 || !lex_atom_stop[s[q]]))
+        return lexer_token(R, p, it);
+    *p = q;
+    return put_item(R, intern_symbol(R->L, name, k), (uint32_t)at, (uint32_t)q, it);
+}
+
 /* A plain atom at *p: the lexer's when a backslash or a byte >= 0x80
  * continues it.  Symbols (most atoms) are looked up inline, and the atom
  * goes straight into its list when it can.  Returns like token(). */
@@ -932,7 +963,9 @@ static inline int plain_atom(struct reader *R, const uint8_t *s, size_t n, size_
                              struct item *it)
 {
     size_t at = *p, q = lex_plain_end(s, n, at + 1);
-    if (q < n && (s[q] == '\\' || s[q] >= 0x80))
+    if (q < n && s[q] == '\\')
+        return escaped_atom(R, s, n, p, it);
+    if (q < n && s[q] >= 0x80)
         return lexer_token(R, p, it);
     struct value *v = is_digit((char)s[at]) || s[at] == '-' || s[at] == '+'
                           ? plain_atom_value(R, at, q)
@@ -1017,6 +1050,8 @@ static inline int next_token(struct reader *R, const uint8_t *s, size_t n, size_
         return prefix_token(R, s, n, p);
     case LD_STRING:
         return plain_string(R, s, n, p, it);
+    case LD_ESCAPE:
+        return escaped_atom(R, s, n, p, it);
     default:
         return lexer_token(R, p, it);
     }

@@ -451,6 +451,18 @@ static void origin_map_records_spans(void **state)
 
 /* ---- the reader's own scanning agrees with the lexer ---- */
 
+/* v is the symbol written as the ASCII text t[0..n) with backslashes. */
+static void symbol_name_is(const struct value *v, const char *t, size_t n)
+{
+    char want[128];
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        want[k++] = t[i] == '\\' ? t[++i] : t[i];
+    assert_int_equal(v->kind, VK_SYMBOL);
+    assert_int_equal(v->u.sym.len, k);
+    assert_memory_equal(v->u.sym.name, want, k);
+}
+
 /* The reader scans plain atoms, strings, parentheses and single spaces
  * itself and hands everything else to the lexer.  For lists of one-token
  * elements, separated in every way, each element's car span must be the
@@ -460,7 +472,9 @@ static void own_scanning_matches_lexer(void **state)
     (void)state;
     static const char *const toks[] = {
         "a", "foo-bar", "x1", "1", "-1", "+", "-", "1.5", ".5", "1e3", "a.b", "a?b",
-        "\\(x", "ab\\ c", "caf\303\251", "\303\251t\303\251", "ab|{c}@:", "aaaaaaaaaaaaaaaa",
+        "\\(x", "ab\\ c", "\\,", "a\\\\b", "\\\303\251", "x\\\n",
+        "a-name-with-an-escape-\\ and-more-than-sixty-four-bytes-of-name-in-all-xx",
+        "caf\303\251", "\303\251t\303\251", "ab|{c}@:", "aaaaaaaaaaaaaaaa",
         "a-symbol-longer-than-sixteen", "\"\"", "\"str\"", "\"a\\\"b\"", "\"\303\251\"",
         "\"a long string of more than eight bytes\"", "#x1F", "##",
         "#:u", "\177", "a\177b",
@@ -497,6 +511,8 @@ static void own_scanning_matches_lexer(void **state)
                 assert_int_equal(v->kind, VK_STRING);
             else if (t.kind == LK_ATOM)
                 assert_true(v->kind == VK_SYMBOL || value_numberp(v));
+            if (t.kind == LK_ATOM && t.flags == LEX_ESCAPED)
+                symbol_name_is(v, text + t.start, t.end - t.start);
         }
         assert_ptr_equal(l, f.L->nil);
         arena_free(f.a);
