@@ -406,6 +406,23 @@ static inline struct value *plain_symbol(struct reader *R, size_t p, size_t n)
     return intern_symbol_key(R->L, (const char *)s, n, w0, w1);
 }
 
+/* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
+ * *out gets it, without parse_number's grammar. */
+static inline bool small_integer(const uint8_t *s, size_t n, struct value **out,
+                                 struct arena *a)
+{
+    if (n > 18)
+        return false;
+    int64_t i = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!is_digit((char)s[k]))
+            return false;
+        i = i * 10 + (s[k] - '0');
+    }
+    *out = value_int(a, i);
+    return true;
+}
+
 /* Symbol or number from the atom [p, q) of plain ASCII bytes (no
  * backslash, nothing >= 0x80). */
 static inline struct value *plain_atom_value(struct reader *R, size_t p, size_t q)
@@ -413,8 +430,9 @@ static inline struct value *plain_atom_value(struct reader *R, size_t p, size_t 
     const uint8_t *s = R->text + p;
     size_t n = q - p;
     struct value *v;
-    if ((is_digit((char)s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') &&
-        parse_number(R, (const char *)s, n, &v)) {
+    if (small_integer(s, n, &v, R->a) ||
+        ((is_digit((char)s[0]) || s[0] == '-' || s[0] == '+' || s[0] == '.') &&
+         parse_number(R, (const char *)s, n, &v))) {
         origin_new(R, v, (uint32_t)p, (uint32_t)q, 0, 0);
         return v;
     }
@@ -962,15 +980,19 @@ static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
 static inline int plain_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
                              struct item *it)
 {
-    size_t at = *p, q = lex_plain_end(s, n, at + 1);
-    if (q < n && s[q] == '\\')
-        return escaped_atom(R, s, n, p, it);
-    if (q < n && s[q] >= 0x80)
-        return lexer_token(R, p, it);
+    size_t at = *p, q = lex_plain_end(s, n, at + 1), next = q;
+    if (q < n) { /* what stopped the scan: a space (past it too), ... */
+        if (s[q] == ' ')
+            next = q + 1;
+        else if (s[q] == '\\')
+            return escaped_atom(R, s, n, p, it);
+        else if (s[q] >= 0x80)
+            return lexer_token(R, p, it);
+    }
     struct value *v = is_digit((char)s[at]) || s[at] == '-' || s[at] == '+'
                           ? plain_atom_value(R, at, q)
                           : plain_symbol(R, at, q - at);
-    *p = after_token(s, n, q);
+    *p = next;
     return put_item(R, v, (uint32_t)at, (uint32_t)q, it);
 }
 

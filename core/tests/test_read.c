@@ -519,6 +519,27 @@ static void own_scanning_matches_lexer(void **state)
     }
 }
 
+/* Integers of up to 18 digits are read without the number grammar; the
+ * value and the text kept for printing must not change at the bound. */
+static void integers_at_the_bound(void **state)
+{
+    (void)state;
+    struct fx f = fx_new();
+    const char *s = "(007 123456789012345678 1234567890123456789 "
+                    "99999999999999999999 -12 +3 1. 12a)";
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)s, strlen(s), &r));
+    assert_string_equal(pr(&f, r.forms[0].v, false),
+                        "(7 123456789012345678 1234567890123456789 "
+                        "99999999999999999999 -12 3 1 12a)");
+    size_t n;
+    const uint8_t *t = read_origin_text(&r, value_car(r.forms[0].v), &n);
+    assert_non_null(t);
+    assert_memory_equal(t, "007", 3);
+    assert_int_equal(value_car(value_cdr(r.forms[0].v))->kind, VK_INT);
+    arena_free(f.a);
+}
+
 /* A #& object reads its string itself: the elements after it in a list
  * must start where that string ends. */
 static void boolvec_in_a_list(void **state)
@@ -650,6 +671,7 @@ int main(void)
         cmocka_unit_test(origin_map_records_spans),
         cmocka_unit_test(own_scanning_matches_lexer),
         cmocka_unit_test(boolvec_in_a_list),
+        cmocka_unit_test(integers_at_the_bound),
         cmocka_unit_test(coding_cookies),
         cmocka_unit_test(named_characters),
         cmocka_unit_test(radix_bignums),
