@@ -1,12 +1,14 @@
 /* read.c - tokens -> Lisp values, with an explicit stack (see read.h).
  *
- * Stage 1b of the pipeline.  read_object() takes tokens from lex.c; an
- * opening token pushes a frame, an atom or a closing token produces an
- * item, and the item is handed to the frame below it until a frame wants
- * more input or the stack is empty.  Nothing recurses on the nesting depth
- * of the input.  Lists are built when they close, from the elements kept
- * on the item stack, so each cons is allocated once, with its final span.
- * The `#` objects that need validation live in read_forms.c.
+ * Stage 1b of the pipeline.  read_object() scans the common tokens (plain
+ * atoms and strings, parentheses, quotes, single spaces) itself, straight
+ * into its stacks, and takes every other token from lex.c; an opening
+ * token pushes a frame, an atom or a closing token produces an item, and
+ * the item is handed to the frame below it until a frame wants more input
+ * or the stack is empty.  Nothing recurses on the nesting depth of the
+ * input.  Lists are built when they close, from the elements kept on the
+ * item stack, so each cons is allocated once, with its final span.  The
+ * `#` objects that need validation live in read_forms.c.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,10 +1,11 @@
 /* read_int.h - state shared by the reader's files (not a public interface).
  *
  * Stage 1b of the pipeline.  read.c runs the explicit-stack machine over
- * lex.c's tokens and builds lists, vectors and atoms; read_forms.c builds
- * the `#` objects that need validation (records, hash tables, byte-code,
- * char-tables, bool-vectors, text properties) and resolves `#N=` labels;
- * read_origin.c keeps the value -> span map.
+ * the text's tokens (its own scan, lex.c for the rarer ones) and builds
+ * lists, vectors and atoms; read_forms.c builds the `#` objects that need
+ * validation (records, hash tables, byte-code, char-tables, bool-vectors,
+ * text properties) and resolves `#N=` labels; read_origin.c keeps the
+ * value -> span map.
  */
 #ifndef PCX_READ_INT_H
 #define PCX_READ_INT_H
@@ -66,7 +67,10 @@ struct reader {
     struct lex lx;            /* the lexer, for the tokens read.c does not
                                  scan itself */
     struct lex_token tok;     /* the token read_next_token returned last */
-    size_t pos;               /* end of the last token used */
+    size_t pos;               /* end of the last token the lexer read or
+                                 whose item went to a frame other than a
+                                 list: where read_next_token goes on, and
+                                 where a top-level object ends */
     const uint8_t *text;      /* the source */
     size_t len;
     struct frame *frames;     /* the explicit stack */
