@@ -93,12 +93,15 @@ static inline uint64_t intern_load8(const void *p)
 }
 
 /* The slot hash of a name with key w0, w1 (it depends on the name only:
- * deterministic).  Names longer than 16 bytes mix in their last 8. */
+ * deterministic).  Names longer than 16 bytes mix in their last 8.  The
+ * high half is folded into the low one before the last multiplication,
+ * whose high half is the result: every byte of the key counts. */
 static inline uint32_t intern_mix(const char *name, size_t len, uint64_t w0, uint64_t w1)
 {
     uint64_t h = w0 ^ (w1 * UINT64_C(0xC2B2AE3D27D4EB4F));
     if (len > 16)
         h ^= (intern_load8(name + len - 8) + len) * UINT64_C(0x165667B19E3779F9);
+    h ^= h >> 32;
     return (uint32_t)((h * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
 }
 

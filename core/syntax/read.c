@@ -426,8 +426,10 @@ static inline bool small_integer(const uint8_t *s, size_t n, struct value **out,
 }
 
 /* Symbol or number from the atom [p, q) of plain ASCII bytes (no
- * backslash, nothing >= 0x80). */
-static inline struct value *plain_atom_value(struct reader *R, size_t p, size_t q)
+ * backslash, nothing >= 0x80), for atoms that may be numbers: symbols
+ * among them are rare (-, 1+), and are interned by the general entry, so
+ * that plain_symbol inlines where most symbols are read. */
+static struct value *plain_atom_value(struct reader *R, size_t p, size_t q)
 {
     const uint8_t *s = R->text + p;
     size_t n = q - p;
@@ -438,7 +440,7 @@ static inline struct value *plain_atom_value(struct reader *R, size_t p, size_t 
         origin_new(R, v, (uint32_t)p, (uint32_t)q, 0, 0);
         return v;
     }
-    return plain_symbol(R, p, n);
+    return intern_symbol(R->L, (const char *)s, n);
 }
 
 /* Symbol or number from an LK_ATOM token. */
