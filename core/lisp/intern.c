@@ -173,14 +173,15 @@ static struct intern_slot *free_slot(struct intern_table *t, uint32_t mix)
     return &t->slots[j];
 }
 
-/* Move the symbols to a table of cap slots. */
+/* Move the symbols to a table of cap slots (allocated first: out of
+ * memory leaves the table as it was). */
 static void rehash(struct lisp *L, size_t cap)
 {
     struct intern_table *t = L->tab;
-    struct intern_slot *old = t->slots;
+    struct intern_slot *old = t->slots, *slots = new_slots(L->a, cap);
     size_t oldcap = t->cap;
     t->cap = cap;
-    t->slots = new_slots(L->a, t->cap);
+    t->slots = slots;
     for (size_t k = 0; k < oldcap; k++)
         if (old[k].mixlen != INTERN_FREE)
             *free_slot(t, (uint32_t)old[k].mixlen) = old[k];
