@@ -107,10 +107,10 @@ size_t lex_plain_string_end(const uint8_t *text, size_t n, size_t q);
  * controls, delimiters, the backslash and every byte >= 0x80 (1 = stop). */
 extern const uint8_t lex_atom_stop[256];
 
-/* End of the run of bytes from q on that lex_atom_stop lets through: the
- * end of an atom whose bytes are plain ASCII constituents, when the byte
- * there (if any) is not a backslash or >= 0x80.  Inline: the reader scans
- * most atoms with it, eight bytes a step. */
+/* End of the run of bytes from q (<= n) on that lex_atom_stop lets
+ * through: the end of an atom whose bytes are plain ASCII constituents,
+ * when the byte there (if any) is not a backslash or >= 0x80.  Inline:
+ * the reader scans most atoms with it, eight bytes a step. */
 static inline size_t lex_plain_end(const uint8_t *text, size_t n, size_t q)
 {
     while (n - q >= 8) {

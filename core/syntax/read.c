@@ -557,8 +557,8 @@ static inline void link_cells_origin(struct read_origin *o, char *block,
                                      const struct item *items, size_t n, struct value *last,
                                      uint32_t start, uint32_t end)
 {
-    struct origin_slot *e = read_origin_take(o, n);
-    uint32_t index = (uint32_t)(e - o->slots);
+    struct origin_slot *first = read_origin_take(o, n), *e = first;
+    uint32_t index = (uint32_t)(first - o->slots);
     struct value *c = (struct value *)block;
     for (size_t i = 0; i < n; i++, e++) {
         struct value *next = (struct value *)((char *)c + CONS_SIZE);
@@ -575,7 +575,7 @@ static inline void link_cells_origin(struct read_origin *o, char *block,
         c = next;
     }
     ((struct value *)(block + (n - 1) * CONS_SIZE))->u.cons.cdr = last;
-    e[-(ptrdiff_t)n].span.start = start;
+    first->span.start = start;
 }
 
 /* The list of the n > 0 items ending in last, spanning [start, end): one
@@ -883,7 +883,7 @@ enum lead {
     LD_CLOSE,     /* ) */
     LD_PREFIX,    /* ' ` , */
     LD_STRING,    /* " */
-    LD_ESCAPE,    /* \\ (an atom that starts with an escape) */
+    LD_ESCAPE,    /* a backslash: an atom that starts with an escape */
 };
 
 #define X LD_LEXER
@@ -948,11 +948,11 @@ static inline int put_item(struct reader *R, struct value *v, uint32_t start, ui
     return r;
 }
 
-/* Longest escaped name read_escaped builds on the stack. */
+/* Longest name escaped_atom builds on the stack. */
 #define ESCAPED_MAX 64
 
-/* A symbol written with backslashes, all of it ASCII (`\\,` in backquote
- * patterns, `a\\ b`), from at: its name (backslashes dropped) is built
+/* A symbol written with backslashes, all of it ASCII (`\,` in backquote
+ * patterns, `a\ b`), from *p: its name (backslashes dropped) is built
  * on the stack and interned from there.  The lexer's when a byte >= 0x80
  * occurs, the input ends after a backslash, or the name is long. */
 static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
@@ -1068,7 +1068,7 @@ static inline int next_token(struct reader *R, const uint8_t *s, size_t n, size_
         return 1;
     }
     switch (lead_class) {
-    case LD_SPACE: /* more than one space: a run of blanks, or trivia */
+    case LD_SPACE: /* not taken with a token (after `(`), or more than one */
     case LD_BLANK:
         *p = lex_skip_trivia(s, n, at);
         return 1;
