@@ -85,13 +85,14 @@ struct value *pcase_code(struct pcase_run *c, struct value *form)
     if (form->kind != VK_CONS)
         return form;
     uint32_t h = form_hash(form);
-    struct code_entry *e = memo_find_by(&c->code, h, same_form, form);
+    size_t hole;
+    struct code_entry *e = memo_find_by(&c->code, h, same_form, form, &hole);
     if (!e) {
         e = ARENA_NEW(c->L->a, struct code_entry);
         e->form = form;
         e->expanded = expand_code(c->x, form);
         struct memo_key k = {1, (uint32_t)c->code.n, {NULL, NULL, NULL, NULL}};
-        memo_insert(&c->base, &c->code, &k, h, e);
+        memo_insert(&c->base, &c->code, &k, h, e); /* expand_code may add */
     }
     if (!e->expanded)
         c->failed = true;

@@ -210,7 +210,8 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     }
     struct memo_key k = {TAG_TEST, kind, {p, s, env, prev}};
     uint32_t h = memo_key_hash(&k);
-    struct dtest *t = memo_find(&d->m->unique, &k, h);
+    size_t hole;
+    struct dtest *t = memo_lookup(&d->m->unique, &k, h, &hole);
     if (t)
         return t;
     t = ARENA_NEW(d->m->a, struct dtest);
@@ -220,7 +221,7 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     t->s = s;
     t->env = env;
     t->prev = prev;
-    memo_insert(d->m, &d->m->unique, &k, h, t);
+    memo_add(d->m, &d->m->unique, &k, h, t, hole);
     return t;
 }
 
@@ -234,7 +235,8 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
     const void *w3 = kind == DN_LEAF ? (const void *)vars : (const void *)temp;
     struct memo_key k = {TAG_NODE, (uint32_t)kind | clause << 3, {t, then, els, w3}};
     uint32_t h = memo_key_hash(&k);
-    struct dnode *n = memo_find(&d->m->unique, &k, h);
+    size_t hole;
+    struct dnode *n = memo_lookup(&d->m->unique, &k, h, &hole);
     if (n)
         return n;
     n = ARENA_NEW(d->m->a, struct dnode);
@@ -247,7 +249,7 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
     n->clause = clause;
     n->vars = vars;
     compute_free(d, n);
-    memo_insert(d->m, &d->m->unique, &k, h, n);
+    memo_add(d->m, &d->m->unique, &k, h, n, hole);
     return n;
 }
 
@@ -577,8 +579,9 @@ static const struct pat *eql_pat(struct dt *d, const struct subj *prev)
     const struct pat *p = pat_pred(d->m, fun);
     struct memo_key k = {TAG_EQL, 0, {p, NULL, NULL, NULL}};
     uint32_t h = memo_key_hash(&k);
-    if (!memo_find(&d->eql, &k, h))
-        memo_insert(d->m, &d->eql, &k, h, (void *)prev);
+    size_t hole;
+    if (!memo_lookup(&d->eql, &k, h, &hole))
+        memo_add(d->m, &d->eql, &k, h, (void *)prev, hole);
     return p;
 }
 

@@ -23,28 +23,37 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
 /* Double the slots (rehash from the old slots: hashes are kept there). */
 static void grow_slots(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t cap = t->cap ? t->cap * 2 : t->first ? t->first : 64;
-    struct memo_slot *slots = arena_zalloc(m->a, cap * sizeof *slots);
-    for (size_t k = 0; k < t->cap; k++)
-        if (t->slots[k].idx)
-            memo_place(slots, cap, t->slots[k].hash, t->slots[k].idx);
-    t->slots = slots;
-    t->cap = cap;
+    struct memo_table old = *t;
+    t->cap = t->cap ? t->cap * 2 : t->first ? t->first : 64;
+    t->slots = arena_zalloc(m->a, t->cap * sizeof *t->slots);
+    for (size_t k = 0; k < old.cap; k++)
+        if (old.slots[k].idx)
+            t->slots[memo_free_slot(t, old.slots[k].hash)] = old.slots[k];
 }
 
-/* Room for more entries (the array moves unless it can grow in place). */
+/* One more chunk of entries, twice the size of the last (up to
+ * MEMO_CHUNK_MAX): the entries already stored stay where they are. */
 static void grow_ents(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t cap = t->ents_cap ? t->ents_cap * 2 : t->first ? t->first / 2 : 32;
-    t->ents = arena_grow(m->a, t->ents, t->n * sizeof *t->ents, cap * sizeof *t->ents);
-    t->ents_cap = cap;
+    size_t size = t->first ? t->first / 2 : 32;
+    if (!t->n_chunks)
+        t->chunk = ARENA_NEWN(m->a, struct memo_entry *, MEMO_CHUNKS);
+    else if (t->n_chunks == MEMO_CHUNKS) /* past any arena: out of memory */
+        arena_alloc(m->a, SIZE_MAX);
+    else
+        size = (size_t)(t->end - t->chunk[t->n_chunks - 1]) * 2;
+    if (size > MEMO_CHUNK_MAX)
+        size = MEMO_CHUNK_MAX;
+    t->next = t->chunk[t->n_chunks] = ARENA_NEWN(m->a, struct memo_entry, size);
+    t->end = t->next + size;
+    t->next_ref = (t->n_chunks++ << MEMO_CHUNK_BITS) + 1;
 }
 
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
 {
     if ((t->n + 1) * 2 > t->cap) /* at most half full: short probes */
         grow_slots(m, t);
-    if (t->n == t->ents_cap)
+    if (t->next == t->end)
         grow_ents(m, t);
 }
 
@@ -65,8 +74,9 @@ void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h)
 void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
                     void *node)
 {
-    if (!memo_find(&m->cache, k, h))
-        memo_insert(m, &m->cache, k, h, node);
+    size_t hole;
+    if (!memo_lookup(&m->cache, k, h, &hole))
+        memo_add(m, &m->cache, k, h, node, hole);
 }
 
 bool memo_enter(struct memo_ctx *m)
@@ -102,7 +112,8 @@ struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
 {
     struct memo_key k = {TAG_LIST, 0, {car, cdr, NULL, NULL}};
     uint32_t h = list_hash(car, cdr);
-    struct memo_list *l = memo_find(&m->unique, &k, h);
+    size_t hole;
+    struct memo_list *l = memo_lookup(&m->unique, &k, h, &hole);
     if (l)
         return l;
     l = ARENA_NEW(m->a, struct memo_list);
@@ -110,7 +121,7 @@ struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
     l->car = car;
     l->cdr = cdr;
     l->len = cdr ? cdr->len + 1 : 1;
-    memo_insert(m, &m->unique, &k, h, l);
+    memo_add(m, &m->unique, &k, h, l, hole);
     return l;
 }
 
@@ -156,12 +167,24 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
     return tail;
 }
 
-void *memo_find_by(struct memo_table *t, uint32_t h,
-                   bool (*eq)(const void *obj, const void *arg), const void *arg)
+void *memo_find_by(const struct memo_table *t, uint32_t h,
+                   bool (*eq)(const void *obj, const void *arg), const void *arg,
+                   size_t *hole)
 {
-    size_t j = h;
-    for (const struct memo_entry *e; (e = memo_probe(t, h, &j));)
-        if (eq(e->obj, arg))
-            return e->obj;
-    return NULL;
+    *hole = 0;
+    if (!t->cap)
+        return NULL;
+    size_t mask = t->cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[j];
+        if (!s->idx) {
+            *hole = j;
+            return NULL;
+        }
+        if (s->hash != h)
+            continue;
+        void *obj = memo_entry_of(t, s->idx)->obj;
+        if (eq(obj, arg))
+            return obj;
+    }
 }

@@ -7,11 +7,11 @@
  * a compiler state to the decision node built for it; it is a pure
  * optimisation (switchable, counted for --stats).
  *
- * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash, memo_probe,
- * memo_find (inline, as are memo_mix to memo_find), memo_find_by,
- * memo_place, memo_insert, memo_stamp (inline; memo_table_grow is
- * memo_insert's slow path), memo_cons (and list helpers), memo_cache_get,
- * memo_cache_put, memo_enter, memo_leave.
+ * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash,
+ * memo_entry_of, memo_lookup, memo_find (inline, as are memo_mix to
+ * memo_find), memo_find_by, memo_add, memo_insert, memo_stamp (inline;
+ * memo_table_grow is memo_add's slow path), memo_cons (and list helpers),
+ * memo_cache_get, memo_cache_put, memo_enter, memo_leave.
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -64,20 +64,37 @@ struct memo_entry {
 };
 
 /* One hash table from keys to objects: open addressing over small slots
- * (hash and entry number), the keys and objects themselves in a dense
- * array in insertion order.  Growing rehashes only the slots, and the
- * zeroing a new slot array needs stays small.  A zeroed struct is an
- * empty table. */
+ * (hash and entry reference), the keys and objects themselves in chunks
+ * of entries that double in size up to MEMO_CHUNK_MAX, so growing never
+ * copies an entry; growing the slots rehashes only the slots.  A zeroed
+ * struct is an empty table. */
 struct memo_table {
-    struct memo_slot *slots;  /* cap slots, idx 0 when empty */
-    struct memo_entry *ents;  /* n entries, ents_cap allocated */
+    struct memo_slot *slots;  /* cap slots: idx 0 when empty, else the
+                                 entry's reference (memo_entry_of) */
+    struct memo_entry **chunk; /* MEMO_CHUNKS chunk pointers, n_chunks used */
+    struct memo_entry *next;  /* where the next entry goes */
+    struct memo_entry *end;   /* end of the last chunk */
     size_t cap;               /* power of two (0 before first insert) */
     size_t n;                 /* entries */
-    size_t ents_cap;
     size_t first;             /* slots of the first allocation (a power of
                                  two >= 4; 0 = 64): tables that stay small
                                  and live as long as the run start smaller */
+    uint32_t next_ref;        /* reference of the entry at next */
+    uint32_t n_chunks;
 };
+
+/* An entry's reference: its chunk number above MEMO_CHUNK_BITS, its
+ * place in the chunk below, plus one (0 is an empty slot). */
+#define MEMO_CHUNK_BITS 24
+#define MEMO_CHUNK_MAX ((size_t)1 << MEMO_CHUNK_BITS)
+#define MEMO_CHUNKS 128
+
+static inline const struct memo_entry *memo_entry_of(const struct memo_table *t,
+                                                     uint32_t ref)
+{
+    ref--;
+    return &t->chunk[ref >> MEMO_CHUNK_BITS][ref & (MEMO_CHUNK_MAX - 1)];
+}
 
 /* Callbacks into the expander (the match layer never sees expand/). */
 struct memo_hooks {
@@ -151,65 +168,80 @@ static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *
            a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
 }
 
-/* The probe of lookups with hash h: the next entry of t whose slot has
- * hash h, from slot *j on (*j starts as h), or NULL at the first empty
- * slot.  memo_find and memo_find_by compare what it gives. */
-static inline const struct memo_entry *memo_probe(const struct memo_table *t,
-                                                  uint32_t h, size_t *j)
+/* The object stored under key k (with hash h) in t, or NULL; on a miss,
+ * *hole is the free slot where the probe ended (memo_add puts the key
+ * there without probing again). */
+static inline void *memo_lookup(const struct memo_table *t, const struct memo_key *k,
+                                uint32_t h, size_t *hole)
 {
+    *hole = 0;
     if (!t->cap)
         return NULL;
     size_t mask = t->cap - 1;
-    for (;; *j = (*j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[*j & mask];
-        if (!s->idx)
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[j];
+        if (!s->idx) {
+            *hole = j;
             return NULL;
+        }
         if (s->hash == h) {
-            *j = (*j + 1) & mask;
-            return &t->ents[s->idx - 1];
+            const struct memo_entry *e = memo_entry_of(t, s->idx);
+            if (memo_key_eq(&e->key, k))
+                return e->obj;
         }
     }
 }
 
 /* The object stored under key k (with hash h) in t, or NULL. */
-static inline void *memo_find(struct memo_table *t, const struct memo_key *k, uint32_t h)
+static inline void *memo_find(const struct memo_table *t, const struct memo_key *k,
+                              uint32_t h)
 {
-    size_t j = h;
-    for (const struct memo_entry *e; (e = memo_probe(t, h, &j));)
-        if (memo_key_eq(&e->key, k))
-            return e->obj;
-    return NULL;
+    size_t hole;
+    return memo_lookup(t, k, h, &hole);
 }
 
 /* The first object of t with hash h for which eq(obj, arg) holds, or
- * NULL (for tables whose identity is not a tuple of pointers). */
-void *memo_find_by(struct memo_table *t, uint32_t h,
-                   bool (*eq)(const void *obj, const void *arg), const void *arg);
+ * NULL (for tables whose identity is not a tuple of pointers); *hole as
+ * memo_lookup's. */
+void *memo_find_by(const struct memo_table *t, uint32_t h,
+                   bool (*eq)(const void *obj, const void *arg), const void *arg,
+                   size_t *hole);
 
-/* Put (h, idx) in the first free slot of h's probe sequence. */
-static inline void memo_place(struct memo_slot *slots, size_t cap, uint32_t h,
-                              uint32_t idx)
+/* The first free slot of h's probe sequence in t (t->cap > 0). */
+static inline size_t memo_free_slot(const struct memo_table *t, uint32_t h)
 {
-    size_t j = h & (cap - 1);
-    while (slots[j].idx)
-        j = (j + 1) & (cap - 1);
-    slots[j] = (struct memo_slot){h, idx};
+    size_t mask = t->cap - 1, j = h & mask;
+    while (t->slots[j].idx)
+        j = (j + 1) & mask;
+    return j;
 }
 
 /* Room in t for one more entry (memo_insert's slow path). */
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
-/* Store obj under k in t (k must not be present).  Allocates from m's
- * arena; never fails (OOM longjmps).  Inline: the lists, nodes and
- * patterns of a compilation are a hundred thousand inserts. */
+/* Store obj under k in t (k must not be present), at the hole the
+ * lookup of k (memo_lookup, memo_find_by) just found: nothing may have
+ * been added to t since.  Allocates from m's arena; never fails (OOM
+ * longjmps).  Inline: the lists, nodes and patterns of a compilation are
+ * a hundred thousand inserts. */
+static inline void memo_add(struct memo_ctx *m, struct memo_table *t,
+                            const struct memo_key *k, uint32_t h, void *obj,
+                            size_t hole)
+{
+    if ((t->n + 1) * 2 > t->cap || t->next == t->end) {
+        memo_table_grow(m, t); /* the slots may have moved: probe anew */
+        hole = memo_free_slot(t, h);
+    }
+    *t->next++ = (struct memo_entry){*k, obj};
+    t->n++;
+    t->slots[hole] = (struct memo_slot){h, t->next_ref++};
+}
+
+/* Store obj under k in t (k must not be present). */
 static inline void memo_insert(struct memo_ctx *m, struct memo_table *t,
                                const struct memo_key *k, uint32_t h, void *obj)
 {
-    if ((t->n + 1) * 2 > t->cap || t->n == t->ents_cap)
-        memo_table_grow(m, t);
-    t->ents[t->n] = (struct memo_entry){*k, obj};
-    t->n++;
-    memo_place(t->slots, t->cap, h, (uint32_t)t->n);
+    memo_add(m, t, k, h, obj, t->cap ? memo_free_slot(t, h) : 0);
 }
 
 /* Stamp a fresh object's header with the next id and hash h. */

@@ -19,7 +19,8 @@ static const struct subj *make_subj(struct memo_ctx *m, const struct subj *paren
 {
     struct memo_key k = {TAG_SUBJ, gen, {parent, fun, root, NULL}};
     uint32_t h = memo_key_hash(&k);
-    struct subj *s = memo_find(&m->unique, &k, h);
+    size_t hole;
+    struct subj *s = memo_lookup(&m->unique, &k, h, &hole);
     if (s)
         return s;
     s = ARENA_NEW(m->a, struct subj);
@@ -28,7 +29,7 @@ static const struct subj *make_subj(struct memo_ctx *m, const struct subj *paren
     s->fun = fun;
     s->gen = gen;
     s->bit = UINT64_C(1) << (h % 64);
-    memo_insert(m, &m->unique, &k, h, s);
+    memo_add(m, &m->unique, &k, h, s, hole);
     return s;
 }
 
@@ -59,7 +60,8 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
 {
     struct memo_key k = {TAG_MT, kind, {s, p, items, NULL}};
     uint32_t h = memo_key_hash(&k);
-    struct mtree *t = memo_find(&m->unique, &k, h);
+    size_t hole;
+    struct mtree *t = memo_lookup(&m->unique, &k, h, &hole);
     if (t)
         return t;
     t = ARENA_NEW(m->a, struct mtree);
@@ -77,7 +79,7 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
             t->degenerate |= ((const struct mtree *)l->car)->degenerate;
         }
     }
-    memo_insert(m, &m->unique, &k, h, t);
+    memo_add(m, &m->unique, &k, h, t, hole);
     return t;
 }
 
@@ -289,14 +291,15 @@ const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
 {
     struct memo_key k = {TAG_VBIND, 0, {name, s, NULL, NULL}};
     uint32_t h = memo_key_hash(&k);
-    struct vbind *b = memo_find(&m->unique, &k, h);
+    size_t hole;
+    struct vbind *b = memo_lookup(&m->unique, &k, h, &hole);
     if (b)
         return b;
     b = ARENA_NEW(m->a, struct vbind);
     memo_stamp(m, &b->o.h, h);
     b->name = name;
     b->s = s;
-    memo_insert(m, &m->unique, &k, h, b);
+    memo_add(m, &m->unique, &k, h, b, hole);
     return b;
 }
 
@@ -305,7 +308,8 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
 {
     struct memo_key k = {TAG_BRANCH, clause, {match, vars, NULL, NULL}};
     uint32_t h = memo_key_hash(&k);
-    struct branch *b = memo_find(&m->unique, &k, h);
+    size_t hole;
+    struct branch *b = memo_lookup(&m->unique, &k, h, &hole);
     if (b)
         return b;
     b = ARENA_NEW(m->a, struct branch);
@@ -313,6 +317,6 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
     b->match = match;
     b->clause = clause;
     b->vars = vars;
-    memo_insert(m, &m->unique, &k, h, b);
+    memo_add(m, &m->unique, &k, h, b, hole);
     return b;
 }

@@ -121,14 +121,15 @@ static bool val_eq(const void *obj, const void *arg)
 const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 {
     uint32_t h = pat_value_hash(v);
-    struct pat_val *pv = memo_find_by(&m->vals, h, val_eq, v);
+    size_t hole;
+    struct pat_val *pv = memo_find_by(&m->vals, h, val_eq, v, &hole);
     if (pv)
         return pv;
     pv = ARENA_NEW(m->a, struct pat_val);
     memo_stamp(m, &pv->o.h, h);
     pv->v = v;
     struct memo_key k = {TAG_VAL, pv->o.h.id, {NULL, NULL, NULL, NULL}};
-    memo_insert(m, &m->vals, &k, h, pv);
+    memo_add(m, &m->vals, &k, h, pv, hole);
     return pv;
 }
 
@@ -143,7 +144,8 @@ static const struct pat *make_sub(struct memo_ctx *m, enum pat_kind kind,
     struct memo_key k = {TAG_PAT, (uint32_t)kind | (uint32_t)sub_kind << 8,
                          {val, fnv, sub, items}};
     uint32_t h = memo_key_hash(&k);
-    struct pat *p = memo_find(&m->unique, &k, h);
+    size_t hole;
+    struct pat *p = memo_lookup(&m->unique, &k, h, &hole);
     if (p)
         return p;
     p = ARENA_NEW(m->a, struct pat);
@@ -154,7 +156,7 @@ static const struct pat *make_sub(struct memo_ctx *m, enum pat_kind kind,
     p->sub = sub;
     p->items = items;
     p->sub_kind = sub_kind;
-    memo_insert(m, &m->unique, &k, h, p);
+    memo_add(m, &m->unique, &k, h, p, hole);
     return p;
 }
 

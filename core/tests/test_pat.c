@@ -182,6 +182,47 @@ static void small_first_table(void **state)
     arena_free(f->a);
 }
 
+/* The entry of key k in t, found through the slots. */
+static const struct memo_entry *entry_of_key(const struct memo_table *t,
+                                             const struct memo_key *k)
+{
+    uint32_t h = memo_key_hash(k);
+    for (size_t j = 0; j < t->cap; j++)
+        if (t->slots[j].idx && t->slots[j].hash == h &&
+            memo_entry_of(t, t->slots[j].idx)->key.small == k->small)
+            return memo_entry_of(t, t->slots[j].idx);
+    return NULL;
+}
+
+/* Growing a table adds chunks of entries and never moves an entry: the
+ * first one is where it was after a thousand more inserts. */
+static void entries_stay_in_place(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_table t = {0};
+    t.first = 4;
+    static int objs[1000];
+    struct memo_key k0 = {7, 0, {NULL, NULL, NULL, NULL}};
+    memo_insert(&f->m, &t, &k0, memo_key_hash(&k0), &objs[0]);
+    const struct memo_entry *e0 = entry_of_key(&t, &k0);
+    assert_non_null(e0);
+    for (uint32_t i = 1; i < 1000; i++) {
+        struct memo_key k = {7, i, {NULL, NULL, NULL, NULL}};
+        size_t hole;
+        assert_null(memo_lookup(&t, &k, memo_key_hash(&k), &hole));
+        memo_add(&f->m, &t, &k, memo_key_hash(&k), &objs[i], hole);
+    }
+    assert_true(t.n_chunks >= 8); /* 2, 4, 8 ... entries per chunk */
+    assert_ptr_equal(entry_of_key(&t, &k0), e0);
+    assert_ptr_equal(e0->obj, &objs[0]);
+    for (uint32_t i = 0; i < 1000; i++) {
+        struct memo_key k = {7, i, {NULL, NULL, NULL, NULL}};
+        assert_ptr_equal(memo_find(&t, &k, memo_key_hash(&k)), &objs[i]);
+    }
+    arena_free(f->a);
+}
+
 static void depth_guard(void **state)
 {
     (void)state;
@@ -207,6 +248,7 @@ int main(void)
         cmocka_unit_test(pure_predicates),
         cmocka_unit_test(memo_lists_and_cache),
         cmocka_unit_test(small_first_table),
+        cmocka_unit_test(entries_stay_in_place),
         cmocka_unit_test(depth_guard),
     };
     return SUPPORT_RUN(tests);
