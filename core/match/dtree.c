@@ -40,123 +40,159 @@ struct dt {
     const struct dnode *fail;
     const struct dnode *dontcare;
     struct scratch sc;          /* split_rest's buffers */
+    uint64_t *words;            /* node_set's buffer */
+    uint32_t cap_words;
     size_t size;                /* state_size of the distinct states built */
 };
 
 /* ---- free temporary sets --------------------------------------------- */
 
-struct set {
-    const struct subj **v;
-    uint32_t n;
-};
-
-static void set_add(struct dt *d, struct set *s, size_t *cap, const struct subj *x)
+/* Add temporary x (if it is one) to the words w. */
+static void set_add(uint64_t *w, const struct subj *x)
 {
-    if (!x || !x->temp)
-        return;
-    size_t i = 0;
-    while (i < s->n && s->v[i]->o.h.id < x->o.h.id)
-        i++;
-    if (i < s->n && s->v[i] == x)
-        return;
-    if (s->n == *cap) {
-        size_t ncap = *cap ? *cap * 2 : 8;
-        s->v = arena_grow(d->m->a, s->v, *cap * sizeof *s->v, ncap * sizeof *s->v);
-        *cap = ncap;
-    }
-    memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof *s->v);
-    s->v[i] = x;
-    s->n++;
+    if (x && x->temp)
+        w[x->tnum / 64] |= UINT64_C(1) << (x->tnum % 64);
 }
 
-/* s (empty) := a ∪ b, leaving out a's element except unless b has it too:
- * a merge of two sets sorted by id, linear where adding one by one would
- * be quadratic. */
-static void set_union(struct dt *d, struct set *s, size_t *cap,
-                      const struct subj *const *a, uint32_t na,
-                      const struct subj *const *b, uint32_t nb,
-                      const struct subj *except)
+static void set_or(uint64_t *w, struct tset s)
 {
-    *cap = na + nb + 8;
-    s->v = ARENA_NEWN(d->m->a, const struct subj *, *cap);
-    uint32_t i = 0, j = 0;
-    while (i < na || j < nb) {
-        if (j == nb || (i < na && a[i]->o.h.id < b[j]->o.h.id)) {
-            if (a[i] != except)
-                s->v[s->n++] = a[i];
-            i++;
-        } else {
-            if (i < na && a[i] == b[j])
-                i++;
-            s->v[s->n++] = b[j++];
-        }
-    }
+    for (uint32_t i = 0; i < s.n; i++)
+        w[i] |= s.w[i];
 }
 
-static bool set_has(const struct subj *const *v, uint32_t n, const struct subj *t)
+static bool set_is(const uint64_t *w, uint32_t n, struct tset s)
 {
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (v[mid] == t)
-            return true;
-        if (v[mid]->o.h.id < t->o.h.id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
+    return s.n == n && !memcmp(s.w, w, n * sizeof *w);
+}
+
+static bool set_has(struct tset s, const struct subj *t)
+{
+    return t->temp && t->tnum / 64 < s.n && (s.w[t->tnum / 64] >> (t->tnum % 64) & 1);
 }
 
 bool dtree_free_has(const struct dnode *n, const struct subj *t)
 {
-    return set_has(n->free, n->n_free, t);
+    return set_has(n->free, t);
 }
 
 bool dtree_uses(const struct dnode *n, const struct subj *t)
 {
-    return set_has(n->uses, n->n_uses, t);
+    return set_has(n->uses, t);
+}
+
+uint32_t dtree_free_count(const struct dnode *n)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n->free.n; i++)
+        c += (uint32_t)__builtin_popcountll(n->free.w[i]);
+    return c;
+}
+
+const struct subj *dtree_free_next(const struct memo_ctx *m, const struct dnode *n,
+                                   uint32_t *i)
+{
+    for (uint32_t k = *i; k / 64 < n->free.n; k = (k / 64 + 1) * 64) {
+        uint64_t w = n->free.w[k / 64] >> (k % 64);
+        if (w) {
+            *i = k + (uint32_t)__builtin_ctzll(w);
+            return m->temps[*i];
+        }
+    }
+    return NULL;
 }
 
 /* Temporaries the code of test t reads.  A guard does not read the
  * subject it is attached to. */
-static void test_refs(struct dt *d, struct set *s, size_t *cap, const struct dtest *t)
+static void test_refs(uint64_t *w, const struct dtest *t)
 {
     if (t->kind != DT_GUARD)
-        set_add(d, s, cap, t->s);
-    set_add(d, s, cap, t->prev);
+        set_add(w, t->s);
+    set_add(w, t->prev);
     for (const struct memo_list *l = t->env; l; l = l->cdr)
-        set_add(d, s, cap, ((const struct vbind *)l->car)->s);
+        set_add(w, ((const struct vbind *)l->car)->s);
 }
 
-/* The temporaries n reads (uses false) or uses (true). */
-static struct set node_set(struct dt *d, const struct dnode *n, bool uses)
+/* The temporaries n's own test and bindings read. */
+static void own_refs(uint64_t *w, const struct dnode *n)
 {
-    struct set s = {NULL, 0};
-    size_t cap = 0;
-    const struct subj *bound = n->kind == DN_BIND ? n->temp : NULL;
-    const struct dnode *t = n->then, *e = n->els;
-    /* the bound temporary is free below the binding, not above it */
-    set_union(d, &s, &cap, t ? (uses ? t->uses : t->free) : NULL,
-              t ? (uses ? t->n_uses : t->n_free) : 0,
-              e ? (uses ? e->uses : e->free) : NULL,
-              e ? (uses ? e->n_uses : e->n_free) : 0, bound);
     if (n->test)
-        test_refs(d, &s, &cap, n->test);
+        test_refs(w, n->test);
     for (const struct memo_list *l = n->vars; l; l = l->cdr)
-        set_add(d, &s, &cap, ((const struct vbind *)l->car)->s);
+        set_add(w, ((const struct vbind *)l->car)->s);
+}
+
+/* The temporaries n reads (uses false) or uses (true), into the nw words
+ * w: its children's, but for the one a binding binds, and its own. */
+static void node_words(uint64_t *w, uint32_t nw, const struct dnode *n, bool uses)
+{
+    memset(w, 0, nw * sizeof *w);
+    if (n->then)
+        set_or(w, uses ? n->then->uses : n->then->free);
+    if (n->kind == DN_BIND) /* free below the binding only */
+        w[n->temp->tnum / 64] &= ~(UINT64_C(1) << (n->temp->tnum % 64));
+    if (n->els)
+        set_or(w, uses ? n->els->uses : n->els->free);
+    own_refs(w, n);
     if (uses && n->kind == DN_USE)
-        set_add(d, &s, &cap, n->temp);
-    return s;
+        set_add(w, n->temp);
+}
+
+/* The set of the words w[0..nw): a child's equal set, else a copy. */
+static struct tset set_of(struct dt *d, const struct dnode *n, bool uses,
+                          const uint64_t *w, uint32_t nw)
+{
+    while (nw > 0 && !w[nw - 1])
+        nw--;
+    const struct dnode *kids[2] = {n->then, n->els};
+    for (int i = 0; i < 2; i++)
+        if (kids[i] && set_is(w, nw, uses ? kids[i]->uses : kids[i]->free))
+            return uses ? kids[i]->uses : kids[i]->free;
+    uint64_t *copy = ARENA_NEWN(d->m->a, uint64_t, nw + 1);
+    memcpy(copy, w, nw * sizeof *w);
+    return (struct tset){copy, nw};
+}
+
+/* One word holds every temporary of most compilations: the sets are
+ * computed together and kept in the node. */
+static void compute_free_word(struct dnode *n)
+{
+    uint64_t own = 0, tf = 0, tu = 0, ef = 0, eu = 0;
+    own_refs(&own, n);
+    if (n->then) {
+        tf = n->then->free.n ? n->then->free.w[0] : 0;
+        tu = n->then->uses.n ? n->then->uses.w[0] : 0;
+    }
+    if (n->kind == DN_BIND) { /* free below the binding only */
+        tf &= ~(UINT64_C(1) << n->temp->tnum);
+        tu &= ~(UINT64_C(1) << n->temp->tnum);
+    }
+    if (n->els) {
+        ef = n->els->free.n ? n->els->free.w[0] : 0;
+        eu = n->els->uses.n ? n->els->uses.w[0] : 0;
+    }
+    n->free_word = tf | ef | own;
+    n->uses_word = tu | eu | own;
+    if (n->kind == DN_USE)
+        set_add(&n->uses_word, n->temp);
+    n->free = (struct tset){&n->free_word, n->free_word != 0};
+    n->uses = (struct tset){&n->uses_word, n->uses_word != 0};
 }
 
 static void compute_free(struct dt *d, struct dnode *n)
 {
-    struct set f = node_set(d, n, false), u = node_set(d, n, true);
-    n->free = f.v;
-    n->n_free = f.n;
-    n->uses = u.v;
-    n->n_uses = u.n;
+    uint32_t nw = (d->m->n_temps + 63) / 64;
+    if (nw <= 1) {
+        compute_free_word(n);
+        return;
+    }
+    if (nw > d->cap_words) {
+        d->words = ARENA_NEWN(d->m->a, uint64_t, nw * 2);
+        d->cap_words = nw * 2;
+    }
+    node_words(d->words, nw, n, false);
+    n->free = set_of(d, n, false, d->words, nw);
+    node_words(d->words, nw, n, true);
+    n->uses = set_of(d, n, true, d->words, nw);
 }
 
 /* ---- tests and nodes -------------------------------------------------- */

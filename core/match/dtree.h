@@ -13,7 +13,8 @@
  * Backtracking branches that provably cannot run are dropped early, which
  * keeps such states identical.
  *
- * Functions, in order: dtree_build, dtree_free_has, dtree_uses, dtree_visit.
+ * Functions, in order: dtree_build, dtree_free_has, dtree_uses,
+ * dtree_free_count, dtree_free_next, dtree_visit.
  */
 #ifndef PCX_DTREE_H
 #define PCX_DTREE_H
@@ -40,6 +41,13 @@ struct dtest {
                                    first occurrence's subject, else NULL */
 };
 
+/* A set of temporaries: bit i (of word i / 64) is the temporary numbered
+ * i (subj.tnum: creation order, so ascending bits are ascending ids). */
+struct tset {
+    const uint64_t *w;
+    uint32_t n;                   /* words; the last one is not zero */
+};
+
 enum dnode_kind {
     DN_FAIL,     /* no clause matches */
     DN_DONTCARE, /* unreachable by assumption: test results are ignored */
@@ -60,13 +68,12 @@ struct dnode {
     const struct subj *temp;      /* BIND: the temporary bound; USE: the one used */
     uint32_t clause;              /* LEAF */
     struct memo_list *vars;       /* LEAF: struct vbind, canonical order */
-    const struct subj **free;     /* temporaries the code below reads but
-                                     does not bind, sorted by id */
-    uint32_t n_free;
-    const struct subj **uses;     /* free plus those only marked used (an
+    struct tset free;             /* temporaries the code below reads but
+                                     does not bind */
+    struct tset uses;             /* free plus those only marked used (an
                                      app on them): decides which app calls
-                                     are made; sorted by id */
-    uint32_t n_uses;
+                                     are made */
+    uint64_t free_word, uses_word; /* where one-word sets are kept */
     /* Per-pass caches of the passes over a finished DAG (never part of
      * its identity): valid while their epoch is the pass's memo_epoch. */
     uint32_t mark_epoch;          /* dtree_visit: already listed */
@@ -86,6 +93,14 @@ bool dtree_free_has(const struct dnode *n, const struct subj *t);
 
 /* Is temporary t used below n (read, or the subject of an app)? */
 bool dtree_uses(const struct dnode *n, const struct subj *t);
+
+/* How many temporaries n's code reads (its free set). */
+uint32_t dtree_free_count(const struct dnode *n);
+
+/* The first of n's free temporaries numbered *i or more (*i becomes its
+ * number), or NULL: ascending numbers give them in id order. */
+const struct subj *dtree_free_next(const struct memo_ctx *m, const struct dnode *n,
+                                   uint32_t *i);
 
 /* Every node reachable from root, each once, in depth-first preorder
  * (then before else): out gets them (arena array), *n their number.

@@ -200,8 +200,9 @@ static void collect_temps(struct dp *p, const struct dnode *const *all, size_t n
         const struct dnode *x = all[i];
         if (x->temp)
             add(p, &p->known, &p->n_known, &p->cap_known, x->temp->expr);
-        for (uint32_t j = 0; j < x->n_free; j++)
-            add(p, &p->known, &p->n_known, &p->cap_known, x->free[j]->expr);
+        const struct subj *t;
+        for (uint32_t j = 0; (t = dtree_free_next(p->m, x, &j)); j++)
+            add(p, &p->known, &p->n_known, &p->cap_known, t->expr);
     }
 }
 

@@ -176,7 +176,7 @@ static uint32_t node_cost(struct em *e, const struct dnode *n);
 static uint32_t child_cost(struct em *e, const struct dnode *c)
 {
     uint32_t k = node_cost(e, c);
-    return ninfo(e, c)->shared ? 2 + c->n_free : k;
+    return ninfo(e, c)->shared ? 2 + dtree_free_count(c) : k;
 }
 
 /* Size estimate of n's inline code; decides (once) whether n is shared:
@@ -611,9 +611,10 @@ static struct value *shared_call(struct em *e, const struct dnode *n)
 {
     struct ninfo *ni = ninfo(e, n);
     struct tail params = {NULL, NULL};
-    for (uint32_t i = 0; i < n->n_free; i++)
-        if (n->free[i] != e->rsubj)
-            push(e, &params, n->free[i]->expr);
+    const struct subj *t;
+    for (uint32_t i = 0; (t = dtree_free_next(e->m, n, &i)); i++)
+        if (t != e->rsubj)
+            push(e, &params, t->expr);
     if (!ni->k) {
         struct value *body = inline_form(e, n);
         if (!body)

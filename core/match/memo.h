@@ -106,6 +106,8 @@ struct memo_hooks {
     void *ctx;
 };
 
+struct subj;
+
 /* Everything the match layer needs for one compilation. */
 struct memo_ctx {
     struct lisp *L;             /* values, symbols, arena */
@@ -122,6 +124,8 @@ struct memo_ctx {
     size_t hits, misses;        /* computed-cache statistics */
     uint32_t next_id;           /* creation counter for memo_hdr.id */
     uint32_t next_epoch;        /* last pass number given (memo_epoch) */
+    const struct subj **temps;  /* the temporaries by number (subj.tnum) */
+    uint32_t n_temps, cap_temps;
     int depth, max_depth;       /* recursion guard of every recursive pass */
     bool too_deep;              /* set once the guard tripped */
     bool failed;                /* a hook reported an error */

@@ -33,11 +33,29 @@ static const struct subj *make_subj(struct memo_ctx *m, const struct subj *paren
     return s;
 }
 
+/* s becomes a temporary: the next number, in creation order (a subject
+ * is made a temporary right after it is made). */
+static void number_temp(struct memo_ctx *m, struct subj *s)
+{
+    if (m->n_temps == m->cap_temps) {
+        uint32_t cap = m->cap_temps * 2 + 16;
+        m->temps = arena_grow(m->a, m->temps, m->cap_temps * sizeof *m->temps,
+                              cap * sizeof *m->temps);
+        m->cap_temps = cap;
+    }
+    s->temp = true;
+    s->tnum = m->n_temps;
+    m->temps[m->n_temps++] = s;
+}
+
 const struct subj *mtree_root(struct memo_ctx *m, struct value *expr, bool temp)
 {
     struct subj *s = (struct subj *)make_subj(m, NULL, NULL, 0, pat_val(m, expr));
     s->expr = expr;
-    s->temp = temp;
+    if (temp && !s->temp)
+        number_temp(m, s);
+    else if (!temp)
+        s->temp = false;
     return s;
 }
 
@@ -47,7 +65,7 @@ const struct subj *mtree_temp(struct memo_ctx *m, const struct subj *parent,
     struct subj *s = (struct subj *)make_subj(m, parent, fun, gen, NULL);
     if (!s->expr) {
         s->expr = m->hooks.gensym(m->hooks.ctx, "x");
-        s->temp = true;
+        number_temp(m, s);
     }
     return s;
 }

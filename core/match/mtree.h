@@ -28,6 +28,9 @@ struct subj {
     struct value *expr;         /* root: the subject expression or its
                                    temporary; others: their temporary */
     bool temp;                  /* expr is a temporary made here */
+    uint32_t tnum;              /* temporaries: their number in creation
+                                   order (so also in id order), an index
+                                   of memo_ctx.temps */
     uint64_t bit;               /* Bloom bit of this subject */
 };
 

@@ -5,7 +5,8 @@
  * variable, the 28.2 exclusion table, constants, `not`), `or` of constants
  * as one membership test, app sharing and skipped calls, leaves, the
  * linear size of an `and` of `or`s, the computed cache changing nothing,
- * hash-consed decision nodes, and the dumps (match/dump) that pin the structure.
+ * hash-consed decision nodes, the sets of temporaries the code below a
+ * node reads (also past 64 of them), and the dumps (match/dump) that pin the structure.
  */
 #include "support.h"
 #include "match_fixture.h"
@@ -283,6 +284,47 @@ static void nodes_are_hash_consed(void **state)
     arena_free(f->a);
 }
 
+/* (and (app f0 v0) ... (app f69 v69)): a chain of 70 bindings over a
+ * leaf reading them all.  Below the binding of the i-th temporary the
+ * code reads the i before it, in id order, past the first word of the
+ * sets too. */
+static void free_sets_of_many_temporaries(void **state)
+{
+    (void)state;
+    enum { K = 70 };
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *apps[K];
+    for (int i = 0; i < K; i++) {
+        char fun[16], var[16];
+        snprintf(fun, sizeof fun, "f%d", i);
+        snprintf(var, sizeof var, "v%d", i);
+        apps[i] = A(f, fun, V(f, var));
+    }
+    const struct pat *p[1] = {pat_and(&f->m, apps, K)};
+    const struct dnode *x = dtree_build(&f->m, f->root, p, 1);
+    assert_non_null(x);
+    const struct subj *bound[K];
+    for (int i = 0; i < K; i++, x = x->then) {
+        assert_int_equal(x->kind, DN_BIND);
+        bound[i] = x->temp;
+        assert_int_equal(dtree_free_count(x), i);
+        const struct subj *t;
+        uint32_t j = 0, k = 0;
+        for (; (t = dtree_free_next(&f->m, x, &j)); j++, k++) {
+            assert_ptr_equal(t, bound[k]);
+            assert_true(dtree_free_has(x, t) && dtree_uses(x, t));
+        }
+        assert_int_equal(k, i);
+        assert_false(dtree_free_has(x, bound[i]));
+        assert_true(dtree_free_has(x->then, bound[i]));
+    }
+    assert_int_equal(x->kind, DN_LEAF);
+    assert_int_equal(dtree_free_count(x), K);
+    for (int i = 1; i < K; i++)
+        assert_true(bound[i - 1]->o.h.id < bound[i]->o.h.id);
+    arena_free(f->a);
+}
+
 static void deep_patterns_fail_cleanly(void **state)
 {
     (void)state;
@@ -345,6 +387,7 @@ int main(void)
         cmocka_unit_test(and_of_ors_is_linear),
         cmocka_unit_test(cache_changes_nothing),
         cmocka_unit_test(nodes_are_hash_consed),
+        cmocka_unit_test(free_sets_of_many_temporaries),
         cmocka_unit_test(deep_patterns_fail_cleanly),
         cmocka_unit_test(dontcare_keeps_tests),
         cmocka_unit_test(pattern_dump),
