@@ -48,6 +48,16 @@ struct tset {
     uint32_t n;                   /* words; the last one is not zero */
 };
 
+/* What the emitter (match/emit) keeps per node during one pass. */
+struct dnode_emit {
+    uint32_t epoch;               /* the pass the rest belongs to */
+    uint32_t indeg;               /* places the node is reached from */
+    uint32_t cost;                /* size estimate of its inline code (up
+                                     to the sharing threshold), 0 = not yet */
+    bool shared;                  /* emitted once as a lambda */
+    struct value *k;              /* shared: the variable holding it */
+};
+
 enum dnode_kind {
     DN_FAIL,     /* no clause matches */
     DN_DONTCARE, /* unreachable by assumption: test results are ignored */
@@ -77,8 +87,8 @@ struct dnode {
     /* Per-pass caches of the passes over a finished DAG (never part of
      * its identity): valid while their epoch is the pass's memo_epoch. */
     uint32_t mark_epoch;          /* dtree_visit: already listed */
-    uint32_t aux_epoch;           /* aux belongs to this pass */
-    void *aux;                    /* the pass's data for the node */
+    struct dnode_emit em;         /* match/emit's bookkeeping, kept here so
+                                     that a pass allocates nothing per node */
 };
 
 /* Build the decision DAG for clauses pats[0..n) (in priority order) on

@@ -8,20 +8,14 @@
 
 #include <string.h>
 
-struct ninfo {
-    uint32_t indeg;     /* places the node is reached from */
-    struct value *k;    /* shared: the variable holding its lambda */
-    uint32_t cost;      /* size estimate of its inline code, 0 = not yet */
-    bool shared;        /* emitted once as a lambda */
-};
-
 /* Code smaller than this is copied to each place that reaches it rather
  * than made a shared lambda (a funcall is not much smaller). */
 #define SHARE_MIN_COST 12
 
 struct cinfo {
     bool *in_union;      /* vars[i] bound on some path to the clause */
-    uint32_t body_size;  /* size_of(body, 64) + 1, 0 = not yet measured */
+    uint32_t body_size;  /* size_of(body, SHARE_MIN_COST) + 1, 0 = not yet
+                            measured */
     struct value *fn;    /* shared body lambda variable, once made */
     struct value *body;  /* expanded body forms, once made */
     bool body_done;
@@ -120,14 +114,12 @@ static struct value *quoted(struct em *e, struct value *v)
 /* ---- node bookkeeping ------------------------------------------------- */
 
 /* The emitter's bookkeeping for n, kept on the node for this pass. */
-static struct ninfo *ninfo(struct em *e, const struct dnode *n)
+static struct dnode_emit *ninfo(struct em *e, const struct dnode *n)
 {
-    struct dnode *w = (struct dnode *)n; /* a cache, not part of identity */
-    if (w->aux_epoch != e->epoch) {
-        w->aux = ARENA_NEW(e->m->a, struct ninfo);
-        w->aux_epoch = e->epoch;
-    }
-    return w->aux;
+    struct dnode_emit *ni = &((struct dnode *)n)->em; /* not part of identity */
+    if (ni->epoch != e->epoch)
+        *ni = (struct dnode_emit){e->epoch, 0, 0, false, NULL};
+    return ni;
 }
 
 /* Kinds that are code of their own (leaves are shared by body lambdas). */
@@ -161,12 +153,19 @@ static uint32_t size_of(const struct value *v, uint32_t limit)
     return n;
 }
 
+/* Costs only decide whether a node reaches SHARE_MIN_COST, and adding
+ * up costs capped there decides it the same: measuring stops at it. */
+static uint32_t capped(uint32_t k)
+{
+    return k < SHARE_MIN_COST ? k : SHARE_MIN_COST;
+}
+
 /* size_of a clause's body, measured once (every leaf of the clause asks). */
 static uint32_t body_size(struct em *e, uint32_t clause)
 {
     struct cinfo *ci = &e->ci[clause];
     if (!ci->body_size)
-        ci->body_size = size_of(e->cl[clause].body, 64) + 1;
+        ci->body_size = size_of(e->cl[clause].body, SHARE_MIN_COST) + 1;
     return ci->body_size - 1;
 }
 
@@ -176,23 +175,23 @@ static uint32_t node_cost(struct em *e, const struct dnode *n);
 static uint32_t child_cost(struct em *e, const struct dnode *c)
 {
     uint32_t k = node_cost(e, c);
-    return ninfo(e, c)->shared ? 2 + dtree_free_count(c) : k;
+    return ninfo(e, c)->shared ? capped(2 + dtree_free_count(c)) : k;
 }
 
-/* Size estimate of n's inline code; decides (once) whether n is shared:
- * reached from two places or more and not small. */
+/* Size estimate of n's inline code (capped); decides (once) whether n is
+ * shared: reached from two places or more and not small. */
 static uint32_t node_cost(struct em *e, const struct dnode *n)
 {
-    struct ninfo *ni = ninfo(e, n);
+    struct dnode_emit *ni = ninfo(e, n);
     if (ni->cost)
         return ni->cost;
     uint32_t k = 1;
     if (n->kind == DN_LEAF) {
-        k = 1 + 2 * (n->vars ? n->vars->len : 0) +
-            (e->info[n->clause].shared ? 1 : body_size(e, n->clause));
+        k = capped(1 + 2 * (n->vars ? n->vars->len : 0) +
+                   (e->info[n->clause].shared ? 1 : body_size(e, n->clause)));
     } else if (inner_kind(n) && memo_enter(e->m)) {
-        k = (n->kind == DN_USE ? 0 : 4) + child_cost(e, n->then) +
-            (n->els ? child_cost(e, n->els) : 0);
+        k = capped((n->kind == DN_USE ? 0 : 4) + child_cost(e, n->then) +
+                   (n->els ? child_cost(e, n->els) : 0));
         memo_leave(e->m);
     }
     ni->cost = k ? k : 1;
@@ -609,7 +608,7 @@ static struct value *inline_form(struct em *e, const struct dnode *n)
  * call passing the temporaries it reads. */
 static struct value *shared_call(struct em *e, const struct dnode *n)
 {
-    struct ninfo *ni = ninfo(e, n);
+    struct dnode_emit *ni = ninfo(e, n);
     struct tail params = {NULL, NULL};
     const struct subj *t;
     for (uint32_t i = 0; (t = dtree_free_next(e->m, n, &i)); i++)

@@ -79,21 +79,6 @@ void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
         memo_add(m, &m->cache, k, h, node, hole);
 }
 
-bool memo_enter(struct memo_ctx *m)
-{
-    if (m->depth >= m->max_depth) {
-        m->too_deep = true;
-        return false;
-    }
-    m->depth++;
-    return true;
-}
-
-void memo_leave(struct memo_ctx *m)
-{
-    m->depth--;
-}
-
 enum { TAG_LIST = 1 };
 
 /* The hash of a list cell's key: the most frequent key of all, so it

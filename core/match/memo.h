@@ -11,7 +11,7 @@
  * memo_entry_of, memo_lookup, memo_find (inline, as are memo_mix to
  * memo_find), memo_find_by, memo_add, memo_insert, memo_stamp (inline;
  * memo_table_grow is memo_add's slow path), memo_cons (and list helpers),
- * memo_cache_get, memo_cache_put, memo_enter, memo_leave.
+ * memo_cache_get, memo_cache_put, memo_enter and memo_leave (inline).
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -286,7 +286,19 @@ static inline uint32_t memo_epoch(struct memo_ctx *m)
 
 /* Depth guard around recursive steps: memo_enter returns false (and sets
  * too_deep) at the limit; every successful enter needs one leave. */
-bool memo_enter(struct memo_ctx *m);
-void memo_leave(struct memo_ctx *m);
+static inline bool memo_enter(struct memo_ctx *m)
+{
+    if (m->depth >= m->max_depth) {
+        m->too_deep = true;
+        return false;
+    }
+    m->depth++;
+    return true;
+}
+
+static inline void memo_leave(struct memo_ctx *m)
+{
+    m->depth--;
+}
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lisp/print.h"
 #include "match/dump.h"
 #include "match/emit.h"
 #include "match/know.h"
@@ -325,6 +326,46 @@ static void free_sets_of_many_temporaries(void **state)
     arena_free(f->a);
 }
 
+/* The code emit_form prints for d over clause bodies b0 and b1 (clause
+ * 1 binds z). */
+static const char *emitted(struct match_fx *f, const struct dnode *d,
+                           const char *b0, const char *b1)
+{
+    static struct value *zvars[1];
+    zvars[0] = rd(f, "z");
+    struct emit_clause cl[2] = {{EMIT_BODY, rd(f, b0), false, NULL, 0, NULL},
+                                {EMIT_BODY, rd(f, b1), false, zvars, 1, NULL}};
+    struct value *form = emit_form(&f->m, d, f->root, NULL, cl, 2, NULL);
+    assert_non_null(form);
+    struct buf b;
+    buf_init(&b, f->a);
+    struct print_opts o = print_opts_default();
+    print_value(f->L, &b, form, &o);
+    return buf_cstr(&b);
+}
+
+/* A node reached from two places becomes a shared lambda when its code
+ * is not small (SHARE_MIN_COST), and the emitter's per-node notes of
+ * one pass do not leak into the next. */
+static void shared_nodes_by_size(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *p[2] = {AND2(f, OR2(f, P(f, "p1"), P(f, "q1")), P(f, "p2")),
+                              V(f, "z")};
+    const struct dnode *d = dtree_build(&f->m, f->root, p, 2);
+    assert_non_null(d);
+    const char *big = "((a (b (c (d (e (f (g (h (i (j (k (l 1)))))))))))))";
+    const char *shared = emitted(f, d, big, "(z)");
+    assert_non_null(strstr(shared, "(funcall pcase-)"));
+    assert_string_equal(emitted(f, d, big, "(z)"), shared);
+    /* the test 4, clause 0's leaf 1 + body, clause 1's leaf 4 */
+    assert_null(strstr(emitted(f, d, "((a))", "(z)"), "funcall")); /* 11 */
+    assert_non_null(strstr(emitted(f, d, "((a b))", "(z)"), "(funcall pcase-)")); /* 12 */
+    assert_string_equal(emitted(f, d, big, "(z)"), shared);
+    arena_free(f->a);
+}
+
 static void deep_patterns_fail_cleanly(void **state)
 {
     (void)state;
@@ -388,6 +429,7 @@ int main(void)
         cmocka_unit_test(cache_changes_nothing),
         cmocka_unit_test(nodes_are_hash_consed),
         cmocka_unit_test(free_sets_of_many_temporaries),
+        cmocka_unit_test(shared_nodes_by_size),
         cmocka_unit_test(deep_patterns_fail_cleanly),
         cmocka_unit_test(dontcare_keeps_tests),
         cmocka_unit_test(pattern_dump),
