@@ -20,11 +20,11 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
     m->max_depth = max_depth > 0 ? max_depth : 10000;
 }
 
-/* Double the slots (rehash from the old slots: hashes are kept there). */
-static void grow_slots(struct memo_ctx *m, struct memo_table *t)
+/* cap slots (rehash from the old slots: hashes are kept there). */
+static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
 {
     struct memo_table old = *t;
-    t->cap = t->cap ? t->cap * 2 : t->first ? t->first : 64;
+    t->cap = cap;
     t->slots = arena_zalloc(m->a, t->cap * sizeof *t->slots);
     for (size_t k = 0; k < old.cap; k++)
         if (old.slots[k].idx)
@@ -49,10 +49,19 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
     t->next_ref = (t->n_chunks++ << MEMO_CHUNK_BITS) + 1;
 }
 
+void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
+{
+    size_t cap = t->cap ? t->cap : t->first ? t->first : 64;
+    while (n * 2 > cap)
+        cap *= 2;
+    if (cap > t->cap)
+        resize_slots(m, t, cap);
+}
+
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
 {
     if ((t->n + 1) * 2 > t->cap) /* at most half full: short probes */
-        grow_slots(m, t);
+        resize_slots(m, t, t->cap ? t->cap * 2 : t->first ? t->first : 64);
     if (t->next == t->end)
         grow_ents(m, t);
 }

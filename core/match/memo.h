@@ -9,9 +9,10 @@
  *
  * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash,
  * memo_entry_of, memo_lookup, memo_find (inline, as are memo_mix to
- * memo_find), memo_find_by, memo_add, memo_insert, memo_stamp (inline;
- * memo_table_grow is memo_add's slow path), memo_cons (and list helpers),
- * memo_cache_get, memo_cache_put, memo_enter and memo_leave (inline).
+ * memo_find), memo_find_by, memo_free_slot (inline), memo_reserve,
+ * memo_table_grow (memo_add's slow path), memo_add, memo_insert,
+ * memo_stamp (inline), memo_cons (and list helpers), memo_cache_get,
+ * memo_cache_put, memo_epoch, memo_enter and memo_leave (inline).
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -219,6 +220,10 @@ static inline size_t memo_free_slot(const struct memo_table *t, uint32_t h)
         j = (j + 1) & mask;
     return j;
 }
+
+/* Room in t's slots for n entries in all, made at once: one rehash
+ * instead of one per doubling on the way (never shrinks). */
+void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n);
 
 /* Room in t for one more entry (memo_insert's slow path). */
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);

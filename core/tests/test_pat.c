@@ -223,6 +223,35 @@ static void entries_stay_in_place(void **state)
     arena_free(f->a);
 }
 
+/* A table with room made for 1000 entries takes them without growing its
+ * slots, and what it held before stays findable. */
+static void reserved_table(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_table t = {0};
+    t.first = 8;
+    static int objs[1000];
+    for (uint32_t i = 0; i < 1000; i++) {
+        struct memo_key k = {7, i, {NULL, NULL, NULL, NULL}};
+        if (i == 3) {
+            memo_reserve(&f->m, &t, 1000);
+            assert_int_equal(t.cap, 2048);
+        }
+        const struct memo_slot *slots = t.slots;
+        memo_insert(&f->m, &t, &k, memo_key_hash(&k), &objs[i]);
+        if (i > 3)
+            assert_ptr_equal(t.slots, slots);
+    }
+    for (uint32_t i = 0; i < 1000; i++) {
+        struct memo_key k = {7, i, {NULL, NULL, NULL, NULL}};
+        assert_ptr_equal(memo_find(&t, &k, memo_key_hash(&k)), &objs[i]);
+    }
+    memo_reserve(&f->m, &t, 10); /* never shrinks */
+    assert_int_equal(t.cap, 2048);
+    arena_free(f->a);
+}
+
 static void depth_guard(void **state)
 {
     (void)state;
@@ -249,6 +278,7 @@ int main(void)
         cmocka_unit_test(memo_lists_and_cache),
         cmocka_unit_test(small_first_table),
         cmocka_unit_test(entries_stay_in_place),
+        cmocka_unit_test(reserved_table),
         cmocka_unit_test(depth_guard),
     };
     return SUPPORT_RUN(tests);
