@@ -89,12 +89,15 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     t->p = p;
     t->items = items;
     t->degenerate = kind == MT_OR && (!items || !items->cdr);
+    t->rebuilt_same = (kind == MT_AND || kind == MT_OR) && items && items->cdr;
     if (kind == MT_LEAF) {
         t->subjects = s->bit;
     } else if (items) {
         for (const struct memo_list *l = items; l; l = l->cdr) {
-            t->subjects |= ((const struct mtree *)l->car)->subjects;
-            t->degenerate |= ((const struct mtree *)l->car)->degenerate;
+            const struct mtree *k = (const struct mtree *)l->car;
+            t->subjects |= k->subjects;
+            t->degenerate |= k->degenerate;
+            t->rebuilt_same &= k->kind != MT_SUCCEED && k->kind != MT_FAIL;
         }
     }
     memo_add(m, &m->unique, &k, h, t, hole);
@@ -203,18 +206,22 @@ bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
     size_t n = mt->items->len, i = 0;
     struct memo_obj **ta = ARENA_NEWN(m->a, struct memo_obj *, n);
     struct memo_obj **ea = ARENA_NEWN(m->a, struct memo_obj *, n);
-    bool ok = true;
+    bool ok = true, then_same = true, else_same = true;
     for (const struct memo_list *l = mt->items; l && ok; l = l->cdr, i++) {
         const struct mtree *t, *e;
         ok = mtree_split(m, (const struct mtree *)l->car, s, f, arg, &t, &e);
         ta[i] = (struct memo_obj *)t;
         ea[i] = (struct memo_obj *)e;
+        then_same &= ta[i] == l->car;
+        else_same &= ea[i] == l->car;
     }
     memo_leave(m);
     if (!ok)
         return false;
-    *then_mt = rebuild(m, mt->kind, ta, n);
-    *else_mt = rebuild(m, mt->kind, ea, n);
+    if (!then_same || !mt->rebuilt_same)
+        *then_mt = rebuild(m, mt->kind, ta, n);
+    if (!else_same || !mt->rebuilt_same)
+        *else_mt = rebuild(m, mt->kind, ea, n);
     return true;
 }
 

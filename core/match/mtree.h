@@ -51,6 +51,9 @@ struct mtree {
     uint64_t subjects;         /* Bloom set of the subjects of the leaves */
     bool degenerate;           /* an `or` of fewer than two alternatives is
                                   below (its pattern is p) */
+    bool rebuilt_same;         /* AND/OR of two items or more, none of them
+                                  SUCCEED or FAIL: rebuilding it from the
+                                  same items gives it back */
 };
 
 /* A variable bound on the current path: NAME's value is subject s. */

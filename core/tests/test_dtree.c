@@ -46,6 +46,14 @@ static const struct pat *OR2(struct match_fx *f, const struct pat *a, const stru
     return pat_or(&f->m, v, 2);
 }
 
+/* A test that tells nothing about any leaf. */
+static struct mt_split nothing_known(void *arg, const struct pat *leaf)
+{
+    (void)arg;
+    (void)leaf;
+    return (struct mt_split){MT_UNKNOWN, MT_UNKNOWN};
+}
+
 static const char *dtree_text(struct match_fx *f, const struct pat *const *pats, size_t n)
 {
     const struct dnode *d = dtree_build(&f->m, f->root, pats, n);
@@ -326,6 +334,32 @@ static void free_sets_of_many_temporaries(void **state)
     arena_free(f->a);
 }
 
+/* A split whose test says nothing about any leaf gives the tree back
+ * (no copy made), but still drops what a rebuild drops: a SUCCEED item of
+ * an `and`. */
+static const struct mtree *unknown_split(struct match_fx *f, const struct mtree *mt)
+{
+    const struct mtree *t, *e;
+    assert_true(mtree_split(&f->m, mt, f->root, nothing_known, NULL, &t, &e));
+    assert_ptr_equal(t, e);
+    return t;
+}
+
+static void splits_keep_unknown_trees(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct mtree *a = mtree_make(&f->m, f->root, P(f, "consp"));
+    const struct mtree *b = mtree_make(&f->m, f->root, P(f, "f"));
+    struct memo_obj *ab[2] = {(struct memo_obj *)a, (struct memo_obj *)b};
+    const struct mtree *and = mtree_and(&f->m, memo_list_of(&f->m, ab, 2));
+    assert_ptr_equal(unknown_split(f, and), and);
+    struct memo_obj *sa[2] = {(struct memo_obj *)mtree_succeed(&f->m), (struct memo_obj *)a};
+    const struct mtree *with_succeed = mtree_and(&f->m, memo_list_of(&f->m, sa, 2));
+    assert_ptr_equal(unknown_split(f, with_succeed), a);
+    arena_free(f->a);
+}
+
 /* The code emit_form prints for d over clause bodies b0 and b1 (clause
  * 1 binds z). */
 static const char *emitted(struct match_fx *f, const struct dnode *d,
@@ -430,6 +464,7 @@ int main(void)
         cmocka_unit_test(nodes_are_hash_consed),
         cmocka_unit_test(free_sets_of_many_temporaries),
         cmocka_unit_test(shared_nodes_by_size),
+        cmocka_unit_test(splits_keep_unknown_trees),
         cmocka_unit_test(deep_patterns_fail_cleanly),
         cmocka_unit_test(dontcare_keeps_tests),
         cmocka_unit_test(pattern_dump),
