@@ -53,6 +53,8 @@ static bool vectorlike(const struct value *v)
  * visited identically, so they hash identically. */
 uint32_t pat_value_hash(const struct value *v)
 {
+    if (v->kind != VK_CONS && !vectorlike(v)) /* the walk's one step */
+        return memo_mix(0x2545f491u, hash_atom(v));
     const struct value *stack[HASH_BUDGET];
     size_t top = 0, seen = 0;
     uint32_t h = 0x2545f491u;
@@ -118,11 +120,32 @@ static bool val_eq(const void *obj, const void *arg)
     return value_equal(pv->v, arg);
 }
 
+/* pat_val's lookup of a symbol: `equal' is identity there. */
+static struct pat_val *find_symbol(const struct memo_table *t, uint32_t h,
+                                   const struct value *sym, size_t *hole)
+{
+    *hole = 0;
+    if (!t->cap)
+        return NULL;
+    size_t mask = t->cap - 1;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[j];
+        if (!s->idx) {
+            *hole = j;
+            return NULL;
+        }
+        struct pat_val *pv;
+        if (s->hash == h && (pv = memo_entry_of(t, s->idx)->obj)->v == sym)
+            return pv;
+    }
+}
+
 const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 {
     uint32_t h = pat_value_hash(v);
     size_t hole;
-    struct pat_val *pv = memo_find_by(&m->vals, h, val_eq, v, &hole);
+    struct pat_val *pv = v->kind == VK_SYMBOL ? find_symbol(&m->vals, h, v, &hole)
+                                              : memo_find_by(&m->vals, h, val_eq, v, &hole);
     if (pv)
         return pv;
     pv = ARENA_NEW(m->a, struct pat_val);

@@ -34,6 +34,13 @@ static void equal_values_share_patterns(void **state)
     assert_ptr_equal(pat_pred(m, rd(f, "(> 3)")), pat_pred(m, rd(f, "(> 3)")));
     assert_ptr_not_equal(pat_pred(m, rd(f, "(> 3)")), pat_guard(m, rd(f, "(> 3)")));
     assert_ptr_equal(pat_var(m, rd(f, "x")), pat_var(m, rd(f, "x")));
+    /* symbols are `equal' when they are one symbol: an uninterned x is
+     * not the interned one, and its hash is its own */
+    struct value *u1 = intern_uninterned(f->L, "x", 1), *u2 = intern_uninterned(f->L, "x", 1);
+    assert_ptr_not_equal(pat_val(m, u1), pat_val(m, rd(f, "x")));
+    assert_ptr_not_equal(pat_val(m, u1), pat_val(m, u2));
+    assert_ptr_equal(pat_val(m, u1), pat_val(m, u1));
+    assert_ptr_equal(pat_val(m, rd(f, "x"))->v, rd(f, "x"));
     arena_free(f->a);
 }
 
