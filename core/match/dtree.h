@@ -54,7 +54,6 @@ struct dnode_emit {
     uint32_t indeg;               /* places the node is reached from */
     uint32_t cost;                /* size estimate of its inline code (up
                                      to the sharing threshold), 0 = not yet */
-    bool shared;                  /* emitted once as a lambda */
     struct value *k;              /* shared: the variable holding it */
 };
 

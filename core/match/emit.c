@@ -118,7 +118,7 @@ static struct dnode_emit *ninfo(struct em *e, const struct dnode *n)
 {
     struct dnode_emit *ni = &((struct dnode *)n)->em; /* not part of identity */
     if (ni->epoch != e->epoch)
-        *ni = (struct dnode_emit){e->epoch, 0, 0, false, NULL};
+        *ni = (struct dnode_emit){e->epoch, 0, 0, NULL};
     return ni;
 }
 
@@ -128,10 +128,6 @@ static bool inner_kind(const struct dnode *n)
     return n->kind == DN_TEST || n->kind == DN_BIND || n->kind == DN_USE;
 }
 
-static bool shared(struct em *e, const struct dnode *n)
-{
-    return inner_kind(n) && ninfo(e, n)->shared;
-}
 
 /* Conses in v, counted up to limit. */
 static uint32_t size_of(const struct value *v, uint32_t limit)
@@ -171,15 +167,21 @@ static uint32_t body_size(struct em *e, uint32_t clause)
 
 static uint32_t node_cost(struct em *e, const struct dnode *n);
 
+/* Is n emitted once as a lambda: code of its own, reached from two places
+ * or more, and not small?  Only then is its size measured (and the sizes
+ * below it that it adds up). */
+static bool shared(struct em *e, const struct dnode *n)
+{
+    return inner_kind(n) && ninfo(e, n)->indeg >= 2 && node_cost(e, n) >= SHARE_MIN_COST;
+}
+
 /* What a reference to child costs in its parent's code. */
 static uint32_t child_cost(struct em *e, const struct dnode *c)
 {
-    uint32_t k = node_cost(e, c);
-    return ninfo(e, c)->shared ? capped(2 + dtree_free_count(c)) : k;
+    return shared(e, c) ? capped(2 + dtree_free_count(c)) : node_cost(e, c);
 }
 
-/* Size estimate of n's inline code (capped); decides (once) whether n is
- * shared: reached from two places or more and not small. */
+/* Size estimate of n's inline code (capped), measured once. */
 static uint32_t node_cost(struct em *e, const struct dnode *n)
 {
     struct dnode_emit *ni = ninfo(e, n);
@@ -195,7 +197,6 @@ static uint32_t node_cost(struct em *e, const struct dnode *n)
         memo_leave(e->m);
     }
     ni->cost = k ? k : 1;
-    ni->shared = inner_kind(n) && ni->indeg >= 2 && k >= SHARE_MIN_COST;
     return k;
 }
 
@@ -238,7 +239,6 @@ static void survey(struct em *e, const struct dnode *root, size_t n_clauses)
     for (size_t i = 0; i < n_clauses; i++)
         e->info[i].shared = e->cl[i].kind == EMIT_BODY && e->info[i].sites >= 2 &&
                             !small_body(e, e->cl[i].body);
-    node_cost(e, root);
 }
 
 /* ---- tests and calls -------------------------------------------------- */
