@@ -212,21 +212,51 @@ static bool small_body(struct em *e, struct value *body)
     return f == e->L->nil || value_car(body)->kind != VK_CONS;
 }
 
+/* Walk the DAG from root, each node once (pushed when first reached,
+ * which resets its bookkeeping), counting in-degrees on the way; the
+ * leaves it reached are returned (*n of them). */
+static const struct dnode **count_indegrees(struct em *e, const struct dnode *root,
+                                            size_t *n)
+{
+    size_t cap = 32, top = 0, cap_l = 16;
+    const struct dnode **st = ARENA_NEWN(e->m->a, const struct dnode *, cap);
+    const struct dnode **leaves = ARENA_NEWN(e->m->a, const struct dnode *, cap_l);
+    *n = 0;
+    ninfo(e, root)->indeg = 1;
+    st[top++] = root;
+    while (top) {
+        const struct dnode *x = st[--top];
+        if (x->kind == DN_LEAF && *n == cap_l) {
+            leaves = arena_grow(e->m->a, leaves, cap_l * sizeof *leaves, cap_l * 2 * sizeof *leaves);
+            cap_l *= 2;
+        }
+        if (x->kind == DN_LEAF)
+            leaves[(*n)++] = x;
+        if (top + 2 > cap) {
+            st = arena_grow(e->m->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
+            cap *= 2;
+        }
+        const struct dnode *kids[2] = {x->els, x->then};
+        for (int i = 0; i < 2; i++) {
+            if (!kids[i])
+                continue;
+            bool first = kids[i]->em.epoch != e->epoch;
+            ninfo(e, kids[i])->indeg++;
+            if (first)
+                st[top++] = kids[i];
+        }
+    }
+    return leaves;
+}
+
 /* Count in-degrees and, per clause, leaves, sites and bound variables. */
 static void survey(struct em *e, const struct dnode *root, size_t n_clauses)
 {
     size_t n;
-    const struct dnode **all = dtree_visit(e->m, root, &n);
-    ninfo(e, root)->indeg = 1;
+    const struct dnode **leaves = count_indegrees(e, root, &n);
     for (size_t i = 0; i < n; i++) {
-        if (all[i]->then)
-            ninfo(e, all[i]->then)->indeg++;
-        if (all[i]->els)
-            ninfo(e, all[i]->els)->indeg++;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const struct dnode *x = all[i];
-        if (x->kind != DN_LEAF || x->clause >= n_clauses)
+        const struct dnode *x = leaves[i];
+        if (x->clause >= n_clauses)
             continue;
         const struct emit_clause *c = &e->cl[x->clause];
         e->info[x->clause].leaves++;
