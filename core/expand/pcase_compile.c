@@ -254,19 +254,30 @@ static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const stru
     }
 }
 
+/* Only the variables a warning would be given for are looked for: the
+ * scan of the scope stops as soon as it has seen them all. */
 static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
 {
     if (!cl->scope)
         return;
-    bool *found = arena_zalloc(c->L->a, cl->n_vars + 1);
-    pat_mentions(c->m, cl->scope, cl->vars, cl->n_vars, found);
+    struct arena *a = c->m->a;
+    struct value **look = ARENA_NEWN(a, struct value *, cl->n_vars + 1);
+    size_t *at = ARENA_NEWN(a, size_t, cl->n_vars + 1), k = 0;
     for (size_t j = 0; j < cl->n_vars; j++) {
-        const struct value *v = cl->vars[j];
-        if (found[j] || cl->used[j] || !v->u.sym.interned || v->u.sym.name[0] == '_')
-            continue;
-        pcase_diag(c, DIAG_WARNING, NULL, cl->var_cells[j], "unused-variable",
-                "variable `%s' is bound by the pattern but never used", v->u.sym.name);
+        struct value *v = cl->vars[j];
+        if (!cl->used[j] && v->u.sym.interned && v->u.sym.name[0] != '_') {
+            look[k] = v;
+            at[k++] = j;
+        }
     }
+    bool *found = ARENA_NEWN(a, bool, k + 1);
+    if (!k || pat_mentions(c->m, cl->scope, look, k, found) == k)
+        return;
+    for (size_t i = 0; i < k; i++)
+        if (!found[i])
+            pcase_diag(c, DIAG_WARNING, NULL, cl->var_cells[at[i]], "unused-variable",
+                    "variable `%s' is bound by the pattern but never used",
+                    look[i]->u.sym.name);
 }
 
 /* ---- describing a path ------------------------------------------------ */
