@@ -39,7 +39,7 @@ struct dt {
     struct memo_table eql;      /* (pred (eql PREV)) pattern -> PREV subject */
     const struct dnode *fail;
     const struct dnode *dontcare;
-    struct scratch sc;          /* split_rest's buffers */
+    struct scratch sc;          /* split_rest's and subst_rest's buffers */
     uint64_t *words;            /* node_set's buffer */
     uint32_t cap_words;
     size_t size;                /* state_size of the distinct states built */
@@ -328,8 +328,8 @@ static struct mt_split by_pred(void *arg, const struct pat *leaf_pat)
     return know_after_pred(sp->d->m, sp->upat, leaf_pat, sp->vars);
 }
 
-/* split_rest's buffers: it returns before any recursion, so one set
- * serves every call. */
+/* split_rest's and subst_rest's buffers: they return before any
+ * recursion, so one set serves every call. */
 static void scratch_fit(struct dt *d, size_t n)
 {
     struct scratch *sc = &d->sc;
@@ -640,6 +640,36 @@ static bool state_uses(struct memo_list *pending, struct memo_list *vars,
     return false;
 }
 
+/* rest with every branch's (app fun P) leaves on s made P on n: the
+ * branches after the last one that changes are rest's own tail (split_rest's
+ * buffers serve: nothing here recurses into u1).  False when the depth
+ * guard tripped. */
+static bool subst_rest(struct dt *d, struct memo_list *rest, const struct subj *s,
+                       const struct pat_val *fun, const struct subj *n,
+                       struct memo_list **out)
+{
+    size_t len = rest ? rest->len : 0, i = 0, changed_to = 0;
+    scratch_fit(d, len + 1);
+    struct scratch *sc = &d->sc;
+    for (struct memo_list *l = rest; l; l = l->cdr, i++) {
+        const struct branch *b = (const struct branch *)l->car;
+        const struct mtree *mt = mtree_app_subst(d->m, b->match, s, fun, n);
+        if (!mt)
+            return false;
+        sc->cells[i] = l;
+        sc->tv[i] = l->car;
+        if (mt != b->match) {
+            sc->tv[i] = (struct memo_obj *)mtree_branch(d->m, mt, b->clause, b->vars);
+            changed_to = i + 1;
+        }
+    }
+    struct memo_list *r = changed_to < len ? sc->cells[changed_to] : NULL;
+    while (changed_to-- > 0)
+        r = memo_cons(d->m, sc->tv[changed_to], r);
+    *out = r;
+    return true;
+}
+
 static const struct dnode *app_step(struct dt *d, const struct subj *s,
                                     const struct pat *p, struct memo_list *more,
                                     uint32_t clause, struct memo_list *vars,
@@ -649,21 +679,14 @@ static const struct dnode *app_step(struct dt *d, const struct subj *s,
     const struct subj *n = mtree_temp(d->m, s, p->val, gen);
     while (state_uses(more, vars, rest, n))
         n = mtree_temp(d->m, s, p->val, ++gen);
-    size_t len = rest ? rest->len : 0, i = 0;
-    struct memo_obj **bs = ARENA_NEWN(d->m->a, struct memo_obj *, len + 1);
-    for (const struct memo_list *l = rest; l; l = l->cdr) {
-        const struct branch *b = (const struct branch *)l->car;
-        const struct mtree *mt = mtree_app_subst(d->m, b->match, s, p->val, n);
-        if (!mt)
-            return NULL;
-        bs[i++] = mt == b->match ? l->car
-                : (struct memo_obj *)mtree_branch(d->m, mt, b->clause, b->vars);
-    }
+    struct memo_list *new_rest;
+    if (!subst_rest(d, rest, s, p->val, n, &new_rest))
+        return NULL;
     const struct mtree *sub = mtree_make(d->m, n, p->sub);
     if (!sub)
         return NULL;
     const struct dnode *body = u1(d, memo_cons(d->m, (struct memo_obj *)sub, more),
-                                  clause, vars, memo_list_of(d->m, bs, len));
+                                  clause, vars, new_rest);
     if (!body || body == d->dontcare)
         return body;
     if (!dtree_uses(body, n)) /* the call is never made, but s counts as used */
