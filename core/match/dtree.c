@@ -290,11 +290,12 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
 }
 
 /* A leaf binds the variables in a canonical order (by name creation), so
- * paths that bind the same variables to the same places share it. */
-static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list *vars)
+ * paths that bind the same variables to the same places share it; the
+ * sorted list is kept on vars (leaves of many states have the same). */
+static struct memo_list *sorted_vars(struct dt *d, const struct memo_list *vars)
 {
-    size_t n = vars ? vars->len : 0, i = 0;
-    struct memo_obj **v = ARENA_NEWN(d->m->a, struct memo_obj *, n + 1);
+    size_t n = vars->len, i = 0;
+    struct memo_obj **v = ARENA_NEWN(d->m->a, struct memo_obj *, n);
     for (const struct memo_list *l = vars; l; l = l->cdr) {
         size_t j = i++;
         const struct vbind *b = (const struct vbind *)l->car;
@@ -304,8 +305,15 @@ static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list 
         }
         v[j] = l->car;
     }
+    return memo_list_of(d->m, v, n);
+}
+
+static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list *vars)
+{
+    if (vars && !vars->sorted)
+        vars->sorted = sorted_vars(d, vars);
     return make_node(d, DN_LEAF, NULL, NULL, NULL, NULL, clause,
-                     memo_list_of(d->m, v, n));
+                     vars ? vars->sorted : NULL);
 }
 
 /* ---- splitting the remaining branches --------------------------------- */

@@ -43,6 +43,8 @@ struct memo_list {
     struct memo_list *cdr;  /* rest, NULL at the end */
     uint32_t len;           /* number of elements */
     void *aux;              /* per-list analysis cached by match/dtree */
+    struct memo_list *sorted; /* match/dtree: a list of bindings in the
+                                 canonical order of leaves, once made */
 };
 
 /* The identity of a hash-consed object: a tag plus up to four words. */
@@ -108,6 +110,7 @@ struct memo_hooks {
 };
 
 struct subj;
+struct mtree;
 
 /* Everything the match layer needs for one compilation. */
 struct memo_ctx {
@@ -126,6 +129,7 @@ struct memo_ctx {
     uint32_t next_id;           /* creation counter for memo_hdr.id */
     uint32_t next_epoch;        /* last pass number given (memo_epoch) */
     const struct subj **temps;  /* the temporaries by number (subj.tnum) */
+    const struct mtree *succeed, *fail; /* match/mtree's constants, once made */
     uint32_t n_temps, cap_temps;
     int depth, max_depth;       /* recursion guard of every recursive pass */
     bool too_deep;              /* set once the guard tripped */

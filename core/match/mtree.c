@@ -104,14 +104,19 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     return t;
 }
 
+/* SUCCEED and FAIL are asked for at every known leaf: kept in m. */
 const struct mtree *mtree_succeed(struct memo_ctx *m)
 {
-    return make_mt(m, MT_SUCCEED, NULL, NULL, NULL);
+    if (!m->succeed)
+        m->succeed = make_mt(m, MT_SUCCEED, NULL, NULL, NULL);
+    return m->succeed;
 }
 
 const struct mtree *mtree_fail(struct memo_ctx *m)
 {
-    return make_mt(m, MT_FAIL, NULL, NULL, NULL);
+    if (!m->fail)
+        m->fail = make_mt(m, MT_FAIL, NULL, NULL, NULL);
+    return m->fail;
 }
 
 const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items)

@@ -202,6 +202,27 @@ static void app_sharing_and_skipping(void **state)
     arena_free(f->a);
 }
 
+/* A leaf lists its bindings by name creation, whatever order they were
+ * bound in, and both ways through an `or' end at that one leaf. */
+static void leaves_sort_their_bindings(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *va = V(f, "a"), *vb = V(f, "b");
+    const struct pat *three[3] = {OR2(f, P(f, "p"), P(f, "q")), A(f, "car", vb),
+                                  A(f, "cdr", va)};
+    const struct pat *p[1] = {pat_and(&f->m, three, 3)};
+    assert_string_equal(dtree_text(f, p, 1),
+                        "n0: if (p x) then n1 else n4\n"
+                        "n1: let $1 = (car x) -> n2\n"
+                        "n2: let $2 = (cdr x) -> n3\n"
+                        "n3: clause 0 [a=$2 b=$1]\n"
+                        "n4: if (q x) then n1 else n5\n"
+                        "n5: fail\n");
+    assert_ptr_equal(mtree_succeed(&f->m), mtree_succeed(&f->m));
+    arena_free(f->a);
+}
+
 static void repeated_variable_is_eql(void **state)
 {
     (void)state;
@@ -458,6 +479,7 @@ int main(void)
         cmocka_unit_test(not_swaps_outcomes),
         cmocka_unit_test(or_of_constants),
         cmocka_unit_test(app_sharing_and_skipping),
+        cmocka_unit_test(leaves_sort_their_bindings),
         cmocka_unit_test(repeated_variable_is_eql),
         cmocka_unit_test(and_of_ors_is_linear),
         cmocka_unit_test(cache_changes_nothing),
