@@ -240,7 +240,8 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
         if (fun->kind != VK_SYMBOL)
             env = env_of(d, fun, vars);
         struct memo_key ek = {TAG_EQL, 0, {p, NULL, NULL, NULL}};
-        prev = memo_find(&d->eql, &ek, memo_key_hash(&ek));
+        if (d->eql.n) /* there are repeated variables */
+            prev = memo_find(&d->eql, &ek, memo_key_hash(&ek));
     } else if (kind == DT_GUARD) {
         env = env_of(d, p->val->v, vars);
     }
