@@ -31,19 +31,26 @@ static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
             t->slots[memo_free_slot(t, old.slots[k].hash)] = old.slots[k];
 }
 
-/* One more chunk of entries, twice the size of the last (up to
- * MEMO_CHUNK_MAX): the entries already stored stay where they are. */
+/* One more chunk of entries, twice the size of the last (the first one
+ * small, up to MEMO_CHUNK_MAX): the entries already stored stay where
+ * they are. */
 static void grow_ents(struct memo_ctx *m, struct memo_table *t)
 {
-    size_t size = t->first ? t->first / 2 : 32;
-    if (!t->n_chunks)
-        t->chunk = ARENA_NEWN(m->a, struct memo_entry *, MEMO_CHUNKS);
-    else if (t->n_chunks == MEMO_CHUNKS) /* past any arena: out of memory */
-        arena_alloc(m->a, SIZE_MAX);
-    else
+    size_t size = (t->first ? t->first : 64) / 4; /* half of what fits the slots */
+    if (t->n_chunks)
         size = (size_t)(t->end - t->chunk[t->n_chunks - 1]) * 2;
     if (size > MEMO_CHUNK_MAX)
         size = MEMO_CHUNK_MAX;
+    if (!t->cap_chunks) {
+        t->cap_chunks = 8;
+        t->chunk = ARENA_NEWN(m->a, struct memo_entry *, t->cap_chunks);
+    } else if (t->n_chunks == t->cap_chunks) {
+        if (t->cap_chunks == MEMO_CHUNKS) /* past any arena: out of memory */
+            arena_alloc(m->a, SIZE_MAX);
+        t->chunk = arena_grow(m->a, t->chunk, t->cap_chunks * sizeof *t->chunk,
+                              t->cap_chunks * 2 * sizeof *t->chunk);
+        t->cap_chunks *= 2;
+    }
     t->next = t->chunk[t->n_chunks] = ARENA_NEWN(m->a, struct memo_entry, size);
     t->end = t->next + size;
     t->next_ref = (t->n_chunks++ << MEMO_CHUNK_BITS) + 1;

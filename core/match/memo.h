@@ -74,7 +74,7 @@ struct memo_entry {
 struct memo_table {
     struct memo_slot *slots;  /* cap slots: idx 0 when empty, else the
                                  entry's reference (memo_entry_of) */
-    struct memo_entry **chunk; /* MEMO_CHUNKS chunk pointers, n_chunks used */
+    struct memo_entry **chunk; /* cap_chunks chunk pointers, n_chunks used */
     struct memo_entry *next;  /* where the next entry goes */
     struct memo_entry *end;   /* end of the last chunk */
     size_t cap;               /* power of two (0 before first insert) */
@@ -83,7 +83,7 @@ struct memo_table {
                                  two >= 4; 0 = 64): tables that stay small
                                  and live as long as the run start smaller */
     uint32_t next_ref;        /* reference of the entry at next */
-    uint32_t n_chunks;
+    uint32_t n_chunks, cap_chunks;
 };
 
 /* An entry's reference: its chunk number above MEMO_CHUNK_BITS, its
