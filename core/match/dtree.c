@@ -506,6 +506,9 @@ static bool leaf_ok(struct walk *w, const struct pat *p)
     }
 }
 
+/* Not inlined into u1: it runs once per pending list, and inlined it
+ * makes the frame of every step of the recursion larger. */
+__attribute__((noinline))
 static struct tailinfo *tail_info(struct dt *d, struct memo_list *pending)
 {
     if (pending->aux)
