@@ -43,6 +43,7 @@ struct dt {
     uint64_t *words;            /* node_set's buffer */
     uint32_t cap_words;
     size_t size;                /* state_size of the distinct states built */
+    struct value *not;          /* the symbol (strip_not, at every test) */
 };
 
 /* ---- free temporary sets --------------------------------------------- */
@@ -221,7 +222,7 @@ static struct memo_list *env_of(struct dt *d, const struct value *code,
 /* FUN without its `not` wrappers (the code whose variables matter). */
 static const struct value *strip_not(struct dt *d, const struct value *fun)
 {
-    struct value *not = pat_sym_not(d->m);
+    struct value *not = d->not;
     while (fun->kind == VK_CONS && value_car(fun) == not) {
         const struct value *r = value_cdr(fun);
         fun = r->kind == VK_CONS ? value_car(r) : d->m->L->nil;
@@ -899,6 +900,7 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
     struct dt d;
     memset(&d, 0, sizeof d);
     d.m = m;
+    d.not = pat_sym_not(m);
     d.fail = make_node(&d, DN_FAIL, NULL, NULL, NULL, NULL, 0, NULL);
     d.dontcare = make_node(&d, DN_DONTCARE, NULL, NULL, NULL, NULL, 0, NULL);
     if (n >= (size_t)m->max_depth) { /* each clause may need a level */

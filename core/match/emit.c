@@ -31,6 +31,7 @@ struct em {
     uint32_t epoch;           /* this pass: the ninfo kept on nodes */
     struct value *defs;       /* (VAR LAMBDA) bindings, newest first */
     bool raw;                 /* leave user code unexpanded (dumps) */
+    struct value *progn;      /* asked for at every form a body is made of */
 };
 
 /* ---- list helpers ----------------------------------------------------- */
@@ -78,7 +79,7 @@ static struct value *tail_list(struct em *e, struct tail *t)
 /* The forms a form stands for in a body: a non-empty progn is spliced. */
 static struct value *as_forms(struct em *e, struct value *form)
 {
-    if (form->kind == VK_CONS && value_car(form) == sym(e, "progn") &&
+    if (form->kind == VK_CONS && value_car(form) == e->progn &&
         value_cdr(form)->kind == VK_CONS)
         return value_cdr(form);
     return cons(e, form, e->L->nil);
@@ -91,7 +92,7 @@ static struct value *as_form(struct em *e, struct value *forms)
         return e->L->nil;
     if (value_cdr(forms) == e->L->nil)
         return value_car(forms);
-    return cons(e, sym(e, "progn"), forms);
+    return cons(e, e->progn, forms);
 }
 
 /* a followed by b (a copied). */
@@ -550,7 +551,7 @@ static struct value *ignored_test(struct em *e, const struct dtest *t,
     struct value *rest = tf ? node_forms(e, next) : NULL;
     if (!rest)
         return NULL;
-    return cons(e, sym(e, "progn"), cons(e, list2(e, sym(e, "ignore"), tf), rest));
+    return cons(e, e->progn, cons(e, list2(e, sym(e, "ignore"), tf), rest));
 }
 
 static bool chainable(struct em *e, const struct dnode *n)
@@ -676,6 +677,7 @@ struct value *emit_test_form(struct memo_ctx *m, const struct dtest *t,
     e.L = m->L;
     e.raw = !expand;
     e.epoch = memo_epoch(m);
+    e.progn = sym(&e, "progn");
     return test_form(&e, t);
 }
 
@@ -689,6 +691,7 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     e.m = m;
     e.L = m->L;
     e.epoch = memo_epoch(m);
+    e.progn = sym(&e, "progn");
     e.rsubj = rsubj;
     e.cl = cl;
     e.ci = ARENA_NEWN(m->a, struct cinfo, n + 1);
@@ -716,6 +719,6 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     struct value *form = defs == e.L->nil ? as_form(&e, body)
                        : cons(&e, sym(&e, "let*"), cons(&e, defs, body));
     if (rsubj->temp && !reads)
-        form = cons(&e, sym(&e, "progn"), cons(&e, subject, as_forms(&e, form)));
+        form = cons(&e, e.progn, cons(&e, subject, as_forms(&e, form)));
     return form;
 }
