@@ -56,6 +56,14 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
     t->next_ref = (t->n_chunks++ << MEMO_CHUNK_BITS) + 1;
 }
 
+/* Inserts left before the slots would be more than half full (short
+ * probes) or the last chunk of entries full. */
+static void set_room(struct memo_table *t)
+{
+    size_t slots = t->cap / 2 - t->n, ents = (size_t)(t->end - t->next);
+    t->room = slots < ents ? slots : ents;
+}
+
 void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
 {
     size_t cap = t->cap ? t->cap : t->first ? t->first : 64;
@@ -63,14 +71,16 @@ void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
         cap *= 2;
     if (cap > t->cap)
         resize_slots(m, t, cap);
+    set_room(t);
 }
 
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
 {
-    if ((t->n + 1) * 2 > t->cap) /* at most half full: short probes */
+    if ((t->n + 1) * 2 > t->cap)
         resize_slots(m, t, t->cap ? t->cap * 2 : t->first ? t->first : 64);
     if (t->next == t->end)
         grow_ents(m, t);
+    set_room(t);
 }
 
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h)

@@ -82,6 +82,8 @@ struct memo_table {
     size_t first;             /* slots of the first allocation (a power of
                                  two >= 4; 0 = 64): tables that stay small
                                  and live as long as the run start smaller */
+    size_t room;              /* entries that fit before the slots or the
+                                 chunks must grow (0: call the slow path) */
     uint32_t next_ref;        /* reference of the entry at next */
     uint32_t n_chunks, cap_chunks;
 };
@@ -241,10 +243,11 @@ static inline void memo_add(struct memo_ctx *m, struct memo_table *t,
                             const struct memo_key *k, uint32_t h, void *obj,
                             size_t hole)
 {
-    if ((t->n + 1) * 2 > t->cap || t->next == t->end) {
+    if (!t->room) {
         memo_table_grow(m, t); /* the slots may have moved: probe anew */
         hole = memo_free_slot(t, h);
     }
+    t->room--;
     *t->next++ = (struct memo_entry){*k, obj};
     t->n++;
     t->slots[hole] = (struct memo_slot){h, t->next_ref++};
