@@ -550,9 +550,11 @@ static struct memo_list *prune(struct dt *d, struct memo_list *pending,
                                struct memo_list *rest)
 {
     size_t n = 0, k = 0;
+    if (!pending)
+        return rest;
     for (const struct memo_list *l = rest; l; l = l->cdr)
         n += is_candidate((const struct branch *)l->car, pending, clause);
-    if (!pending || !n)
+    if (!n)
         return rest;
     struct tailinfo *ti = tail_info(d, pending);
     if (!ti->ok)
@@ -688,9 +690,10 @@ static const struct dnode *app_step(struct dt *d, const struct subj *s,
                                     uint32_t clause, struct memo_list *vars,
                                     struct memo_list *rest)
 {
-    uint32_t gen = 0;
+    uint32_t gen = 0, first_new = d->m->next_id;
     const struct subj *n = mtree_temp(d->m, s, p->val, gen);
-    while (state_uses(more, vars, rest, n))
+    /* a subject made just now is in no tree of the state */
+    while (n->o.h.id < first_new && state_uses(more, vars, rest, n))
         n = mtree_temp(d->m, s, p->val, ++gen);
     struct memo_list *new_rest;
     if (!subst_rest(d, rest, s, p->val, n, &new_rest))

@@ -223,6 +223,29 @@ static void leaves_sort_their_bindings(void **state)
     arena_free(f->a);
 }
 
+/* A second app of the same FUN on the same value while the first result
+ * is still bound gets a temporary of its own (a new generation); once the
+ * first result is no longer needed, the second call reuses its temporary. */
+static void app_generations(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *v = V(f, "v"), *w = V(f, "w");
+    const struct pat *p[1] = {AND2(f, A(f, "f", v), A(f, "f", w))};
+    assert_string_equal(dtree_text(f, p, 1),
+                        "n0: let $1 = (f x) -> n1\n"
+                        "n1: let $2 = (f x) -> n2\n"
+                        "n2: clause 0 [v=$1 w=$2]\n");
+    const struct pat *q[1] = {AND2(f, A(f, "f", Q(f, "1")), A(f, "f", w))};
+    assert_string_equal(dtree_text(f, q, 1),
+                        "n0: let $1 = (f x) -> n1\n"
+                        "n1: if (eql $1 1) then n2 else n4\n"
+                        "n2: let $1 = (f x) -> n3\n"
+                        "n3: clause 0 [w=$1]\n"
+                        "n4: fail\n");
+    arena_free(f->a);
+}
+
 static void repeated_variable_is_eql(void **state)
 {
     (void)state;
@@ -480,6 +503,7 @@ int main(void)
         cmocka_unit_test(or_of_constants),
         cmocka_unit_test(app_sharing_and_skipping),
         cmocka_unit_test(leaves_sort_their_bindings),
+        cmocka_unit_test(app_generations),
         cmocka_unit_test(repeated_variable_is_eql),
         cmocka_unit_test(and_of_ors_is_linear),
         cmocka_unit_test(cache_changes_nothing),
