@@ -867,6 +867,20 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
 /* ---- entry ------------------------------------------------------------ */
 
 /* Every variable name of the clauses (for the mention checks of prune). */
+/* Add the variable name sym, unless it is there already. */
+static void add_name(struct dt *d, struct value *sym, size_t *cap)
+{
+    for (size_t i = 0; i < d->n_names; i++)
+        if (d->names[i] == sym)
+            return;
+    if (d->n_names == *cap) {
+        size_t c2 = *cap * 2 + 8;
+        d->names = arena_grow(d->m->a, d->names, *cap * sizeof *d->names, c2 * sizeof *d->names);
+        *cap = c2;
+    }
+    d->names[d->n_names++] = sym;
+}
+
 static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
 {
     size_t cap = 16, top = 0;
@@ -876,14 +890,8 @@ static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
         st[top++] = pats[i];
         while (top) {
             const struct pat *p = st[--top];
-            if (p->kind == PAT_VAR && !pat_mentions(d->m, p->val->v, d->names, d->n_names, NULL)) {
-                if (d->n_names == ncap) {
-                    size_t c2 = ncap * 2 + 8;
-                    d->names = arena_grow(d->m->a, d->names, ncap * sizeof *d->names, c2 * sizeof *d->names);
-                    ncap = c2;
-                }
-                d->names[d->n_names++] = p->val->v;
-            }
+            if (p->kind == PAT_VAR) /* a symbol */
+                add_name(d, p->val->v, &ncap);
             size_t need = top + (p->items ? p->items->len : 0) + 1;
             if (need > cap) {
                 st = arena_grow(d->m->a, st, cap * sizeof *st, need * 2 * sizeof *st);
