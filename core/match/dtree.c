@@ -38,7 +38,7 @@ struct dt {
     size_t n_names;
     struct memo_table eql;      /* (pred (eql PREV)) pattern -> PREV subject */
     const struct dnode *fail;
-    const struct dnode *dontcare;
+    const struct dnode *dontcare; /* made when first reached (pcase-let's) */
     struct scratch sc;          /* split_rest's and subst_rest's buffers */
     uint64_t *words;            /* node_set's buffer */
     uint32_t cap_words;
@@ -811,6 +811,8 @@ static const struct dnode *step(struct dt *d, struct memo_list *pending,
             pending = more;
             continue;
         case PAT_DONTCARE:
+            if (!d->dontcare)
+                d->dontcare = make_node(d, DN_DONTCARE, NULL, NULL, NULL, NULL, 0, NULL);
             return d->dontcare;
         case PAT_BAD: /* Emacs signals only when it gets here */
             d->m->bad = p;
@@ -913,7 +915,6 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
     d.m = m;
     d.not = pat_sym_not(m);
     d.fail = make_node(&d, DN_FAIL, NULL, NULL, NULL, NULL, 0, NULL);
-    d.dontcare = make_node(&d, DN_DONTCARE, NULL, NULL, NULL, NULL, 0, NULL);
     if (n >= (size_t)m->max_depth) { /* each clause may need a level */
         m->too_deep = true;
         return NULL;
