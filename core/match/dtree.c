@@ -685,6 +685,8 @@ static bool subst_rest(struct dt *d, struct memo_list *rest, const struct subj *
     return true;
 }
 
+/* Not inlined into u1, as tail_info: most steps are tests. */
+__attribute__((noinline))
 static const struct dnode *app_step(struct dt *d, const struct subj *s,
                                     const struct pat *p, struct memo_list *more,
                                     uint32_t clause, struct memo_list *vars,
