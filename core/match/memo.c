@@ -20,7 +20,8 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
     m->max_depth = max_depth > 0 ? max_depth : 10000;
 }
 
-/* cap slots (rehash from the old slots: hashes are kept there). */
+/* Give t cap slots (a power of two), rehashed from the old slots: the
+ * hashes are kept there. */
 static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
 {
     struct memo_table old = *t;

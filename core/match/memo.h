@@ -68,9 +68,10 @@ struct memo_entry {
 
 /* One hash table from keys to objects: open addressing over small slots
  * (hash and entry reference), the keys and objects themselves in chunks
- * of entries that double in size up to MEMO_CHUNK_MAX, so growing never
- * copies an entry; growing the slots rehashes only the slots.  A zeroed
- * struct is an empty table. */
+ * of entries (the first a quarter of the first slots, then doubling up to
+ * MEMO_CHUNK_MAX), so growing never copies an entry and an entry never
+ * moves; growing the slots rehashes only the slots.  A zeroed struct is
+ * an empty table. */
 struct memo_table {
     struct memo_slot *slots;  /* cap slots: idx 0 when empty, else the
                                  entry's reference (memo_entry_of) */
@@ -89,7 +90,8 @@ struct memo_table {
 };
 
 /* An entry's reference: its chunk number above MEMO_CHUNK_BITS, its
- * place in the chunk below, plus one (0 is an empty slot). */
+ * place in the chunk below, plus one (0 is an empty slot).  MEMO_CHUNKS
+ * chunks hold more entries than any arena does. */
 #define MEMO_CHUNK_BITS 24
 #define MEMO_CHUNK_MAX ((size_t)1 << MEMO_CHUNK_BITS)
 #define MEMO_CHUNKS 128
@@ -231,7 +233,7 @@ static inline size_t memo_free_slot(const struct memo_table *t, uint32_t h)
  * instead of one per doubling on the way (never shrinks). */
 void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n);
 
-/* Room in t for one more entry (memo_insert's slow path). */
+/* Room in t for one more entry (memo_add's slow path). */
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
 /* Store obj under k in t (k must not be present), at the hole the
