@@ -40,7 +40,7 @@ struct dt {
     const struct dnode *fail;
     const struct dnode *dontcare; /* made when first reached (pcase-let's) */
     struct scratch sc;          /* split_rest's and subst_rest's buffers */
-    uint64_t *words;            /* node_set's buffer */
+    uint64_t *words;            /* compute_free's buffer (past 64 temporaries) */
     uint32_t cap_words;
     size_t size;                /* state_size of the distinct states built */
     struct value *not;          /* the symbol (strip_not, at every test) */

@@ -113,7 +113,7 @@ const struct subj *dtree_free_next(const struct memo_ctx *m, const struct dnode 
 
 /* Every node reachable from root, each once, in depth-first preorder
  * (then before else): out gets them (arena array), *n their number.
- * Iterative.  Used for reachability, in-degrees and dumps. */
+ * Iterative.  Used for reachability and dumps. */
 const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
                                  size_t *n);
 

@@ -28,7 +28,7 @@ struct em {
     const struct emit_clause *cl;
     struct cinfo *ci;
     struct emit_info *info;
-    uint32_t epoch;           /* this pass: the ninfo kept on nodes */
+    uint32_t epoch;           /* this pass: the bookkeeping kept on nodes */
     struct value *defs;       /* (VAR LAMBDA) bindings, newest first */
     bool raw;                 /* leave user code unexpanded (dumps) */
     struct value *progn;      /* asked for at every form a body is made of */
@@ -128,7 +128,6 @@ static bool inner_kind(const struct dnode *n)
 {
     return n->kind == DN_TEST || n->kind == DN_BIND || n->kind == DN_USE;
 }
-
 
 /* Conses in v, counted up to limit. */
 static uint32_t size_of(const struct value *v, uint32_t limit)
