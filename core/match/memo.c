@@ -179,24 +179,22 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
     return tail;
 }
 
+/* memo_find_by's test and its argument, for memo_probe. */
+struct by {
+    bool (*eq)(const void *obj, const void *arg);
+    const void *arg;
+};
+
+static bool by_eq(const struct memo_entry *e, const void *arg)
+{
+    const struct by *b = arg;
+    return b->eq(e->obj, b->arg);
+}
+
 void *memo_find_by(const struct memo_table *t, uint32_t h,
                    bool (*eq)(const void *obj, const void *arg), const void *arg,
                    size_t *hole)
 {
-    *hole = 0;
-    if (!t->cap)
-        return NULL;
-    size_t mask = t->cap - 1;
-    for (size_t j = h & mask;; j = (j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[j];
-        if (!s->idx) {
-            *hole = j;
-            return NULL;
-        }
-        if (s->hash != h)
-            continue;
-        void *obj = memo_entry_of(t, s->idx)->obj;
-        if (eq(obj, arg))
-            return obj;
-    }
+    struct by b = {eq, arg};
+    return memo_probe(t, h, by_eq, &b, hole);
 }

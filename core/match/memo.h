@@ -8,9 +8,9 @@
  * optimisation (switchable, counted for --stats).
  *
  * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash,
- * memo_entry_of, memo_lookup, memo_find (inline, as are memo_mix to
- * memo_find), memo_find_by, memo_free_slot (inline), memo_reserve,
- * memo_table_grow (memo_add's slow path), memo_add, memo_insert,
+ * memo_entry_of, memo_probe, memo_lookup, memo_find (inline, as are
+ * memo_mix to memo_find), memo_find_by, memo_free_slot (inline),
+ * memo_reserve, memo_table_grow (memo_add's slow path), memo_add, memo_insert,
  * memo_stamp (inline), memo_cons (and list helpers), memo_cache_get,
  * memo_cache_put, memo_epoch, memo_enter and memo_leave (inline).
  */
@@ -181,11 +181,14 @@ static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *
            a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
 }
 
-/* The object stored under key k (with hash h) in t, or NULL; on a miss,
- * *hole is the free slot where the probe ended (memo_add puts the key
- * there without probing again). */
-static inline void *memo_lookup(const struct memo_table *t, const struct memo_key *k,
-                                uint32_t h, size_t *hole)
+/* The one probe loop of the tables: the object of the first entry under
+ * hash h that match accepts (given arg), or NULL; on a miss, *hole is
+ * the free slot where the probe ended (memo_add puts the key there
+ * without probing again).  Inline, with match a static function the
+ * compiler folds into the loop at each caller. */
+static inline void *memo_probe(const struct memo_table *t, uint32_t h,
+                               bool (*match)(const struct memo_entry *e, const void *arg),
+                               const void *arg, size_t *hole)
 {
     *hole = 0;
     if (!t->cap)
@@ -199,10 +202,23 @@ static inline void *memo_lookup(const struct memo_table *t, const struct memo_ke
         }
         if (s->hash == h) {
             const struct memo_entry *e = memo_entry_of(t, s->idx);
-            if (memo_key_eq(&e->key, k))
+            if (match(e, arg))
                 return e->obj;
         }
     }
+}
+
+static inline bool memo_entry_has_key(const struct memo_entry *e, const void *k)
+{
+    return memo_key_eq(&e->key, k);
+}
+
+/* The object stored under key k (with hash h) in t, or NULL; on a miss,
+ * *hole as memo_probe's. */
+static inline void *memo_lookup(const struct memo_table *t, const struct memo_key *k,
+                                uint32_t h, size_t *hole)
+{
+    return memo_probe(t, h, memo_entry_has_key, k, hole);
 }
 
 /* The object stored under key k (with hash h) in t, or NULL. */

@@ -120,31 +120,17 @@ static bool val_eq(const void *obj, const void *arg)
     return value_equal(pv->v, arg);
 }
 
-/* pat_val's lookup of a symbol: `equal' is identity there. */
-static struct pat_val *find_symbol(const struct memo_table *t, uint32_t h,
-                                   const struct value *sym, size_t *hole)
+/* pat_val's test for a symbol: `equal' is identity there. */
+static bool same_symbol(const struct memo_entry *e, const void *sym)
 {
-    *hole = 0;
-    if (!t->cap)
-        return NULL;
-    size_t mask = t->cap - 1;
-    for (size_t j = h & mask;; j = (j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[j];
-        if (!s->idx) {
-            *hole = j;
-            return NULL;
-        }
-        struct pat_val *pv;
-        if (s->hash == h && (pv = memo_entry_of(t, s->idx)->obj)->v == sym)
-            return pv;
-    }
+    return ((const struct pat_val *)e->obj)->v == sym;
 }
 
 const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 {
     uint32_t h = pat_value_hash(v);
     size_t hole;
-    struct pat_val *pv = v->kind == VK_SYMBOL ? find_symbol(&m->vals, h, v, &hole)
+    struct pat_val *pv = v->kind == VK_SYMBOL ? memo_probe(&m->vals, h, same_symbol, v, &hole)
                                               : memo_find_by(&m->vals, h, val_eq, v, &hole);
     if (pv)
         return pv;
