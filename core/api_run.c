@@ -280,17 +280,30 @@ static bool size_checked_by_printing(const struct run *r)
 }
 
 /* print_cost, its work stack given back at once (it runs for every
- * expanded form of a file); NULL at once when printing the form will
- * check it. */
+ * expanded form of a file). */
+static const char *measured_cost(struct run *r, const struct value *v, bool layout)
+{
+    struct arena_mark m = arena_mark(r->a);
+    const char *why = print_cost(r, v, layout);
+    arena_release(r->a, m);
+    return why;
+}
+
+/* measured_cost, or NULL at once when printing the form will check it. */
 static const char *too_large_to_print(struct run *r, const struct value *v,
                                       bool layout)
 {
     if (!layout && size_checked_by_printing(r))
         return NULL;
-    struct arena_mark m = arena_mark(r->a);
-    const char *why = print_cost(r, v, layout);
-    arena_release(r->a, m);
-    return why;
+    return measured_cost(r, v, layout);
+}
+
+/* The error of a site whose expansion is too large to print (why). */
+static void too_large(struct run *r, struct value *orig, const char *head,
+                      const char *why)
+{
+    expand_diag(&r->x, DIAG_ERROR, orig, "nesting-too-deep",
+                "%s form's expansion too large to print: %s", head, why);
 }
 
 /* Expand top-level form i.  A form whose expansion failed has recorded an
@@ -313,8 +326,7 @@ static void expand_top(struct run *r, size_t i)
         const char *why = r->cx->o.dump ? NULL
                         : too_large_to_print(r, es[j].expansion, layout);
         if (why) {
-            expand_diag(x, DIAG_ERROR, es[j].orig, "nesting-too-deep",
-                        "%s form's expansion too large to print: %s", es[j].head, why);
+            too_large(r, es[j].orig, es[j].head, why);
             continue;
         }
         struct run_site *s = add_site(r, &es[j], i);
@@ -586,12 +598,9 @@ static bool sites_fit(struct run *r, size_t i)
         k--;
     for (kept = k; k < r->n_sites; k++) {
         struct run_site *s = &r->sites[k];
-        struct arena_mark m = arena_mark(r->a);
-        const char *why = print_cost(r, s->expansion, false);
-        arena_release(r->a, m);
+        const char *why = measured_cost(r, s->expansion, false);
         if (why)
-            expand_diag(&r->x, DIAG_ERROR, s->orig, "nesting-too-deep",
-                        "%s form's expansion too large to print: %s", s->head, why);
+            too_large(r, s->orig, s->head, why);
         else
             r->sites[kept++] = *s;
     }
