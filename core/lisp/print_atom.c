@@ -218,6 +218,12 @@ void print_float(struct buf *b, double f)
 
 /* ---- symbols ---- */
 
+/* Initialisers of a byte table's second half: every byte from 0x80 (the
+ * UTF-8 of a non-ASCII character) marked 1. */
+#define MARK16 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+#define HIGH_BYTES_MARKED \
+    [0x80] = MARK16, MARK16, MARK16, MARK16, MARK16, MARK16, MARK16, MARK16
+
 /* ASCII characters prin1 escapes in symbol names (28 rules): controls and
  * space, " \ ' ; # ( ) , ` [ ] . ?  Bytes from 0x80 are marked too: they
  * end a name's plain run, and take the careful loop. */
@@ -228,15 +234,7 @@ static const uint8_t sym_escape[256] = {
     ['"'] = 1, ['\\'] = 1, ['\''] = 1, [';'] = 1, ['#'] = 1, ['('] = 1,
     [')'] = 1, [','] = 1, ['`'] = 1, ['['] = 1, [']'] = 1, ['.'] = 1,
     ['?'] = 1,
-    /* 0x80..0xFF */
-    [0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    HIGH_BYTES_MARKED,
 };
 
 /* Length of the run at the start of name p (NUL-terminated, so the
@@ -437,15 +435,7 @@ static void string_slow(struct buf *b, const struct value_string *s,
  * quote, the backslash, bytes from 0x80), 2 with print-escape-newlines. */
 static const uint8_t str_stop[256] = {
     ['\n'] = 2, ['\f'] = 2, ['"'] = 1, ['\\'] = 1,
-    /* 0x80..0xFF */
-    [0x80] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    HIGH_BYTES_MARKED,
 };
 
 /* The end of the run of bytes from q that need nothing under mask. */
