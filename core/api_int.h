@@ -224,9 +224,10 @@ void run_render_diagnostics(struct run *r);
 
 /* ---- api_split.c ---- */
 
-/* How many threads compute the loaded input of r in parts: 1 (it runs in
- * one piece) unless r's input allows parts and is large, its text can be
- * cut, and the options print whole files as Lisp. */
+/* How many threads may compute the loaded input of r in parts: 1 (it runs
+ * in one piece) unless r's input allows parts and is large and the
+ * options print whole files as Lisp.  Whether its text can be cut is
+ * found by api_split_run, which runs it in one piece when not. */
 unsigned api_split_parts(const struct run *r);
 
 /* Compute r (loaded) in parts, each in its own arena, taken in turn by

@@ -9,8 +9,13 @@
  * a pattern macro or structure lies before it (else it reads from the
  * start and learns those), and no symbol of the input could be a
  * temporary's name (else the input is run in one piece).  It expands and
- * prints its share of forms; what it gives is kept and its arena freed at
- * once, so the threads reuse the same memory.
+ * prints its share of forms; what it gives is kept in its thread's output
+ * arena, and the memory of its run is given back at once, so each thread
+ * reuses the same memory.  The scan of the text that decides whether it
+ * may be cut and where parts read from is made while the first part
+ * (which reads from the start in any case) is computed: a new thread's
+ * first moments (often a millisecond before it runs) and the scan are
+ * no longer spent before any part begins.
  *
  * A cut that is not between top-level forms leaves the part before it
  * with an unfinished list, string or quote, which fails to read; then
@@ -25,6 +30,7 @@
 #include "api_int.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -42,6 +48,9 @@
 /* A part's arena starts with one page this large: a fresh thread's pages
  * are faulted in, and huge pages take one fault per 2 MiB. */
 #define PART_FIRST_PAGE ((size_t)4 * 1024 * 1024)
+/* The first page of a thread's output arena, which keeps the output of
+ * all its parts (about 1.6 bytes per byte of text). */
+#define PART_OUT_PAGE ((size_t)2 * 1024 * 1024)
 
 /* Does name (n >= 1 bytes) start at text[at], with a backslash allowed
  * before any of its characters after the first? */
@@ -131,14 +140,14 @@ unsigned api_split_parts(const struct run *r)
         n = r->len / SPLIT_MIN_BYTES;
     if (n > SPLIT_MAX_THREADS)
         n = SPLIT_MAX_THREADS;
-    return n < 2 || !splittable(r) ? 1 : (unsigned)n;
+    return n < 2 ? 1 : (unsigned)n;
 }
 
 /* One part: its stretch of text and, once computed, what it gives. */
 struct part {
     size_t lo, hi;            /* its share: bytes [lo, hi) */
     size_t read_lo;           /* where its reading starts */
-    struct arena *a;          /* what it gives (its run's arena is gone) */
+    struct arena *a;          /* what it gives (its thread's output arena) */
     const char *out;
     size_t out_len;
     struct diag *diags;       /* said while expanding its share */
@@ -147,12 +156,29 @@ struct part {
     bool internal, failed, oom;
 };
 
+/* The text's scan (splittable, first_definition): done once, by the
+ * first thread that is free for it. */
+enum { SCAN_TODO, SCAN_BUSY, SCAN_DONE };
+
 struct split {
     const struct run *whole;  /* the loaded input: read only while parts run */
     struct part *p;
     unsigned n;
     atomic_uint next;         /* the next part to take */
     atomic_bool stop;         /* a part failed: the rest is wasted work */
+    atomic_uint scan;         /* SCAN_*: the scan's progress */
+    bool splittable;          /* the scan's verdict (read after SCAN_DONE) */
+};
+
+/* A thread's memory: the run arena its parts use one after the other
+ * (released to `mark` after each), and the arena that keeps what its
+ * parts give until they are merged. */
+struct worker {
+    struct split *s;
+    struct arena *run, *out;
+    struct run *q;
+    struct arena_mark mark;
+    bool oom;
 };
 
 /* Cut text into at most n parts of about equal size, each starting at a
@@ -176,6 +202,31 @@ static unsigned cut(struct part *p, const uint8_t *text, size_t len, unsigned n)
     return k + 1;
 }
 
+/* The scan: may the text be cut at all, and where do parts read from
+ * (part 0 reads from 0 in any case, so it may run before the scan). */
+static void scan_text(struct split *s)
+{
+    const struct run *w = s->whole;
+    s->splittable = splittable(w);
+    size_t def = s->splittable ? first_definition(w->text, w->len) : 0;
+    for (unsigned k = 1; k < s->n; k++)
+        s->p[k].read_lo = def < s->p[k].lo ? 0 : s->p[k].lo;
+}
+
+/* Make sure the scan is done: do it when no thread has begun it, else
+ * wait for the thread that has (it takes a fraction of a part's time). */
+static void scan_once(struct split *s)
+{
+    unsigned expect = SCAN_TODO;
+    if (atomic_compare_exchange_strong(&s->scan, &expect, SCAN_BUSY)) {
+        scan_text(s);
+        atomic_store(&s->scan, SCAN_DONE);
+        return;
+    }
+    while (atomic_load(&s->scan) != SCAN_DONE)
+        sched_yield();
+}
+
 /* Copy what merge needs of part run q into p->a (where q's output
  * already is). */
 static void keep(struct part *p, const struct run *q)
@@ -197,26 +248,48 @@ static void keep(struct part *p, const struct run *q)
     p->failed = q->split_failed;
 }
 
-static void part_compute(struct split *s, unsigned k)
+/* A thread's arenas.  Their first pages are huge-page sized: a fresh
+ * thread's memory is faulted in, and a huge page takes one fault per
+ * 2 MiB.  false: out of memory. */
+static bool worker_start(struct worker *wk)
 {
+    const struct run *w = wk->s->whole;
+    wk->run = arena_new(NULL);
+    wk->out = arena_new(NULL);
+    if (!wk->run || !wk->out)
+        return false;
+    wk->run->limit = wk->out->limit = w->cx->o.memory_limit;
+    wk->run->next_page = PART_FIRST_PAGE;
+    wk->out->next_page = PART_OUT_PAGE;
+    jmp_buf jb;
+    if (setjmp(jb))
+        return false;
+    arena_on_oom(wk->run, &jb);
+    wk->q = ARENA_NEW(wk->run, struct run);
+    arena_on_oom(wk->run, NULL);
+    wk->mark = arena_mark(wk->run);
+    return true;
+}
+
+static void worker_end(struct worker *wk)
+{
+    arena_free(wk->run);
+    arena_free(wk->out);
+}
+
+static void part_compute(struct worker *wk, unsigned k)
+{
+    struct split *s = wk->s;
     const struct run *w = s->whole;
     struct part *p = &s->p[k];
-    struct arena *a = arena_new(NULL);
-    p->a = arena_new(NULL);
-    if (!a || !p->a) {
-        arena_free(a);
-        p->oom = true;
-        return;
-    }
-    a->limit = w->cx->o.memory_limit;
-    a->next_page = PART_FIRST_PAGE;
+    p->a = wk->out;
     jmp_buf jb;
     if (setjmp(jb) == 0) {
-        arena_on_oom(a, &jb);
+        arena_on_oom(wk->run, &jb);
         arena_on_oom(p->a, &jb);
-        struct run *q = ARENA_NEW(a, struct run);
-        api_run_init(q, w->cx, a, w->in);
-        buf_init(&q->out, p->a); /* kept when a goes */
+        struct run *q = wk->q;
+        api_run_init(q, w->cx, wk->run, w->in);
+        buf_init(&q->out, p->a); /* kept when the run's memory goes */
         run_set_text(q, w->text, p->hi);
         q->parts = s->n;
         q->read_lo = p->read_lo;
@@ -227,17 +300,35 @@ static void part_compute(struct split *s, unsigned k)
         p->oom = true;
     }
     arena_on_oom(p->a, NULL);
-    arena_free(a);
+    arena_on_oom(wk->run, NULL);
+    arena_release(wk->run, wk->mark);
     if (p->oom || p->failed)
         atomic_store(&s->stop, true);
 }
 
-static void *worker(void *arg)
+/* Take parts until none is left; part 0 (first: it reads from 0) is the
+ * calling thread's, which computes it while another does the scan. */
+static void work(struct worker *wk, bool first)
 {
-    struct split *s = arg;
+    struct split *s = wk->s;
+    if (!worker_start(wk)) {
+        wk->oom = true;
+        atomic_store(&s->stop, true);
+        return;
+    }
+    if (first)
+        part_compute(wk, 0);
+    scan_once(s);
+    if (!s->splittable)
+        return;
     unsigned k;
     while (!atomic_load(&s->stop) && (k = atomic_fetch_add(&s->next, 1)) < s->n)
-        part_compute(s, k);
+        part_compute(wk, k);
+}
+
+static void *worker(void *arg)
+{
+    work(arg, false);
     return NULL;
 }
 
@@ -304,6 +395,28 @@ static bool all_clean(const struct split *s, bool *oom)
     return clean;
 }
 
+/* Run the parts on `threads` threads (this one included); false when a
+ * thread could not get its memory. */
+static bool run_parts(struct split *s, struct worker *wk, unsigned threads)
+{
+    pthread_t th[SPLIT_MAX_THREADS];
+    bool started[SPLIT_MAX_THREADS] = {false};
+    for (unsigned t = 1; t < threads && t < s->n; t++) {
+        wk[t].s = s;
+        started[t] = pthread_create(&th[t], NULL, worker, &wk[t]) == 0;
+    }
+    wk[0].s = s;
+    work(&wk[0], true);
+    bool oom = wk[0].oom;
+    for (unsigned t = 1; t < threads && t < s->n; t++)
+        if (started[t]) {
+            pthread_join(th[t], NULL);
+            oom = oom || wk[t].oom;
+        }
+    /* a thread that never started leaves its parts to the others */
+    return !oom;
+}
+
 void api_split_run(struct run *r, unsigned threads)
 {
     struct part p[SPLIT_MAX_PARTS];
@@ -316,28 +429,23 @@ void api_split_run(struct run *r, unsigned threads)
         run_text(r);
         return;
     }
-    size_t def = first_definition(r->text, r->len);
-    for (unsigned k = 0; k < s.n; k++)
-        p[k].read_lo = def < p[k].lo ? 0 : p[k].lo;
-    atomic_init(&s.next, 0);
+    atomic_init(&s.next, 1);
     atomic_init(&s.stop, false);
-    pthread_t th[SPLIT_MAX_THREADS];
-    bool started[SPLIT_MAX_THREADS] = {false};
-    for (unsigned t = 1; t < threads && t < s.n; t++)
-        started[t] = pthread_create(&th[t], NULL, worker, &s) == 0;
-    worker(&s);
-    for (unsigned t = 1; t < threads && t < s.n; t++)
-        if (started[t])
-            pthread_join(th[t], NULL);
-    bool oom = false, clean = all_clean(&s, &oom);
+    atomic_init(&s.scan, SCAN_TODO);
+    struct worker wk[SPLIT_MAX_THREADS];
+    memset(wk, 0, sizeof wk);
+    bool oom = !run_parts(&s, wk, threads);
+    bool clean = !oom && s.splittable && all_clean(&s, &oom);
     bool ok = !oom && (!clean || merge_all(r, &s));
-    for (unsigned k = 0; k < s.n; k++)
-        arena_free(p[k].a);
+    for (unsigned t = 0; t < threads && t < SPLIT_MAX_THREADS; t++)
+        worker_end(&wk[t]);
     if (!ok) {
         r->oom = true; /* api_deliver says so */
         return;
     }
-    if (!clean) {
+    if (!s.splittable) {
+        run_text(r); /* as if never split */
+    } else if (!clean) {
         run_whole(r);
         r->stats.parts_redone++;
     } else {
