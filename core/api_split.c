@@ -69,28 +69,93 @@ static bool name_at(const uint8_t *text, size_t at, size_t hi, const char *name,
     return i == n;
 }
 
+/* Sixteen bytes at once (GCC's and Clang's vector extension: SSE2 on
+ * x86-64, plain code elsewhere). */
+typedef uint8_t bytes16 __attribute__((vector_size(16)));
+
+static bytes16 load16(const uint8_t *p)
+{
+    bytes16 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Do name's first and last bytes (first, last: each repeated sixteen
+ * times; n the name's length) stand n - 1 bytes apart at any of the
+ * sixteen starts at p?  Lane j of the result is nonzero where they do. */
+static bytes16 ends_match(const uint8_t *p, size_t n, bytes16 first, bytes16 last)
+{
+    return (bytes16)(load16(p) == first) & (bytes16)(load16(p + n - 1) == last);
+}
+
+static bool any16(bytes16 v)
+{
+    uint64_t half[2];
+    memcpy(half, &v, sizeof half);
+    return (half[0] | half[1]) != 0;
+}
+
+/* Where name (n >= 2 bytes) first occurs in text[lo, hi), spelled
+ * plainly (hi: nowhere).  64 starts are tried at once by their first and
+ * last bytes; only where both match are the bytes compared (memmem took
+ * twice the instructions on Lisp text). */
+static size_t find_plain(const uint8_t *text, size_t lo, size_t hi, const char *name,
+                         size_t n)
+{
+    bytes16 first, last;
+    memset(&first, (uint8_t)name[0], sizeof first);
+    memset(&last, (uint8_t)name[n - 1], sizeof last);
+    size_t at = lo;
+    for (; hi - at >= n - 1 + 64; at += 64) {
+        const uint8_t *p = text + at;
+        if (!any16(ends_match(p, n, first, last) | ends_match(p + 16, n, first, last) |
+                   ends_match(p + 32, n, first, last) | ends_match(p + 48, n, first, last)))
+            continue;
+        for (size_t j = 0; j < 64; j++)
+            if (p[j] == (uint8_t)name[0] && memcmp(p + j, name, n) == 0)
+                return at + j;
+    }
+    const uint8_t *m = memmem(text + at, hi - at, name, n);
+    return m ? (size_t)(m - text) : hi;
+}
+
 /* Where name first occurs in text[lo, hi) as a symbol may write it,
  * with a backslash before any of its characters (hi: nowhere).  Inside
  * strings and comments too: a false alarm only costs speed.  The plain
- * spelling is found by memmem; one with backslashes starts less than 2n
- * bytes before one of them, so only the text near a backslash is tried
- * character by character (names begin with common letters: trying at
- * each of those was most of a split's set-up). */
+ * spelling is found by find_plain.  One with backslashes has a backslash
+ * before one of the name's characters after the first, and it starts in
+ * the run of the name's characters and backslashes just before that
+ * backslash, at most 2n bytes back: only there is it tried character
+ * by character (most backslashes of Lisp text escape a parenthesis, a
+ * quote or a backslash, or start a string escape, and are passed at
+ * once). */
 static size_t find_name(const uint8_t *text, size_t lo, size_t hi, const char *name)
 {
     size_t n = strlen(name);
     if (!n || lo >= hi)
         return hi;
-    const uint8_t *m = memmem(text + lo, hi - lo, name, n);
-    size_t best = m ? (size_t)(m - text) : hi;
-    size_t b = lo;
+    size_t best = hi;
+    if (n >= 2) {
+        best = find_plain(text, lo, hi, name, n);
+    } else {
+        const uint8_t *m = memchr(text + lo, (uint8_t)name[0], hi - lo);
+        best = m ? (size_t)(m - text) : hi;
+    }
+    bool tail[256] = {false}, part[256] = {false}; /* name[1..]; name and '\\' */
+    for (size_t i = 0; i < n; i++)
+        tail[(uint8_t)name[i]] = i > 0, part[(uint8_t)name[i]] = true;
+    part['\\'] = true;
     const uint8_t *p;
-    while (b < best && (p = memchr(text + b, '\\', best - b))) {
+    for (size_t b = lo; b < best && (p = memchr(text + b, '\\', best - b)); b++) {
         b = (size_t)(p - text);
-        for (size_t at = b > lo + 2 * n ? b - 2 * n : lo; at < b && at < best; at++)
-            if (text[at] == (uint8_t)name[0] && name_at(text, at, hi, name, n))
+        if (b + 1 >= hi || !tail[text[b + 1]])
+            continue;
+        size_t floor = b > lo + 2 * n ? b - 2 * n : lo;
+        for (size_t at = b; at > floor && part[text[at - 1]];) {
+            at--;
+            if (text[at] == (uint8_t)name[0] && at < best && name_at(text, at, hi, name, n))
                 best = at;
-        b++;
+        }
     }
     return best;
 }

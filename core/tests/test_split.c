@@ -189,6 +189,34 @@ static void temporary_names_keep_one_piece(void **state)
     }
 }
 
+/* The temporaries' prefix is found wherever it lies against the scan's
+ * blocks of 64 bytes, in the middle of the text and in its last bytes:
+ * with it the file is run in one piece, without it in parts. */
+static void prefix_at_every_alignment(void **state)
+{
+    (void)state;
+    for (int pad = -1; pad < 64; pad++) {
+        for (int at_end = 0; at_end < 2; at_end++) {
+            FILE *f = create("align.el");
+            for (int i = 0; i < 9000; i++) /* quick to run: nothing to expand */
+                fprintf(f, "(defvar sp-v%d %d)\n", i, i);
+            if (pad >= 0 && !at_end)
+                fprintf(f, ";; %*s pcx--v\n", pad, "");
+            fprintf(f, "(defvar sp-last 0)\n");
+            if (pad >= 0 && at_end)
+                fprintf(f, ";; %*s pcx--v", pad, "");
+            close_file(f);
+            struct outcome o = run("align.el", 2, true);
+            assert_int_equal(o.st, PCX_STATUS_OK);
+            if (pad < 0)
+                assert_true(o.stats.parts >= 2);
+            else
+                assert_int_equal(o.stats.parts, 0);
+            outcome_free(&o);
+        }
+    }
+}
+
 /* A pattern macro and a struct defined in the middle and used after:
  * the parts after them read from the start and learn them, also when
  * the definers are written with backslashes. */
@@ -242,7 +270,7 @@ static int teardown(void **state)
 {
     (void)state;
     static const char *const names[] = {"plain.el", "string.el", "quote.el", "char.el",
-                                        "names.el", "defs.el", "bad.el"};
+                                        "names.el", "defs.el", "bad.el", "align.el"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(path_of(names[i]));
     return rmdir(dir);
@@ -256,6 +284,7 @@ int main(void)
         cmocka_unit_test(cut_after_a_quote_is_redone),
         cmocka_unit_test(cut_after_a_character_literal),
         cmocka_unit_test(temporary_names_keep_one_piece),
+        cmocka_unit_test(prefix_at_every_alignment),
         cmocka_unit_test(definitions_in_the_middle),
         cmocka_unit_test(read_error_in_the_middle),
     };
