@@ -34,17 +34,21 @@ el() { "$emacs" -Q --batch -l "$here/bench_pcase.el" -f "$@"; }
 
 # best_time CMD...: "WALL CPU" (seconds; CPU = user + system) of the
 # fastest of $runs runs of CMD (the smallest of each; CMD's output is its
-# own business).  CPU time is the steadier figure on a loaded machine.
+# own business).  Wall clock from $EPOCHREALTIME (microseconds: a run of
+# pcexpand takes a few milliseconds), CPU from bash's `time' (whole
+# milliseconds).  CPU time is the steadier figure on a loaded machine.
 best_time() {
-    local bw="" bc="" t w u s c
+    local bw="" bc="" t w u s c t0 t1
     for _ in $(seq "$runs"); do
-        t=$( { TIMEFORMAT='%R %U %S'; time "$@"; } 2>&1 )
-        read -r w u s <<<"$t"
+        t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@"
+               t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
+        read -r u s t0 t1 <<<"$(echo $t)"
+        w=$(echo "$t1 - $t0" | bc -l)
         c=$(echo "$u + $s" | bc -l)
         if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
         if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
     done
-    printf '%.3f %.3f\n' "$bw" "$bc"
+    printf '%.4f %.3f\n' "$bw" "$bc"
 }
 ratio() { echo "$1 / $2" | bc -l | xargs printf '%.0f'; }
 
