@@ -293,6 +293,7 @@ FLAG_SETTER(set_list, c->opts.check |= PCX_CHECK_LIST)
 FLAG_SETTER(set_stats, c->opts.stats = true)
 FLAG_SETTER(set_verbose, c->opts.verbose = true)
 FLAG_SETTER(set_no_memo, c->opts.no_memo = true)
+FLAG_SETTER(set_whole, c->opts.whole = true)
 FLAG_SETTER(set_no_config, c->opts.config = PCX_CONFIG_NONE)
 FLAG_SETTER(set_print_config, c->print_config = true)
 FLAG_SETTER(set_goldens, c->goldens = true)
@@ -321,7 +322,7 @@ static const struct cli_option options[] = {
     {"goldens", 'g', NULL, "golden mode: operands are cases of the manifest",
      set_goldens},
     {"help", 'h', NULL, "print this help and exit", set_help},
-    {"jobs", 'j', "N", "N threads: files in parallel, a large file in parts (0: one per CPU; default 1)",
+    {"jobs", 'j', "N", "N threads: files in parallel, a large file's parts (0: one per CPU; default 1)",
      set_jobs},
     {"list", 'l', NULL, "print the names of stale targets; exit 1 if any",
      set_list},
@@ -351,6 +352,8 @@ static const struct cli_option options[] = {
     {"verbose", 'v', NULL, "say more about each input", set_verbose},
     {"version", 0, NULL, "print the version and exit", set_version},
     {"werror", 0, NULL, "treat warnings as errors", set_werror},
+    {"whole", 0, NULL, "compute each input in one piece, not a large one in parts",
+     set_whole},
     {"width", 0, "N", "fill column of generated code (default 80)", set_width},
     {"write", 'w', NULL, "rewrite each input file in place", set_write},
 };

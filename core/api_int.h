@@ -57,9 +57,9 @@ struct input {
                              cfg_msgs and fail the input */
     const char *cfg_msgs; /* the configuration's errors (once per file) */
     size_t cfg_msgs_len;
-    unsigned parts;       /* the only input of a run with -j N: computed in
-                             parts by up to N threads when large
-                             (api_split.c); 0, 1: in one piece */
+    unsigned threads;     /* the only input of a run with -j N: its parts are
+                             computed by up to N threads (0, 1: one after the
+                             other by the calling thread; api_split.c) */
 };
 
 /* One replaced form. */
@@ -211,7 +211,7 @@ const char *api_read_error_text(struct lisp *L, const struct read_error *e);
 void run_set_text(struct run *r, const uint8_t *text, size_t len);
 
 /* The whole pipeline of one input: load it, then run_text (or, for a
- * large input of a -j run, api_split_run). */
+ * large input, api_split_run). */
 void run_input(struct run *r);
 
 /* run_text without its last step, the rendering of the diagnostics (a
@@ -224,11 +224,11 @@ void run_render_diagnostics(struct run *r);
 
 /* ---- api_split.c ---- */
 
-/* How many threads may compute the loaded input of r in parts: 1 (it runs
- * in one piece) unless r's input allows parts and is large and the
- * options print whole files as Lisp.  Whether its text can be cut is
+/* How many threads compute the loaded input of r in parts: 0 (it runs in
+ * one piece) unless the input is large and the options print whole files
+ * as Lisp (and do not ask for one piece).  Whether its text can be cut is
  * found by api_split_run, which runs it in one piece when not. */
-unsigned api_split_parts(const struct run *r);
+unsigned api_split_threads(const struct run *r);
 
 /* Compute r (loaded) in parts, each in its own arena, taken in turn by
  * `threads` threads, and merge them into r: output, diagnostics and

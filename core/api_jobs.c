@@ -186,7 +186,7 @@ enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n)
 {
     size_t jobs = cx->o.jobs ? cx->o.jobs : 1;
     if (n == 1 && jobs > 1) /* the threads share the only input (api_split.c) */
-        ins[0].parts = jobs > 64 ? 64 : (unsigned)jobs;
+        ins[0].threads = jobs > 64 ? 64 : (unsigned)jobs;
     if (jobs > n)
         jobs = n;
     if (jobs <= 1 || !mark_shared_targets(cx, ins, n))

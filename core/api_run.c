@@ -894,8 +894,8 @@ void run_input(struct run *r)
 {
     if (!load(r))
         return;
-    unsigned n = api_split_parts(r);
-    if (n > 1)
+    unsigned n = api_split_threads(r);
+    if (n)
         api_split_run(r, n);
     else
         run_text(r);

@@ -13,9 +13,12 @@
 #      least 300 multi-line expansions must have been checked; see
 #      CHECK_EL for input lines that Emacs would itself re-indent);
 #  (b) --no-expand --out-dir reproduces every file byte for byte;
-#  (c) --no-memo and -j 2 write the same files as the plain run;
-#  (d) every file over 128 KiB, run alone with -j 3 (in parts), gives
-#      the bytes of the plain run, and of -j 1 with --compact.
+#  (c) --whole (every file in one piece), --no-memo and -j 2 write the
+#      same files as the plain run (which computes the files over 128 KiB
+#      in parts), with the same diagnostics for --whole;
+#  (d) every file over 128 KiB, run alone with -j 3 (in parts, on three
+#      threads), gives the bytes of the plain run, and with --compact
+#      (also with -j 1) the output and diagnostics of --whole.
 # Prints the counts; fails on any failure, or when the number of files
 # differs from EXPECT_FILES if given.
 set -euo pipefail
@@ -93,11 +96,17 @@ same_tree() { # NAME DIR DIR
 }
 run noexp -q --no-expand --out-dir "$tmp/noexp" "$tmp/src"
 same_tree no-expand "$tmp/src" "$tmp/noexp"
+run whole -q --whole --out-dir "$tmp/whole" "$tmp/src"
+same_tree whole "$tmp/out" "$tmp/whole"
+if ! cmp -s "$tmp/expand.err" "$tmp/whole.err"; then
+    echo "corpus: --whole: other diagnostics"
+    failures=$((failures + 1))
+fi
 run nomemo -q --no-memo --out-dir "$tmp/nomemo" "$tmp/src"
 same_tree no-memo "$tmp/out" "$tmp/nomemo"
 run j2 -q -j 2 --out-dir "$tmp/j2" "$tmp/src"
 same_tree j2 "$tmp/out" "$tmp/j2"
-echo "corpus: --no-expand, --no-memo and -j 2 compared ($((SECONDS - start)) s)"
+echo "corpus: --no-expand, --whole, --no-memo and -j 2 compared ($((SECONDS - start)) s)"
 
 # (d) Each file over 128 KiB alone with -j 3: computed in parts, it
 # prints what the whole run wrote for it, and the compact output and
@@ -110,12 +119,14 @@ while IFS= read -r f; do
         echo "corpus: -j 3 $rel: output differs"
         failures=$((failures + 1))
     fi
-    "$prog" --compact "$f" >"$tmp/c1" 2>"$tmp/d1" || true
-    "$prog" --compact -j 3 "$f" >"$tmp/c3" 2>"$tmp/d3" || true
-    if ! cmp -s "$tmp/c1" "$tmp/c3" || ! cmp -s "$tmp/d1" "$tmp/d3"; then
-        echo "corpus: --compact -j 3 $rel: output or diagnostics differ"
-        failures=$((failures + 1))
-    fi
+    "$prog" --compact --whole "$f" >"$tmp/cw" 2>"$tmp/dw" || true
+    for j in 1 3; do
+        "$prog" --compact -j $j "$f" >"$tmp/cj" 2>"$tmp/dj" || true
+        if ! cmp -s "$tmp/cw" "$tmp/cj" || ! cmp -s "$tmp/dw" "$tmp/dj"; then
+            echo "corpus: --compact -j $j $rel: output or diagnostics differ"
+            failures=$((failures + 1))
+        fi
+    done
 done < <(find "$tmp/src" -name '*.el' -size +128k | sort)
 echo "corpus: $n_big files over 128 KiB computed in parts, compared ($((SECONDS - start)) s)"
 if [[ $n_big -lt 50 ]]; then

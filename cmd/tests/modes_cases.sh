@@ -410,8 +410,9 @@ jobs)
     expect_status 2
     ;;
 jobs-split)
-    # The only input, when large, is computed in parts by the -j threads:
-    # the bytes, diagnostics, counters and status are those of -j 1.  The
+    # The only input, when large, is computed in parts, one after the
+    # other or by the -j threads: the bytes, diagnostics, counters and
+    # status are those of the run in one piece (--whole).  The
     # file defines a pattern macro and a struct in its first lines and uses
     # them at the end, has two forms on one line, comments and blank lines
     # between forms, a warning near the end, and CRLF-free text.
@@ -430,12 +431,12 @@ jobs-split)
     } >big.el
     [[ $(stat -c %s big.el) -gt 262144 ]] || fail "big.el is too small to be split"
     for mode in "" --compact; do
-        run $mode --stats big.el
+        run $mode --stats --whole big.el
         expect_status 0
         grep -q 'unreachable' err || fail "the warning near the end is missing"
         grep -v 'time-ms' err >j1.err
         cp out j1.out
-        for j in 2 3 0; do
+        for j in 1 2 3 0; do
             run $mode --stats -j "$j" big.el
             expect_status 0
             cmp -s out j1.out || fail "-j $j $mode: output differs"
@@ -446,20 +447,25 @@ jobs-split)
     # An error in the last form: nothing printed, the same diagnostics.
     cp big.el bad.el
     printf '(pcase z ((frob a) 1))\n' >>bad.el
-    run bad.el
+    run --whole bad.el
     expect_status 2
     cp err bad1.err
     [[ ! -s out ]] || fail "output for a file with an error"
-    run -j 2 bad.el
-    expect_status 2
-    [[ ! -s out ]] || fail "-j 2: output for a file with an error"
-    cmp -s err bad1.err || fail "-j 2: diagnostics of the bad file differ"
-    # In place: the same file as -j 1 writes.
+    for j in 1 2; do
+        run -j $j bad.el
+        expect_status 2
+        [[ ! -s out ]] || fail "-j $j: output for a file with an error"
+        cmp -s err bad1.err || fail "-j $j: diagnostics of the bad file differ"
+    done
+    # In place: the same file as in one piece.
     cp big.el w1.el
     cp big.el w2.el
-    run -w w1.el
+    cp big.el w3.el
+    run -w --whole w1.el
     run -w -j 2 w2.el
+    run -w w3.el
     cmp -s w1.el w2.el || fail "-w -j 2 wrote another file"
+    cmp -s w1.el w3.el || fail "-w in parts wrote another file"
     cmp -s w1.el big.el && fail "-w did not rewrite the file"
     ;;
 format-json)

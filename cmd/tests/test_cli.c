@@ -425,10 +425,11 @@ static void flags(void **state)
 {
     (void)state;
     struct cli c = PARSE("a.el");
-    assert_false(c.opts.stats || c.opts.verbose || c.opts.no_memo || c.opts.werror);
-    c = PARSE("--stats", "-v", "--no-memo", "--werror", "-q", "a.el");
+    assert_false(c.opts.stats || c.opts.verbose || c.opts.no_memo || c.opts.werror ||
+                 c.opts.whole);
+    c = PARSE("--stats", "-v", "--no-memo", "--werror", "-q", "--whole", "a.el");
     assert_true(c.opts.stats && c.opts.verbose && c.opts.no_memo && c.opts.werror &&
-                c.opts.quiet);
+                c.opts.quiet && c.opts.whole);
     c = PARSE("--verbose");
     assert_true(c.opts.verbose);
     c = PARSE("--stats=1");

@@ -39,6 +39,7 @@ struct oom_case {
     bool compact;
     bool file; /* read from a file (config_dir/NAME), under the configuration */
     unsigned jobs; /* options.jobs */
+    bool whole;    /* options.whole */
 };
 
 static const struct oom_case cases[] = {
@@ -46,21 +47,21 @@ static const struct oom_case cases[] = {
      "(defun f (x)\n  (pcase x\n    (`(,a . ,(or 'b 'c)) (list a))\n"
      "    ((and (pred stringp) s (guard (> (length s) 2))) s)\n"
      "    ([1 ,y] y)\n    (_ nil)))\n",
-     false, false, 0},
+     false, false, 0, false},
     {"cond-star.el",
      "(cond* ((match* (list a (constrain b (> b a))) v) (+ a b))\n"
      "       ((bind* (n (length v))) :non-exit)\n"
      "       ((pcase* `(,k . ,_) v) k)\n       (t 'none))\n",
-     false, false, 0},
+     false, false, 0, false},
     {"macro.el",
      "(pcase-defmacro pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n"
      "(pcase-let (((pair p q) (cons 1 2))) (+ p q))\n"
      "(pcase-dolist ((seq a b) '([1 2])) (print (+ a b)))\n",
-     true, false, 0},
-    {"read-error.el", "(pcase x (1 2))\n(a \"b\n", false, false, 0},
+     true, false, 0, false},
+    {"read-error.el", "(pcase x (1 2))\n(a \"b\n", false, false, 0, false},
     {"config.el",
      "(pcase v ((my-pos n) n) ((cl-struct point x y) (+ x y)) (_ 0))\n",
-     false, true, 0},
+     false, true, 0, false},
 };
 
 /* The configuration of the "file" cases: YAML, a template and a struct
@@ -152,6 +153,7 @@ static struct pcx_ctx *context(const struct oom_case *k, size_t limit,
     o.quiet = true;
     o.memory_limit = limit;
     o.jobs = k->jobs;
+    o.whole = k->whole;
     o.out = (struct pcx_sink){support_capture_write, out, NULL};
     o.diag = (struct pcx_sink){support_capture_write, err, NULL};
     struct pcx_ctx *cx = pcx_ctx_new(&o);
@@ -353,10 +355,10 @@ static void write_split_file(void)
 static size_t split_parts;
 
 /* A run of the split file through pcx_run_operands, as the program does. */
-static enum pcx_status run_split(unsigned jobs, size_t limit, struct support_capture *out,
-                                 struct support_capture *err)
+static enum pcx_status run_split(unsigned jobs, bool whole, size_t limit,
+                                 struct support_capture *out, struct support_capture *err)
 {
-    const struct oom_case k = {split_name, NULL, true, false, jobs};
+    const struct oom_case k = {split_name, NULL, true, false, jobs, whole};
     struct pcx_ctx *cx = context(&k, limit, out, err);
     char path[sizeof config_dir + 64];
     snprintf(path, sizeof path, "%s/%s", config_dir, split_name);
@@ -379,13 +381,17 @@ static void memory_limit_split(void **state)
     (void)state;
     write_split_file();
     struct support_capture ref_out = {0}, ref_err = {0}, two_out = {0}, two_err = {0};
-    enum pcx_status ref = run_split(1, 0, &ref_out, &ref_err);
+    enum pcx_status ref = run_split(1, true, 0, &ref_out, &ref_err);
     assert_int_equal(split_parts, 0);
-    assert_int_equal(run_split(2, 0, &two_out, &two_err), ref);
-    assert_true(split_parts >= 2);
-    assert_int_equal(two_out.len, ref_out.len);
-    assert_memory_equal(two_out.data, ref_out.data, ref_out.len);
-    assert_string_equal(two_err.data, ref_err.data);
+    for (unsigned jobs = 1; jobs <= 2; jobs++) {
+        assert_int_equal(run_split(jobs, false, 0, &two_out, &two_err), ref);
+        assert_true(split_parts >= 2);
+        assert_int_equal(two_out.len, ref_out.len);
+        assert_memory_equal(two_out.data, ref_out.data, ref_out.len);
+        assert_string_equal(two_err.data, ref_err.data);
+        capture_reset(&two_out);
+        capture_reset(&two_err);
+    }
     assert_non_null(strstr(ref_err.data, "unreachable"));
     char oom_line[256];
     snprintf(oom_line, sizeof oom_line, "%s/%s: error: out of memory [resource]\n",
@@ -394,7 +400,7 @@ static void memory_limit_split(void **state)
     for (;; limit += 256 * 1024, runs++) {
         assert_true(limit < 512u * 1024 * 1024);
         struct support_capture out = {0}, err = {0};
-        enum pcx_status st = run_split(2, limit, &out, &err);
+        enum pcx_status st = run_split(2, false, limit, &out, &err);
         bool oom = limited_outcome(st, &out, &err, ref, &ref_out, &ref_err, oom_line);
         capture_reset(&out);
         capture_reset(&err);

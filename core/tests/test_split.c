@@ -1,4 +1,4 @@
-/* test_split.c - one large input computed in parts by -j threads
+/* test_split.c - one large input computed in parts, one after the other or by -j threads
  * (api_split.c): the parts read only their own stretch of text when
  * nothing before it matters, and whatever the text, output, diagnostics
  * and counters are those of a run in one piece. */
@@ -34,8 +34,8 @@ static const char *path_of(const char *name)
     return path;
 }
 
-/* Run file name with -j jobs as the program does. */
-static struct outcome run(const char *name, unsigned jobs, bool compact)
+/* Run file name with -j jobs as the program does (whole: in one piece). */
+static struct outcome run_opts(const char *name, unsigned jobs, bool compact, bool whole)
 {
     struct outcome o = {{NULL, 0}, {NULL, 0}, PCX_STATUS_OK, {0}};
     struct pcx_options opt = {0};
@@ -43,6 +43,7 @@ static struct outcome run(const char *name, unsigned jobs, bool compact)
     opt.config = PCX_CONFIG_NONE;
     opt.quiet = true;
     opt.jobs = jobs;
+    opt.whole = whole;
     opt.out = (struct pcx_sink){support_capture_write, &o.out, NULL};
     opt.diag = (struct pcx_sink){support_capture_write, &o.err, NULL};
     struct pcx_ctx *cx = pcx_ctx_new(&opt);
@@ -57,26 +58,43 @@ static struct outcome run(const char *name, unsigned jobs, bool compact)
     return o;
 }
 
-/* -j 1 and -j 2 of file name in both output modes give the same bytes,
- * diagnostics, status and counters; returns -j 2's counters (compact). */
+static struct outcome run(const char *name, unsigned jobs, bool compact)
+{
+    return run_opts(name, jobs, compact, false);
+}
+
+/* b gave the same bytes, diagnostics, status and counters as a. */
+static void same_outcome(const struct outcome *a, const struct outcome *b)
+{
+    assert_int_equal(b->st, a->st);
+    assert_int_equal(b->out.len, a->out.len);
+    if (a->out.len)
+        assert_memory_equal(b->out.data, a->out.data, a->out.len);
+    assert_string_equal(b->err.data ? b->err.data : "", a->err.data ? a->err.data : "");
+    assert_int_equal(b->stats.forms, a->stats.forms);
+    assert_int_equal(b->stats.expanded, a->stats.expanded);
+    assert_int_equal(b->stats.temporaries, a->stats.temporaries);
+    assert_int_equal(b->stats.memo_hits + b->stats.memo_misses > 0,
+                     a->stats.memo_hits + a->stats.memo_misses > 0);
+}
+
+/* -j 1 and -j 2 of file name in both output modes give the bytes,
+ * diagnostics, status and counters of the run in one piece (--whole),
+ * from the same parts; returns -j 2's counters (compact). */
 static struct pcx_stats same_as_one_piece(const char *name)
 {
     struct pcx_stats two_stats = {0};
     for (int compact = 0; compact < 2; compact++) {
+        struct outcome whole = run_opts(name, 1, compact, true);
         struct outcome one = run(name, 1, compact), two = run(name, 2, compact);
-        assert_int_equal(two.st, one.st);
-        assert_int_equal(two.out.len, one.out.len);
-        if (one.out.len)
-            assert_memory_equal(two.out.data, one.out.data, one.out.len);
-        assert_string_equal(two.err.data ? two.err.data : "",
-                            one.err.data ? one.err.data : "");
-        assert_int_equal(two.stats.forms, one.stats.forms);
-        assert_int_equal(two.stats.expanded, one.stats.expanded);
-        assert_int_equal(two.stats.temporaries, one.stats.temporaries);
-        assert_int_equal(two.stats.memo_hits + two.stats.memo_misses > 0,
-                         one.stats.memo_hits + one.stats.memo_misses > 0);
-        assert_int_equal(one.stats.parts, 0);
+        same_outcome(&whole, &one);
+        same_outcome(&whole, &two);
+        assert_int_equal(whole.stats.parts, 0);
+        assert_int_equal(whole.stats.parts_redone, 0);
+        assert_int_equal(one.stats.parts, two.stats.parts);
+        assert_int_equal(one.stats.parts_redone, two.stats.parts_redone);
         two_stats = two.stats;
+        outcome_free(&whole);
         outcome_free(&one);
         outcome_free(&two);
     }

@@ -130,7 +130,9 @@ struct pcx_options {
     const char *target_path;    /* PCX_TARGET_FILE: the file; _DIR: the directory */
     unsigned check;             /* PCX_CHECK_* bits; 0 = write the targets */
     unsigned jobs;              /* threads of pcx_run_operands: inputs in parallel, or
-                                   a single large input in parts; 0 = 1 */
+                                   a single large input's parts; 0 = 1 */
+    bool whole;                 /* --whole: compute every input in one piece (a large
+                                   input is otherwise computed in parts) */
     bool stream;                /* pcx_run_stream prints each form as soon as it is
                                    complete (only with PCX_TARGET_STDOUT, no check,
                                    no at_line) */
