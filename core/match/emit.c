@@ -6,6 +6,7 @@
  */
 #include "match/emit.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* Code smaller than this is copied to each place that reaches it rather
@@ -13,12 +14,13 @@
 #define SHARE_MIN_COST 12
 
 struct cinfo {
-    bool *in_union;      /* vars[i] bound on some path to the clause */
-    uint32_t body_size;  /* size_of(body, SHARE_MIN_COST) + 1, 0 = not yet
-                            measured */
+    uint64_t *in_union;  /* bit i: vars[i] bound on some path to the clause
+                            (made at the clause's first leaf) */
+    uint64_t word;       /* in_union's bits for up to 64 variables */
     struct value *fn;    /* shared body lambda variable, once made */
     struct value *body;  /* expanded body forms, once made */
-    bool body_done;
+    uint32_t body_size;  /* size_of(body, SHARE_MIN_COST) + 1, 0 = not yet
+                            measured */
 };
 
 struct em {
@@ -26,63 +28,125 @@ struct em {
     struct lisp *L;
     const struct subj *rsubj;
     const struct emit_clause *cl;
+    size_t n_clauses;
     struct cinfo *ci;
     struct emit_info *info;
     uint32_t epoch;           /* this pass: the bookkeeping kept on nodes */
     struct value *defs;       /* (VAR LAMBDA) bindings, newest first */
     bool raw;                 /* leave user code unexpanded (dumps) */
     struct value *progn;      /* asked for at every form a body is made of */
+    struct value **items;     /* the item stack (see items_list) */
+    size_t n_items, cap_items;
 };
+
+/* The item stack's first slots, on the C stack: most passes need no more. */
+#define ITEMS_LOCAL 64
 
 /* ---- list helpers ----------------------------------------------------- */
 
 /* The symbol named by a string literal. */
 #define sym(e, name) INTERN_LIT((e)->L, name)
 
-static struct value *cons(struct em *e, struct value *a, struct value *d)
+/* A list cell takes 24 bytes, as the reader packs them: a list of known
+ * length is one block of consecutive cells (one bump of the arena instead
+ * of one per cell, and a quarter less memory than cells rounded to the
+ * arena's alignment). */
+#define CELL (offsetof(struct value, u) + sizeof(struct value_cons))
+
+static inline struct value *cell(char *block, size_t i, struct value *a,
+                                 struct value *d)
 {
-    return value_cons(e->L->a, a, d);
+    struct value *c = (struct value *)(block + i * CELL);
+    c->kind = VK_CONS;
+    c->origin = 0;
+    c->u.cons.car = a;
+    c->u.cons.cdr = d;
+    return c;
 }
 
-static struct value *list2(struct em *e, struct value *a, struct value *b)
+static inline struct value *cons(struct em *e, struct value *a, struct value *d)
 {
-    return cons(e, a, cons(e, b, e->L->nil));
+    return cell(arena_alloc(e->L->a, CELL), 0, a, d);
 }
 
-static struct value *list3(struct em *e, struct value *a, struct value *b,
-                           struct value *c)
+/* (a b . d) */
+static inline struct value *cons2(struct em *e, struct value *a, struct value *b,
+                                  struct value *d)
 {
-    return cons(e, a, list2(e, b, c));
+    char *block = arena_alloc(e->L->a, 2 * CELL);
+    cell(block, 1, b, d);
+    return cell(block, 0, a, (struct value *)(block + CELL));
 }
 
-/* Build lists front to back. */
-struct tail {
-    struct value *head;
-    struct value *last;
-};
-
-static void push(struct em *e, struct tail *t, struct value *v)
+/* (a b c . d) */
+static inline struct value *cons3(struct em *e, struct value *a, struct value *b,
+                                  struct value *c, struct value *d)
 {
-    struct value *c = cons(e, v, e->L->nil);
-    if (t->last)
-        t->last->u.cons.cdr = c;
-    else
-        t->head = c;
-    t->last = c;
+    char *block = arena_alloc(e->L->a, 3 * CELL);
+    cell(block, 2, c, d);
+    cell(block, 1, b, (struct value *)(block + 2 * CELL));
+    return cell(block, 0, a, (struct value *)(block + CELL));
 }
 
-static struct value *tail_list(struct em *e, struct tail *t)
+static inline struct value *list2(struct em *e, struct value *a, struct value *b)
 {
-    return t->head ? t->head : e->L->nil;
+    return cons2(e, a, b, e->L->nil);
 }
 
-/* The forms a form stands for in a body: a non-empty progn is spliced. */
-static struct value *as_forms(struct em *e, struct value *form)
+static inline struct value *list3(struct em *e, struct value *a, struct value *b,
+                                  struct value *c)
+{
+    return cons3(e, a, b, c, e->L->nil);
+}
+
+/* Lists of unknown length: their elements are pushed on the item stack
+ * and become one block of cells when complete (items_list).  A list made
+ * while another is gathered gathers above it: mark = e->n_items first. */
+static void grow_items(struct em *e)
+{
+    size_t cap = e->cap_items * 2;
+    struct value **items = ARENA_NEWN(e->m->a, struct value *, cap);
+    memcpy(items, e->items, e->n_items * sizeof *items);
+    e->items = items;
+    e->cap_items = cap;
+}
+
+static inline void push(struct em *e, struct value *v)
+{
+    if (e->n_items == e->cap_items)
+        grow_items(e);
+    e->items[e->n_items++] = v;
+}
+
+/* The items pushed since mark, popped, as a list ending in tail. */
+static inline struct value *items_list(struct em *e, size_t mark, struct value *tail)
+{
+    size_t n = e->n_items - mark;
+    if (!n)
+        return tail;
+    char *block = arena_alloc(e->L->a, n * CELL);
+    struct value *const *it = e->items + mark;
+    for (size_t i = 0; i + 1 < n; i++)
+        cell(block, i, it[i], (struct value *)(block + (i + 1) * CELL));
+    cell(block, n - 1, it[n - 1], tail);
+    e->n_items = mark;
+    return (struct value *)block;
+}
+
+/* The forms of a non-empty progn (spliced into a body), else NULL. */
+static inline struct value *spliced(struct em *e, struct value *form)
 {
     if (form->kind == VK_CONS && value_car(form) == e->progn &&
         value_cdr(form)->kind == VK_CONS)
         return value_cdr(form);
-    return cons(e, form, e->L->nil);
+    return NULL;
+}
+
+/* The forms a form stands for in a body. */
+static struct value *as_forms(struct em *e, struct value *form)
+{
+    struct value *forms = spliced(e, form);
+    return forms ? forms : cons(e, form, e->L->nil);
 }
 
 /* One form for a list of forms. */
@@ -95,16 +159,22 @@ static struct value *as_form(struct em *e, struct value *forms)
     return cons(e, e->progn, forms);
 }
 
+/* as_form of as_forms of form, without making the list. */
+static struct value *single(struct em *e, struct value *form)
+{
+    if (!form)
+        return NULL;
+    struct value *forms = spliced(e, form);
+    return forms && value_cdr(forms) == e->L->nil ? value_car(forms) : form;
+}
+
 /* a followed by b (a copied). */
 static struct value *append_list(struct em *e, struct value *a, struct value *b)
 {
-    struct tail t = {NULL, NULL};
+    size_t mark = e->n_items;
     for (; a->kind == VK_CONS; a = value_cdr(a))
-        push(e, &t, value_car(a));
-    if (!t.last)
-        return b;
-    t.last->u.cons.cdr = b;
-    return t.head;
+        push(e, value_car(a));
+    return items_list(e, mark, b);
 }
 
 static struct value *quoted(struct em *e, struct value *v)
@@ -114,13 +184,17 @@ static struct value *quoted(struct em *e, struct value *v)
 
 /* ---- node bookkeeping ------------------------------------------------- */
 
-/* The emitter's bookkeeping for n, kept on the node for this pass. */
-static struct dnode_emit *ninfo(struct em *e, const struct dnode *n)
+/* The emitter's bookkeeping for n, kept on the node: survey reset it on
+ * every node the pass reaches. */
+static inline struct dnode_emit *ninfo(const struct dnode *n)
 {
-    struct dnode_emit *ni = &((struct dnode *)n)->em; /* not part of identity */
-    if (ni->epoch != e->epoch)
-        *ni = (struct dnode_emit){e->epoch, 0, 0, NULL};
-    return ni;
+    return &((struct dnode *)n)->em; /* not part of identity */
+}
+
+/* Was vars[i] of clause c bound on some path to it? */
+static inline bool in_union(const struct em *e, uint32_t c, size_t i)
+{
+    return e->ci[c].in_union[i / 64] >> (i % 64) & 1;
 }
 
 /* Kinds that are code of their own (leaves are shared by body lambdas). */
@@ -172,7 +246,7 @@ static uint32_t node_cost(struct em *e, const struct dnode *n);
  * below it that it adds up). */
 static bool shared(struct em *e, const struct dnode *n)
 {
-    return inner_kind(n) && ninfo(e, n)->indeg >= 2 && node_cost(e, n) >= SHARE_MIN_COST;
+    return inner_kind(n) && ninfo(n)->indeg >= 2 && node_cost(e, n) >= SHARE_MIN_COST;
 }
 
 /* What a reference to child costs in its parent's code. */
@@ -184,7 +258,7 @@ static uint32_t child_cost(struct em *e, const struct dnode *c)
 /* Size estimate of n's inline code (capped), measured once. */
 static uint32_t node_cost(struct em *e, const struct dnode *n)
 {
-    struct dnode_emit *ni = ninfo(e, n);
+    struct dnode_emit *ni = ninfo(n);
     if (ni->cost)
         return ni->cost;
     uint32_t k = 1;
@@ -212,61 +286,65 @@ static bool small_body(struct em *e, struct value *body)
     return f == e->L->nil || value_car(body)->kind != VK_CONS;
 }
 
-/* Walk the DAG from root, each node once (pushed when first reached,
- * which resets its bookkeeping), counting in-degrees on the way; the
- * leaves it reached are returned (*n of them). */
-static const struct dnode **count_indegrees(struct em *e, const struct dnode *root,
-                                            size_t *n)
+/* The DFS stack's first slots, on the C stack: most DAGs need no more. */
+#define WALK_LOCAL 64
+
+/* A leaf reached for the first time: its clause has one leaf more, and
+ * the variables it binds are bound on some path to the clause. */
+static void first_leaf(struct em *e, const struct dnode *x)
 {
-    size_t cap = 32, top = 0, cap_l = 16;
-    const struct dnode **st = ARENA_NEWN(e->m->a, const struct dnode *, cap);
-    const struct dnode **leaves = ARENA_NEWN(e->m->a, const struct dnode *, cap_l);
-    *n = 0;
-    ninfo(e, root)->indeg = 1;
-    st[top++] = root;
-    while (top) {
-        const struct dnode *x = st[--top];
-        if (x->kind == DN_LEAF && *n == cap_l) {
-            leaves = arena_grow(e->m->a, leaves, cap_l * sizeof *leaves, cap_l * 2 * sizeof *leaves);
-            cap_l *= 2;
-        }
-        if (x->kind == DN_LEAF)
-            leaves[(*n)++] = x;
-        if (top + 2 > cap) {
-            st = arena_grow(e->m->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
-            cap *= 2;
-        }
-        const struct dnode *kids[2] = {x->els, x->then};
-        for (int i = 0; i < 2; i++) {
-            if (!kids[i])
-                continue;
-            bool first = kids[i]->em.epoch != e->epoch;
-            ninfo(e, kids[i])->indeg++;
-            if (first)
-                st[top++] = kids[i];
-        }
-    }
-    return leaves;
+    const struct emit_clause *c = &e->cl[x->clause];
+    struct cinfo *ci = &e->ci[x->clause];
+    e->info[x->clause].leaves++;
+    if (!ci->in_union)
+        ci->in_union = c->n_vars <= 64 ? &ci->word
+                     : arena_zalloc(e->m->a, (c->n_vars + 63) / 64 * sizeof(uint64_t));
+    for (const struct memo_list *l = x->vars; l; l = l->cdr)
+        for (size_t j = 0; j < c->n_vars; j++)
+            if (c->vars[j] == ((const struct vbind *)l->car)->name->v)
+                ci->in_union[j / 64] |= (uint64_t)1 << (j % 64);
 }
 
-/* Count in-degrees and, per clause, leaves, sites and bound variables. */
-static void survey(struct em *e, const struct dnode *root, size_t n_clauses)
+/* Reach node k (from a parent, or as the root): the first time resets its
+ * bookkeeping and pushes it on the stack st (true), later ones count one
+ * more in-degree.  A leaf's clause gets one site more each time. */
+static inline bool reach(struct em *e, const struct dnode *k)
 {
-    size_t n;
-    const struct dnode **leaves = count_indegrees(e, root, &n);
-    for (size_t i = 0; i < n; i++) {
-        const struct dnode *x = leaves[i];
-        if (x->clause >= n_clauses)
-            continue;
-        const struct emit_clause *c = &e->cl[x->clause];
-        e->info[x->clause].leaves++;
-        e->info[x->clause].sites += ninfo(e, x)->indeg;
-        for (const struct memo_list *l = x->vars; l; l = l->cdr)
-            for (size_t j = 0; j < c->n_vars; j++)
-                if (c->vars[j] == ((const struct vbind *)l->car)->name->v)
-                    e->ci[x->clause].in_union[j] = true;
+    struct dnode_emit *ki = ninfo(k);
+    if (k->kind == DN_LEAF && k->clause < e->n_clauses)
+        e->info[k->clause].sites++;
+    if (ki->epoch == e->epoch) {
+        ki->indeg++;
+        return false;
     }
-    for (size_t i = 0; i < n_clauses; i++)
+    *ki = (struct dnode_emit){e->epoch, 1, 0, NULL};
+    return true;
+}
+
+/* Walk the DAG from root, each node once, counting in-degrees and, per
+ * clause, leaves, sites and bound variables. */
+static void survey(struct em *e, const struct dnode *root)
+{
+    const struct dnode *local[WALK_LOCAL], **st = local;
+    size_t cap = WALK_LOCAL, top = 0;
+    if (reach(e, root))
+        st[top++] = root;
+    while (top) {
+        const struct dnode *x = st[--top];
+        if (x->kind == DN_LEAF && x->clause < e->n_clauses)
+            first_leaf(e, x);
+        if (top + 2 > cap) {
+            const struct dnode **bigger = ARENA_NEWN(e->m->a, const struct dnode *, 2 * cap);
+            memcpy(bigger, st, top * sizeof *st);
+            st = bigger;
+            cap *= 2;
+        }
+        if (x->els && reach(e, x->els))
+            st[top++] = x->els;
+        if (x->then && reach(e, x->then))
+            st[top++] = x->then;
+    }
+    for (size_t i = 0; i < e->n_clauses; i++)
         e->info[i].shared = e->cl[i].kind == EMIT_BODY && e->info[i].sites >= 2 &&
                             !small_body(e, e->cl[i].body);
 }
@@ -290,14 +368,14 @@ static struct value *with_env(struct em *e, struct memo_list *env,
 {
     if (!env && !pre)
         return code;
-    struct tail b = {NULL, NULL};
+    size_t mark = e->n_items;
     if (pre)
-        push(e, &b, pre);
+        push(e, pre);
     for (const struct memo_list *l = env; l; l = l->cdr) {
         const struct vbind *vb = (const struct vbind *)l->car;
-        push(e, &b, list2(e, vb->name->v, vb->s->expr));
+        push(e, list2(e, vb->name->v, vb->s->expr));
     }
-    return list3(e, sym(e, "let*"), tail_list(e, &b), code);
+    return list3(e, sym(e, "let*"), items_list(e, mark, e->L->nil), code);
 }
 
 static bool lambda_form(struct em *e, const struct value *fun)
@@ -314,14 +392,14 @@ static struct value *call_with(struct em *e, struct value *fun, struct value *ar
     bool placeholder = false;
     for (struct value *l = value_cdr(fun); l->kind == VK_CONS; l = value_cdr(l))
         placeholder |= value_car(l) == us;
-    struct tail t = {NULL, NULL};
-    push(e, &t, value_car(fun));
+    size_t mark = e->n_items;
+    push(e, value_car(fun));
     struct value *l = value_cdr(fun);
     for (; l->kind == VK_CONS; l = value_cdr(l))
-        push(e, &t, placeholder && value_car(l) == us ? arg : value_car(l));
+        push(e, placeholder && value_car(l) == us ? arg : value_car(l));
     if (!placeholder)
-        push(e, &t, arg);
-    return tail_list(e, &t);
+        push(e, arg);
+    return items_list(e, mark, e->L->nil);
 }
 
 /* BODY when code is (lambda (_) BODY) and BODY does not mention `_` (the
@@ -441,19 +519,18 @@ static bool nil_body(struct em *e, struct value *body)
 static struct value *clause_body(struct em *e, uint32_t c)
 {
     struct cinfo *ci = &e->ci[c];
-    if (ci->body_done)
+    if (ci->body)
         return ci->body;
-    struct tail t = {NULL, NULL};
+    size_t mark = e->n_items;
     for (struct value *l = e->cl[c].body; l->kind == VK_CONS; l = value_cdr(l)) {
         struct value *f = e->cl[c].user ? user_code(e, value_car(l)) : value_car(l);
         if (!f)
             return NULL;
-        push(e, &t, f);
+        push(e, f);
     }
-    ci->body = tail_list(e, &t);
+    ci->body = items_list(e, mark, e->L->nil);
     if (!e->cl[c].user && ci->body->kind == VK_CONS && value_cdr(ci->body) == e->L->nil)
         ci->body = as_forms(e, value_car(ci->body)); /* generated: splice a progn */
-    ci->body_done = true;
     return ci->body;
 }
 
@@ -461,11 +538,15 @@ static struct value *clause_body(struct em *e, uint32_t c)
 static struct value *ignores(struct em *e, uint32_t c)
 {
     const struct emit_clause *cl = &e->cl[c];
-    struct tail t = {NULL, NULL};
+    size_t mark = e->n_items;
+    push(e, sym(e, "ignore"));
     for (size_t i = 0; i < cl->n_vars; i++)
-        if (e->ci[c].in_union[i] && cl->used && cl->used[i])
-            push(e, &t, cl->vars[i]);
-    return t.head ? cons(e, sym(e, "ignore"), t.head) : NULL;
+        if (in_union(e, c, i) && cl->used && cl->used[i])
+            push(e, cl->vars[i]);
+    if (e->n_items > mark + 1)
+        return items_list(e, mark, e->L->nil);
+    e->n_items = mark;
+    return NULL;
 }
 
 /* The value expression of variable name on this leaf, or nil. */
@@ -485,50 +566,80 @@ static struct value *shared_body(struct em *e, uint32_t c)
     struct value *body = clause_body(e, c);
     if (!body)
         return NULL;
-    struct tail params = {NULL, NULL};
+    size_t mark = e->n_items;
     for (size_t i = 0; i < e->cl[c].n_vars; i++)
-        if (ci->in_union[i])
-            push(e, &params, e->cl[c].vars[i]);
+        if (in_union(e, c, i))
+            push(e, e->cl[c].vars[i]);
+    struct value *params = items_list(e, mark, e->L->nil);
     struct value *ig = ignores(e, c);
     if (ig)
         body = cons(e, ig, body);
     ci->fn = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
-    struct value *lam = cons(e, e->L->lambda, cons(e, tail_list(e, &params), body));
+    struct value *lam = cons2(e, e->L->lambda, params, body);
     e->defs = cons(e, list2(e, ci->fn, lam), e->defs);
     return ci->fn;
+}
+
+/* What push_bindings pushes for each variable bound on the way to a leaf. */
+enum bind_shape {
+    AS_PAIRS,  /* (VAR VAL): let bindings */
+    AS_VALUES, /* VAL: the arguments of a shared body's funcall */
+    AS_SETQ,   /* VAR VAL: setq's arguments */
+};
+
+/* Push the clause's variables bound on some path to it (in_union), with
+ * their values on leaf n, shaped as how says. */
+static void push_bindings(struct em *e, const struct dnode *n, enum bind_shape how)
+{
+    uint32_t c = n->clause;
+    const struct emit_clause *cl = &e->cl[c];
+    for (size_t i = 0; i < cl->n_vars; i++) {
+        if (!in_union(e, c, i))
+            continue;
+        struct value *v = value_of(e, n, cl->vars[i]);
+        if (how == AS_PAIRS)
+            v = list2(e, cl->vars[i], v);
+        else if (how == AS_SETQ)
+            push(e, cl->vars[i]);
+        push(e, v);
+    }
 }
 
 static struct value *leaf_form(struct em *e, const struct dnode *n)
 {
     uint32_t c = n->clause;
     const struct emit_clause *cl = &e->cl[c];
-    struct tail binds = {NULL, NULL}, vals = {NULL, NULL}, pairs = {NULL, NULL};
-    for (size_t i = 0; i < cl->n_vars; i++) {
-        if (!e->ci[c].in_union[i])
-            continue;
-        struct value *v = value_of(e, n, cl->vars[i]);
-        push(e, &binds, list2(e, cl->vars[i], v));
-        push(e, &vals, v);
-        push(e, &pairs, cl->vars[i]);
-        push(e, &pairs, v);
+    size_t mark = e->n_items;
+    if (cl->kind == EMIT_SETQ) {
+        push(e, sym(e, "setq"));
+        push_bindings(e, n, AS_SETQ);
+        if (e->n_items > mark + 1)
+            return items_list(e, mark, e->L->nil);
+        e->n_items = mark;
+        return e->L->nil;
     }
-    if (cl->kind == EMIT_SETQ)
-        return pairs.head ? cons(e, sym(e, "setq"), pairs.head) : e->L->nil;
     if (nil_body(e, cl->body))
         return e->L->nil;
     if (e->info[c].shared) {
         struct value *fn = shared_body(e, c);
-        return fn ? cons(e, sym(e, "funcall"), cons(e, fn, tail_list(e, &vals))) : NULL;
+        if (!fn)
+            return NULL;
+        push(e, sym(e, "funcall"));
+        push(e, fn);
+        push_bindings(e, n, AS_VALUES);
+        return items_list(e, mark, e->L->nil);
     }
     struct value *body = clause_body(e, c);
     if (!body)
         return NULL;
-    if (!binds.head)
+    push_bindings(e, n, AS_PAIRS);
+    if (e->n_items == mark)
         return as_form(e, body);
+    struct value *binds = items_list(e, mark, e->L->nil);
     struct value *ig = ignores(e, c);
     if (ig)
         body = cons(e, ig, body);
-    return cons(e, sym(e, "let"), cons(e, binds.head, body));
+    return cons2(e, sym(e, "let"), binds, body);
 }
 
 /* ---- nodes ------------------------------------------------------------ */
@@ -547,16 +658,41 @@ static struct value *ignored_test(struct em *e, const struct dtest *t,
                                   const struct dnode *next)
 {
     struct value *tf = test_form(e, t);
-    struct value *rest = tf ? node_forms(e, next) : NULL;
-    if (!rest)
+    struct value *f = tf ? node_form(e, next) : NULL;
+    if (!f)
         return NULL;
-    return cons(e, e->progn, cons(e, list2(e, sym(e, "ignore"), tf), rest));
+    struct value *ig = list2(e, sym(e, "ignore"), tf), *rest = spliced(e, f);
+    return rest ? cons2(e, e->progn, ig, rest) : cons3(e, e->progn, ig, f, e->L->nil);
 }
 
 static bool chainable(struct em *e, const struct dnode *n)
 {
     return n->kind == DN_TEST && !shared(e, n) && n->then->kind != DN_DONTCARE &&
            n->els->kind != DN_DONTCARE;
+}
+
+/* The if or cond of a test chain: pushed since mark are the symbol cond,
+ * then each test's form and its success branch's form; els is the
+ * failure branch's forms, or NULL when it fails.  A single test whose
+ * success is one form is an if, else every test is a cond clause. */
+static struct value *chain_form(struct em *e, size_t mark, struct value *els)
+{
+    struct value **it = e->items + mark + 1;
+    size_t count = (e->n_items - mark - 1) / 2;
+    struct value *rest = spliced(e, it[1]);
+    if (count == 1 && (!rest || value_cdr(rest) == e->L->nil)) {
+        e->n_items = mark;
+        return cons3(e, sym(e, "if"), it[0], rest ? value_car(rest) : it[1],
+                     els ? els : e->L->nil);
+    }
+    for (size_t i = 0; i < count; i++) {
+        rest = spliced(e, it[2 * i + 1]);
+        it[i] = rest ? cons(e, it[2 * i], rest) : list2(e, it[2 * i], it[2 * i + 1]);
+    }
+    e->n_items = mark + 1 + count;
+    if (els)
+        push(e, cons(e, e->L->t, els));
+    return items_list(e, mark, e->L->nil);
 }
 
 /* A test and the tests of its else-chain become one if/cond (iterative
@@ -567,16 +703,16 @@ static struct value *test_chain(struct em *e, const struct dnode *n)
         return ignored_test(e, n->test, n->then);
     if (n->then->kind == DN_DONTCARE)
         return ignored_test(e, n->test, n->els);
-    struct tail clauses = {NULL, NULL};
-    size_t count = 0;
+    size_t mark = e->n_items;
+    push(e, sym(e, "cond"));
     const struct dnode *cur = n;
     for (;;) {
         struct value *tf = test_form(e, cur->test);
-        struct value *body = tf ? node_forms(e, cur->then) : NULL;
-        if (!body)
+        struct value *then = tf ? node_form(e, cur->then) : NULL;
+        if (!then)
             return NULL;
-        push(e, &clauses, cons(e, tf, body));
-        count++;
+        push(e, tf);
+        push(e, then);
         if (!chainable(e, cur->els))
             break;
         cur = cur->els;
@@ -584,13 +720,7 @@ static struct value *test_chain(struct em *e, const struct dnode *n)
     struct value *els = NULL;
     if (cur->els->kind != DN_FAIL && !(els = node_forms(e, cur->els)))
         return NULL;
-    struct value *first = value_car(clauses.head);
-    if (count == 1 && value_cdr(value_cdr(first)) == e->L->nil)
-        return cons(e, sym(e, "if"), cons(e, value_car(first),
-                    cons(e, value_car(value_cdr(first)), els ? els : e->L->nil)));
-    if (els)
-        push(e, &clauses, cons(e, e->L->t, els));
-    return cons(e, sym(e, "cond"), clauses.head);
+    return chain_form(e, mark, els);
 }
 
 /* A chain of app calls becomes one let*.  A call whose result nothing
@@ -598,7 +728,7 @@ static struct value *test_chain(struct em *e, const struct dnode *n)
  * `_` temporary. */
 static struct value *bind_chain(struct em *e, const struct dnode *n)
 {
-    struct tail binds = {NULL, NULL};
+    size_t mark = e->n_items;
     const struct dnode *cur = n;
     do {
         if (cur->kind == DN_BIND) {
@@ -608,15 +738,14 @@ static struct value *bind_chain(struct em *e, const struct dnode *n)
             struct value *var = dtree_free_has(cur->then, cur->temp)
                               ? cur->temp->expr
                               : e->m->hooks.gensym(e->m->hooks.ctx, "_");
-            push(e, &binds, list2(e, var, call));
+            push(e, list2(e, var, call));
         }
         cur = cur->then;
     } while ((cur->kind == DN_BIND || cur->kind == DN_USE) && !shared(e, cur));
+    if (e->n_items == mark)
+        return single(e, node_form(e, cur));
     struct value *body = node_forms(e, cur);
-    if (!body)
-        return NULL;
-    return binds.head ? cons(e, sym(e, "let*"), cons(e, binds.head, body))
-                      : as_form(e, body);
+    return body ? cons2(e, sym(e, "let*"), items_list(e, mark, e->L->nil), body) : NULL;
 }
 
 static struct value *inline_form(struct em *e, const struct dnode *n)
@@ -638,22 +767,28 @@ static struct value *inline_form(struct em *e, const struct dnode *n)
  * call passing the temporaries it reads. */
 static struct value *shared_call(struct em *e, const struct dnode *n)
 {
-    struct dnode_emit *ni = ninfo(e, n);
-    struct tail params = {NULL, NULL};
+    struct dnode_emit *ni = ninfo(n);
+    struct value *body = NULL;
+    if (!ni->k && !(body = inline_form(e, n)))
+        return NULL;
+    bool first = !ni->k;
+    if (first)
+        ni->k = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
+    size_t mark = e->n_items;
+    push(e, sym(e, "funcall"));
+    push(e, ni->k);
     const struct subj *t;
     for (uint32_t i = 0; (t = dtree_free_next(e->m, n, &i)); i++)
         if (t != e->rsubj)
-            push(e, &params, t->expr);
-    if (!ni->k) {
-        struct value *body = inline_form(e, n);
-        if (!body)
-            return NULL;
-        ni->k = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
-        struct value *lam = cons(e, e->L->lambda,
-                                 cons(e, tail_list(e, &params), as_forms(e, body)));
+            push(e, t->expr);
+    struct value *call = items_list(e, mark, e->L->nil);
+    if (first) {
+        /* the lambda's parameters are the call's arguments (one list) */
+        struct value *lam = cons2(e, e->L->lambda, value_cdr(value_cdr(call)),
+                                  as_forms(e, body));
         e->defs = cons(e, list2(e, ni->k, lam), e->defs);
     }
-    return cons(e, sym(e, "funcall"), cons(e, ni->k, tail_list(e, &params)));
+    return call;
 }
 
 static struct value *node_form(struct em *e, const struct dnode *n)
@@ -677,6 +812,9 @@ struct value *emit_test_form(struct memo_ctx *m, const struct dtest *t,
     e.raw = !expand;
     e.epoch = memo_epoch(m);
     e.progn = sym(&e, "progn");
+    struct value *local[ITEMS_LOCAL];
+    e.items = local;
+    e.cap_items = ITEMS_LOCAL;
     return test_form(&e, t);
 }
 
@@ -698,9 +836,11 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     e.info = info ? info : ARENA_NEWN(m->a, struct emit_info, n + 1);
     memset(e.info, 0, n * sizeof *e.info);
     e.defs = e.L->nil;
-    for (size_t i = 0; i < n; i++)
-        e.ci[i].in_union = arena_zalloc(m->a, cl[i].n_vars + 1);
-    survey(&e, root, n);
+    struct value *local[ITEMS_LOCAL];
+    e.items = local;
+    e.cap_items = ITEMS_LOCAL;
+    e.n_clauses = n;
+    survey(&e, root);
     struct value *body = node_forms(&e, root);
     if (!body)
         return NULL;
@@ -716,8 +856,8 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
         body = value_cdr(value_cdr(inner));
     }
     struct value *form = defs == e.L->nil ? as_form(&e, body)
-                       : cons(&e, sym(&e, "let*"), cons(&e, defs, body));
+                       : cons2(&e, sym(&e, "let*"), defs, body);
     if (rsubj->temp && !reads)
-        form = cons(&e, e.progn, cons(&e, subject, as_forms(&e, form)));
+        form = cons2(&e, e.progn, subject, as_forms(&e, form));
     return form;
 }
