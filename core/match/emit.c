@@ -23,6 +23,40 @@ struct cinfo {
                             measured */
 };
 
+/* Symbols the emitted code is made of, each looked up once per pass. */
+enum known {
+    K_IF,
+    K_COND,
+    K_LET,
+    K_LET_STAR,
+    K_FUNCALL,
+    K_IGNORE,
+    K_SETQ,
+    K_EQ,
+    K_EQL,
+    K_EQUAL,
+    K_NULL,
+    K_UNDERSCORE,
+    K_CLOSURE,
+    N_KNOWN
+};
+
+static const char *const known_names[N_KNOWN] = {
+    [K_IF] = "if",
+    [K_COND] = "cond",
+    [K_LET] = "let",
+    [K_LET_STAR] = "let*",
+    [K_FUNCALL] = "funcall",
+    [K_IGNORE] = "ignore",
+    [K_SETQ] = "setq",
+    [K_EQ] = "eq",
+    [K_EQL] = "eql",
+    [K_EQUAL] = "equal",
+    [K_NULL] = "null",
+    [K_UNDERSCORE] = "_",
+    [K_CLOSURE] = "closure",
+};
+
 struct em {
     struct memo_ctx *m;
     struct lisp *L;
@@ -35,6 +69,7 @@ struct em {
     struct value *defs;       /* (VAR LAMBDA) bindings, newest first */
     bool raw;                 /* leave user code unexpanded (dumps) */
     struct value *progn;      /* asked for at every form a body is made of */
+    struct value *known[N_KNOWN]; /* known(): NULL until first asked for */
     struct value **items;     /* the item stack (see items_list) */
     size_t n_items, cap_items;
 };
@@ -47,18 +82,27 @@ struct em {
 /* The symbol named by a string literal. */
 #define sym(e, name) INTERN_LIT((e)->L, name)
 
+static inline struct value *known(struct em *e, enum known k)
+{
+    if (!e->known[k])
+        e->known[k] = intern_lit(e->L, known_names[k]); /* literals: stable addresses */
+    return e->known[k];
+}
+
 /* A list cell takes 24 bytes, as the reader packs them: a list of known
  * length is one block of consecutive cells (one bump of the arena instead
  * of one per cell, and a quarter less memory than cells rounded to the
  * arena's alignment). */
 #define CELL (offsetof(struct value, u) + sizeof(struct value_cons))
 
+/* The words before a cons's car and cdr, written as one block. */
+static const struct value cons_head = {.kind = VK_CONS, .origin = 0};
+
 static inline struct value *cell(char *block, size_t i, struct value *a,
                                  struct value *d)
 {
     struct value *c = (struct value *)(block + i * CELL);
-    c->kind = VK_CONS;
-    c->origin = 0;
+    memcpy(c, &cons_head, offsetof(struct value, u));
     c->u.cons.car = a;
     c->u.cons.cdr = d;
     return c;
@@ -289,13 +333,16 @@ static bool small_body(struct em *e, struct value *body)
 /* The DFS stack's first slots, on the C stack: most DAGs need no more. */
 #define WALK_LOCAL 64
 
-/* A leaf reached for the first time: its clause has one leaf more, and
- * the variables it binds are bound on some path to the clause. */
+/* A leaf reached for the first time: its clause has one leaf and one
+ * site more, and the variables it binds are bound on some path to it. */
 static void first_leaf(struct em *e, const struct dnode *x)
 {
+    if (x->clause >= e->n_clauses)
+        return;
     const struct emit_clause *c = &e->cl[x->clause];
     struct cinfo *ci = &e->ci[x->clause];
     e->info[x->clause].leaves++;
+    e->info[x->clause].sites++;
     if (!ci->in_union)
         ci->in_union = c->n_vars <= 64 ? &ci->word
                      : arena_zalloc(e->m->a, (c->n_vars + 63) / 64 * sizeof(uint64_t));
@@ -305,44 +352,55 @@ static void first_leaf(struct em *e, const struct dnode *x)
                 ci->in_union[j / 64] |= (uint64_t)1 << (j % 64);
 }
 
-/* Reach node k (from a parent, or as the root): the first time resets its
- * bookkeeping and pushes it on the stack st (true), later ones count one
- * more in-degree.  A leaf's clause gets one site more each time. */
-static inline bool reach(struct em *e, const struct dnode *k)
+/* Reach node k from a parent: the first time (its bookkeeping is from
+ * another pass) resets it and pushes k on st (top is returned); later
+ * times count one in-degree more, and one site more for a leaf's clause. */
+static inline size_t reach(struct em *e, uint32_t epoch, const struct dnode *k,
+                           const struct dnode **st, size_t top)
 {
     struct dnode_emit *ki = ninfo(k);
+    if (ki->epoch != epoch) {
+        *ki = (struct dnode_emit){epoch, 1, 0, NULL};
+        st[top++] = k;
+        return top;
+    }
+    ki->indeg++;
     if (k->kind == DN_LEAF && k->clause < e->n_clauses)
         e->info[k->clause].sites++;
-    if (ki->epoch == e->epoch) {
-        ki->indeg++;
-        return false;
-    }
-    *ki = (struct dnode_emit){e->epoch, 1, 0, NULL};
-    return true;
+    return top;
 }
 
 /* Walk the DAG from root, each node once, counting in-degrees and, per
  * clause, leaves, sites and bound variables. */
 static void survey(struct em *e, const struct dnode *root)
 {
+    const uint32_t epoch = e->epoch;
     const struct dnode *local[WALK_LOCAL], **st = local;
     size_t cap = WALK_LOCAL, top = 0;
-    if (reach(e, root))
-        st[top++] = root;
+    *ninfo(root) = (struct dnode_emit){epoch, 1, 0, NULL};
+    st[top++] = root;
     while (top) {
         const struct dnode *x = st[--top];
-        if (x->kind == DN_LEAF && x->clause < e->n_clauses)
-            first_leaf(e, x);
         if (top + 2 > cap) {
             const struct dnode **bigger = ARENA_NEWN(e->m->a, const struct dnode *, 2 * cap);
             memcpy(bigger, st, top * sizeof *st);
             st = bigger;
             cap *= 2;
         }
-        if (x->els && reach(e, x->els))
-            st[top++] = x->els;
-        if (x->then && reach(e, x->then))
-            st[top++] = x->then;
+        switch (x->kind) {
+        case DN_LEAF:
+            first_leaf(e, x);
+            break;
+        case DN_TEST:
+            top = reach(e, epoch, x->els, st, top);
+            /* fall through */
+        case DN_BIND:
+        case DN_USE:
+            top = reach(e, epoch, x->then, st, top);
+            break;
+        default:
+            break;
+        }
     }
     for (size_t i = 0; i < e->n_clauses; i++)
         e->info[i].shared = e->cl[i].kind == EMIT_BODY && e->info[i].sites >= 2 &&
@@ -375,20 +433,20 @@ static struct value *with_env(struct em *e, struct memo_list *env,
         const struct vbind *vb = (const struct vbind *)l->car;
         push(e, list2(e, vb->name->v, vb->s->expr));
     }
-    return list3(e, sym(e, "let*"), items_list(e, mark, e->L->nil), code);
+    return list3(e, known(e, K_LET_STAR), items_list(e, mark, e->L->nil), code);
 }
 
 static bool lambda_form(struct em *e, const struct value *fun)
 {
     return fun->kind == VK_CONS &&
-           (value_car(fun) == e->L->lambda || value_car(fun) == sym(e, "closure"));
+           (value_car(fun) == e->L->lambda || value_car(fun) == known(e, K_CLOSURE));
 }
 
 /* (F A... ARG), or with every top-level `_` argument replaced by ARG
  * (Emacs 30's placeholder). */
 static struct value *call_with(struct em *e, struct value *fun, struct value *arg)
 {
-    struct value *us = sym(e, "_");
+    struct value *us = known(e, K_UNDERSCORE);
     bool placeholder = false;
     for (struct value *l = value_cdr(fun); l->kind == VK_CONS; l = value_cdr(l))
         placeholder |= value_car(l) == us;
@@ -406,7 +464,7 @@ static struct value *call_with(struct em *e, struct value *fun, struct value *ar
  * lambda of a `let` pattern): calling it just evaluates BODY. */
 static struct value *ignoring_lambda_body(struct em *e, struct value *code)
 {
-    struct value *us = sym(e, "_");
+    struct value *us = known(e, K_UNDERSCORE);
     if (code->kind != VK_CONS || value_car(code) != e->L->lambda)
         return NULL;
     struct value *r = value_cdr(code);
@@ -448,7 +506,7 @@ static struct value *fun_call(struct em *e, struct value *fun, struct value *arg
     if (safe && (call = ignoring_lambda_body(e, code)))
         ;
     else if (lambda_form(e, code) || code->kind != VK_CONS)
-        call = list3(e, sym(e, "funcall"), list2(e, e->L->function, code), arg);
+        call = list3(e, known(e, K_FUNCALL), list2(e, e->L->function, code), arg);
     else
         call = call_with(e, code, arg);
     return with_env(e, env, pre, call);
@@ -469,36 +527,49 @@ static struct value *guard_form(struct em *e, const struct dtest *t)
 static struct value *quote_form(struct em *e, struct value *s, struct value *c)
 {
     if (c == e->L->nil)
-        return list2(e, sym(e, "null"), s);
+        return list2(e, known(e, K_NULL), s);
     if (value_integerp(c))
-        return list3(e, sym(e, "eql"), s, c);
+        return list3(e, known(e, K_EQL), s, c);
     if (c->kind == VK_SYMBOL) {
         bool self = c == e->L->t || (c->u.sym.interned && c->u.sym.name[0] == ':');
-        return list3(e, sym(e, "eq"), s, self ? c : quoted(e, c));
+        return list3(e, known(e, K_EQ), s, self ? c : quoted(e, c));
     }
     bool self = c->kind == VK_STRING || c->kind == VK_FLOAT;
-    return list3(e, sym(e, "equal"), s, self ? c : quoted(e, c));
+    return list3(e, known(e, K_EQUAL), s, self ? c : quoted(e, c));
 }
 
-static struct value *test_form(struct em *e, const struct dtest *t)
+/* The tests test_form does not make itself. */
+__attribute__((noinline)) static struct value *other_test_form(struct em *e,
+                                                               const struct dtest *t)
 {
     struct value *s = t->s->expr;
     switch (t->kind) {
-    case DT_QUOTE:
-        return quote_form(e, s, t->p->val->v);
     case DT_MEMBER:
         return list3(e, t->p->memfn, s, quoted(e, t->p->val->v));
     case DT_GUARD:
         return guard_form(e, t);
     case DT_PRED:
         if (t->prev)
-            return list3(e, sym(e, "eql"), t->prev->expr, s);
+            return list3(e, known(e, K_EQL), t->prev->expr, s);
         /* fall through */
     case DT_CALL:
     default:
         return fun_call(e, t->p->val->v, s, t->env,
                         t->s->temp || s->kind != VK_SYMBOL);
     }
+}
+
+/* The form of a test or app call.  Inline for the two kinds most tests
+ * are: an equality, and a call of a named function (fun_call's first
+ * case). */
+static inline struct value *test_form(struct em *e, const struct dtest *t)
+{
+    struct value *s = t->s->expr, *v = t->p->val->v;
+    if (t->kind == DT_QUOTE)
+        return quote_form(e, s, v);
+    if ((t->kind == DT_CALL || (t->kind == DT_PRED && !t->prev)) && v->kind == VK_SYMBOL)
+        return list2(e, v, s);
+    return other_test_form(e, t);
 }
 
 /* ---- leaves ----------------------------------------------------------- */
@@ -516,22 +587,29 @@ static bool nil_body(struct em *e, struct value *body)
             value_cdr(value_cdr(f)) == e->L->nil);
 }
 
+/* The clause's body forms (user code expanded), made once.  A generated
+ * body of one form that is a progn is spliced. */
 static struct value *clause_body(struct em *e, uint32_t c)
 {
     struct cinfo *ci = &e->ci[c];
     if (ci->body)
         return ci->body;
+    const struct emit_clause *cl = &e->cl[c];
+    struct value *l = cl->body;
+    if (l->kind == VK_CONS && value_cdr(l) == e->L->nil) { /* most bodies */
+        struct value *f = cl->user ? user_code(e, value_car(l)) : value_car(l);
+        if (!f)
+            return NULL;
+        return ci->body = cl->user ? cons(e, f, e->L->nil) : as_forms(e, f);
+    }
     size_t mark = e->n_items;
-    for (struct value *l = e->cl[c].body; l->kind == VK_CONS; l = value_cdr(l)) {
-        struct value *f = e->cl[c].user ? user_code(e, value_car(l)) : value_car(l);
+    for (; l->kind == VK_CONS; l = value_cdr(l)) {
+        struct value *f = cl->user ? user_code(e, value_car(l)) : value_car(l);
         if (!f)
             return NULL;
         push(e, f);
     }
-    ci->body = items_list(e, mark, e->L->nil);
-    if (!e->cl[c].user && ci->body->kind == VK_CONS && value_cdr(ci->body) == e->L->nil)
-        ci->body = as_forms(e, value_car(ci->body)); /* generated: splice a progn */
-    return ci->body;
+    return ci->body = items_list(e, mark, e->L->nil);
 }
 
 /* (ignore USED...) for the variables the pattern read, if any. */
@@ -539,7 +617,7 @@ static struct value *ignores(struct em *e, uint32_t c)
 {
     const struct emit_clause *cl = &e->cl[c];
     size_t mark = e->n_items;
-    push(e, sym(e, "ignore"));
+    push(e, known(e, K_IGNORE));
     for (size_t i = 0; i < cl->n_vars; i++)
         if (in_union(e, c, i) && cl->used && cl->used[i])
             push(e, cl->vars[i]);
@@ -611,7 +689,7 @@ static struct value *leaf_form(struct em *e, const struct dnode *n)
     const struct emit_clause *cl = &e->cl[c];
     size_t mark = e->n_items;
     if (cl->kind == EMIT_SETQ) {
-        push(e, sym(e, "setq"));
+        push(e, known(e, K_SETQ));
         push_bindings(e, n, AS_SETQ);
         if (e->n_items > mark + 1)
             return items_list(e, mark, e->L->nil);
@@ -624,7 +702,7 @@ static struct value *leaf_form(struct em *e, const struct dnode *n)
         struct value *fn = shared_body(e, c);
         if (!fn)
             return NULL;
-        push(e, sym(e, "funcall"));
+        push(e, known(e, K_FUNCALL));
         push(e, fn);
         push_bindings(e, n, AS_VALUES);
         return items_list(e, mark, e->L->nil);
@@ -639,7 +717,7 @@ static struct value *leaf_form(struct em *e, const struct dnode *n)
     struct value *ig = ignores(e, c);
     if (ig)
         body = cons(e, ig, body);
-    return cons2(e, sym(e, "let"), binds, body);
+    return cons2(e, known(e, K_LET), binds, body);
 }
 
 /* ---- nodes ------------------------------------------------------------ */
@@ -661,7 +739,7 @@ static struct value *ignored_test(struct em *e, const struct dtest *t,
     struct value *f = tf ? node_form(e, next) : NULL;
     if (!f)
         return NULL;
-    struct value *ig = list2(e, sym(e, "ignore"), tf), *rest = spliced(e, f);
+    struct value *ig = list2(e, known(e, K_IGNORE), tf), *rest = spliced(e, f);
     return rest ? cons2(e, e->progn, ig, rest) : cons3(e, e->progn, ig, f, e->L->nil);
 }
 
@@ -682,7 +760,7 @@ static struct value *chain_form(struct em *e, size_t mark, struct value *els)
     struct value *rest = spliced(e, it[1]);
     if (count == 1 && (!rest || value_cdr(rest) == e->L->nil)) {
         e->n_items = mark;
-        return cons3(e, sym(e, "if"), it[0], rest ? value_car(rest) : it[1],
+        return cons3(e, known(e, K_IF), it[0], rest ? value_car(rest) : it[1],
                      els ? els : e->L->nil);
     }
     for (size_t i = 0; i < count; i++) {
@@ -704,7 +782,7 @@ static struct value *test_chain(struct em *e, const struct dnode *n)
     if (n->then->kind == DN_DONTCARE)
         return ignored_test(e, n->test, n->els);
     size_t mark = e->n_items;
-    push(e, sym(e, "cond"));
+    push(e, known(e, K_COND));
     const struct dnode *cur = n;
     for (;;) {
         struct value *tf = test_form(e, cur->test);
@@ -745,7 +823,7 @@ static struct value *bind_chain(struct em *e, const struct dnode *n)
     if (e->n_items == mark)
         return single(e, node_form(e, cur));
     struct value *body = node_forms(e, cur);
-    return body ? cons2(e, sym(e, "let*"), items_list(e, mark, e->L->nil), body) : NULL;
+    return body ? cons2(e, known(e, K_LET_STAR), items_list(e, mark, e->L->nil), body) : NULL;
 }
 
 static struct value *inline_form(struct em *e, const struct dnode *n)
@@ -765,7 +843,8 @@ static struct value *inline_form(struct em *e, const struct dnode *n)
 
 /* A shared node: its lambda (made once, after the lambdas it calls) and a
  * call passing the temporaries it reads. */
-static struct value *shared_call(struct em *e, const struct dnode *n)
+__attribute__((noinline)) static struct value *shared_call(struct em *e,
+                                                           const struct dnode *n)
 {
     struct dnode_emit *ni = ninfo(n);
     struct value *body = NULL;
@@ -775,7 +854,7 @@ static struct value *shared_call(struct em *e, const struct dnode *n)
     if (first)
         ni->k = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
     size_t mark = e->n_items;
-    push(e, sym(e, "funcall"));
+    push(e, known(e, K_FUNCALL));
     push(e, ni->k);
     const struct subj *t;
     for (uint32_t i = 0; (t = dtree_free_next(e->m, n, &i)); i++)
@@ -850,13 +929,13 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
         defs = cons(&e, list2(&e, rsubj->expr, subject), defs);
     struct value *inner = value_car(body);
     if (defs != e.L->nil && value_cdr(body) == e.L->nil && inner->kind == VK_CONS &&
-        value_car(inner) == sym(&e, "let*") && root->kind == DN_BIND && !shared(&e, root)) {
+        value_car(inner) == known(&e, K_LET_STAR) && root->kind == DN_BIND && !shared(&e, root)) {
         /* the root's own let* joins the bindings (macroexp-let*) */
         defs = append_list(&e, defs, value_car(value_cdr(inner)));
         body = value_cdr(value_cdr(inner));
     }
     struct value *form = defs == e.L->nil ? as_form(&e, body)
-                       : cons2(&e, sym(&e, "let*"), defs, body);
+                       : cons2(&e, known(&e, K_LET_STAR), defs, body);
     if (rsubj->temp && !reads)
         form = cons2(&e, e.progn, subject, as_forms(&e, form));
     return form;
