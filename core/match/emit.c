@@ -616,15 +616,17 @@ static struct value *clause_body(struct em *e, uint32_t c)
 static struct value *ignores(struct em *e, uint32_t c)
 {
     const struct emit_clause *cl = &e->cl[c];
+    size_t i = 0;
+    while (i < cl->n_vars && !(cl->used && cl->used[i] && in_union(e, c, i)))
+        i++;
+    if (i == cl->n_vars)
+        return NULL;
     size_t mark = e->n_items;
     push(e, known(e, K_IGNORE));
-    for (size_t i = 0; i < cl->n_vars; i++)
-        if (in_union(e, c, i) && cl->used && cl->used[i])
+    for (; i < cl->n_vars; i++)
+        if (cl->used[i] && in_union(e, c, i))
             push(e, cl->vars[i]);
-    if (e->n_items > mark + 1)
-        return items_list(e, mark, e->L->nil);
-    e->n_items = mark;
-    return NULL;
+    return items_list(e, mark, e->L->nil);
 }
 
 /* The value expression of variable name on this leaf, or nil. */
@@ -683,7 +685,8 @@ static void push_bindings(struct em *e, const struct dnode *n, enum bind_shape h
     }
 }
 
-static struct value *leaf_form(struct em *e, const struct dnode *n)
+__attribute__((noinline)) static struct value *leaf_form(struct em *e,
+                                                          const struct dnode *n)
 {
     uint32_t c = n->clause;
     const struct emit_clause *cl = &e->cl[c];
@@ -710,6 +713,8 @@ static struct value *leaf_form(struct em *e, const struct dnode *n)
     struct value *body = clause_body(e, c);
     if (!body)
         return NULL;
+    if (!cl->n_vars) /* most clauses */
+        return as_form(e, body);
     push_bindings(e, n, AS_PAIRS);
     if (e->n_items == mark)
         return as_form(e, body);
@@ -872,6 +877,8 @@ __attribute__((noinline)) static struct value *shared_call(struct em *e,
 
 static struct value *node_form(struct em *e, const struct dnode *n)
 {
+    if (n->kind == DN_LEAF && e->m->depth < e->m->max_depth)
+        return leaf_form(e, n); /* the depth guard's test alone: no deeper step */
     if (!memo_enter(e->m))
         return NULL;
     struct value *f = shared(e, n) ? shared_call(e, n) : inline_form(e, n);
