@@ -341,8 +341,10 @@ static void first_leaf(struct em *e, const struct dnode *x)
         return;
     const struct emit_clause *c = &e->cl[x->clause];
     struct cinfo *ci = &e->ci[x->clause];
-    e->info[x->clause].leaves++;
     e->info[x->clause].sites++;
+    e->info[x->clause].leaves++;
+    if (!c->n_vars)
+        return;
     if (!ci->in_union)
         ci->in_union = c->n_vars <= 64 ? &ci->word
                      : arena_zalloc(e->m->a, (c->n_vars + 63) / 64 * sizeof(uint64_t));
@@ -729,7 +731,7 @@ __attribute__((noinline)) static struct value *leaf_form(struct em *e,
 
 static struct value *node_form(struct em *e, const struct dnode *n);
 
-static struct value *node_forms(struct em *e, const struct dnode *n)
+static inline struct value *node_forms(struct em *e, const struct dnode *n)
 {
     struct value *f = node_form(e, n);
     return f ? as_forms(e, f) : NULL;
