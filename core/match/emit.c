@@ -687,6 +687,9 @@ static void push_bindings(struct em *e, const struct dnode *n, enum bind_shape h
     }
 }
 
+/* What leaf n becomes: (setq VAR VAL...), nil for a nil body, the call
+ * of the clause's shared body, or its body in a let of its variables.
+ * Out of line: most calls come from node_form, which stays small. */
 __attribute__((noinline)) static struct value *leaf_form(struct em *e,
                                                           const struct dnode *n)
 {
