@@ -689,7 +689,7 @@ static void push_bindings(struct em *e, const struct dnode *n, enum bind_shape h
 
 /* What leaf n becomes: (setq VAR VAL...), nil for a nil body, the call
  * of the clause's shared body, or its body in a let of its variables.
- * Out of line: most calls come from node_form, which stays small. */
+ * Out of line: node_form, inline at every call, stays small. */
 __attribute__((noinline)) static struct value *leaf_form(struct em *e,
                                                           const struct dnode *n)
 {
@@ -732,7 +732,16 @@ __attribute__((noinline)) static struct value *leaf_form(struct em *e,
 
 /* ---- nodes ------------------------------------------------------------ */
 
-static struct value *node_form(struct em *e, const struct dnode *n);
+static struct value *inner_form(struct em *e, const struct dnode *n);
+
+/* The code of node n.  A leaf goes no deeper: of the depth guard only
+ * its test is needed, here where the call is made. */
+static inline struct value *node_form(struct em *e, const struct dnode *n)
+{
+    if (n->kind == DN_LEAF && e->m->depth < e->m->max_depth)
+        return leaf_form(e, n);
+    return inner_form(e, n);
+}
 
 static inline struct value *node_forms(struct em *e, const struct dnode *n)
 {
@@ -880,10 +889,10 @@ __attribute__((noinline)) static struct value *shared_call(struct em *e,
     return call;
 }
 
-static struct value *node_form(struct em *e, const struct dnode *n)
+/* node_form of a node that is not a leaf, or of any node at the depth
+ * limit (where it fails). */
+static struct value *inner_form(struct em *e, const struct dnode *n)
 {
-    if (n->kind == DN_LEAF && e->m->depth < e->m->max_depth)
-        return leaf_form(e, n); /* the depth guard's test alone: no deeper step */
     if (!memo_enter(e->m))
         return NULL;
     struct value *f = shared(e, n) ? shared_call(e, n) : inline_form(e, n);
