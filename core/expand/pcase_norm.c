@@ -31,7 +31,7 @@ struct nz {
     const struct value *anchor; /* pattern whose text stands for generated parts */
     size_t nodes;              /* norm calls so far (NORM_MAX_NODES) */
     const struct pat *consp;   /* (pred consp), once made for this clause */
-    struct value *car, *cdr;   /* car-safe, cdr-safe (likewise) */
+    const struct pat_val *car, *cdr; /* car-safe, cdr-safe (likewise) */
     bool stopped;              /* an error was reported: abandon the clause */
 };
 
@@ -474,12 +474,12 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
     struct lisp *L = z->L;
     if (!z->consp) {
         z->consp = pat_pred(z->m, INTERN_LIT(L, "consp"));
-        z->car = INTERN_LIT(L, "car-safe");
-        z->cdr = INTERN_LIT(L, "cdr-safe");
+        z->car = pat_val(z->m, INTERN_LIT(L, "car-safe"));
+        z->cdr = pat_val(z->m, INTERN_LIT(L, "cdr-safe"));
     }
     while (n-- > 0) {
-        const struct pat *three[3] = {z->consp, pat_app(z->m, z->car, elts[n]),
-                                      pat_app(z->m, z->cdr, acc)};
+        const struct pat *three[3] = {z->consp, pat_app_val(z->m, z->car, elts[n]),
+                                      pat_app_val(z->m, z->cdr, acc)};
         acc = pat_and(z->m, three, 3);
     }
     return acc;

@@ -126,12 +126,22 @@ static bool same_symbol(const struct memo_entry *e, const void *sym)
     return ((const struct pat_val *)e->obj)->v == sym;
 }
 
+/* pat_value_hash of a symbol, without the calls: most values of
+ * patterns are symbols (variables, constants, functions). */
+static inline uint32_t symbol_hash(const struct value *sym)
+{
+    uint32_t h = sym->u.sym.interned ? sym->u.sym.hash
+                                     : memo_mix(2166136261u ^ VK_SYMBOL, sym->u.sym.id);
+    return memo_mix(0x2545f491u, h);
+}
+
 const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 {
-    uint32_t h = pat_value_hash(v);
+    bool sym = v->kind == VK_SYMBOL;
+    uint32_t h = sym ? symbol_hash(v) : pat_value_hash(v);
     size_t hole;
-    struct pat_val *pv = v->kind == VK_SYMBOL ? memo_probe(&m->vals, h, same_symbol, v, &hole)
-                                              : memo_find_by(&m->vals, h, val_eq, v, &hole);
+    struct pat_val *pv = sym ? memo_probe(&m->vals, h, same_symbol, v, &hole)
+                             : memo_find_by(&m->vals, h, val_eq, v, &hole);
     if (pv)
         return pv;
     pv = ARENA_NEW(m->a, struct pat_val);
@@ -205,6 +215,12 @@ const struct pat *pat_app(struct memo_ctx *m, struct value *fun,
                           const struct pat *sub)
 {
     return make(m, PAT_APP, pat_val(m, fun), NULL, sub, NULL);
+}
+
+const struct pat *pat_app_val(struct memo_ctx *m, const struct pat_val *fun,
+                              const struct pat *sub)
+{
+    return make(m, PAT_APP, fun, NULL, sub, NULL);
 }
 
 /* The list of patterns items[0..n).  Each pointer is converted on its

@@ -9,8 +9,9 @@
  * while the value first seen is kept for output.
  *
  * Functions, in order: pat_val, pat_value_hash, pat_any, pat_var,
- * pat_quote, pat_pred, pat_guard, pat_app, pat_and, pat_or, pat_member,
- * pat_dontcare, pat_bad, pat_mentions, pat_pure_pred, pat_check_table.
+ * pat_quote, pat_pred, pat_guard, pat_app, pat_app_val, pat_and, pat_or,
+ * pat_member, pat_dontcare, pat_bad, pat_mentions, pat_pure_pred,
+ * pat_check_table.
  */
 #ifndef PCX_PAT_H
 #define PCX_PAT_H
@@ -75,6 +76,10 @@ const struct pat *pat_pred(struct memo_ctx *m, struct value *fun);
 const struct pat *pat_guard(struct memo_ctx *m, struct value *expr);
 const struct pat *pat_app(struct memo_ctx *m, struct value *fun,
                           const struct pat *sub);
+/* pat_app with FUN's wrapper already made (callers that apply one FUN
+ * many times, as backquote lists do car-safe and cdr-safe). */
+const struct pat *pat_app_val(struct memo_ctx *m, const struct pat_val *fun,
+                              const struct pat *sub);
 /* (and ITEMS...) / (or ITEMS...); n may be 0. */
 const struct pat *pat_and(struct memo_ctx *m, const struct pat *const *items,
                           size_t n);

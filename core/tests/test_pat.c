@@ -41,6 +41,9 @@ static void equal_values_share_patterns(void **state)
     assert_ptr_not_equal(pat_val(m, u1), pat_val(m, u2));
     assert_ptr_equal(pat_val(m, u1), pat_val(m, u1));
     assert_ptr_equal(pat_val(m, rd(f, "x"))->v, rd(f, "x"));
+    /* a symbol's wrapper is found without the value walk: same hash */
+    assert_int_equal(pat_val(m, rd(f, "x"))->o.h.hash, pat_value_hash(rd(f, "x")));
+    assert_int_equal(pat_val(m, u1)->o.h.hash, pat_value_hash(u1));
     arena_free(f->a);
 }
 
@@ -57,6 +60,10 @@ static void compound_patterns_share(void **state)
     assert_int_equal(and1->items->len, 2);
     assert_ptr_equal(pat_app(m, rd(f, "car"), and1), pat_app(m, rd(f, "car"), and2));
     assert_ptr_not_equal(pat_app(m, rd(f, "car"), and1), pat_app(m, rd(f, "cdr"), and1));
+    assert_ptr_equal(pat_app_val(m, pat_val(m, rd(f, "car")), and1),
+                     pat_app(m, rd(f, "car"), and1));
+    assert_ptr_not_equal(pat_app_val(m, pat_val(m, rd(f, "car")), and1),
+                         pat_app(m, rd(f, "car"), pat_any(m)));
     assert_ptr_equal(pat_and(m, NULL, 0), pat_and(m, NULL, 0));
     assert_ptr_equal(pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN),
                      pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN));
