@@ -154,7 +154,10 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 
 /* ---- constructors ----------------------------------------------------- */
 
-static const struct pat *make_sub(struct memo_ctx *m, enum pat_kind kind,
+/* Inline into each constructor: its constant fields (kind, no memfn,
+ * NULL words) fold into the key and its hash. */
+static inline __attribute__((always_inline)) const struct pat *
+make_sub(struct memo_ctx *m, enum pat_kind kind,
                                   const struct pat_val *val, struct value *memfn,
                                   const struct pat *sub, struct memo_list *items,
                                   int sub_kind)
@@ -179,7 +182,7 @@ static const struct pat *make_sub(struct memo_ctx *m, enum pat_kind kind,
     return p;
 }
 
-static const struct pat *make(struct memo_ctx *m, enum pat_kind kind,
+static inline const struct pat *make(struct memo_ctx *m, enum pat_kind kind,
                               const struct pat_val *val, struct value *memfn,
                               const struct pat *sub, struct memo_list *items)
 {
