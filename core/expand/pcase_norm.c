@@ -204,9 +204,12 @@ static struct value *nth_cell(struct value *l, int n)
     return l->kind == VK_CONS ? l : NULL;
 }
 
-static bool named(const struct value *v, const char *name)
+/* The first byte is compared inline: most symbols differ there, and this
+ * runs for every symbol of a pattern. */
+static inline bool named(const struct value *v, const char *name)
 {
-    return v->kind == VK_SYMBOL && v->u.sym.interned && strcmp(v->u.sym.name, name) == 0;
+    return v->kind == VK_SYMBOL && v->u.sym.interned && v->u.sym.name[0] == name[0] &&
+           strcmp(v->u.sym.name, name) == 0;
 }
 
 /* ---- atoms ------------------------------------------------------------ */

@@ -144,9 +144,9 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
                              : memo_find_by(&m->vals, h, val_eq, v, &hole);
     if (pv)
         return pv;
-    pv = ARENA_NEW(m->a, struct pat_val);
-    memo_stamp(m, &pv->o.h, h);
+    pv = ARENA_NEWN(m->a, struct pat_val, 1);
     pv->v = v;
+    memo_stamp(m, &pv->o.h, h);
     struct memo_key k = {TAG_VAL, pv->o.h.id, {NULL, NULL, NULL, NULL}};
     memo_add(m, &m->vals, &k, h, pv, hole);
     return pv;
@@ -170,14 +170,9 @@ make_sub(struct memo_ctx *m, enum pat_kind kind,
     struct pat *p = memo_lookup(&m->unique, &k, h, &hole);
     if (p)
         return p;
-    p = ARENA_NEW(m->a, struct pat);
+    p = ARENA_NEWN(m->a, struct pat, 1); /* every field is set here */
+    *p = (struct pat){{{0, 0}}, kind, val, memfn, sub, items, sub_kind};
     memo_stamp(m, &p->o.h, h);
-    p->kind = kind;
-    p->val = val;
-    p->memfn = memfn;
-    p->sub = sub;
-    p->items = items;
-    p->sub_kind = sub_kind;
     memo_add(m, &m->unique, &k, h, p, hole);
     return p;
 }
