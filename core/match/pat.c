@@ -157,10 +157,9 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 /* Inline into each constructor: its constant fields (kind, no memfn,
  * NULL words) fold into the key and its hash. */
 static inline __attribute__((always_inline)) const struct pat *
-make_sub(struct memo_ctx *m, enum pat_kind kind,
-                                  const struct pat_val *val, struct value *memfn,
-                                  const struct pat *sub, struct memo_list *items,
-                                  int sub_kind)
+make_sub(struct memo_ctx *m, enum pat_kind kind, const struct pat_val *val,
+         struct value *memfn, const struct pat *sub, struct memo_list *items,
+         int sub_kind)
 {
     const struct pat_val *fnv = memfn ? pat_val(m, memfn) : NULL;
     struct memo_key k = {TAG_PAT, (uint32_t)kind | (uint32_t)sub_kind << 8,
@@ -177,9 +176,9 @@ make_sub(struct memo_ctx *m, enum pat_kind kind,
     return p;
 }
 
-static inline const struct pat *make(struct memo_ctx *m, enum pat_kind kind,
-                              const struct pat_val *val, struct value *memfn,
-                              const struct pat *sub, struct memo_list *items)
+static inline __attribute__((always_inline)) const struct pat *
+make(struct memo_ctx *m, enum pat_kind kind, const struct pat_val *val,
+     struct value *memfn, const struct pat *sub, struct memo_list *items)
 {
     return make_sub(m, kind, val, memfn, sub, items, 0);
 }
