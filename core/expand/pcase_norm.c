@@ -18,15 +18,20 @@
 
 #include "expand/pcase_macros.h"
 
+/* One occurrence of a variable in the clause's pattern. */
+struct occ {
+    struct value *sym;
+    struct value *cell;        /* cons whose car it is (may be NULL) */
+    bool rep;                  /* repeated within one path (an eql test) */
+    bool read;                 /* mentioned by later pred/app/guard/let code */
+};
+
 struct nz {
     struct pcase_run *c;
     struct memo_ctx *m;
     struct lisp *L;
     struct pcase_clause *cl;
-    struct value **occ;        /* variable occurrences, in order */
-    struct value **occ_cell;   /* their cells (may be NULL) */
-    bool *occ_rep;             /* repeated within one path (an eql test) */
-    bool *occ_read;            /* mentioned by later pred/app/guard/let code */
+    struct occ *occ;           /* variable occurrences, in order */
     size_t n_occ, cap_occ;
     const struct value *anchor; /* pattern whose text stands for generated parts */
     size_t nodes;              /* norm calls so far (NORM_MAX_NODES) */
@@ -56,15 +61,8 @@ static void *grow(struct nz *z, void *v, size_t *cap, size_t n, size_t size)
 
 static void note_var(struct nz *z, struct value *sym, struct value *cell)
 {
-    size_t cap = z->cap_occ, cap2 = z->cap_occ, cap3 = z->cap_occ;
-    z->occ = grow(z, z->occ, &cap, z->n_occ, sizeof *z->occ);
-    z->occ_rep = grow(z, z->occ_rep, &cap2, z->n_occ, sizeof *z->occ_rep);
-    z->occ_read = grow(z, z->occ_read, &cap3, z->n_occ, sizeof *z->occ_read);
-    z->occ_cell = grow(z, z->occ_cell, &z->cap_occ, z->n_occ, sizeof *z->occ_cell);
-    z->occ[z->n_occ] = sym;
-    z->occ_rep[z->n_occ] = false;
-    z->occ_read[z->n_occ] = false;
-    z->occ_cell[z->n_occ++] = cell;
+    z->occ = grow(z, z->occ, &z->cap_occ, z->n_occ, sizeof *z->occ);
+    z->occ[z->n_occ++] = (struct occ){sym, cell, false, false};
 }
 
 /* After the alternatives of an `or` (occurrences from start on, alt[k -
@@ -77,17 +75,14 @@ static void merge_or_vars(struct nz *z, size_t start, const unsigned *alt)
     unsigned *walt = ARENA_NEWN(z->m->a, unsigned, z->n_occ - start + 1);
     for (size_t k = start; k < z->n_occ; k++) {
         size_t j = start;
-        while (j < w && z->occ[j] != z->occ[k])
+        while (j < w && z->occ[j].sym != z->occ[k].sym)
             j++;
         if (j < w) {
-            z->occ_rep[j] |= walt[j - start] == alt[k - start] || z->occ_rep[k];
-            z->occ_read[j] |= z->occ_read[k];
+            z->occ[j].rep |= walt[j - start] == alt[k - start] || z->occ[k].rep;
+            z->occ[j].read |= z->occ[k].read;
             continue;
         }
         z->occ[w] = z->occ[k];
-        z->occ_cell[w] = z->occ_cell[k];
-        z->occ_rep[w] = z->occ_rep[k];
-        z->occ_read[w] = z->occ_read[k];
         walt[w - start] = alt[k - start];
         w++;
     }
@@ -102,10 +97,13 @@ static void note_code(struct nz *z, struct value *code)
 {
     if (!z->n_occ)
         return;
-    bool *found = arena_zalloc(z->m->a, z->n_occ);
-    pat_mentions(z->m, code, z->occ, z->n_occ, found);
+    struct value **syms = ARENA_NEWN(z->m->a, struct value *, z->n_occ);
     for (size_t i = 0; i < z->n_occ; i++)
-        z->occ_read[i] |= found[i];
+        syms[i] = z->occ[i].sym;
+    bool *found = arena_zalloc(z->m->a, z->n_occ);
+    pat_mentions(z->m, code, syms, z->n_occ, found);
+    for (size_t i = 0; i < z->n_occ; i++)
+        z->occ[i].read |= found[i];
 }
 
 /* Was v read from the input (does it have a text position)? */
@@ -541,21 +539,22 @@ static const struct pat *norm(struct nz *z, struct value *p, struct value *cell)
 static void settle_vars(struct nz *z)
 {
     struct pcase_clause *cl = z->cl;
-    cl->vars = ARENA_NEWN(z->L->a, struct value *, z->n_occ + 1);
-    cl->var_cells = ARENA_NEWN(z->L->a, struct value *, z->n_occ + 1);
-    cl->used = arena_zalloc(z->L->a, z->n_occ + 1);
+    size_t n = z->n_occ + 1; /* the three tables in one block */
+    cl->vars = arena_alloc(z->L->a, n * (2 * sizeof *cl->vars + sizeof *cl->used));
+    cl->var_cells = cl->vars + n;
+    cl->used = (bool *)(cl->var_cells + n);
     cl->n_vars = 0;
     for (size_t i = 0; i < z->n_occ; i++) {
         size_t j = 0;
-        while (j < cl->n_vars && cl->vars[j] != z->occ[i])
+        while (j < cl->n_vars && cl->vars[j] != z->occ[i].sym)
             j++;
         if (j < cl->n_vars) {
             cl->used[j] = true;
             continue;
         }
-        cl->vars[j] = z->occ[i];
-        cl->var_cells[j] = z->occ_cell[i];
-        cl->used[j] = z->occ_rep[i] || z->occ_read[i];
+        cl->vars[j] = z->occ[i].sym;
+        cl->var_cells[j] = z->occ[i].cell;
+        cl->used[j] = z->occ[i].rep || z->occ[i].read;
         cl->n_vars++;
     }
 }
