@@ -25,8 +25,8 @@ static uint32_t hash_atom(const struct value *v)
 {
     uint32_t h = 2166136261u ^ v->kind;
     switch (v->kind) {
-    case VK_INT:
-        return hash_bytes(h, &v->u.i, sizeof v->u.i);
+    case VK_INT: /* the commonest constant after symbols: no byte loop */
+        return memo_mix(memo_mix(h, (uint32_t)v->u.i), (uint32_t)((uint64_t)v->u.i >> 32));
     case VK_FLOAT:
         return hash_bytes(h, &v->u.f, sizeof v->u.f);
     case VK_BIGNUM:
@@ -114,10 +114,9 @@ static bool walk_symbols(struct memo_ctx *m, const struct value *form,
 
 /* ---- canonical values ------------------------------------------------- */
 
-static bool val_eq(const void *obj, const void *arg)
+static bool val_eq(const struct memo_entry *e, const void *v)
 {
-    const struct pat_val *pv = obj;
-    return value_equal(pv->v, arg);
+    return value_equal(((const struct pat_val *)e->obj)->v, v);
 }
 
 /* pat_val's test for a symbol: `equal' is identity there. */
@@ -141,7 +140,7 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
     uint32_t h = sym ? symbol_hash(v) : pat_value_hash(v);
     size_t hole;
     struct pat_val *pv = sym ? memo_probe(&m->vals, h, same_symbol, v, &hole)
-                             : memo_find_by(&m->vals, h, val_eq, v, &hole);
+                             : memo_probe(&m->vals, h, val_eq, v, &hole);
     if (pv)
         return pv;
     pv = ARENA_NEWN(m->a, struct pat_val, 1);
