@@ -169,7 +169,7 @@ make_sub(struct memo_ctx *m, enum pat_kind kind, const struct pat_val *val,
     if (p)
         return p;
     p = ARENA_NEWN(m->a, struct pat, 1); /* every field is set here */
-    *p = (struct pat){{{0, 0}}, kind, val, memfn, sub, items, sub_kind};
+    *p = (struct pat){{{0, 0}}, kind, sub_kind, val, memfn, sub, items};
     memo_stamp(m, &p->o.h, h);
     memo_add(m, &m->unique, &k, h, p, hole);
     return p;
