@@ -52,12 +52,6 @@ static const char *symname(const struct value *v)
     return v && value_symbolp(v) && v->u.sym.interned ? v->u.sym.name : NULL;
 }
 
-bool pm_symbol_named(const struct value *v, const char *name)
-{
-    const char *s = symname(v);
-    return s && strcmp(s, name) == 0;
-}
-
 static int str_row_cmp(const void *key, const void *row)
 {
     return strcmp(key, *(const char *const *)row);

@@ -8,6 +8,8 @@
 #ifndef PCX_PCASE_MACROS_INT_H
 #define PCX_PCASE_MACROS_INT_H
 
+#include <string.h>
+
 #include "expand/pcase_macros.h"
 
 /* A template macro (configuration or pcase-defmacro). */
@@ -81,7 +83,15 @@ struct value *pm_and(struct expand_ctx *x, struct value *first,
                      struct value **items, size_t n);
 /* Elements of a proper list (n gets the count); NULL if not proper. */
 struct value **pm_items(struct expand_ctx *x, struct value *list, size_t *n);
-bool pm_symbol_named(const struct value *v, const char *name);
+/* Is v (may be NULL) the interned symbol NAME?  Inline, lengths compared
+ * first (a constant for a literal NAME): it runs for every top-level
+ * form. */
+static inline bool pm_symbol_named(const struct value *v, const char *name)
+{
+    size_t n = strlen(name);
+    return v && v->kind == VK_SYMBOL && v->u.sym.interned && v->u.sym.len == n &&
+           memcmp(v->u.sym.name, name, n) == 0;
+}
 
 /* ---- structs (pcase_structs.c) ---- */
 const struct pm_struct *pcase_macros_find_struct(struct pcase_macros *m,
