@@ -539,8 +539,10 @@ static const struct pat *norm(struct nz *z, struct value *p, struct value *cell)
 static void settle_vars(struct nz *z)
 {
     struct pcase_clause *cl = z->cl;
-    size_t n = z->n_occ + 1; /* the three tables in one block */
-    cl->vars = arena_alloc(z->L->a, n * (2 * sizeof *cl->vars + sizeof *cl->used));
+    /* the three tables in one block, in the compilation's arena: nothing
+     * reads them once it is over */
+    size_t n = z->n_occ + 1;
+    cl->vars = arena_alloc(z->m->a, n * (2 * sizeof *cl->vars + sizeof *cl->used));
     cl->var_cells = cl->vars + n;
     cl->used = (bool *)(cl->var_cells + n);
     cl->n_vars = 0;
