@@ -1,7 +1,7 @@
 /* pat.c - pattern IR constructors, hash-consing, value hashing (see pat.h).
  *
- * Order: value hashing and the symbol walker, canonical values (pat_val),
- * leaf summaries, the constructors, pat_mentions, pat_pure_pred.
+ * Order: value hashing, canonical values (pat_val), the constructors,
+ * pat_mentions and its walk, pat_pure_pred.
  */
 #include "match/pat.h"
 
@@ -77,39 +77,6 @@ uint32_t pat_value_hash(const struct value *v)
         }
     }
     return h;
-}
-
-/* Visit every symbol of form (conses and vector-likes, iteratively); stop
- * when visit returns true.  Returns whether it stopped. */
-static bool walk_symbols(struct memo_ctx *m, const struct value *form,
-                         bool (*visit)(const struct value *sym, void *arg),
-                         void *arg)
-{
-    size_t cap = 64, top = 0;
-    const struct value **st = ARENA_NEWN(m->a, const struct value *, cap);
-    st[top++] = form;
-    while (top) {
-        const struct value *x = st[--top];
-        if (x->kind == VK_SYMBOL) {
-            if (visit(x, arg))
-                return true;
-            continue;
-        }
-        size_t need = x->kind == VK_CONS ? 2 : vectorlike(x) ? x->u.vec.n : 0;
-        if (top + need > cap) {
-            size_t ncap = (top + need) * 2;
-            st = arena_grow(m->a, st, cap * sizeof *st, ncap * sizeof *st);
-            cap = ncap;
-        }
-        if (x->kind == VK_CONS) {
-            st[top++] = x->u.cons.cdr;
-            st[top++] = x->u.cons.car;
-        } else {
-            for (size_t k = need; k-- > 0;)
-                st[top++] = x->u.vec.items[k];
-        }
-    }
-    return false;
 }
 
 /* ---- canonical values ------------------------------------------------- */
@@ -263,42 +230,101 @@ const struct pat *pat_bad(struct memo_ctx *m, struct value *v, int why)
 
 /* ---- queries ---------------------------------------------------------- */
 
-struct find_arg {
-    struct value *const *syms;
-    size_t n;
-    bool *found;   /* NULL: stop at the first hit */
-    size_t count;  /* distinct symbols found */
-};
-
-static bool find_sym(const struct value *sym, void *arg)
+/* Note sym among the n symbols looked for; true when the walk can stop
+ * (all found, or any when only whether is asked). */
+static inline bool mention(const struct value *sym, struct value *const *syms, size_t n,
+                           bool *found, size_t *count)
 {
-    struct find_arg *f = arg;
-    for (size_t i = 0; i < f->n; i++) {
-        if (f->syms[i] != sym)
+    for (size_t i = 0; i < n; i++) {
+        if (syms[i] != sym)
             continue;
-        if (!f->found) {
-            f->count = 1;
+        if (!found) {
+            *count = 1;
             return true;
         }
-        if (!f->found[i]) {
-            f->found[i] = true;
-            f->count++;
+        if (!found[i]) {
+            found[i] = true;
+            ++*count;
         }
-        return f->count == f->n;
+        return *count == n;
     }
     return false;
 }
 
+/* The forms still to visit: on the C stack, moved to the arena only for
+ * forms nested deeper than it holds. */
+enum { MENTIONS_STACK = 64 };
+
+static const struct value **mentions_grow(struct memo_ctx *m, const struct value **st,
+                                          size_t *cap)
+{
+    const struct value **bigger = ARENA_NEWN(m->a, const struct value *, *cap * 2);
+    memcpy(bigger, st, *cap * sizeof *st);
+    *cap *= 2;
+    return bigger;
+}
+
+/* The walk of pat_mentions. */
+struct mwalk {
+    struct memo_ctx *m;
+    const struct value **st; /* forms still to visit */
+    size_t top, cap;
+    uint64_t bloom;          /* mention_bit of each symbol looked for */
+};
+
+/* A bit per symbol (from its creation number): most symbols of a body
+ * are not looked for, and one test of the walk's bloom word says so. */
+static inline uint64_t mention_bit(const struct value *sym)
+{
+    return (uint64_t)1 << (sym->u.sym.id & 63);
+}
+
+/* Visit one element: a symbol is noted at once (true to stop), a cons or
+ * a non-empty vector-like waits on the stack, other atoms mention
+ * nothing. */
+static inline bool mention_elt(struct mwalk *w, const struct value *e,
+                               struct value *const *syms, size_t n, bool *found,
+                               size_t *count)
+{
+    if (e->kind == VK_SYMBOL)
+        return (w->bloom & mention_bit(e)) && mention(e, syms, n, found, count);
+    if (e->kind == VK_CONS || (vectorlike(e) && e->u.vec.n)) {
+        if (w->top == w->cap)
+            w->st = mentions_grow(w->m, w->st, &w->cap);
+        w->st[w->top++] = e;
+    }
+    return false;
+}
+
+/* Lists are followed along their cdrs: only their elements that are
+ * conses or vector-likes wait on the stack, symbols are noted at once. */
 size_t pat_mentions(struct memo_ctx *m, const struct value *form,
                     struct value *const *syms, size_t n, bool *found)
 {
-    struct find_arg f = {syms, n, found, 0};
-    if (found)
-        for (size_t i = 0; i < n; i++)
-            found[i] = false;
-    if (n)
-        walk_symbols(m, form, find_sym, &f);
-    return f.count;
+    const struct value *local[MENTIONS_STACK];
+    struct mwalk w = {m, local, 0, MENTIONS_STACK, 0};
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        w.bloom |= mention_bit(syms[i]);
+    if (found && n)
+        memset(found, 0, n * sizeof *found);
+    if (!n || mention_elt(&w, form, syms, n, found, &count))
+        return count;
+    while (w.top) {
+        const struct value *x = w.st[--w.top];
+        if (x->kind != VK_CONS) { /* a vector-like */
+            for (size_t k = 0; k < x->u.vec.n; k++)
+                if (mention_elt(&w, x->u.vec.items[k], syms, n, found, &count))
+                    return count;
+            continue;
+        }
+        for (; x->kind == VK_CONS; x = x->u.cons.cdr)
+            if (mention_elt(&w, x->u.cons.car, syms, n, found, &count))
+                return count;
+        if (mention_elt(&w, x, syms, n, found, &count))
+            return count;
+    }
+    return count;
 }
 
 struct value *pat_sym_not(struct memo_ctx *m)

@@ -124,6 +124,38 @@ static void mentions_like_fgrep(void **state)
         deep = value_cons(f->a, deep, f->L->nil);
     assert_int_equal(pat_mentions(&f->m, deep, syms, 3, found), 1);
     assert_true(found[1]);
+    /* deep in the cdrs of nested lists: more pending forms than the walk's
+     * first stack holds */
+    struct value *wide = f->L->nil;
+    for (int i = 0; i < 1000; i++)
+        wide = value_cons(f->a, value_cons(f->a, rd(f, "x"), f->L->nil), wide);
+    wide = value_cons(f->a, value_cons(f->a, syms[2], f->L->nil), wide);
+    assert_int_equal(pat_mentions(&f->m, wide, syms, 3, found), 1);
+    assert_true(found[2]);
+    assert_int_equal(pat_mentions(&f->m, rd(f, "[[] [[[a]]] ()]"), syms, 3, NULL), 1);
+    assert_int_equal(pat_mentions(&f->m, rd(f, "(x . [(y . b)])"), syms, 3, NULL), 1);
+    arena_free(f->a);
+}
+
+/* Symbols that share a bit of the walk's quick filter with the ones looked
+ * for (creation numbers 64 apart) are still told apart. */
+static void mentions_filter_collisions(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct value *want = intern_uninterned(f->L, "w", 1), *other = NULL;
+    for (int i = 0; i < 200 && !other; i++) {
+        struct value *s = intern_uninterned(f->L, "o", 1);
+        if (s->u.sym.id % 64 == want->u.sym.id % 64)
+            other = s;
+    }
+    assert_non_null(other);
+    struct value *form = value_cons(f->a, other, value_cons(f->a, other, f->L->nil));
+    bool found[1];
+    assert_int_equal(pat_mentions(&f->m, form, &want, 1, found), 0);
+    assert_false(found[0]);
+    form = value_cons(f->a, other, value_cons(f->a, want, f->L->nil));
+    assert_int_equal(pat_mentions(&f->m, form, &want, 1, NULL), 1);
     arena_free(f->a);
 }
 
@@ -289,6 +321,7 @@ int main(void)
         cmocka_unit_test(compound_patterns_share),
         cmocka_unit_test(hash_agrees_with_equal),
         cmocka_unit_test(mentions_like_fgrep),
+        cmocka_unit_test(mentions_filter_collisions),
         cmocka_unit_test(pure_predicates),
         cmocka_unit_test(memo_lists_and_cache),
         cmocka_unit_test(small_first_table),
