@@ -69,6 +69,9 @@ static void compound_patterns_share(void **state)
                      pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN));
     assert_ptr_not_equal(pat_bad(m, rd(f, "1.0"), PAT_BAD_UNKNOWN),
                          pat_quote(m, rd(f, "1.0")));
+    /* no padding between the fields: the int fields are together */
+    assert_int_equal(sizeof(struct pat),
+                     sizeof(struct memo_obj) + 2 * sizeof(int) + 4 * sizeof(void *));
     const struct pat *one[1] = {pat_var(m, rd(f, "x"))};
     assert_int_equal(pat_or(m, one, 1)->items->len, 1); /* kept for its error */
     assert_ptr_not_equal(pat_any(m), pat_dontcare(m));
