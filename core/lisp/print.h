@@ -35,7 +35,11 @@ struct print_opts {
     void *atom_ctx;
     /* Text of an uninterned symbol (the printed names of temporaries),
      * or NULL for the symbol's own printed name.  Never asked about
-     * interned symbols.  NULL hook = always their own. */
+     * interned symbols.  NULL hook = always their own.  print_tree and
+     * print_tree_fast may ask once per symbol and reuse the text for its
+     * other occurrences in the same call: the hook must give a symbol
+     * one text throughout a call (a text that changes between the first
+     * occurrence and the next, #K= then #K#, goes to print_value). */
     const char *(*sym_text)(void *ctx, const struct value *sym, size_t *n);
     void *sym_ctx;
 };

@@ -28,29 +28,45 @@
 /* Names and texts up to this long are copied without a room check. */
 #define FAST_SHORT 32
 
+/* Names and temporaries' texts up to this long are copied as one 16-byte
+ * move: an interned symbol's name is stored zero-padded to 16 bytes at
+ * least (intern.h), and the table of temporaries keeps its texts so. */
+#define FAST_NAME 16
+
 /* Strings up to this long are written through the cursor. */
 #define FAST_STRING 64
 
 /* Room made sure of before each value: a separator or " . ", a quote
  * prefix or bracket, a short token, then the closing brackets of every
- * frame. */
-#define FAST_SLACK (FAST_SHORT + FAST_DEPTH + 24)
+ * frame and the opening ones of as many (the loop opens lists and
+ * closes them without a check of its own: only values check). */
+#define FAST_SLACK (FAST_SHORT + 2 * FAST_DEPTH + 24)
 
-/* List elements printed before the first check for a circular list (a
- * value of the benchmark's size is never checked). */
-#define FAST_CYCLE_CHECK 4096
+/* Bytes printed before the first check for a list that runs in a circle
+ * (a value of the benchmark's size is never checked). */
+#define FAST_CYCLE_CHECK 32768
+
+/* Temporaries whose text the walk keeps (a power of two). */
+#define FAST_TEMPS 16
 
 struct ffr {
     const struct value *cur; /* list: the next tail; vector: the vector;
                                 wrap: the value inside */
-    uint32_t k;              /* list: elements printed (0 or more: the first
-                                one gets '(' instead of a space); vector,
+    uint32_t k;              /* list: 0 before its first element, then 1
+                                (its '(' is out either way); vector,
                                 wrap: the next item */
     int8_t bq;               /* wrap: change made to the backquote level */
     uint8_t kind;            /* FK_* */
 };
 
 enum { FK_LIST, FK_VEC, FK_WRAP };
+
+/* A temporary's text, asked of the caller's hook once per walk. */
+struct ftemp {
+    const struct value *sym; /* NULL: a free entry */
+    uint32_t len;
+    char text[FAST_NAME];    /* zero-padded */
+};
 
 struct fast {
     struct lisp *L;
@@ -63,12 +79,11 @@ struct fast {
     uintptr_t qlo, qspan;
     char *e;           /* end of the room the cursor may fill */
     size_t start, max; /* where the text starts in b, its most bytes */
+    size_t check_at;   /* text's size at the next check for a circle */
     int bq;            /* backquote nesting, as the general walker counts it */
     bool bail;
-    /* List elements before the next check for a list that runs in a
-     * circle, and the count after it (doubled at each check). */
-    uint32_t budget, next_budget;
     struct ffr *deepest; /* the last frame of st */
+    struct ftemp temps[FAST_TEMPS]; /* by the symbol's id */
     struct ffr st[FAST_DEPTH + 1]; /* a wrap frame around the value, then its frames */
 };
 
@@ -80,26 +95,61 @@ static const struct value *fast_fail(struct fast *f)
 }
 
 /* f->e for the room now in b, at least need bytes: all of it, unless the
- * text may not grow that far, then need bytes past its most (the next
- * check comes in time to give up). */
+ * text may not grow that far before it is too long or due for a check
+ * for a circle, then need bytes past that (the next room check comes in
+ * time to do it). */
 static void fast_set_end(struct fast *f, size_t need)
 {
     struct buf *b = f->b;
     size_t room = b->cap - b->len - 1; /* the NUL's byte stays free */
     size_t used = b->len - f->start;
-    size_t left = used < f->max ? f->max - used : 0;
+    size_t stop = f->max < f->check_at ? f->max : f->check_at;
+    size_t left = used < stop ? stop - used : 0;
     if (left < room && need < room && left + need < room)
         room = left + need;
     f->e = b->data + b->len + room;
 }
 
+/* Does the list from tail c run in a circle?  Brent's algorithm (as
+ * Emacs's FOR_EACH_TAIL_SAFE): the tortoise moves to the tail after 1,
+ * 2, 4, 8 ... steps; meeting it in between is a circle. */
+static bool circular(const struct value *c)
+{
+    const struct value *tortoise = c;
+    for (uint64_t k = 1; c->kind == VK_CONS; k++) {
+        c = c->u.cons.cdr;
+        if ((k & (k - 1)) == 0)
+            tortoise = c;
+        else if (c == tortoise)
+            return true;
+    }
+    return false;
+}
+
+/* The check for a circle, made when the text reaches f->check_at bytes
+ * rather than at every element: the walk of a list that runs in a circle
+ * never ends (each element adds a byte at least), so a check comes while
+ * it is open.  Each checks the rest of every open list, up to frame top;
+ * they come at twice the size each time, so their cost stays below the
+ * walk's times the log of its length. */
+static bool fast_cycle_check(struct fast *f, const struct ffr *top)
+{
+    f->check_at = f->check_at < SIZE_MAX / 4 ? 2 * f->check_at : SIZE_MAX / 2;
+    for (const struct ffr *t = f->st; t <= top; t++)
+        if (t->kind == FK_LIST && circular(t->cur))
+            return true;
+    return false;
+}
+
 /* Cursor p with at least need bytes of room after it; NULL when the
- * text is already longer than allowed. */
-static char *fast_room(struct fast *f, char *p, size_t need)
+ * text is already longer than allowed or runs in a circle (top: the
+ * top frame, its tail up to date). */
+static char *fast_room(struct fast *f, const struct ffr *top, char *p, size_t need)
 {
     struct buf *b = f->b;
     b->len = (size_t)(p - b->data);
-    if (b->len - f->start > f->max) {
+    size_t used = b->len - f->start;
+    if (used > f->max || (used >= f->check_at && fast_cycle_check(f, top))) {
         fast_fail(f);
         return NULL;
     }
@@ -111,11 +161,11 @@ static char *fast_room(struct fast *f, char *p, size_t need)
 
 /* The cursor after a write through b (an atom printer): its end, with
  * a step's room. */
-static char *fast_resume(struct fast *f)
+static char *fast_resume(struct fast *f, const struct ffr *top)
 {
     char *p = f->b->data + f->b->len;
     fast_set_end(f, 0);
-    return f->e - p < FAST_SLACK ? fast_room(f, p, FAST_SLACK) : p;
+    return f->e - p < FAST_SLACK ? fast_room(f, top, p, FAST_SLACK) : p;
 }
 
 /* n bytes (room known) as at most two overlapping moves: no call for
@@ -142,40 +192,57 @@ static inline char *copy_name(char *d, const char *s, size_t n)
 }
 
 /* Text s of n bytes at the cursor. */
-static inline char *fast_text(struct fast *f, char *p, const char *s, size_t n)
+static inline char *fast_text(struct fast *f, const struct ffr *top, char *p, const char *s,
+                              size_t n)
 {
     if (n <= FAST_SHORT)
         return copy_name(p, s, n);
-    if (f->e - p < (ptrdiff_t)(n + FAST_SLACK) && !(p = fast_room(f, p, n + FAST_SLACK)))
+    if (f->e - p < (ptrdiff_t)(n + FAST_SLACK) && !(p = fast_room(f, top, p, n + FAST_SLACK)))
         return NULL;
     memcpy(p, s, n);
     return p + n;
 }
 
 /* An atom by the general walker's printer. */
-static char *fast_atom_opts(struct fast *f, char *p, const struct value *v)
+static char *fast_atom_opts(struct fast *f, const struct ffr *top, char *p,
+                            const struct value *v)
 {
     f->b->len = (size_t)(p - f->b->data);
     print_atom_opts(f->b, v, f->o);
-    return fast_resume(f);
+    return fast_resume(f, top);
 }
 
-/* A symbol: most are interned and need no backslash, or temporaries
- * named by the caller's hook. */
-static inline char *fast_symbol(struct fast *f, char *p, const struct value *v)
+/* A temporary's text from the caller's hook (NULL: none), kept for its
+ * next occurrences when it is short. */
+static const char *fast_temp_text(struct fast *f, const struct value *v, size_t *n)
+{
+    const char *t = f->o->sym_text(f->o->sym_ctx, v, n);
+    if (t && *n <= FAST_NAME) {
+        struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
+        e->sym = v;
+        e->len = (uint32_t)*n;
+        memset(e->text, 0, FAST_NAME);
+        memcpy(e->text, t, *n);
+    }
+    return t;
+}
+
+/* A symbol the loop does not copy itself: one not printed yet, one
+ * that needs backslashes, a long name, a temporary met first. */
+static char *fast_symbol(struct fast *f, const struct ffr *top, char *p, const struct value *v)
 {
     const struct value_symbol *s = &v->u.sym;
     if (s->interned && print_symbol_plain(v))
-        return fast_text(f, p, s->name, s->len);
+        return fast_text(f, top, p, s->name, s->len);
     if (!s->interned && f->o->sym_text) {
         size_t n = 0;
-        const char *t = f->o->sym_text(f->o->sym_ctx, v, &n);
+        const char *t = fast_temp_text(f, v, &n);
         if (t)
-            return fast_text(f, p, t, n);
+            return fast_text(f, top, p, t, n);
     }
     f->b->len = (size_t)(p - f->b->data);
     print_symbol(f->b, v, f->o->gensym);
-    return fast_resume(f);
+    return fast_resume(f, top);
 }
 
 /* A fixnum in decimal, as print_integer writes it (at most 20 bytes). */
@@ -199,37 +266,64 @@ static char *fast_int(char *p, int64_t i)
 }
 
 /* Any other atom; NULL for what the fast path does not print. */
-static char *fast_atom(struct fast *f, char *p, const struct value *v)
+static char *fast_atom(struct fast *f, const struct ffr *top, char *p, const struct value *v)
 {
     switch (v->kind) {
     case VK_INT:
         if (!f->o->integers_as_chars)
             return fast_int(p, v->u.i);
-        return fast_atom_opts(f, p, v);
+        return fast_atom_opts(f, top, p, v);
     case VK_STRING:
         if (v->u.str.props && v->u.str.props != f->nil)
             return NULL; /* printed with its properties: not a plain atom */
         if (v->u.str.len > FAST_STRING || f->o->escape_control || f->o->escape_multibyte)
-            return fast_atom_opts(f, p, v);
+            return fast_atom_opts(f, top, p, v);
         if (f->e - p < 4 * FAST_STRING + 2 + FAST_SLACK &&
-            !(p = fast_room(f, p, 4 * FAST_STRING + 2 + FAST_SLACK)))
+            !(p = fast_room(f, top, p, 4 * FAST_STRING + 2 + FAST_SLACK)))
             return NULL;
         return print_string_short(p, v, f->o->escape_newlines);
     case VK_BIGNUM:
     case VK_FLOAT:
     case VK_BOOLVEC:
-        return fast_atom_opts(f, p, v);
+        return fast_atom_opts(f, top, p, v);
     default:
         return NULL;
     }
 }
 
-/* An atom (the loop's room for a step made sure of); NULL for what the
- * fast path does not print. */
-static __attribute__((noinline)) char *fast_leaf(struct fast *f, char *p,
-                                                 const struct value *v)
+/* An atom, after a step's room is made sure of (top: the top frame, its
+ * tail up to date); NULL for what the fast path does not print. */
+static __attribute__((noinline)) char *fast_leaf(struct fast *f, const struct ffr *top,
+                                                 char *p, const struct value *v)
 {
-    return v->kind == VK_SYMBOL ? fast_symbol(f, p, v) : fast_atom(f, p, v);
+    if (f->e - p < FAST_SLACK && !(p = fast_room(f, top, p, FAST_SLACK)))
+        return NULL;
+    return v->kind == VK_SYMBOL ? fast_symbol(f, top, p, v) : fast_atom(f, top, p, v);
+}
+
+/* The loop's own copy of a symbol (cursor *pp, room up to lim): an
+ * interned one known to print as its name, or a temporary whose text
+ * this walk has; false for every other value. */
+static inline bool fast_name(const struct fast *f, const struct value *v, char **pp,
+                             const char *lim)
+{
+    if (v->kind != VK_SYMBOL || *pp > lim)
+        return false;
+    const char *s;
+    size_t n;
+    if (v->u.sym.plain == 1) {
+        s = v->u.sym.name, n = v->u.sym.len;
+        if (n > FAST_NAME)
+            return false;
+    } else {
+        const struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
+        if (e->sym != v)
+            return false;
+        s = e->text, n = e->len;
+    }
+    memcpy(*pp, s, FAST_NAME);
+    *pp += n;
+    return true;
 }
 
 static bool quote_head(const struct lisp *L, const struct value *h)
@@ -279,14 +373,15 @@ static bool fast_quote(struct fast *f, struct ffr **pt, char **pp, const struct 
 static inline char *fast_value(struct fast *f, struct ffr **pt, char *p,
                                const struct value *v)
 {
-    if (f->e - p < FAST_SLACK && !(p = fast_room(f, p, FAST_SLACK)))
+    if (f->e - p < FAST_SLACK && !(p = fast_room(f, *pt, p, FAST_SLACK)))
         return NULL;
     if (v->kind == VK_SYMBOL)
-        return fast_symbol(f, p, v);
+        return fast_symbol(f, *pt, p, v);
     if (v->kind == VK_CONS) {
         if ((uintptr_t)v->u.cons.car - f->qlo <= f->qspan && fast_quote(f, pt, &p, v))
             return p;
-        *pt = fast_push(f, *pt, FK_LIST, v); /* '(' comes with the first element */
+        *p++ = '(';
+        *pt = fast_push(f, *pt, FK_LIST, v);
         return p;
     }
     if (v->kind == VK_VECTOR) {
@@ -294,116 +389,72 @@ static inline char *fast_value(struct fast *f, struct ffr **pt, char *p,
         *pt = fast_push(f, *pt, FK_VEC, v);
         return p;
     }
-    return fast_atom(f, p, v);
+    return fast_atom(f, *pt, p, v);
 }
 
-/* Is v printed inside the loop: an atom, or a list that is no quote
- * form and not too deep? */
-static inline bool fast_plain_list(const struct fast *f, const struct value *v,
-                                   const struct ffr *t)
+/* Is list v opened inside the loop: no quote form, not too deep? */
+static inline bool fast_opens(const struct fast *f, const struct value *v,
+                              const struct ffr *t)
 {
-    return v->kind != VK_CONS ||
-           ((uintptr_t)v->u.cons.car - f->qlo > f->qspan && t != f->deepest);
+    return (uintptr_t)v->u.cons.car - f->qlo > f->qspan && t != f->deepest;
 }
 
-/* Does the list from tail c run in a circle?  Brent's algorithm (as
- * Emacs's FOR_EACH_TAIL_SAFE): the tortoise moves to the tail after 1,
- * 2, 4, 8 ... steps; meeting it in between is a circle. */
-static bool circular(const struct value *c)
-{
-    const struct value *tortoise = c;
-    for (uint64_t k = 1; c->kind == VK_CONS; k++) {
-        c = c->u.cons.cdr;
-        if ((k & (k - 1)) == 0)
-            tortoise = c;
-        else if (c == tortoise)
-            return true;
-    }
-    return false;
-}
-
-/* The check fast_lists makes now and then instead of at every element:
- * the walk of a list that runs in a circle never ends, so a check comes
- * while it is open.  Each checks the rest of every open list (the top
- * one from c); they come after twice as many elements each time, so
- * their cost stays below the walk's times the log of its length. */
-static __attribute__((noinline)) bool fast_cycle_check(struct fast *f, const struct ffr *top,
-                                                       const struct value *c)
-{
-    f->budget = f->next_budget;
-    f->next_budget = f->next_budget < UINT32_MAX / 2 ? 2 * f->next_budget : UINT32_MAX;
-    if (circular(c))
-        return true;
-    for (const struct ffr *t = f->st; t < top; t++)
-        if (t->kind == FK_LIST && circular(t->cur))
-            return true;
-    return false;
-}
-
-/* The lists on top of the stack, from frame *pt: the elements that are
- * plain names (most of the text) are printed here, and lists inside are
- * opened and closed here, their state in registers (in memory, the bytes
- * written through the cursor would make the compiler reload it after
- * every store).  Returns the first other value, to print next, or NULL
- * when the top frame is no longer a list (or the walk gave up). */
+/* The lists on top of the stack, from frame *pt: plain names (most of
+ * the text), temporaries and atoms are printed here, and lists inside
+ * are opened and closed here, their state in registers (in memory, the
+ * bytes written through the cursor would make the compiler reload it
+ * after every store).  Returns the first other value, to print next, or
+ * NULL when the top frame is no longer a list (or the walk gave up). */
 static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, char **pp)
 {
     struct ffr *t = *pt;
-    char *p = *pp, sep = t->k ? ' ' : '(';
-    uintptr_t lim = (uintptr_t)f->e - FAST_SLACK; /* a step's room ends here */
+    char *p = *pp, *lim = f->e - FAST_SLACK; /* a step's room ends here */
     const struct value *c = t->cur, *v = NULL;
-    uint32_t budget = f->budget;
+    if (!t->k) {
+        t->k = 1;
+        goto first; /* c is the list: its '(' is out */
+    }
     for (;;) {
         if (c->kind != VK_CONS) {
-            if (c != f->nil)
-                break; /* a dotted tail */
-            *p++ = ')';
-            if ((--t)->kind != FK_LIST)
+            if (c != f->nil) { /* a dotted tail: the frame closes at its next turn */
+                memcpy(p, " . ", 3);
+                p += 3;
+                v = c;
+                t->cur = f->nil, t->k = 1;
                 break;
-            c = t->cur, sep = ' ';
+            }
+            *p++ = ')';
+            if ((--t)->kind != FK_LIST) {
+                v = NULL;
+                break;
+            }
+            c = t->cur;
             continue;
         }
-        if (--budget == 0) {
-            if (fast_cycle_check(f, t, c))
-                return fast_fail(f);
-            budget = f->budget;
-        }
+        *p++ = ' ';
+    first:
         v = c->u.cons.car;
         c = c->u.cons.cdr;
-        *p++ = sep;
-        sep = ' ';
-        if (v->kind == VK_SYMBOL && v->u.sym.plain == 1 &&
-            (uintptr_t)p + v->u.sym.len <= lim) {
-            p = copy_name(p, v->u.sym.name, v->u.sym.len);
-        } else if ((uintptr_t)p > lim || v->kind == VK_VECTOR || !fast_plain_list(f, v, t)) {
+        if (fast_name(f, v, &p, lim))
+            continue;
+        if (v->kind == VK_CONS && fast_opens(f, v, t)) {
+            t->cur = c;
+            (++t)->kind = FK_LIST;
+            *p++ = '(';
+            c = v;
+            goto first;
+        }
+        t->cur = c, t->k = 1;
+        if (v->kind == VK_CONS || v->kind == VK_VECTOR)
             break;
-        } else if (v->kind == VK_CONS) {
-            t->cur = c, t->k = 1;
-            t++;
-            t->kind = FK_LIST;
-            c = v, sep = '(';
-        } else if (!(p = fast_leaf(f, p, v))) {
+        if (!(p = fast_leaf(f, t, p, v)))
             return fast_fail(f);
-        } else {
-            lim = (uintptr_t)f->e - FAST_SLACK;
-        }
-        v = NULL;
+        lim = f->e - FAST_SLACK;
     }
-    if (t->kind == FK_LIST) {
-        if (!v && c != f->nil) {
-            memcpy(p, " . ", 3); /* the frame closes at its next turn */
-            p += 3;
-            v = c;
-            c = f->nil;
-        }
-        t->cur = c, t->k = 1; /* (its first element is out) */
-    }
-    f->budget = budget;
     *pt = t;
     *pp = p;
     return v;
 }
-
 /* The next value of vector or wrap frame t (NULL: the frame is over). */
 static inline const struct value *fast_item(struct ffr *t, char **pp)
 {
@@ -479,7 +530,9 @@ static void fast_init(struct fast *f, struct lisp *L, struct buf *b,
     f->max = max;
     f->bq = 0;
     f->bail = false;
-    f->budget = f->next_budget = FAST_CYCLE_CHECK;
+    f->check_at = FAST_CYCLE_CHECK;
+    for (size_t k = 0; k < FAST_TEMPS; k++)
+        f->temps[k].sym = NULL;
     if (b->cap - b->len <= FAST_SLACK)
         buf_reserve(b, FAST_SLACK);
     fast_set_end(f, FAST_SLACK);

@@ -1370,6 +1370,68 @@ static void fast_path_cycles(void **state)
     fx_free(f);
 }
 
+/* Texts of temporaries for temp_texts: "tK" for the Kth of syms, and
+ * for every third one a name longer than the printer keeps; counts the
+ * questions. */
+struct temp_names {
+    struct value *syms[40];
+    char text[40][40];
+    int asked;
+};
+
+static const char *temp_name(void *ctx, const struct value *sym, size_t *n)
+{
+    struct temp_names *t = ctx;
+    t->asked++;
+    for (int k = 0; k < 40; k++)
+        if (t->syms[k] == sym) {
+            *n = strlen(t->text[k]);
+            return t->text[k];
+        }
+    return NULL;
+}
+
+/* The fast path asks for a temporary's text once per call and reuses
+ * it: right whatever the number of temporaries (more than it keeps) and
+ * the texts' lengths, and still asking every time for what it does not
+ * keep (long texts, uninterned symbols the hook does not name). */
+static void temp_texts(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o = print_opts_compact();
+    struct temp_names *t = test_calloc(1, sizeof *t);
+    struct buf want;
+    buf_init(&want, f->a);
+    struct value *list = f->L->nil;
+    for (int k = 39; k >= 0; k--) {
+        t->syms[k] = intern_uninterned(f->L, "g", 1);
+        snprintf(t->text[k], sizeof t->text[k], k % 3 ? "t%d" : "temporary-number-%d", k);
+    }
+    for (int k = 39; k >= 0; k--)
+        list = value_cons(f->a, LIST(f, t->syms[k], S(f, "x"), t->syms[k]), list);
+    for (int k = 0; k < 40; k++)
+        buf_printf(&want, "%s(%s x %s)", k ? " " : "(", t->text[k], t->text[k]);
+    buf_puts(&want, ")");
+    f->o.sym_text = temp_name;
+    f->o.sym_ctx = t;
+    CHECK(f, list, buf_cstr(&want));
+    /* ten short texts, two occurrences each, and a symbol it does not name */
+    struct value *g = intern_uninterned(f->L, "g", 1);
+    list = LIST(f, g, g);
+    for (int k = 9; k >= 0; k--)
+        list = value_cons(f->a, LIST(f, t->syms[3 * k + 1], t->syms[3 * k + 1]), list);
+    t->asked = 0;
+    struct buf b;
+    buf_init(&b, f->a);
+    assert_true(print_fast(f->L, &b, list, &f->o));
+    assert_string_equal(buf_cstr(&b), "((t1 t1) (t4 t4) (t7 t7) (t10 t10) (t13 t13) (t16 t16) "
+                                      "(t19 t19) (t22 t22) (t25 t25) (t28 t28) g g)");
+    assert_int_equal(t->asked, 10 + 2);
+    test_free(t);
+    fx_free(f);
+}
+
 #define T(fn) cmocka_unit_test(fn)
 
 static const struct CMUnitTest unit_tests[] = {
@@ -1384,7 +1446,7 @@ static const struct CMUnitTest unit_tests[] = {
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
     T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(lone_atoms), T(compact_options),
     T(tree_printing), T(fast_path), T(fast_path_limits), T(fast_path_cycles),
-    T(plain_names_cache),
+    T(plain_names_cache), T(temp_texts),
 };
 
 int main(void)
