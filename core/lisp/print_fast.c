@@ -222,7 +222,7 @@ static const char *fast_temp_text(struct fast *f, const struct value *v, size_t 
         e->sym = v;
         e->len = (uint32_t)*n;
         memset(e->text, 0, FAST_NAME);
-        memcpy(e->text, t, *n);
+        copy_name(e->text, t, *n);
     }
     return t;
 }
@@ -303,7 +303,8 @@ static __attribute__((noinline)) char *fast_leaf(struct fast *f, const struct ff
 
 /* The loop's own copy of a symbol (cursor *pp, room up to lim): an
  * interned one known to print as its name, or a temporary whose text
- * this walk has; false for every other value. */
+ * this walk has; false for every other value.  A name longer than
+ * FAST_NAME takes two moves, its last bytes and its first. */
 static inline bool fast_name(const struct fast *f, const struct value *v, char **pp,
                              const char *lim)
 {
@@ -313,8 +314,11 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
     size_t n;
     if (v->u.sym.plain == 1) {
         s = v->u.sym.name, n = v->u.sym.len;
-        if (n > FAST_NAME)
-            return false;
+        if (n > FAST_NAME) {
+            if (n > FAST_SHORT)
+                return false;
+            memcpy(*pp + n - FAST_NAME, s + n - FAST_NAME, FAST_NAME);
+        }
     } else {
         const struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
         if (e->sym != v)
@@ -323,6 +327,27 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
     }
     memcpy(*pp, s, FAST_NAME);
     *pp += n;
+    return true;
+}
+
+/* 'X or #'X for a name X that fast_name copies: its prefix and X, and
+ * true; false for any other value (the bytes past *pp may have changed).
+ * Such a form needs no frame, but counts as one toward the depth limit
+ * (t: the frame it is in), as everywhere else. */
+static inline bool fast_quoted_name(const struct fast *f, const struct value *v, char **pp,
+                                    const char *lim, const struct ffr *t)
+{
+    const struct value *h = v->u.cons.car, *rest = v->u.cons.cdr;
+    if ((h != f->L->quote && h != f->L->function) || rest->kind != VK_CONS ||
+        rest->u.cons.cdr != f->nil || t == f->deepest)
+        return false;
+    char *p = *pp;
+    if (h == f->L->function)
+        *p++ = '#';
+    *p++ = '\'';
+    if (!fast_name(f, rest->u.cons.car, &p, lim))
+        return false;
+    *pp = p;
     return true;
 }
 
@@ -444,6 +469,8 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
             c = v;
             goto first;
         }
+        if (v->kind == VK_CONS && fast_quoted_name(f, v, &p, lim, t))
+            continue;
         t->cur = c, t->k = 1;
         if (v->kind == VK_CONS || v->kind == VK_VECTOR)
             break;

@@ -270,6 +270,9 @@ static void symbol_name_lengths(void **state)
             CHECK(f, S(f, name), name);
             snprintf(want, sizeof want, "(x %s . %s)", name, name);
             CHECK(f, lisp_cons_dot(f, S(f, "x"), S(f, name), S(f, name)), want);
+            snprintf(want, sizeof want, "(x '%s #'%s)", name, name);
+            CHECK(f, LIST(f, S(f, "x"), LIST(f, f->L->quote, S(f, name)),
+                          LIST(f, f->L->function, S(f, name))), want);
         }
     fx_free(f);
 }
@@ -1238,6 +1241,13 @@ static void fast_path_limits(void **state)
     assert_false(print_tree_fast(f->L, &b, LIST(f, deep), &f->o, SIZE_MAX));
     assert_false(print_tree_fast(f->L, &b, LIST(f, f->L->quote, quoted), &f->o, SIZE_MAX));
     assert_true(tree_prints(f, LIST(f, deep)));
+    /* a quoted name counts as a frame too */
+    struct value *qname = LIST(f, f->L->quote, S(f, "x"));
+    for (int k = 0; k < PRINT_FAST_DEPTH - 1; k++)
+        qname = LIST(f, qname);
+    assert_true(print_tree_fast(f->L, &b, qname, &f->o, SIZE_MAX));
+    assert_false(print_tree_fast(f->L, &b, LIST(f, qname), &f->o, SIZE_MAX));
+    assert_true(tree_prints(f, LIST(f, qname)));
     f->o.circle = true;
     assert_false(print_tree_fast(f->L, &b, small, &f->o, SIZE_MAX));
     fx_free(f);
