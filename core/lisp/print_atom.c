@@ -438,12 +438,31 @@ static const uint8_t str_stop[256] = {
     HIGH_BYTES_MARKED,
 };
 
+/* A high bit in each byte of w that is c (exact for the lowest such
+ * byte, which is all stop_bytes' callers look at). */
+static inline uint64_t bytes_equal(uint64_t w, uint8_t c)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t x = w ^ (ones * c);
+    return (x - ones) & ~x & (ones * 0x80);
+}
+
+/* The bytes of w (8 string bytes, the first in its low byte) that end a
+ * plain run under mask (as str_stop marks them), flagged by their high
+ * bits: eight bytes checked in a few operations, not eight lookups. */
+static inline uint64_t stop_bytes(uint64_t w, uint8_t mask)
+{
+    uint64_t m = (w & 0x8080808080808080u) | bytes_equal(w, '"') | bytes_equal(w, '\\');
+    if (mask & 2)
+        m |= bytes_equal(w, '\n') | bytes_equal(w, '\f');
+    return m;
+}
+
 /* The end of the run of bytes from q that need nothing under mask. */
 static const uint8_t *plain_run(const uint8_t *q, const uint8_t *end, uint8_t mask)
 {
-    while (end - q >= 4 && !((str_stop[q[0]] | str_stop[q[1]] | str_stop[q[2]] |
-                              str_stop[q[3]]) & mask))
-        q += 4;
+    while (end - q >= 8 && !stop_bytes(intern_load8(q), mask))
+        q += 8;
     while (q < end && !(str_stop[*q] & mask))
         q++;
     return q;
@@ -495,6 +514,26 @@ static void string_fast(struct buf *b, const struct value_string *s, bool nl)
     }
 }
 
+/* The bytes from *pq that need no escape copied to d, eight at a time
+ * while eight are left; stops at the first that needs one or with fewer
+ * than eight left.  d has room for eight bytes per byte left. */
+static char *string_words(char *d, const uint8_t **pq, const uint8_t *end, uint8_t mask)
+{
+    const uint8_t *q = *pq;
+    while (end - q >= 8) {
+        uint64_t m = stop_bytes(intern_load8(q), mask);
+        memcpy(d, q, 8);
+        if (m) {
+            size_t k = (size_t)__builtin_ctzll(m) / 8;
+            d += k, q += k;
+            break;
+        }
+        d += 8, q += 8;
+    }
+    *pq = q;
+    return d;
+}
+
 char *print_string_short(char *d, const struct value *v, bool nl)
 {
     const struct value_string *s = &v->u.str;
@@ -502,10 +541,11 @@ char *print_string_short(char *d, const struct value *v, bool nl)
     uint8_t mask = nl ? 3 : 1;
     *d++ = '"';
     while (q < end) {
-        if (!(str_stop[*q] & mask)) {
+        d = string_words(d, &q, end, mask);
+        while (q < end && !(str_stop[*q] & mask))
             *d++ = (char)*q++;
-            continue;
-        }
+        if (q == end)
+            break;
         int len;
         d = put_special(d, q, end, s->multibyte, &len);
         q += len;

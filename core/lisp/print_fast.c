@@ -308,20 +308,19 @@ static __attribute__((noinline)) char *fast_leaf(struct fast *f, const struct ff
 static inline bool fast_name(const struct fast *f, const struct value *v, char **pp,
                              const char *lim)
 {
-    if (v->kind != VK_SYMBOL || *pp > lim)
+    if (v->kind != VK_SYMBOL)
         return false;
     const char *s;
     size_t n;
     if (v->u.sym.plain == 1) {
         s = v->u.sym.name, n = v->u.sym.len;
-        if (n > FAST_NAME) {
-            if (n > FAST_SHORT)
-                return false;
+        if (n > FAST_SHORT || *pp > lim)
+            return false;
+        if (n > FAST_NAME)
             memcpy(*pp + n - FAST_NAME, s + n - FAST_NAME, FAST_NAME);
-        }
     } else {
         const struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
-        if (e->sym != v)
+        if (e->sym != v || *pp > lim)
             return false;
         s = e->text, n = e->len;
     }
@@ -348,6 +347,19 @@ static inline bool fast_quoted_name(const struct fast *f, const struct value *v,
     if (!fast_name(f, rest->u.cons.car, &p, lim))
         return false;
     *pp = p;
+    return true;
+}
+
+/* fast_name for an interned symbol not printed before: its plain-name
+ * cache is filled first (out of line), then the loop copies it. */
+static inline bool fast_new_name(const struct fast *f, const struct value *v, char **pp,
+                                 const char *lim)
+{
+    (void)f;
+    if (v->kind != VK_SYMBOL || v->u.sym.plain || !v->u.sym.interned ||
+        !print_symbol_plain(v) || v->u.sym.len > FAST_SHORT || *pp > lim)
+        return false;
+    *pp = copy_name(*pp, v->u.sym.name, v->u.sym.len);
     return true;
 }
 
@@ -469,7 +481,8 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
             c = v;
             goto first;
         }
-        if (v->kind == VK_CONS && fast_quoted_name(f, v, &p, lim, t))
+        if (v->kind == VK_CONS ? fast_quoted_name(f, v, &p, lim, t)
+                               : fast_new_name(f, v, &p, lim))
             continue;
         t->cur = c, t->k = 1;
         if (v->kind == VK_CONS || v->kind == VK_VECTOR)

@@ -331,22 +331,26 @@ static void string_runs(void **state)
 {
     (void)state;
     struct fx *f = fx_new();
-    const char specials[] = "\"\\\n";
-    char text[16], want[40];
+    const char specials[] = "\"\\\n\f";
+    char text[24], want[48];
+    /* every place in the first three words the fast path checks at once */
     for (int esc = 0; esc < 2; esc++) {
         f->o.escape_newlines = esc;
-        for (size_t n = 1; n <= 9; n++)
+        for (size_t n = 1; n <= 20; n++)
             for (size_t i = 0; i < n; i++)
                 for (const char *c = specials; *c; c++) {
                     memset(text, 'a', n);
                     text[i] = *c;
                     text[n] = 0;
-                    bool slash = *c != '\n' || esc;
+                    bool nl = *c == '\n' || *c == '\f', slash = !nl || esc;
+                    char shown = !slash ? *c : *c == '\n' ? 'n' : *c == '\f' ? 'f' : *c;
                     snprintf(want, sizeof want, "\"%.*s%s%c%s\"", (int)i, text,
-                             slash ? "\\" : "", slash && *c == '\n' ? 'n' : *c, text + i + 1);
+                             slash ? "\\" : "", shown, text + i + 1);
                     CHECK(f, STR(f, text), want);
                 }
     }
+    /* a tab is copied as it is; a multibyte character in a word stops it */
+    CHECK(f, STR(f, "abcdefgh\tij\xc3\xa9klmnopq\"r"), "\"abcdefgh\tij\xc3\xa9klmnopq\\\"r\"");
     /* past the length the fast path writes itself: the same escapes */
     char longer[80];
     memset(longer, 'a', 70);
