@@ -112,6 +112,18 @@ void print_integer(struct buf *b, const struct value *v, bool as_chars)
  * back as f.  Returns the length. */
 static int float_shortest(char *out, size_t cap, double f)
 {
+    /* A whole number below 10^15 prints as its digits under "%.15g",
+     * and reads back: most floats in code are such (2.0, 100.0). */
+    if (fabs(f) < 1e15 && f == (double)(int64_t)f && cap >= 24) {
+        char tmp[24];
+        int64_t i = (int64_t)f;
+        char *p = digits_back(tmp + sizeof tmp, (uint64_t)(i < 0 ? -i : i));
+        if (signbit(f))
+            *--p = '-';
+        int n = (int)(tmp + sizeof tmp - p);
+        memcpy(out, p, (size_t)n);
+        return n;
+    }
     for (int p = fabs(f) < DBL_MIN ? 1 : DBL_DIG;; p++) {
         int n = snprintf(out, cap, "%.*g", p, f);
         if (n < 0 || p >= DBL_DIG + 2 || strtod(out, NULL) == f)

@@ -61,11 +61,12 @@ struct ffr {
 
 enum { FK_LIST, FK_VEC, FK_WRAP };
 
-/* A temporary's text, asked of the caller's hook once per walk. */
+/* A temporary's text, asked of the caller's hook once per walk (the
+ * symbol it belongs to is in struct fast's temp_sym, which alone needs
+ * clearing for each walk). */
 struct ftemp {
-    const struct value *sym; /* NULL: a free entry */
     uint32_t len;
-    char text[FAST_NAME];    /* zero-padded */
+    char text[FAST_NAME]; /* zero-padded */
 };
 
 struct fast {
@@ -83,7 +84,9 @@ struct fast {
     int bq;            /* backquote nesting, as the general walker counts it */
     bool bail;
     struct ffr *deepest; /* the last frame of st */
-    struct ftemp temps[FAST_TEMPS]; /* by the symbol's id */
+    /* Temporaries' texts, by the symbol's id (NULL: a free entry). */
+    const struct value *temp_sym[FAST_TEMPS];
+    struct ftemp temps[FAST_TEMPS];
     struct ffr st[FAST_DEPTH + 1]; /* a wrap frame around the value, then its frames */
 };
 
@@ -219,7 +222,7 @@ static const char *fast_temp_text(struct fast *f, const struct value *v, size_t 
     const char *t = f->o->sym_text(f->o->sym_ctx, v, n);
     if (t && *n <= FAST_NAME) {
         struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
-        e->sym = v;
+        f->temp_sym[v->u.sym.id & (FAST_TEMPS - 1)] = v;
         e->len = (uint32_t)*n;
         memset(e->text, 0, FAST_NAME);
         copy_name(e->text, t, *n);
@@ -319,8 +322,9 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
         if (n > FAST_NAME)
             memcpy(*pp + n - FAST_NAME, s + n - FAST_NAME, FAST_NAME);
     } else {
-        const struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
-        if (e->sym != v || *pp > lim)
+        size_t k = v->u.sym.id & (FAST_TEMPS - 1);
+        const struct ftemp *e = &f->temps[k];
+        if (f->temp_sym[k] != v || *pp > lim)
             return false;
         s = e->text, n = e->len;
     }
@@ -571,8 +575,7 @@ static void fast_init(struct fast *f, struct lisp *L, struct buf *b,
     f->bq = 0;
     f->bail = false;
     f->check_at = FAST_CYCLE_CHECK;
-    for (size_t k = 0; k < FAST_TEMPS; k++)
-        f->temps[k].sym = NULL;
+    memset(f->temp_sym, 0, sizeof f->temp_sym);
     if (b->cap - b->len <= FAST_SLACK)
         buf_reserve(b, FAST_SLACK);
     fast_set_end(f, FAST_SLACK);

@@ -168,6 +168,9 @@ static void floats_shortest_round_trip(void **state)
         {123456789.123, "123456789.123"}, {1e23, "1e+23"}, {2e-308, "2e-308"},
         {2.225073858507201e-308, "2.225073858507201e-308"},
         {INFINITY, "1.0e+INF"}, {-INFINITY, "-1.0e+INF"},
+        /* whole numbers below 10^15 (digits only, no round trip tried) */
+        {-7.0, "-7.0"}, {999999999999999.0, "999999999999999.0"},
+        {-999999999999999.0, "-999999999999999.0"}, {999999999999999.5, "999999999999999.5"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         CHECK(f, F(f, cases[k].d), cases[k].want);
