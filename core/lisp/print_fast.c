@@ -317,10 +317,13 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
     size_t n;
     if (v->u.sym.plain == 1) {
         s = v->u.sym.name, n = v->u.sym.len;
-        if (n > FAST_SHORT || *pp > lim)
-            return false;
-        if (n > FAST_NAME)
+        if (n > FAST_NAME) {
+            if (n > FAST_SHORT || *pp > lim)
+                return false;
             memcpy(*pp + n - FAST_NAME, s + n - FAST_NAME, FAST_NAME);
+        } else if (*pp > lim) {
+            return false;
+        }
     } else {
         size_t k = v->u.sym.id & (FAST_TEMPS - 1);
         const struct ftemp *e = &f->temps[k];
