@@ -336,22 +336,50 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
     return true;
 }
 
-/* 'X or #'X for a name X that fast_name copies: its prefix and X, and
- * true; false for any other value (the bytes past *pp may have changed).
- * Such a form needs no frame, but counts as one toward the depth limit
- * (t: the frame it is in), as everywhere else. */
+static bool quote_head(const struct lisp *L, const struct value *h)
+{
+    return h == L->quote || h == L->function || h == L->backquote || h == L->comma ||
+           h == L->comma_at;
+}
+
+/* The prefix of quote form v (head h, print-quoted) around a name, as
+ * print_quote_prefix writes it, at p: its end, or NULL when v prints as
+ * a list (a comma outside a backquote, or before a name that starts
+ * with @).  The change to the backquote level does not matter for a
+ * name. */
+static inline char *name_prefix(const struct fast *f, char *p, const struct value *h,
+                                const struct value *x)
+{
+    const struct lisp *L = f->L;
+    if (h == L->quote || h == L->function || h == L->backquote) {
+        if (h == L->function)
+            *p++ = '#';
+        *p++ = h == L->backquote ? '`' : '\'';
+        return p;
+    }
+    if (f->bq <= 0 || (h == L->comma && print_comma_needs_list(x)))
+        return NULL;
+    *p++ = ',';
+    if (h == L->comma_at)
+        *p++ = '@';
+    return p;
+}
+
+/* 'X #'X `X ,X ,@X for a name X that fast_name copies: its prefix and
+ * X, and true; false for any other value (the bytes past *pp may have
+ * changed).  Such a form needs no frame, but counts as one toward the
+ * depth limit (t: the frame it is in), as everywhere else.  v's head is
+ * one of the five (or the caller's range test passed it: then the tests
+ * below fail for any other symbol). */
 static inline bool fast_quoted_name(const struct fast *f, const struct value *v, char **pp,
                                     const char *lim, const struct ffr *t)
 {
-    const struct value *h = v->u.cons.car, *rest = v->u.cons.cdr;
-    if ((h != f->L->quote && h != f->L->function) || rest->kind != VK_CONS ||
+    const struct value *rest = v->u.cons.cdr;
+    if (!quote_head(f->L, v->u.cons.car) || rest->kind != VK_CONS ||
         rest->u.cons.cdr != f->nil || t == f->deepest)
         return false;
-    char *p = *pp;
-    if (h == f->L->function)
-        *p++ = '#';
-    *p++ = '\'';
-    if (!fast_name(f, rest->u.cons.car, &p, lim))
+    char *p = name_prefix(f, *pp, v->u.cons.car, rest->u.cons.car);
+    if (!p || !fast_name(f, rest->u.cons.car, &p, lim))
         return false;
     *pp = p;
     return true;
@@ -368,12 +396,6 @@ static inline bool fast_new_name(const struct fast *f, const struct value *v, ch
         return false;
     *pp = copy_name(*pp, v->u.sym.name, v->u.sym.len);
     return true;
-}
-
-static bool quote_head(const struct lisp *L, const struct value *h)
-{
-    return h == L->quote || h == L->function || h == L->backquote || h == L->comma ||
-           h == L->comma_at;
 }
 
 /* A new top frame of kind over cur above t; NULL when too deep. */
