@@ -482,7 +482,7 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
     }
     for (;;) {
         if (c->kind != VK_CONS) {
-            if (c != f->nil) { /* a dotted tail: the frame closes at its next turn */
+            if (__builtin_expect(c != f->nil, 0)) { /* a dotted tail: the frame closes at its next turn */
                 memcpy(p, " . ", 3);
                 p += 3;
                 v = c;
@@ -490,7 +490,7 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
                 break;
             }
             *p++ = ')';
-            if ((--t)->kind != FK_LIST) {
+            if (__builtin_expect((--t)->kind != FK_LIST, 0)) {
                 v = NULL;
                 break;
             }
