@@ -108,24 +108,47 @@ void print_integer(struct buf *b, const struct value *v, bool as_chars)
 
 /* ---- floats ---- */
 
-/* Shortest "%.Pg" text (P = 15, 16, 17; from 1 below DBL_MIN) that reads
- * back as f.  Returns the length. */
-static int float_shortest(char *out, size_t cap, double f)
+/* f's text when it has at most 4 decimals and 15 digits (2.0, 22.1,
+ * -0.25: most floats in code), its digits with the point put in; 0 for
+ * other floats.  Such a text is what "%.15g" prints (f is far closer to
+ * it than half a unit of its 15th digit, and it needs no exponent) and
+ * reads back as f (r / 10^k rounds as strtod does), so the snprintf and
+ * strtod round trip is not needed.  out has room for 24 bytes. */
+static int float_decimal(char *out, double f)
 {
-    /* A whole number below 10^15 prints as its digits under "%.15g",
-     * and reads back: most floats in code are such (2.0, 100.0). */
-    if (fabs(f) < 1e15 && f == (double)(int64_t)f && cap >= 24) {
-        char tmp[24];
-        int64_t i = (int64_t)f;
-        char *p = digits_back(tmp + sizeof tmp, (uint64_t)(i < 0 ? -i : i));
+    static const double scale[] = {1, 10, 100, 1000, 10000};
+    for (int k = 0; k < 5; k++) {
+        double x = f * scale[k];
+        if (!(fabs(x) < 1e15)) /* NaN too */
+            return 0;
+        int64_t r = (int64_t)(x < 0 ? x - 0.5 : x + 0.5);
+        if ((double)r / scale[k] != f)
+            continue;
+        char tmp[24], *p = tmp + sizeof tmp;
+        uint64_t u = r < 0 ? 0 - (uint64_t)r : (uint64_t)r;
+        for (int d = 0; d < k; d++, u /= 10)
+            *--p = (char)('0' + u % 10);
+        if (k)
+            *--p = '.';
+        p = digits_back(p, u);
         if (signbit(f))
             *--p = '-';
         int n = (int)(tmp + sizeof tmp - p);
         memcpy(out, p, (size_t)n);
         return n;
     }
+    return 0;
+}
+
+/* Shortest "%.Pg" text (P = 15, 16, 17; from 1 below DBL_MIN) that reads
+ * back as f.  Returns the length. */
+static int float_shortest(char *out, size_t cap, double f)
+{
+    int n = cap >= 24 ? float_decimal(out, f) : 0;
+    if (n)
+        return n;
     for (int p = fabs(f) < DBL_MIN ? 1 : DBL_DIG;; p++) {
-        int n = snprintf(out, cap, "%.*g", p, f);
+        n = snprintf(out, cap, "%.*g", p, f);
         if (n < 0 || p >= DBL_DIG + 2 || strtod(out, NULL) == f)
             return n;
     }
