@@ -473,24 +473,29 @@ static const uint8_t str_stop[256] = {
     HIGH_BYTES_MARKED,
 };
 
-/* A high bit in each byte of w that is c (exact for the lowest such
- * byte, which is all stop_bytes' callers look at). */
+#define BYTES_ONE 0x0101010101010101u
+#define BYTES_HIGH 0x8080808080808080u
+
+/* The high bit of each byte of the result is set for a byte of w that
+ * is c (and maybe for bytes after one that is: only the lowest flag, and
+ * whether there is one, are exact; the other bits are noise). */
 static inline uint64_t bytes_equal(uint64_t w, uint8_t c)
 {
-    const uint64_t ones = 0x0101010101010101u;
-    uint64_t x = w ^ (ones * c);
-    return (x - ones) & ~x & (ones * 0x80);
+    uint64_t x = w ^ (BYTES_ONE * c);
+    return (x - BYTES_ONE) & ~x;
 }
 
-/* The bytes of w (8 string bytes, the first in its low byte) that end a
- * plain run under mask (as str_stop marks them), flagged by their high
- * bits: eight bytes checked in a few operations, not eight lookups. */
+/* The bytes of w (8 string bytes, the first in its low byte) that may
+ * end a plain run under mask, flagged by their high bits: all that
+ * str_stop marks, and with print-escape-newlines every control
+ * character (one test for \n and \f; the byte loops copy the others).
+ * Eight bytes checked in a few operations, not eight lookups. */
 static inline uint64_t stop_bytes(uint64_t w, uint8_t mask)
 {
-    uint64_t m = (w & 0x8080808080808080u) | bytes_equal(w, '"') | bytes_equal(w, '\\');
+    uint64_t m = w | bytes_equal(w, '"') | bytes_equal(w, '\\');
     if (mask & 2)
-        m |= bytes_equal(w, '\n') | bytes_equal(w, '\f');
-    return m;
+        m |= (w - BYTES_ONE * 0x20) & ~w;
+    return m & BYTES_HIGH;
 }
 
 /* The end of the run of bytes from q that need nothing under mask. */
@@ -550,8 +555,9 @@ static void string_fast(struct buf *b, const struct value_string *s, bool nl)
 }
 
 /* The bytes from *pq that need no escape copied to d, eight at a time
- * while eight are left; stops at the first that needs one or with fewer
- * than eight left.  d has room for eight bytes per byte left. */
+ * while eight are left; stops at the first that may need one (as
+ * stop_bytes says) or with fewer than eight left.  d has room for eight
+ * bytes per byte left. */
 static char *string_words(char *d, const uint8_t **pq, const uint8_t *end, uint8_t mask)
 {
     const uint8_t *q = *pq;
