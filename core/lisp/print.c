@@ -15,13 +15,8 @@
 
 struct print_opts print_opts_default(void)
 {
-    struct print_opts o;
-    memset(&o, 0, sizeof o);
-    o.quoted = true;
-    o.length = -1;
-    o.level = -1;
-    o.charset_props = 2;
-    return o;
+    /* the rest zero: false, NULL */
+    return (struct print_opts){.quoted = true, .length = -1, .level = -1, .charset_props = 2};
 }
 
 struct print_opts print_opts_compact(void)

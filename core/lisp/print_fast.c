@@ -101,7 +101,7 @@ static const struct value *fast_fail(struct fast *f)
  * text may not grow that far before it is too long or due for a check
  * for a circle, then need bytes past that (the next room check comes in
  * time to do it). */
-static void fast_set_end(struct fast *f, size_t need)
+static inline void fast_set_end(struct fast *f, size_t need)
 {
     struct buf *b = f->b;
     size_t room = b->cap - b->len - 1; /* the NUL's byte stays free */
@@ -577,6 +577,9 @@ bool print_fast_usable(const struct print_opts *o)
     return !o->circle && o->length < 0 && o->level < 0 && !o->atom_text;
 }
 
+static inline uintptr_t umin(uintptr_t a, uintptr_t b) { return a < b ? a : b; }
+static inline uintptr_t umax(uintptr_t a, uintptr_t b) { return a > b ? a : b; }
+
 /* State for printing into b; the quote heads' range only with
  * print-quoted. */
 static void fast_init(struct fast *f, struct lisp *L, struct buf *b,
@@ -586,12 +589,11 @@ static void fast_init(struct fast *f, struct lisp *L, struct buf *b,
     f->b = b;
     f->o = o;
     f->nil = L->nil;
-    const struct value *q[] = {L->quote, L->function, L->backquote, L->comma, L->comma_at};
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    for (size_t k = 0; k < sizeof q / sizeof q[0]; k++) {
-        lo = (uintptr_t)q[k] < lo ? (uintptr_t)q[k] : lo;
-        hi = (uintptr_t)q[k] > hi ? (uintptr_t)q[k] : hi;
-    }
+    uintptr_t q1 = (uintptr_t)L->quote, q2 = (uintptr_t)L->function;
+    uintptr_t q3 = (uintptr_t)L->backquote, q4 = (uintptr_t)L->comma;
+    uintptr_t q5 = (uintptr_t)L->comma_at;
+    uintptr_t lo = umin(umin(umin(q1, q2), umin(q3, q4)), q5);
+    uintptr_t hi = umax(umax(umax(q1, q2), umax(q3, q4)), q5);
     f->qlo = o->quoted ? lo : UINTPTR_MAX; /* UINTPTR_MAX: no head is in range */
     f->qspan = o->quoted ? hi - lo : 0;
     f->deepest = &f->st[FAST_DEPTH];
