@@ -215,19 +215,24 @@ static char *fast_atom_opts(struct fast *f, const struct ffr *top, char *p,
     return fast_resume(f, top);
 }
 
-/* A temporary's text from the caller's hook (NULL: none), kept for its
- * next occurrences when it is short. */
-static const char *fast_temp_text(struct fast *f, const struct value *v, size_t *n)
+/* A temporary's text from the caller's hook at p (room known), kept for
+ * its next occurrences when it is short; NULL when the hook has none
+ * (or the walk gave up). */
+static char *fast_temp_text(struct fast *f, const struct ffr *top, char *p,
+                            const struct value *v)
 {
-    const char *t = f->o->sym_text(f->o->sym_ctx, v, n);
-    if (t && *n <= FAST_NAME) {
-        struct ftemp *e = &f->temps[v->u.sym.id & (FAST_TEMPS - 1)];
-        f->temp_sym[v->u.sym.id & (FAST_TEMPS - 1)] = v;
-        e->len = (uint32_t)*n;
-        memset(e->text, 0, FAST_NAME);
-        copy_name(e->text, t, *n);
-    }
-    return t;
+    size_t n = 0;
+    const char *t = f->o->sym_text(f->o->sym_ctx, v, &n);
+    if (!t || n > FAST_NAME)
+        return t ? fast_text(f, top, p, t, n) : NULL;
+    size_t k = v->u.sym.id & (FAST_TEMPS - 1);
+    struct ftemp *e = &f->temps[k];
+    f->temp_sym[k] = v;
+    e->len = (uint32_t)n;
+    memset(e->text, 0, FAST_NAME);
+    copy_name(e->text, t, n);
+    memcpy(p, e->text, FAST_NAME);
+    return p + n;
 }
 
 /* A symbol the loop does not copy itself: one not printed yet, one
@@ -237,12 +242,9 @@ static char *fast_symbol(struct fast *f, const struct ffr *top, char *p, const s
     const struct value_symbol *s = &v->u.sym;
     if (s->interned && print_symbol_plain(v))
         return fast_text(f, top, p, s->name, s->len);
-    if (!s->interned && f->o->sym_text) {
-        size_t n = 0;
-        const char *t = fast_temp_text(f, v, &n);
-        if (t)
-            return fast_text(f, top, p, t, n);
-    }
+    char *q;
+    if (!s->interned && f->o->sym_text && ((q = fast_temp_text(f, top, p, v)) || f->bail))
+        return q;
     f->b->len = (size_t)(p - f->b->data);
     print_symbol(f->b, v, f->o->gensym);
     return fast_resume(f, top);
