@@ -503,14 +503,15 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
     first:
         v = c->u.cons.car;
         c = c->u.cons.cdr;
+    element:
         if (fast_name(f, v, &p, lim))
             continue;
         if (v->kind == VK_CONS && fast_opens(f, v, t)) {
             t->cur = c;
             (++t)->kind = FK_LIST;
             *p++ = '(';
-            c = v;
-            goto first;
+            c = v->u.cons.cdr, v = v->u.cons.car; /* its first element */
+            goto element;
         }
         if (v->kind == VK_CONS ? fast_quoted_name(f, v, &p, lim, t)
                                : fast_new_name(f, v, &p, lim))
