@@ -150,6 +150,7 @@ struct priv {
     unsigned walk_depth;            /* walks in progress */
     struct value **scan;            /* untouched()'s stack, reused */
     size_t scan_cap;
+    uintptr_t prev_top;             /* previous top-level form (prefetch) */
 };
 
 static struct priv *priv_of(const struct expand_ctx *x) { return x->priv; }
@@ -428,6 +429,36 @@ static struct value *walk(struct expand_ctx *x, struct value *code)
 
 /* ---- public entry points ---- */
 
+/* The reader allocates a top-level form's data while it reads it (atoms
+ * as they come, each list in one block when it closes), so the form lies
+ * in the arena between the previous top-level form's root block and the
+ * end of its own, which the reader allocates last.  Walk, normaliser and
+ * printer then meet those objects in tree order, not in address order,
+ * and the first touch of each was a cache miss waited for alone (the
+ * walker's look through user code took three times its share of the
+ * instructions in time).  Asking for the whole window at once, in address
+ * order, lets the memory system fetch it in parallel.  Prefetches never
+ * fault: a window that holds something else (the first form, a page
+ * boundary) only costs the requests. */
+#define PREFETCH_MAX ((uintptr_t)64 * 1024) /* bytes before the root cons */
+#define PREFETCH_AFTER ((uintptr_t)256)     /* the root block's cells */
+#define LINE ((uintptr_t)64)
+
+static void prefetch_form(struct priv *p, const struct value *form)
+{
+    uintptr_t end = (uintptr_t)form + PREFETCH_AFTER;
+    uintptr_t start = (uintptr_t)form - PREFETCH_MAX;
+    if (p->prev_top > start && p->prev_top < (uintptr_t)form)
+        start = p->prev_top;
+    p->prev_top = (uintptr_t)form;
+    /* to the outer caches (locality 1): a large window would evict the
+     * first level's working set */
+    for (uintptr_t q = start & ~(LINE - 1); q < end; q += 2 * LINE) {
+        __builtin_prefetch((const void *)q, 0, 1);
+        __builtin_prefetch((const void *)(q + LINE), 0, 1);
+    }
+}
+
 void expand_init(struct expand_ctx *x, struct lisp *L, struct diag_list *diags,
                  const struct read_result *src)
 {
@@ -449,6 +480,7 @@ struct value *expand_form(struct expand_ctx *x, struct value *form)
     p->form = form;
     p->site = NULL;
     p->nest = 0;
+    prefetch_form(p, form);
     if (x->macros)
         pcase_macros_learn(x, form);
     return walk(x, form);
