@@ -15,8 +15,13 @@
 #include "base/buf.h"
 #include "lisp/print.h"
 
+/* Bytes of a symbol's value: the header and the symbol member, not the
+ * whole union (a temporary's symbol lives just before its struct temp). */
+#define SYMBOL_BYTES (offsetof(struct value, u) + sizeof(struct value_symbol))
+
+/* A temporary: its symbol is the SYMBOL_BYTES just before it, in the same
+ * block, so the symbol leads to its entry without a lookup. */
 struct temp {
-    struct value *sym;  /* the uninterned symbol handed out */
     uint32_t counter;   /* index of its base's counter */
     uint32_t epoch;     /* form in which text/label were assigned */
     const char *text;   /* printed name in that form */
@@ -47,6 +52,8 @@ struct name {
 /* Next N for one base in the current form. */
 struct counter {
     const char *base;   /* without the leading '_' (its first symbol's name) */
+    const struct value *first; /* its first temporary's symbol: the others
+                           are copies with their own id and index */
     bool effect_only;
     uint32_t epoch;
     unsigned next;
@@ -120,23 +127,29 @@ size_t gensym_count(const struct gensym *g) { return g->n; }
 /* sym's temporary, or NULL when sym is not one of g's. */
 static struct temp *temp_of(const struct gensym *g, const struct value *sym)
 {
-    uint32_t k = sym->u.sym.temp;
-    if (k == 0 || k > g->n || g->temps[k - 1]->sym != sym)
+    uint32_t k = sym->u.sym.temp - 1; /* 0 (no temporary) wraps round */
+    struct temp *t = (struct temp *)((char *)sym + SYMBOL_BYTES);
+    if (k >= g->n || g->temps[k] != t)
         return NULL;
-    return g->temps[k - 1];
+    return t;
 }
 
-/* Index of the counter of (base, effect_only), made when new.  Front
- * ends use a few bases with distinct first bytes, so strcmp runs about
- * once a call. */
-static uint32_t counter_index(struct gensym *g, const struct value *sym,
-                              bool effect_only)
+/* Is name (NUL-terminated) the counter's base?  Bases are a few bytes
+ * long: a loop costs less than a call to strcmp. */
+static bool same_base(const struct counter *c, const char *name)
 {
-    const char *base = sym->u.sym.name;
+    const char *b = c->base;
+    while (*b && *b == *name)
+        b++, name++;
+    return *b == *name;
+}
+
+/* Index of the counter of (base, effect_only), made when new. */
+static uint32_t counter_index(struct gensym *g, const char *base, bool effect_only)
+{
     for (size_t k = 0; k < g->n_counters; k++) {
         struct counter *c = &g->counters[k];
-        if (c->effect_only == effect_only && c->base[0] == base[0] &&
-            strcmp(c->base, base) == 0)
+        if (c->effect_only == effect_only && same_base(c, base))
             return (uint32_t)k;
     }
     if (g->n_counters == g->cap_counters) {
@@ -146,26 +159,49 @@ static uint32_t counter_index(struct gensym *g, const struct value *sym,
                                  cap * sizeof *g->counters);
         g->cap_counters = cap;
     }
-    g->counters[g->n_counters] = (struct counter){.base = base, .effect_only = effect_only};
+    g->counters[g->n_counters] = (struct counter){.effect_only = effect_only};
     return (uint32_t)g->n_counters++;
+}
+
+/* The symbol of a new temporary of counter c, in block.  The first is
+ * made by the symbol table; the others copy it (every field but the id
+ * and the index is a function of the name), which spares copying and
+ * hashing the name again for each of the run's thousands of temporaries. */
+static struct value *new_symbol(struct gensym *g, struct counter *c, char *block,
+                                const char *base)
+{
+    struct value *sym = (struct value *)block;
+    if (!c->first) {
+        const struct value *s = intern_uninterned(g->L, base, strlen(base));
+        memcpy(sym, s, SYMBOL_BYTES);
+        c->first = sym;
+        c->base = sym->u.sym.name;
+        return sym;
+    }
+    memcpy(sym, c->first, SYMBOL_BYTES);
+    sym->u.sym.id = g->L->next_id++;
+    return sym;
 }
 
 struct value *gensym_make(struct gensym *g, const char *base)
 {
-    struct temp *t = arena_zalloc(g->L->a, sizeof *t);
     bool effect_only = base[0] == '_';
     if (effect_only)
         base++;
-    t->sym = intern_uninterned(g->L, base, strlen(base));
-    t->counter = counter_index(g, t->sym, effect_only);
+    uint32_t k = counter_index(g, base, effect_only);
+    char *block = arena_alloc(g->L->a, SYMBOL_BYTES + sizeof(struct temp));
+    struct value *sym = new_symbol(g, &g->counters[k], block, base);
+    struct temp *t = (struct temp *)(block + SYMBOL_BYTES);
+    memset(t, 0, sizeof *t);
+    t->counter = k;
     if (g->n == g->cap) {
         g->temps = arena_grow(g->L->a, g->temps, g->cap * sizeof *g->temps,
                               2 * g->cap * sizeof *g->temps);
         g->cap *= 2;
     }
     g->temps[g->n++] = t;
-    t->sym->u.sym.temp = (uint32_t)g->n;
-    return t->sym;
+    sym->u.sym.temp = (uint32_t)g->n;
+    return sym;
 }
 
 bool gensym_is_temp(const struct gensym *g, const struct value *sym)
@@ -373,6 +409,20 @@ __attribute__((noinline)) static const char *circle_text(struct gensym *g, struc
     return buf_cstr(&b);
 }
 
+/* gensym_text for a temporary not yet named in this form, or in circle
+ * mode.  Out of line, and reached by a tail call, so that the common case
+ * (a name given already) saves no registers. */
+__attribute__((noinline)) static const char *text_slow(struct gensym *g, struct temp *t,
+                                                       size_t *n)
+{
+    if (t->epoch != g->epoch)
+        assign(g, t);
+    if (g->mode == GENSYM_CIRCLE)
+        return circle_text(g, t, n);
+    *n = t->len;
+    return t->text;
+}
+
 const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
 {
     struct gensym *g = ctx;
@@ -381,10 +431,8 @@ const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
     struct temp *t = temp_of(g, sym);
     if (!t)
         return NULL;
-    if (t->epoch != g->epoch)
-        assign(g, t);
-    if (g->mode == GENSYM_CIRCLE)
-        return circle_text(g, t, n);
+    if (t->epoch != g->epoch || g->mode == GENSYM_CIRCLE)
+        return text_slow(g, t, n);
     *n = t->len;
     return t->text;
 }

@@ -212,6 +212,40 @@ static void test_many(void **state)
     fx_free(f);
 }
 
+/* Temporaries of one base are distinct uninterned symbols with the base
+ * as name and ids in creation order, interleaved with other symbols; a
+ * copy of a temporary's symbol elsewhere is not a temporary. */
+static void test_fresh_symbols(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("");
+    struct value *a = gensym_make(f->g, "x");
+    struct value *u = intern_uninterned(f->L, "x", 1);
+    struct value *b = gensym_make(f->g, "x"), *c = gensym_make(f->g, "_x");
+    uint32_t next = f->L->next_id;
+    struct value *d = gensym_make(f->g, "x");
+    assert_true(a != b && b != d);
+    assert_true(a->u.sym.id < u->u.sym.id && u->u.sym.id < b->u.sym.id);
+    assert_true(b->u.sym.id < c->u.sym.id);
+    assert_int_equal(d->u.sym.id, next);
+    assert_int_equal(f->L->next_id, next + 1);
+    struct value *all[] = {a, b, c, d};
+    for (int i = 0; i < 4; i++) {
+        assert_string_equal(all[i]->u.sym.name, "x");
+        assert_int_equal(all[i]->u.sym.len, 1);
+        assert_false(all[i]->u.sym.interned);
+        assert_true(gensym_is_temp(f->g, all[i]));
+    }
+    struct value *copy = arena_alloc(f->a, sizeof *copy);
+    memcpy(copy, d, sizeof *copy);
+    assert_false(gensym_is_temp(f->g, copy));
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, d), "pcx--x0");
+    assert_string_equal(txt(f, c), "_pcx--x0");
+    assert_string_equal(txt(f, a), "pcx--x1");
+    fx_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_hash_and_circle),
         cmocka_unit_test(test_not_temporaries),
         cmocka_unit_test(test_many),
+        cmocka_unit_test(test_fresh_symbols),
     };
     return SUPPORT_RUN(tests);
 }
