@@ -506,6 +506,11 @@ void expand_set_target(struct expand_ctx *x, const struct value *target)
     priv_of(x)->target = target;
 }
 
+bool expand_unchanged(struct expand_ctx *x, struct value *code)
+{
+    return x->depth < x->max_depth && untouched(x->L->a, priv_of(x), code);
+}
+
 struct value *expand_code(struct expand_ctx *x, struct value *code)
 {
     if (!enter(x, code))

@@ -88,6 +88,12 @@ void expand_set_target(struct expand_ctx *x, const struct value *target);
  * output.  NULL after an error. */
 struct value *expand_code(struct expand_ctx *x, struct value *code);
 
+/* Would expand_code(x, code) return code itself without a diagnostic?
+ * True when no cons of code has a head the driver acts on and the depth
+ * guard has room: a look through code, cheaper than expand_code, for
+ * callers that keep expansions in a table (most code needs no entry). */
+bool expand_unchanged(struct expand_ctx *x, struct value *code);
+
 /* A fresh temporary with base name base ("x", "val", ...): an uninterned
  * symbol, named when printed (gensym.h).  A base starting with '_'
  * ("_") marks a temporary bound only for its side effects. */

@@ -79,10 +79,12 @@ static uint32_t form_hash(const struct value *form)
 }
 
 /* Code is expanded once per form: a form emitted at several places (a
- * guard tested on two paths) shares its expansion and its diagnostics. */
+ * guard tested on two paths) shares its expansion and its diagnostics.
+ * Most user code holds nothing to expand: it is its own expansion, and
+ * needs no entry. */
 struct value *pcase_code(struct pcase_run *c, struct value *form)
 {
-    if (form->kind != VK_CONS)
+    if (form->kind != VK_CONS || expand_unchanged(c->x, form))
         return form;
     uint32_t h = form_hash(form);
     size_t hole;

@@ -349,6 +349,29 @@ static void test_large_code(void **state)
     arena_free(a);
 }
 
+/* expand_unchanged: code whose expansion is itself, with no diagnostic,
+ * is recognised without a walk; anything else is left to expand_code. */
+static void test_unchanged(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(f a (g [b (c)]) \"s\")\n(f (h (pcase a)))\n"
+                          "(f `[,(match* a b)])\n(f (#:pcase a) (#:cond* b))\n"
+                          "(progn . #1=((f a) . #1#))");
+    struct value *v[5];
+    for (int i = 0; i < 5; i++)
+        v[i] = f->r.forms[i].v;
+    assert_true(expand_unchanged(&f->x, v[0]));
+    assert_false(expand_unchanged(&f->x, v[1]));
+    assert_false(expand_unchanged(&f->x, v[2])); /* a stray cond* keyword */
+    assert_true(expand_unchanged(&f->x, v[3]));  /* not the macros */
+    assert_false(expand_unchanged(&f->x, v[4])); /* circular: walked */
+    f->x.depth = f->x.max_depth; /* expand_code would report the depth */
+    assert_false(expand_unchanged(&f->x, v[0]));
+    assert_null(expand_code(&f->x, v[0]));
+    assert_int_equal(f->diags.n_errors, 1);
+    fx_free(f);
+}
+
 static void test_temporaries_named(void **state)
 {
     (void)state;
@@ -423,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_circular_code),
         cmocka_unit_test(test_code_without_heads),
         cmocka_unit_test(test_large_code),
+        cmocka_unit_test(test_unchanged),
         cmocka_unit_test(test_temporaries_named),
         cmocka_unit_test(test_list_and_target),
         cmocka_unit_test(test_tables),
