@@ -128,6 +128,14 @@ int expand_head_bit(const char *name)
     return r ? (int)r->bit : 0;
 }
 
+unsigned expand_head_of(const struct value *sym)
+{
+    if (!value_symbolp(sym))
+        return 0;
+    int k = value_sym_row(sym, VALUE_ROW_EXPAND, classify_head);
+    return k >= 0 && k < STRAY_ROW ? head_rows[k].bit : 0;
+}
+
 /* ---- driver state ---- */
 
 struct priv {

@@ -112,6 +112,11 @@ const struct value *expand_origin(const struct expand_ctx *x,
 /* EXPAND_HEAD_* bit of a head name ("pcase-let*"), 0 if not a head. */
 int expand_head_bit(const char *name);
 
+/* EXPAND_HEAD_* bit of a head symbol's name (0 for any other value),
+ * from the answer cached on the symbol: for front ends that dispatch on
+ * the head of the form they were given. */
+unsigned expand_head_of(const struct value *sym);
+
 /* Check the head tables (tests): the index of the first unsorted row of
  * the head table, 100 + the row of a head / 200 + the index of a stray
  * keyword whose first bytes the quick filter would reject, or -1. */

@@ -421,39 +421,38 @@ static struct value *h_lambda(struct pcase_run *c, struct value *form)
 
 typedef struct value *head_fn(struct pcase_run *c, struct value *form);
 
-/* Sorted by name (strcmp) for bsearch. */
+/* Sorted by name (strcmp); found by the head's EXPAND_HEAD_* bit, which
+ * the driver keeps on the symbol. */
 static const struct {
     const char *name;
+    unsigned bit;
     head_fn *fn;
 } heads[] = {
-    {"pcase", h_pcase},         {"pcase-dolist", h_dolist},
-    {"pcase-exhaustive", h_exhaustive}, {"pcase-lambda", h_lambda},
-    {"pcase-let", h_let},       {"pcase-let*", h_let_star},
-    {"pcase-setq", h_setq},
+    {"pcase", EXPAND_HEAD_PCASE, h_pcase},
+    {"pcase-dolist", EXPAND_HEAD_PCASE_DOLIST, h_dolist},
+    {"pcase-exhaustive", EXPAND_HEAD_PCASE_EXHAUSTIVE, h_exhaustive},
+    {"pcase-lambda", EXPAND_HEAD_PCASE_LAMBDA, h_lambda},
+    {"pcase-let", EXPAND_HEAD_PCASE_LET, h_let},
+    {"pcase-let*", EXPAND_HEAD_PCASE_LET_STAR, h_let_star},
+    {"pcase-setq", EXPAND_HEAD_PCASE_SETQ, h_setq},
 };
 
 static head_fn *find_head(const struct value *h)
 {
     if (h->kind != VK_SYMBOL || !h->u.sym.interned)
         return NULL;
-    size_t lo = 0, hi = sizeof heads / sizeof heads[0];
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int r = strcmp(h->u.sym.name, heads[mid].name);
-        if (r == 0)
-            return heads[mid].fn;
-        if (r < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
+    unsigned bit = expand_head_of(h);
+    for (size_t i = 0; bit && i < sizeof heads / sizeof heads[0]; i++)
+        if (heads[i].bit == bit)
+            return heads[i].fn;
     return NULL;
 }
 
 long pcase_check_tables(void)
 {
-    for (size_t i = 1; i < sizeof heads / sizeof heads[0]; i++)
-        if (strcmp(heads[i - 1].name, heads[i].name) >= 0)
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if ((i > 0 && strcmp(heads[i - 1].name, heads[i].name) >= 0) ||
+            (unsigned)expand_head_bit(heads[i].name) != heads[i].bit)
             return (long)i;
     long k = pcase_norm_check_table();
     return k < 0 ? -1 : 100 + k;

@@ -48,7 +48,8 @@ struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
                                 struct value *value_expr, struct value *body);
 
 /* Index of the first unsorted row of the front end's head tables (the
- * seven heads; then, offset by 100, the core pattern heads), or -1. */
+ * seven heads, also a row whose bit is not its name's; then, offset by
+ * 100, the core pattern heads), or -1. */
 long pcase_check_tables(void);
 
 /* Intermediate stages for --dump (cli.md 4.6). */
