@@ -430,6 +430,25 @@ static void test_tables(void **state)
     assert_int_equal(expand_head_bit("pcase-defmacro"), 0);
 }
 
+/* expand_head_of: the bit of a head symbol, asked again (the answer is
+ * then cached on the symbol); 0 for a stray keyword, another symbol or
+ * a non-symbol. */
+static void test_head_of(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("x");
+    struct value *let = intern_cstr(f->L, "pcase-let"), *m = intern_cstr(f->L, "match*");
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(expand_head_of(let), EXPAND_HEAD_PCASE_LET);
+        assert_int_equal(expand_head_of(intern_cstr(f->L, "cond*")), EXPAND_HEAD_COND_STAR);
+        assert_int_equal(expand_head_of(intern_cstr(f->L, "pcase")), EXPAND_HEAD_PCASE);
+        assert_int_equal(expand_head_of(m), 0);
+        assert_int_equal(expand_head_of(intern_cstr(f->L, "pcasex")), 0);
+    }
+    assert_int_equal(expand_head_of(value_int(f->a, 3)), 0);
+    fx_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -450,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_temporaries_named),
         cmocka_unit_test(test_list_and_target),
         cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_head_of),
     };
     return SUPPORT_RUN(tests);
 }
