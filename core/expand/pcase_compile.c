@@ -242,10 +242,12 @@ static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const stru
                              const struct pcase_clause *cl, size_t n,
                              const struct emit_info *info)
 {
-    size_t *set = ARENA_NEWN(c->L->a, size_t, n + 1);
+    size_t *set = NULL; /* made at the first unreachable clause */
     for (size_t i = 0; i < n; i++) {
         if (info[i].leaves || cl[i].dontwarn || cl[i].dontcare)
             continue;
+        if (!set)
+            set = ARENA_NEWN(c->L->a, size_t, n + 1);
         pcase_diag(c, DIAG_WARNING, cl[i].form, cl[i].cell, "unreachable-clause",
                 "this clause can never be reached");
         size_t k = shadowing(m, root, cl, i, info, set);
@@ -256,15 +258,24 @@ static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const stru
     }
 }
 
+/* Variables of a clause whose use warn_unused looks for without taking
+ * memory: most clauses bind a few. */
+enum { UNUSED_SMALL = 8 };
+
 /* Only the variables a warning would be given for are looked for: the
  * scan of the scope stops as soon as it has seen them all. */
 static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
 {
-    if (!cl->scope)
+    if (!cl->scope || !cl->n_vars)
         return;
-    struct arena *a = c->m->a;
-    struct value **look = ARENA_NEWN(a, struct value *, cl->n_vars + 1);
-    size_t *at = ARENA_NEWN(a, size_t, cl->n_vars + 1), k = 0;
+    struct value *look_small[UNUSED_SMALL], **look = look_small;
+    size_t at_small[UNUSED_SMALL], *at = at_small, k = 0;
+    bool found_small[UNUSED_SMALL], *found = found_small;
+    if (cl->n_vars > UNUSED_SMALL) {
+        look = ARENA_NEWN(c->m->a, struct value *, cl->n_vars);
+        at = ARENA_NEWN(c->m->a, size_t, cl->n_vars);
+        found = ARENA_NEWN(c->m->a, bool, cl->n_vars);
+    }
     for (size_t j = 0; j < cl->n_vars; j++) {
         struct value *v = cl->vars[j];
         if (!cl->used[j] && v->u.sym.interned && v->u.sym.name[0] != '_') {
@@ -272,7 +283,6 @@ static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
             at[k++] = j;
         }
     }
-    bool *found = ARENA_NEWN(a, bool, k + 1);
     if (!k || pat_mentions(c->m, cl->scope, look, k, found) == k)
         return;
     for (size_t i = 0; i < k; i++)
