@@ -368,41 +368,46 @@ static bool nested(const struct value *v)
     return value_consp(v) || value_is(v, VK_VECTOR);
 }
 
+/* Push v (a list or a vector) on untouched()'s stack. */
+static inline void scan_push(struct arena *a, struct priv *p, size_t *n,
+                             struct value *v)
+{
+    if (*n == p->scan_cap)
+        scan_grow(a, p);
+    p->scan[(*n)++] = v;
+}
+
 /* Can walking code change nothing and say nothing?  visit acts only on a
- * cons whose car is a head symbol, and the walker only enters conses and
- * vectors, so when no cons reachable through cars, cdrs and vector items
- * has such a car, the walk would return code itself without a
- * diagnostic.  Most user code inside a pcase has no nested pcase: this
- * look costs a few instructions a cons where the walk costs dozens. */
+ * cons whose car is a head symbol, and the walker hands it only the
+ * forms it meets as elements (cars of conses, vector items) or code
+ * itself: never a cons further down a list.  So when no list reachable
+ * through cars, cdrs and vector items starts with such a symbol, the walk
+ * would return code itself without a diagnostic.  Most user code inside a
+ * pcase has no nested pcase: this look costs a few instructions a cons
+ * where the walk costs dozens. */
 static bool untouched(struct arena *a, struct priv *p, struct value *code)
 {
     size_t n = 0, budget = SCAN_BUDGET;
-    struct value **stack = p->scan;
     for (struct value *v = code;;) {
+        if (value_consp(v) && value_symbolp(value_car(v)) && acted_on(value_car(v)))
+            return false;
         for (; value_consp(v); v = value_cdr(v)) {
             struct value *h = value_car(v);
-            if (!budget-- || (value_symbolp(h) && acted_on(h)))
+            if (!budget--)
                 return false;
-            if (nested(h)) {
-                if (n == p->scan_cap)
-                    stack = scan_grow(a, p);
-                stack[n++] = h;
-            }
+            if (nested(h))
+                scan_push(a, p, &n, h);
         }
         if (value_is(v, VK_VECTOR)) {
             if (!budget--)
                 return false;
-            for (size_t i = 0; i < v->u.vec.n; i++) {
-                if (!nested(v->u.vec.items[i]))
-                    continue;
-                if (n == p->scan_cap)
-                    stack = scan_grow(a, p);
-                stack[n++] = v->u.vec.items[i];
-            }
+            for (size_t i = 0; i < v->u.vec.n; i++)
+                if (nested(v->u.vec.items[i]))
+                    scan_push(a, p, &n, v->u.vec.items[i]);
         }
         if (n == 0)
             return true;
-        v = stack[--n];
+        v = p->scan[--n];
     }
 }
 

@@ -356,10 +356,15 @@ static void test_unchanged(void **state)
     (void)state;
     struct fx *f = fx_new("(f a (g [b (c)]) \"s\")\n(f (h (pcase a)))\n"
                           "(f `[,(match* a b)])\n(f (#:pcase a) (#:cond* b))\n"
-                          "(progn . #1=((f a) . #1#))");
-    struct value *v[5];
-    for (int i = 0; i < 5; i++)
+                          "(progn . #1=((f a) . #1#))\n(f pcase (g match* . cond*))");
+    struct value *v[6];
+    for (int i = 0; i < 6; i++)
         v[i] = f->r.forms[i].v;
+    /* heads only count at the start of a list: the walk sees no form in
+     * (pcase (g match* . cond*)) or (match* . cond*) */
+    assert_true(expand_unchanged(&f->x, v[5]));
+    assert_ptr_equal(expand_form(&f->x, v[5]), v[5]);
+    assert_int_equal(f->diags.n, 0);
     assert_true(expand_unchanged(&f->x, v[0]));
     assert_false(expand_unchanged(&f->x, v[1]));
     assert_false(expand_unchanged(&f->x, v[2])); /* a stray cond* keyword */
