@@ -16,6 +16,7 @@
 #include "expand/pcase_int.h"
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,8 @@ static uint32_t form_hash(const struct value *form)
     return (uint32_t)(a >> 32);
 }
 
+static struct memo_ctx *base_ctx(struct pcase_run *c);
+
 /* Code is expanded once per form: a form emitted at several places (a
  * guard tested on two paths) shares its expansion and its diagnostics.
  * Most user code holds nothing to expand: it is its own expansion, and
@@ -94,7 +97,7 @@ struct value *pcase_code(struct pcase_run *c, struct value *form)
         e->form = form;
         e->expanded = expand_code(c->x, form);
         struct memo_key k = {1, (uint32_t)c->code.n, {NULL, NULL, NULL, NULL}};
-        memo_insert(&c->base, &c->code, &k, h, e); /* expand_code may add */
+        memo_insert(base_ctx(c), &c->code, &k, h, e); /* expand_code may add */
     }
     if (!e->expanded)
         c->failed = true;
@@ -114,15 +117,24 @@ static struct value *hook_gensym(void *ctx, const char *base)
 
 void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
 {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, offsetof(struct pcase_run, base));
     c->describe = -1;
     c->x = x;
     c->L = x->L;
     c->site = site;
-    struct memo_hooks hooks = {hook_gensym, hook_code, c};
-    memo_ctx_init(&c->base, x->L, &hooks, false, 0);
     c->code.first = 8; /* a form's few bodies and guards, in the run's arena */
     c->m = &c->base;
+}
+
+/* c->base, initialised on first use. */
+static struct memo_ctx *base_ctx(struct pcase_run *c)
+{
+    if (!c->base_ready) {
+        struct memo_hooks hooks = {hook_gensym, hook_code, c};
+        memo_ctx_init(&c->base, c->L, &hooks, false, 0);
+        c->base_ready = true;
+    }
+    return &c->base;
 }
 
 /* ---- warnings --------------------------------------------------------- */

@@ -51,7 +51,6 @@ struct pcase_run {
     struct lisp *L;
     struct value *site;         /* the form being expanded (fallback position) */
     struct memo_table code;     /* user form -> its expansion (once each) */
-    struct memo_ctx base;       /* context outside compilations (scans, tables) */
     struct memo_ctx *m;         /* the current compilation's context, or &base */
     struct buf *dump;           /* --dump output, or NULL */
     int dump_kind;              /* enum pcase_dump_kind */
@@ -63,6 +62,11 @@ struct pcase_run {
     bool path_impossible;       /* every way to the described clause needs a
                                    value that is no cons, nil or other atom */
     bool failed;                /* an error was recorded */
+    bool base_ready;            /* base is initialised */
+    /* Context outside compilations (the code table's growth): initialised
+     * when first needed, which most forms never are; last, so that
+     * pcase_init clears only the members above. */
+    struct memo_ctx base;
 };
 
 /* Start the expansion of one pcase-family form (site). */
