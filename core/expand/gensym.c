@@ -75,6 +75,10 @@ struct gensym {
     size_t n_counters, cap_counters;
     struct name **names;      /* the run's names (hash set on the string) */
     size_t names_cap, names_n;
+    struct {                  /* counters of bases recently asked for, by */
+        const char *base;     /* the address of the base given (front ends */
+        uint32_t counter;     /* pass literals): the first one tried */
+    } recent[8];
 };
 
 static uint32_t hash_str(const char *s)
@@ -163,34 +167,47 @@ static uint32_t counter_index(struct gensym *g, const char *base, bool effect_on
     return (uint32_t)g->n_counters++;
 }
 
-/* The symbol of a new temporary of counter c, in block.  The first is
- * made by the symbol table; the others copy it (every field but the id
- * and the index is a function of the name), which spares copying and
- * hashing the name again for each of the run's thousands of temporaries. */
-static struct value *new_symbol(struct gensym *g, struct counter *c, char *block,
-                                const char *base)
+/* The first temporary of counter c: its symbol comes from the symbol
+ * table, and the others copy it (every field but the id and the index is
+ * a function of the name), which spares copying and hashing the name
+ * again for each of the run's thousands of temporaries. */
+__attribute__((noinline)) static void first_symbol(struct gensym *g, struct counter *c,
+                                                   struct value *sym, const char *base)
 {
-    struct value *sym = (struct value *)block;
-    if (!c->first) {
-        const struct value *s = intern_uninterned(g->L, base, strlen(base));
-        memcpy(sym, s, SYMBOL_BYTES);
-        c->first = sym;
-        c->base = sym->u.sym.name;
-        return sym;
-    }
-    memcpy(sym, c->first, SYMBOL_BYTES);
-    sym->u.sym.id = g->L->next_id++;
-    return sym;
+    const struct value *s = intern_uninterned(g->L, base, strlen(base));
+    memcpy(sym, s, SYMBOL_BYTES);
+    c->first = sym;
+    c->base = sym->u.sym.name;
+}
+
+/* Index of the counter of base as gensym_make gets it (a leading '_' for
+ * an effect-only temporary), remembered in g->recent. */
+static uint32_t counter_of(struct gensym *g, const char *base)
+{
+    size_t slot = ((uintptr_t)base / 8) % (sizeof g->recent / sizeof g->recent[0]);
+    uint32_t k = g->recent[slot].counter;
+    bool effect_only = base[0] == '_';
+    if (g->recent[slot].base == base && g->counters[k].effect_only == effect_only &&
+        same_base(&g->counters[k], base + effect_only))
+        return k;
+    k = counter_index(g, base + effect_only, effect_only);
+    g->recent[slot].base = base;
+    g->recent[slot].counter = k;
+    return k;
 }
 
 struct value *gensym_make(struct gensym *g, const char *base)
 {
-    bool effect_only = base[0] == '_';
-    if (effect_only)
-        base++;
-    uint32_t k = counter_index(g, base, effect_only);
+    uint32_t k = counter_of(g, base);
+    struct counter *c = &g->counters[k];
     char *block = arena_alloc(g->L->a, SYMBOL_BYTES + sizeof(struct temp));
-    struct value *sym = new_symbol(g, &g->counters[k], block, base);
+    struct value *sym = (struct value *)block;
+    if (c->first) {
+        memcpy(sym, c->first, SYMBOL_BYTES);
+        sym->u.sym.id = g->L->next_id++;
+    } else {
+        first_symbol(g, c, sym, base + (base[0] == '_'));
+    }
     struct temp *t = (struct temp *)(block + SYMBOL_BYTES);
     memset(t, 0, sizeof *t);
     t->counter = k;
