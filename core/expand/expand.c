@@ -368,13 +368,20 @@ static bool nested(const struct value *v)
     return value_consp(v) || value_is(v, VK_VECTOR);
 }
 
-/* Push v (a list or a vector) on untouched()'s stack. */
-static inline void scan_push(struct arena *a, struct priv *p, size_t *n,
+/* untouched()'s work: the lists and vectors still to look through. */
+struct scan {
+    struct value **stack;
+    size_t n, cap;
+};
+
+static inline void scan_push(struct arena *a, struct priv *p, struct scan *s,
                              struct value *v)
 {
-    if (*n == p->scan_cap)
-        scan_grow(a, p);
-    p->scan[(*n)++] = v;
+    if (s->n == s->cap) {
+        s->stack = scan_grow(a, p);
+        s->cap = p->scan_cap;
+    }
+    s->stack[s->n++] = v;
 }
 
 /* Can walking code change nothing and say nothing?  visit acts only on a
@@ -384,30 +391,44 @@ static inline void scan_push(struct arena *a, struct priv *p, size_t *n,
  * through cars, cdrs and vector items starts with such a symbol, the walk
  * would return code itself without a diagnostic.  Most user code inside a
  * pcase has no nested pcase: this look costs a few instructions a cons
- * where the walk costs dozens. */
+ * where the walk costs dozens.  A list's last element, when it is a list
+ * or a vector, is looked at next without going on the stack (code mostly
+ * ends in a form). */
 static bool untouched(struct arena *a, struct priv *p, struct value *code)
 {
-    size_t n = 0, budget = SCAN_BUDGET;
+    struct scan s = {p->scan, 0, p->scan_cap};
+    size_t budget = SCAN_BUDGET;
     for (struct value *v = code;;) {
-        if (value_consp(v) && value_symbolp(value_car(v)) && acted_on(value_car(v)))
-            return false;
-        for (; value_consp(v); v = value_cdr(v)) {
+        if (value_consp(v)) {
             struct value *h = value_car(v);
-            if (!budget--)
+            if (value_symbolp(h) && acted_on(h))
                 return false;
-            if (nested(h))
-                scan_push(a, p, &n, h);
-        }
-        if (value_is(v, VK_VECTOR)) {
-            if (!budget--)
+            for (struct value *d;; v = d, h = value_car(v)) {
+                if (budget-- == 0)
+                    return false;
+                d = value_cdr(v);
+                if (!value_consp(d)) {
+                    if (value_is(d, VK_VECTOR))
+                        scan_push(a, p, &s, d);
+                    break;
+                }
+                if (nested(h))
+                    scan_push(a, p, &s, h);
+            }
+            if (nested(h)) {
+                v = h;
+                continue;
+            }
+        } else if (value_is(v, VK_VECTOR)) {
+            if (budget-- == 0)
                 return false;
             for (size_t i = 0; i < v->u.vec.n; i++)
                 if (nested(v->u.vec.items[i]))
-                    scan_push(a, p, &n, v->u.vec.items[i]);
+                    scan_push(a, p, &s, v->u.vec.items[i]);
         }
-        if (n == 0)
+        if (s.n == 0)
             return true;
-        v = p->scan[--n];
+        v = s.stack[--s.n];
     }
 }
 
