@@ -63,9 +63,14 @@ static struct value *code_list(struct pcase_run *c, struct value *forms)
     return out;
 }
 
-static bool proper(struct pcase_run *c, struct value *l, struct value *at, const char *what)
+/* Length of the proper list l; false after an error at `at` when l is
+ * dotted or circular. */
+static bool proper(struct pcase_run *c, struct value *l, struct value *at, const char *what,
+                   size_t *n)
 {
-    if (value_list_length(l, c->L->nil) >= 0)
+    long len = value_list_length(l, c->L->nil);
+    *n = (size_t)len;
+    if (len >= 0)
         return true;
     pcase_diag(c, DIAG_ERROR, at, NULL, "malformed-pattern", "%s is not a proper list", what);
     return false;
@@ -153,9 +158,8 @@ static struct value *let_star(struct pcase_run *c, struct bind *b, size_t n, str
 static struct bind *bindings(struct pcase_run *c, struct value *list, struct value *body,
                              size_t *n)
 {
-    if (!proper(c, list, list, "the binding list"))
+    if (!proper(c, list, list, "the binding list", n))
         return NULL;
-    *n = (size_t)value_list_length(list, c->L->nil);
     struct bind *b = ARENA_NEWN(c->L->a, struct bind, *n + 1);
     size_t i = 0;
     for (struct value *l = list; l->kind == VK_CONS; l = value_cdr(l), i++) {
@@ -185,9 +189,8 @@ static struct value *arity(struct pcase_run *c, struct value *form, const char *
 static struct pcase_clause *user_clauses(struct pcase_run *c, struct value *list,
                                          struct value *at, size_t extra, size_t *n)
 {
-    if (!proper(c, list, at, "the clause list"))
+    if (!proper(c, list, at, "the clause list", n))
         return NULL;
-    *n = (size_t)value_list_length(list, c->L->nil);
     struct pcase_clause *cl = ARENA_NEWN(c->L->a, struct pcase_clause, *n + extra + 1);
     memset(cl + *n, 0, (extra + 1) * sizeof *cl); /* the rest is set below */
     size_t i = 0;
@@ -391,9 +394,9 @@ static bool decl_form(struct value *body)
 static struct value *h_lambda(struct pcase_run *c, struct value *form)
 {
     struct value *args = nth(c, form, 1), *body = value_cdr(value_cdr(form));
-    if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list"))
+    size_t n, k = 0;
+    if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list", &n))
         return arity(c, form, "(pcase-lambda ARGS BODY...) needs ARGS");
-    size_t n = (size_t)value_list_length(args, c->L->nil), k = 0;
     struct bind *b = ARENA_NEWN(c->L->a, struct bind, n + 1);
     struct value *out = c->L->nil, **tail = &out;
     for (struct value *l = args; l->kind == VK_CONS; l = value_cdr(l)) {
