@@ -159,6 +159,7 @@ struct priv {
     struct value **scan;            /* untouched()'s stack, reused */
     size_t scan_cap;
     uintptr_t prev_top;             /* previous top-level form (prefetch) */
+    uintptr_t prefetched;           /* end of the bytes asked for so far */
 };
 
 static struct priv *priv_of(const struct expand_ctx *x) { return x->priv; }
@@ -471,19 +472,25 @@ static struct value *walk(struct expand_ctx *x, struct value *code)
  * and the first touch of each was a cache miss waited for alone (the
  * walker's look through user code took three times its share of the
  * instructions in time).  Asking for the whole window at once, in address
- * order, lets the memory system fetch it in parallel.  Prefetches never
+ * order, lets the memory system fetch it in parallel; asking PREFETCH_AHEAD
+ * bytes beyond it too (the next forms) has their first objects there
+ * before they are needed.  Each line is asked for once.  Prefetches never
  * fault: a window that holds something else (the first form, a page
  * boundary) only costs the requests. */
-#define PREFETCH_MAX ((uintptr_t)64 * 1024) /* bytes before the root cons */
-#define PREFETCH_AFTER ((uintptr_t)256)     /* the root block's cells */
+#define PREFETCH_MAX ((uintptr_t)64 * 1024)   /* bytes before the root cons */
+#define PREFETCH_AFTER ((uintptr_t)256)       /* the root block's cells */
+#define PREFETCH_AHEAD ((uintptr_t)32 * 1024) /* the next forms' first bytes */
 #define LINE ((uintptr_t)64)
 
 static void prefetch_form(struct priv *p, const struct value *form)
 {
-    uintptr_t end = (uintptr_t)form + PREFETCH_AFTER;
+    uintptr_t end = (uintptr_t)form + PREFETCH_AFTER + PREFETCH_AHEAD;
     uintptr_t start = (uintptr_t)form - PREFETCH_MAX;
     if (p->prev_top > start && p->prev_top < (uintptr_t)form)
         start = p->prev_top;
+    if (p->prefetched > start && p->prefetched < end)
+        start = p->prefetched; /* asked for with an earlier form */
+    p->prefetched = end;
     p->prev_top = (uintptr_t)form;
     /* to the outer caches (locality 1): a large window would evict the
      * first level's working set */
