@@ -300,41 +300,66 @@ static struct value *expand_site(struct expand_ctx *x, const struct head_row *ro
     return r;
 }
 
-/* The walker's callback: every cons in a code position comes here,
- * outermost first.  An uninterned symbol in head position (#:pcase) is
+/* The row of head_rows of form's head, or NULL (another head, a stray
+ * cond* keyword).  An uninterned symbol in head position (#:pcase) is
  * not the macro. */
+static const struct head_row *row_of(const struct value *form)
+{
+    const struct value *h = value_car(form);
+    if (!value_symbolp(h) || !h->u.sym.interned)
+        return NULL;
+    int k = value_sym_row(h, VALUE_ROW_EXPAND, classify_head);
+    return k >= 0 && k < STRAY_ROW ? &head_rows[k] : NULL;
+}
+
+/* Is form (headed by row's head) expanded where it is met?  Not when
+ * listing (--at), when its head is not selected, or when another form is
+ * the target. */
+static bool expanded_here(const struct expand_ctx *x, const struct head_row *row,
+                          const struct value *form)
+{
+    const struct priv *p = priv_of(x);
+    return !p->listing && selected(x, row->bit) &&
+           !(p->target && p->nest == 0 && form != p->target);
+}
+
+/* A stray cond* keyword in head position: nil, with a warning. */
+static enum walk_status stray(struct walker *w, struct value *form)
+{
+    struct expand_ctx *x = w->ctx;
+    const struct priv *p = priv_of(x);
+    if (!selected(x, EXPAND_HEAD_COND_STAR) || p->listing || (p->target && p->nest == 0))
+        return WALK_CONTINUE;
+    const char *name = value_car(form)->u.sym.name;
+    expand_diag(x, DIAG_WARNING, form, "cond-star-keyword-outside",
+                "%s outside a cond* condition is nil", name);
+    if (p->nest == 0)
+        add_site(x, form, x->L->nil, name);
+    w->replacement = x->L->nil;
+    return WALK_PRUNE;
+}
+
+/* The walker's callback: every cons in a code position comes here,
+ * outermost first. */
 static enum walk_status visit(struct walker *w, struct value *form)
 {
     struct expand_ctx *x = w->ctx;
-    struct value *h = value_car(form);
-    if (!value_symbolp(h) || !h->u.sym.interned)
-        return WALK_CONTINUE;
-    int k = value_sym_row(h, VALUE_ROW_EXPAND, classify_head);
-    if (k < 0)
-        return WALK_CONTINUE;
-    const struct head_row *row = k < STRAY_ROW ? &head_rows[k] : NULL;
-    struct priv *p = priv_of(x);
-    if (row && p->listing) {
+    const struct head_row *row = row_of(form);
+    if (!row) {
+        const struct value *h = value_car(form);
+        bool keyword = value_symbolp(h) && h->u.sym.interned &&
+                       value_sym_row(h, VALUE_ROW_EXPAND, classify_head) == STRAY_ROW;
+        return keyword ? stray(w, form) : WALK_CONTINUE;
+    }
+    if (priv_of(x)->listing) {
         if (selected(x, row->bit))
             note_found(x, form);
         return WALK_CONTINUE;
     }
-    if (row) {
-        if (!selected(x, row->bit) || (p->target && p->nest == 0 && form != p->target))
-            return WALK_CONTINUE; /* kept as written; look inside */
-        w->replacement = expand_site(x, row, form);
-        return w->replacement ? WALK_PRUNE : WALK_ABORT;
-    }
-    if (selected(x, EXPAND_HEAD_COND_STAR) &&
-        !p->listing && (!p->target || p->nest > 0)) {
-        expand_diag(x, DIAG_WARNING, form, "cond-star-keyword-outside",
-                    "%s outside a cond* condition is nil", h->u.sym.name);
-        if (priv_of(x)->nest == 0)
-            add_site(x, form, x->L->nil, h->u.sym.name);
-        w->replacement = x->L->nil;
-        return WALK_PRUNE;
-    }
-    return WALK_CONTINUE;
+    if (!expanded_here(x, row, form))
+        return WALK_CONTINUE; /* kept as written; look inside */
+    w->replacement = expand_site(x, row, form);
+    return w->replacement ? WALK_PRUNE : WALK_ABORT;
 }
 
 /* ---- code a walk cannot change ---- */
@@ -440,6 +465,12 @@ static struct value *walk(struct expand_ctx *x, struct value *code)
     struct priv *p = priv_of(x);
     if (untouched(x->L->a, p, code))
         return code;
+    /* code that is itself a form to expand (the usual top-level form, a
+     * body form that is a nested pcase) needs no walker: the walk would
+     * stop at its root */
+    const struct head_row *row = value_consp(code) ? row_of(code) : NULL;
+    if (row && expanded_here(x, row, code))
+        return expand_site(x, row, code);
     walk_init(&w, x->L, visit, x);
     w.rebuilt = on_rebuilt;
     unsigned d = p->walk_depth++; /* deeper than the spares: grow its own */
