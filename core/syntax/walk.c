@@ -196,13 +196,16 @@ static const struct head pattern_heads[] = {
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
-/* Index of name in the sorted table t[0..n), or -1. */
+/* Index of name in the sorted table t[0..n), or -1.  Most steps of the
+ * search are decided by the first byte, without a call to strcmp. */
 static int find_row(const struct head *t, size_t n, const char *name)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = strcmp(name, t[mid].name);
+        int c = (unsigned char)name[0] - (unsigned char)t[mid].name[0];
+        if (c == 0 && name[0])
+            c = strcmp(name + 1, t[mid].name + 1);
         if (c == 0)
             return (int)mid;
         if (c < 0)
