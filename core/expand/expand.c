@@ -371,11 +371,19 @@ static enum walk_status visit(struct walker *w, struct value *form)
 
 /* Is h a symbol visit acts on (a head of head_rows or a stray keyword)?
  * Most symbols were looked up already and are in neither table: that
- * cached answer is tested first. */
+ * cached answer is tested first.  A symbol met for the first time is
+ * mostly ruled out by its first bytes, here, where the cache gets the
+ * answer classify_head would have given (not in the tables). */
 static bool acted_on(const struct value *h)
 {
-    return h->u.sym.row[VALUE_ROW_EXPAND] != VALUE_ROW_NONE && h->u.sym.interned &&
-           value_sym_row(h, VALUE_ROW_EXPAND, classify_head) >= 0;
+    uint8_t cached = h->u.sym.row[VALUE_ROW_EXPAND];
+    if (cached == VALUE_ROW_NONE)
+        return false;
+    if (cached == 0 && !head_start(h->u.sym.name)) {
+        ((struct value *)h)->u.sym.row[VALUE_ROW_EXPAND] = VALUE_ROW_NONE;
+        return false;
+    }
+    return h->u.sym.interned && value_sym_row(h, VALUE_ROW_EXPAND, classify_head) >= 0;
 }
 
 /* Room for one more entry on untouched()'s stack. */
