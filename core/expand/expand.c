@@ -620,15 +620,22 @@ static bool locate(const struct expand_ctx *x, const struct value *v,
     return value_consp(v) && read_origin_car_span(x->src, v, sp);
 }
 
-void expand_diag(struct expand_ctx *x, enum diag_severity sev,
-                 const struct value *at, const char *code, const char *fmt, ...)
+void expand_diagv(struct expand_ctx *x, enum diag_severity sev,
+                  const struct value *at, const char *code, const char *fmt,
+                  va_list ap)
 {
     const struct priv *p = priv_of(x);
     struct span sp = {0, 0};
     if (!locate(x, at, &sp) && !locate(x, p->site, &sp))
         locate(x, p->form, &sp);
+    diag_addv(x->diags, sev, sp.start, sp.end, code, fmt, ap);
+}
+
+void expand_diag(struct expand_ctx *x, enum diag_severity sev,
+                 const struct value *at, const char *code, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    diag_addv(x->diags, sev, sp.start, sp.end, code, fmt, ap);
+    expand_diagv(x, sev, at, code, fmt, ap);
     va_end(ap);
 }

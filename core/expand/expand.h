@@ -10,6 +10,7 @@
 #ifndef PCX_EXPAND_H
 #define PCX_EXPAND_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 #include "base/diag.h"
@@ -127,5 +128,11 @@ long expand_check_tables(void);
 void expand_diag(struct expand_ctx *x, enum diag_severity sev,
                  const struct value *at, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* expand_diag with the arguments as a va_list (for wrappers that choose
+ * the position themselves). */
+void expand_diagv(struct expand_ctx *x, enum diag_severity sev,
+                  const struct value *at, const char *code, const char *fmt,
+                  va_list ap) __attribute__((format(printf, 5, 0)));
 
 #endif

@@ -30,18 +30,15 @@
 void pcase_diag(struct pcase_run *c, enum diag_severity sev, const struct value *v,
              const struct value *cell, const char *code, const char *fmt, ...)
 {
-    struct buf b;
-    buf_init(&b, c->L->a);
-    va_list ap;
-    va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
-    va_end(ap);
     const struct value *at = v;
     if (!v || (v->kind == VK_SYMBOL && cell))
         at = cell;
     if (!at)
         at = c->site;
-    expand_diag(c->x, sev, at, code, "%s", buf_cstr(&b));
+    va_list ap;
+    va_start(ap, fmt);
+    expand_diagv(c->x, sev, at, code, fmt, ap);
+    va_end(ap);
     if (sev == DIAG_ERROR)
         c->failed = true;
 }
