@@ -37,9 +37,11 @@ static struct value *nth(struct pcase_run *c, struct value *l, int n)
     return l->kind == VK_CONS ? value_car(l) : c->L->nil;
 }
 
+/* Is v the interned symbol name?  The first byte rules most out. */
 static bool is_named(const struct value *v, const char *name)
 {
-    return v->kind == VK_SYMBOL && v->u.sym.interned && !strcmp(v->u.sym.name, name);
+    return v->kind == VK_SYMBOL && v->u.sym.interned && v->u.sym.name[0] == name[0] &&
+           !strcmp(v->u.sym.name, name);
 }
 
 /* pcase--trivial-upat-p: a symbol that is not a wildcard. */

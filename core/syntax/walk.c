@@ -432,9 +432,11 @@ static const struct spec sp_cstar_clause = SPEC1(R_CSTAR_COND, R_CODE);
 static const struct spec sp_unquote_code = SPEC1(R_DATA, R_CODE);
 static const struct spec sp_unquote_pat = SPEC1(R_DATA, R_PATTERN);
 
+/* Is v a symbol named name?  The first byte rules most out. */
 static bool symbol_named(const struct value *v, const char *name)
 {
-    return value_symbolp(v) && strcmp(v->u.sym.name, name) == 0;
+    return value_symbolp(v) && v->u.sym.name[0] == name[0] &&
+           strcmp(v->u.sym.name, name) == 0;
 }
 
 static bool head_is(const struct value *v, const char *name)
