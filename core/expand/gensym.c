@@ -308,14 +308,14 @@ static struct name *name_entry(struct gensym *g, const char *name)
     return g->names[j];
 }
 
-/* c's name number n (n is at most c->n_names: names are made in order).
+/* Make c's name number n (n == c->n_names: names are made in order).
  * The name PREFIX BASE N (or _ PREFIX BASE N) is what rename mode prints
  * and what collisions are checked on in every mode, so that the numbers
- * are the same whichever mode prints them. */
-static struct name *name_of(struct gensym *g, struct counter *c, unsigned n)
+ * are the same whichever mode prints them.  Out of line: once per name
+ * of the run, while name_of runs for every temporary of every form. */
+__attribute__((noinline)) static struct name *new_name(struct gensym *g, struct counter *c,
+                                                      unsigned n)
 {
-    if (n < c->n_names)
-        return c->names[n];
     if (c->n_names == c->cap_names) {
         size_t cap = c->cap_names ? c->cap_names * 2 : 8;
         c->names = arena_grow(g->L->a, c->names, c->cap_names * sizeof *c->names,
@@ -324,6 +324,12 @@ static struct name *name_of(struct gensym *g, struct counter *c, unsigned n)
     }
     const char *s = join_name(g, c->effect_only ? "_" : "", g->prefix, c->base, n);
     return c->names[c->n_names++] = name_entry(g, s);
+}
+
+/* c's name number n (n is at most c->n_names). */
+static struct name *name_of(struct gensym *g, struct counter *c, unsigned n)
+{
+    return n < c->n_names ? c->names[n] : new_name(g, c, n);
 }
 
 /* First N (counting per base in this form) whose renamed name is free:
