@@ -187,14 +187,14 @@ static struct value *arity(struct pcase_run *c, struct value *form, const char *
 }
 
 /* The clauses (PATTERN BODY...) of list as compilation clauses, with
- * `extra` free slots after them; NULL after an error. */
+ * `extra` slots after them that the caller fills (with a whole clause)
+ * if it uses them; NULL after an error. */
 static struct pcase_clause *user_clauses(struct pcase_run *c, struct value *list,
                                          struct value *at, size_t extra, size_t *n)
 {
     if (!proper(c, list, at, "the clause list", n))
         return NULL;
     struct pcase_clause *cl = ARENA_NEWN(c->L->a, struct pcase_clause, *n + extra + 1);
-    memset(cl + *n, 0, (extra + 1) * sizeof *cl); /* the rest is set below */
     size_t i = 0;
     for (struct value *l = list; l->kind == VK_CONS; l = value_cdr(l), i++) {
         struct value *k = value_car(l);
