@@ -5,9 +5,9 @@
  * rebuilt forms traceable to their text, the walker callback (expand a
  * selected head, keep an unselected one and look inside it, replace a
  * stray cond* keyword by nil), the look through code that finds it
- * needs no walk (no head symbol anywhere in it), the public entry points
- * expand_init / expand_form / expand_code, temporaries, and diagnostics
- * with a span.
+ * needs no walk (no list starting with a head symbol in it), the prefetch
+ * of a top-level form's memory, the public entry points expand_init /
+ * expand_form / expand_code, temporaries, and diagnostics with a span.
  *
  * Nesting: a front end expands the user code it copies with expand_code,
  * so the driver is re-entered; only sites met at nesting level 0 are

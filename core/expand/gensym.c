@@ -1,7 +1,8 @@
 /* gensym.c - temporaries: made during expansion, named at print time.
  *
  * Stage "expand"/"print" (cli.md section 7).  In order: the table of
- * temporaries (a temporary's symbol keeps its index), the per-form naming
+ * temporaries (a temporary's symbol keeps its index and sits just before
+ * its entry, a copy of its base's first symbol), the per-form naming
  * state (counters per base), the run's names (one entry per distinct
  * name, found by string hash: lookups only, never iterated, so output
  * does not depend on addresses), name choice with collision skipping,
