@@ -5,9 +5,10 @@
 #include <string.h>
 
 /* Bytes of a value whose union member is `member`: conses and numbers
- * take a third or a quarter of the whole struct, which keeps the
- * expander's output dense (printing it was bound by cache misses).
- * Nothing writes another member into such a value or copies it whole. */
+ * take a third or a quarter of the whole struct, strings and vectors
+ * less than it too, which keeps the expander's output dense (printing it
+ * was bound by cache misses).  Nothing writes another member into a
+ * value or copies one whole. */
 #define VALUE_SIZE(member) (offsetof(struct value, u) + sizeof(((struct value *)0)->u.member))
 
 struct value *value_int(struct arena *a, int64_t i)
@@ -33,7 +34,7 @@ struct value *value_integer_from_decimal(struct arena *a, const char *digits,
     }
     if (neg && n == 19 && strncmp(digits, "9223372036854775808", 19) == 0)
         return value_int(a, INT64_MIN);
-    struct value *v = arena_alloc(a, sizeof *v);
+    struct value *v = arena_alloc(a, VALUE_SIZE(big));
     v->origin = 0;
     v->kind = VK_BIGNUM;
     v->u.big.digits = arena_strndup(a, digits, n);
@@ -63,7 +64,7 @@ struct value *value_cons(struct arena *a, struct value *car, struct value *cdr)
 struct value *value_string(struct arena *a, const void *data, size_t len,
                            bool multibyte)
 {
-    struct value *v = arena_alloc(a, sizeof *v);
+    struct value *v = arena_alloc(a, VALUE_SIZE(str));
     v->origin = 0;
     v->kind = VK_STRING;
     uint8_t *d = (uint8_t *)arena_strndup(a, data, len);
@@ -86,7 +87,7 @@ struct value *value_string(struct arena *a, const void *data, size_t len,
 
 struct value *value_vector(struct arena *a, enum value_kind kind, size_t n)
 {
-    struct value *v = arena_alloc(a, sizeof *v);
+    struct value *v = arena_alloc(a, VALUE_SIZE(vec));
     v->origin = 0;
     v->kind = (uint8_t)kind;
     v->u.vec.n = n;

@@ -122,8 +122,9 @@ static inline void origin_new(struct reader *R, struct value *v, uint32_t start,
     struct read_origin *o = R->origin;
     if (!o)
         return;
-    struct origin_slot *e = read_origin_take(o, 1);
-    v->origin = (uint32_t)(e - o->slots);
+    uint32_t index;
+    struct origin_slot *e = read_origin_take(o, 1, &index);
+    v->origin = index;
     e->key = v;
     e->span = (struct span){start, end};
     e->car = (struct span){car_start, car_end};
@@ -131,11 +132,15 @@ static inline void origin_new(struct reader *R, struct value *v, uint32_t start,
 
 /* ---- strings ---- */
 
+/* Bytes of a string value: the header and the string member (as
+ * value_string's). */
+#define STRING_SIZE (offsetof(struct value, u) + sizeof(struct value_string))
+
 /* A string value over data already in the arena (NUL-terminated). */
 static struct value *string_over(struct reader *R, uint8_t *data, size_t len,
                                  bool multibyte, size_t nchars)
 {
-    struct value *v = arena_alloc(R->a, sizeof *v);
+    struct value *v = arena_alloc(R->a, STRING_SIZE);
     v->kind = VK_STRING;
     v->origin = 0;
     data[len] = 0;
@@ -530,10 +535,9 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
 /* ---- lists and vectors ---- */
 
 /* Bytes of a cons: the header and the two pointers, not the whole union.
- * Nothing writes another member into a cons; the slack after a block
- * keeps even a whole-struct copy of its last cell inside the block. */
+ * Nothing writes another member into a cons or copies one whole (as for
+ * value_cons's). */
 #define CONS_SIZE (offsetof(struct value, u) + sizeof(struct value_cons))
-#define CONS_SLACK (sizeof(struct value) - CONS_SIZE)
 
 /* Link the n cells of block (CONS_SIZE apart) into a list of the items
  * ending in last. */
@@ -550,6 +554,25 @@ static void link_cells(char *block, const struct item *items, size_t n,
     ((struct value *)(block + (n - 1) * CONS_SIZE))->u.cons.cdr = last;
 }
 
+/* link_cells_origin where the map's chunk ends inside the list: the
+ * entries are taken one at a time. */
+static void link_cells_split(struct read_origin *o, char *block, const struct item *items,
+                             size_t n, struct value *last, uint32_t start, uint32_t end)
+{
+    link_cells(block, items, n, last);
+    struct value *c = (struct value *)block;
+    for (size_t i = 0; i < n; i++, c = (struct value *)((char *)c + CONS_SIZE)) {
+        uint32_t index;
+        struct origin_slot *e = read_origin_take(o, 1, &index);
+        c->origin = index;
+        e->key = c;
+        e->span.start = i ? items[i].start : start;
+        e->span.end = end;
+        e->car.start = items[i].start;
+        e->car.end = items[i].end;
+    }
+}
+
 /* link_cells that also records each cell's origin entry, in the same
  * pass: cell i spans [start, end) for i = 0 and [items[i].start, end)
  * after, and its car spans items[i] (copied as one word). */
@@ -557,8 +580,12 @@ static inline void link_cells_origin(struct read_origin *o, char *block,
                                      const struct item *items, size_t n, struct value *last,
                                      uint32_t start, uint32_t end)
 {
-    struct origin_slot *first = read_origin_take(o, n), *e = first;
-    uint32_t index = (uint32_t)(first - o->slots);
+    uint32_t index;
+    struct origin_slot *first = read_origin_take(o, n, &index), *e = first;
+    if (!first) {
+        link_cells_split(o, block, items, n, last, start, end);
+        return;
+    }
     struct value *c = (struct value *)block;
     for (size_t i = 0; i < n; i++, e++) {
         struct value *next = (struct value *)((char *)c + CONS_SIZE);
@@ -584,7 +611,7 @@ static inline void link_cells_origin(struct read_origin *o, char *block,
 static inline struct value *build_list(struct reader *R, const struct item *items, size_t n,
                                        struct value *last, uint32_t start, uint32_t end)
 {
-    char *block = arena_alloc(R->a, n * CONS_SIZE + CONS_SLACK);
+    char *block = arena_alloc(R->a, n * CONS_SIZE);
     if (R->origin)
         link_cells_origin(R->origin, block, items, n, last, start, end);
     else
@@ -720,7 +747,7 @@ static struct value *prefix_symbol(struct lisp *L, uint8_t kind)
  * car is written as the prefix token. */
 static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
 {
-    char *block = arena_alloc(R->a, 2 * CONS_SIZE + CONS_SLACK);
+    char *block = arena_alloc(R->a, 2 * CONS_SIZE);
     struct value *outer = (struct value *)block;
     struct value *inner = (struct value *)(block + CONS_SIZE);
     inner->kind = VK_CONS;

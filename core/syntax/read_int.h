@@ -132,29 +132,46 @@ struct origin_slot {
 };
 
 /* Entries are appended in reading order; a value's `origin` field is the
- * index of its entry, checked against the entry's key. */
+ * index of its entry, checked against the entry's key.  They are kept in
+ * chunks of ORIGIN_CHUNK entries, so the map takes memory as it fills
+ * (a table sized for the densest text left most of itself unused on
+ * most texts) and never copies itself; entry i is entry i % ORIGIN_CHUNK
+ * of chunk i / ORIGIN_CHUNK. */
+#define ORIGIN_CHUNK_BITS 12
+#define ORIGIN_CHUNK ((size_t)1 << ORIGIN_CHUNK_BITS)
+
 struct read_origin {
     struct arena *a;
-    struct origin_slot *slots; /* slots[0] unused: index 0 means none */
-    size_t cap;                /* slots allocated */
-    size_t n;                  /* slots used, slot 0 included */
-    const uint8_t *text;       /* the source, for read_origin_text */
+    struct origin_slot **chunks; /* entry 0 of chunk 0 unused: index 0 means none */
+    size_t nchunks, capchunks;
+    struct origin_slot *last;    /* the last chunk */
+    uint32_t first;              /* index of its first entry */
+    uint32_t lim;                /* index past its last entry */
+    uint32_t n;                  /* entries used, entry 0 included */
+    const uint8_t *text;         /* the source, for read_origin_text */
 };
 
 struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t len);
-/* Room for n more entries (the slots move). */
-void read_origin_grow(struct read_origin *o, size_t n);
+/* Room for one more entry at least (a new chunk when the last one is full). */
+void read_origin_grow(struct read_origin *o);
 
-/* n consecutive new entries for values the reader has just built (which
- * have none yet); the caller fills them and sets each value's origin to
- * its entry's index.  Inline: the reader records a value per token. */
-static inline struct origin_slot *read_origin_take(struct read_origin *o, size_t n)
+/* n (> 0) consecutive new entries for values the reader has just built
+ * (which have none yet), the first of index *index, or NULL when the
+ * last chunk has fewer than n left (then take them one at a time).  The
+ * caller fills them and sets each value's origin to its entry's index.
+ * Inline: the reader records a value per token. */
+static inline struct origin_slot *read_origin_take(struct read_origin *o, size_t n,
+                                                   uint32_t *index)
 {
-    if (o->cap - o->n < n)
-        read_origin_grow(o, n);
-    struct origin_slot *s = &o->slots[o->n];
-    o->n += n;
-    return s;
+    if (o->lim - o->n < n) {
+        if (n > 1)
+            return NULL;
+        read_origin_grow(o);
+    }
+    uint32_t i = o->n;
+    o->n = i + (uint32_t)n;
+    *index = i;
+    return &o->last[i - o->first];
 }
 
 /* Record the span of v (and, for conses, of its car). */

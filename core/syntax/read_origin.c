@@ -5,7 +5,7 @@
  * cons, vector, string and number it builds and the span of each cons's
  * car.  Entries are appended in reading order; a value finds its entry
  * through the index in its `origin` field, checked against the entry's
- * key, so a lookup is one array access and recording is a sequential
+ * key, so a lookup is two array accesses and recording is a sequential
  * write (a pointer-keyed hash table made recording a cache miss per
  * value).  Nothing iterates by address, so pointer order cannot leak into
  * output.
@@ -19,11 +19,17 @@ struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t
     struct read_origin *o = arena_zalloc(a, sizeof *o);
     o->a = a;
     o->text = text;
-    /* Source text has about one recorded value per five bytes; the
-     * estimate is generous, since growing copies the whole table. */
-    o->cap = len / 4 + 64;
-    o->slots = ARENA_NEWN(a, struct origin_slot, o->cap);
-    memset(&o->slots[0], 0, sizeof o->slots[0]); /* index 0: no value's */
+    o->capchunks = 16;
+    o->chunks = ARENA_NEWN(a, struct origin_slot *, o->capchunks);
+    /* Source text has about one recorded value per five bytes: a short
+     * text (read_one's) gets a first chunk of its size, which grows to a
+     * whole one if need be. */
+    size_t first = len / 4 + 64 < ORIGIN_CHUNK ? len / 4 + 64 : ORIGIN_CHUNK;
+    o->last = o->chunks[0] = ARENA_NEWN(a, struct origin_slot, first);
+    o->nchunks = 1;
+    memset(&o->last[0], 0, sizeof o->last[0]); /* index 0: no value's */
+    o->first = 0;
+    o->lim = (uint32_t)first;
     o->n = 1;
     return o;
 }
@@ -32,24 +38,40 @@ struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t
 static struct origin_slot *find(const struct read_origin *o, const struct value *v)
 {
     uint32_t i = v->origin;
-    return i < o->n && o->slots[i].key == v ? &o->slots[i] : NULL;
+    if (i >= o->n)
+        return NULL;
+    struct origin_slot *s = &o->chunks[i >> ORIGIN_CHUNK_BITS][i & (ORIGIN_CHUNK - 1)];
+    return s->key == v ? s : NULL;
 }
 
-void read_origin_grow(struct read_origin *o, size_t n)
+void read_origin_grow(struct read_origin *o)
 {
-    while (o->n + n > o->cap) {
-        o->slots = arena_grow(o->a, o->slots, o->cap * sizeof *o->slots,
-                              2 * o->cap * sizeof *o->slots);
-        o->cap *= 2;
+    if (o->lim - o->first < ORIGIN_CHUNK) { /* the short first chunk becomes a whole one */
+        size_t have = o->lim - o->first;
+        o->last = arena_grow(o->a, o->last, have * sizeof *o->last,
+                             ORIGIN_CHUNK * sizeof *o->last);
+        o->chunks[o->nchunks - 1] = o->last;
+        o->lim = o->first + (uint32_t)ORIGIN_CHUNK;
+        return;
     }
+    if (o->nchunks == o->capchunks) {
+        o->chunks = arena_grow(o->a, o->chunks, o->capchunks * sizeof *o->chunks,
+                               2 * o->capchunks * sizeof *o->chunks);
+        o->capchunks *= 2;
+    }
+    o->last = ARENA_NEWN(o->a, struct origin_slot, ORIGIN_CHUNK);
+    o->chunks[o->nchunks++] = o->last;
+    o->first = o->lim;
+    o->lim += (uint32_t)ORIGIN_CHUNK;
 }
 
 /* A fresh entry for v, its index stored in v (the reader's own value,
  * made by this read, hence writable). */
 static struct origin_slot *add(struct read_origin *o, const struct value *v)
 {
-    struct origin_slot *s = read_origin_take(o, 1);
-    ((struct value *)v)->origin = (uint32_t)(s - o->slots);
+    uint32_t index;
+    struct origin_slot *s = read_origin_take(o, 1, &index);
+    ((struct value *)v)->origin = index;
     s->key = v;
     return s;
 }
@@ -75,7 +97,7 @@ void read_origin_copy(struct read_origin *o, const struct value *v,
         return;
     const struct origin_slot *s = find(o, from);
     if (s) {
-        struct origin_slot c = *s; /* add may move the slots */
+        struct origin_slot c = *s; /* add may move the first chunk */
         read_origin_put(o, v, c.span.start, c.span.end, c.car.start, c.car.end);
     }
 }

@@ -449,6 +449,47 @@ static void origin_map_records_spans(void **state)
     arena_free(f.a);
 }
 
+/* A list of n one-letter symbols and n lists of one, from offset 0:
+ * every cell's spans, whatever chunk of the map its entry fell in. */
+static void origin_spans_of_long_lists(size_t n)
+{
+    struct fx f = fx_new();
+    char *s = arena_alloc(f.a, 6 * n + 8);
+    size_t k = 0;
+    s[k++] = '(';
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)sprintf(s + k, i ? " x" : "x");
+    s[k++] = ')';
+    size_t second = ++k - 1;
+    s[second] = ' ';
+    for (size_t i = 0; i < n; i++)
+        k += (size_t)sprintf(s + k, "(y)");
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)s, k, &r));
+    assert_int_equal(r.n_forms, 1 + n);
+    const struct value *c = r.forms[0].v;
+    for (size_t i = 0; i < n; i++, c = value_cdr(c)) {
+        span_is(&r, c, false, i ? (unsigned)(1 + 2 * i) : 0, (unsigned)(2 * n + 1));
+        span_is(&r, c, true, (unsigned)(1 + 2 * i), (unsigned)(2 + 2 * i));
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned at = (unsigned)(second + 1 + 3 * i);
+        span_is(&r, r.forms[1 + i].v, false, at, at + 3);
+        span_is(&r, r.forms[1 + i].v, true, at + 1, at + 2);
+    }
+    arena_free(f.a);
+}
+
+/* The map fills chunk after chunk: the short first chunk of a short text
+ * grows, lists cross the end of a chunk, the table of chunks grows. */
+static void origin_map_across_chunks(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {1, 40, 300, 4095, 4096, 4097, 9000, 70000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        origin_spans_of_long_lists(sizes[i]);
+}
+
 /* ---- the reader's own scanning agrees with the lexer ---- */
 
 /* v is the symbol written as the ASCII text t[0..n) with backslashes. */
@@ -669,6 +710,7 @@ int main(void)
         cmocka_unit_test(extended_utf8_is_kept),
         cmocka_unit_test(labels_share_and_are_per_form),
         cmocka_unit_test(origin_map_records_spans),
+        cmocka_unit_test(origin_map_across_chunks),
         cmocka_unit_test(own_scanning_matches_lexer),
         cmocka_unit_test(boolvec_in_a_list),
         cmocka_unit_test(integers_at_the_bound),
