@@ -10,7 +10,7 @@
 
 /* Bytes of a symbol: the header and the symbol member, not the whole
  * union (nothing writes another member into a symbol). */
-#define SYMBOL_SIZE (offsetof(struct value, u) + sizeof(struct value_symbol))
+#define SYMBOL_SIZE INTERN_SYMBOL_SIZE
 
 /* The 4 bytes at p as a little-endian number. */
 static inline uint64_t load4(const char *p)
@@ -71,16 +71,6 @@ static inline void name_key(const char *s, size_t n, uint64_t *w0, uint64_t *w1)
         for (size_t k = 0; k < n; k++)
             *w0 |= (uint64_t)(uint8_t)s[k] << (8 * k);
     }
-}
-
-/* Do the names a and b, both len > 16 bytes, agree after their first 16? */
-static bool same_tail(const char *a, const char *b, size_t len)
-{
-    size_t k = 16;
-    for (; k + 8 < len; k += 8)
-        if (intern_load8(a + k) != intern_load8(b + k))
-            return false;
-    return intern_load8(a + len - 8) == intern_load8(b + len - 8);
 }
 
 /* Store w at p as 8 little-endian bytes (intern_load8's inverse). */
@@ -222,17 +212,9 @@ static const struct intern_slot *lookup(const struct intern_table *t, const char
             return s;
         const char *sn = s->mixlen == want ? s->sym->u.sym.name : NULL;
         if (sn && intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
-            (len <= 16 || same_tail(sn, name, len)))
+            (len <= 16 || intern_same_tail(sn, name, len)))
             return s;
     }
-}
-
-struct value *intern_symbol_long(struct lisp *L, const char *name, size_t len, uint64_t w0,
-                                 uint64_t w1)
-{
-    uint32_t mix = intern_mix(name, len, w0, w1);
-    const struct intern_slot *s = lookup(L->tab, name, len, w0, w1, mix);
-    return s->mixlen != INTERN_FREE ? s->sym : intern_add(L, name, len, w0, w1, mix);
 }
 
 struct value *intern_find(struct lisp *L, const char *name, size_t len)

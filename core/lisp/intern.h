@@ -8,6 +8,8 @@
 #ifndef PCX_INTERN_H
 #define PCX_INTERN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "value.h"
@@ -109,30 +111,57 @@ static inline uint32_t intern_mix(const char *name, size_t len, uint64_t w0, uin
 struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
                          uint64_t w1, uint32_t mix);
 
-/* intern_symbol_key for names longer than 16 bytes. */
-struct value *intern_symbol_long(struct lisp *L, const char *name, size_t len, uint64_t w0,
-                                 uint64_t w1);
+/* Bytes of a symbol's header and member: an interned symbol's name
+ * follows them in the same block (intern.c), so a probe finds the name
+ * without loading its pointer. */
+#define INTERN_SYMBOL_SIZE (offsetof(struct value, u) + sizeof(struct value_symbol))
 
-/* intern_symbol for a caller that has the name's key (w0, w1) already.
- * A name of up to 16 bytes is its key and its length, compared in two
- * words: no call but to make a new symbol. */
-static inline struct value *intern_symbol_key(struct lisp *L, const char *name, size_t len,
-                                              uint64_t w0, uint64_t w1)
+static inline const char *intern_name_of(const struct value *sym)
 {
-    if (len > 16)
-        return intern_symbol_long(L, name, len, w0, w1);
-    const struct intern_table *t = L->tab;
-    uint32_t mix = intern_mix(name, len, w0, w1);
+    return (const char *)sym + INTERN_SYMBOL_SIZE;
+}
+
+/* Do the names a and b, both len > 16 bytes, agree after their first 16? */
+static inline bool intern_same_tail(const char *a, const char *b, size_t len)
+{
+    size_t k = 16;
+    for (; k + 8 < len; k += 8)
+        if (intern_load8(a + k) != intern_load8(b + k))
+            return false;
+    return intern_load8(a + len - 8) == intern_load8(b + len - 8);
+}
+
+/* The interned symbol with this name, whose key is (w0, w1) and mix
+ * intern_mix's, or NULL when there is none yet: the slot's mix and
+ * length, then the key, compared in words (and the rest of a name longer
+ * than 16 bytes), with no call. */
+static inline struct value *intern_lookup_key(const struct intern_table *t, const char *name,
+                                              size_t len, uint64_t w0, uint64_t w1,
+                                              uint32_t mix)
+{
     uint64_t want = mix | (uint64_t)len << 32;
     size_t mask = t->cap - 1;
     for (size_t j = mix & mask;; j = (j + 1) & mask) {
         const struct intern_slot *s = &t->slots[j];
-        if (s->mixlen == want && intern_load8(s->sym->u.sym.name) == w0 &&
-            intern_load8(s->sym->u.sym.name + 8) == w1)
-            return s->sym;
+        if (s->mixlen == want) {
+            const char *sn = intern_name_of(s->sym);
+            if (intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
+                (len <= 16 || intern_same_tail(sn, name, len)))
+                return s->sym;
+        }
         if (s->mixlen == INTERN_FREE)
-            return intern_add(L, name, len, w0, w1, mix);
+            return NULL;
     }
+}
+
+/* intern_symbol for a caller that has the name's key (w0, w1) already:
+ * inline but for making a new symbol. */
+static inline struct value *intern_symbol_key(struct lisp *L, const char *name, size_t len,
+                                              uint64_t w0, uint64_t w1)
+{
+    uint32_t mix = intern_mix(name, len, w0, w1);
+    struct value *sym = intern_lookup_key(L->tab, name, len, w0, w1, mix);
+    return sym ? sym : intern_add(L, name, len, w0, w1, mix);
 }
 
 /* intern_cstr's memory for the name at this address. */

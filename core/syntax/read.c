@@ -18,6 +18,14 @@
 #include "lisp/bignum.h"
 #include "read_int.h"
 
+/* Inline whatever the compiler's size limits say: the per-token paths
+ * of the machine, each of which has more than one caller. */
+#ifdef __GNUC__
+#define READ_INLINE inline __attribute__((always_inline))
+#else
+#define READ_INLINE inline
+#endif
+
 /* ---- errors ---- */
 
 static struct value *message_value(struct reader *R, const char *msg)
@@ -399,18 +407,25 @@ static const uint64_t key_masks[17][2] = {
     {UINT64_MAX, UINT64_MAX},
 };
 
-/* The symbol named by the n bytes at text + p.  Where 16 bytes of text
- * can be read from p, the name's key is two loads and two masks, and the
- * table lookup is inline. */
-static inline struct value *plain_symbol(struct reader *R, size_t p, size_t n)
+/* The symbol named by the n bytes at s + p (s the text, of len bytes).
+ * Where 16 bytes of text can be read from p, the name's key is two loads
+ * and two masks, and the table lookup is inline. */
+static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *s, size_t len,
+                                              size_t p, size_t n)
 {
-    const uint8_t *s = R->text + p;
-    if (R->len - p < 16)
-        return intern_symbol(R->L, (const char *)s, n);
-    size_t k = n < 16 ? n : 16;
-    uint64_t w0 = intern_load8(s) & key_masks[k][0];
-    uint64_t w1 = intern_load8(s + 8) & key_masks[k][1];
-    return intern_symbol_key(R->L, (const char *)s, n, w0, w1);
+    const char *name = (const char *)s + p;
+    if (len - p < 16)
+        return intern_symbol(R->L, name, n);
+    uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
+    if (n < 16) {
+        w0 &= key_masks[n][0];
+        w1 &= key_masks[n][1];
+    }
+    struct lisp *L = R->L;
+    struct value *sym = intern_lookup_key(L->tab, name, n, w0, w1, intern_mix(name, n, w0, w1));
+    /* A new name (one in seven) is interned by the general entry, which
+     * finds its key again: nothing computed here lives across the call. */
+    return sym ? sym : intern_symbol(L, name, n);
 }
 
 /* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
@@ -576,7 +591,7 @@ static void link_cells_split(struct read_origin *o, char *block, const struct it
 /* link_cells that also records each cell's origin entry, in the same
  * pass: cell i spans [start, end) for i = 0 and [items[i].start, end)
  * after, and its car spans items[i] (copied as one word). */
-static inline void link_cells_origin(struct read_origin *o, char *block,
+static READ_INLINE void link_cells_origin(struct read_origin *o, char *block,
                                      const struct item *items, size_t n, struct value *last,
                                      uint32_t start, uint32_t end)
 {
@@ -608,7 +623,7 @@ static inline void link_cells_origin(struct read_origin *o, char *block,
 /* The list of the n > 0 items ending in last, spanning [start, end): one
  * block for the whole list (one allocation, consecutive cells of a cons's
  * size), its origin entries written in the same pass. */
-static inline struct value *build_list(struct reader *R, const struct item *items, size_t n,
+static READ_INLINE struct value *build_list(struct reader *R, const struct item *items, size_t n,
                                        struct value *last, uint32_t start, uint32_t end)
 {
     char *block = arena_alloc(R->a, n * CONS_SIZE);
@@ -903,7 +918,9 @@ static int lexer_token(struct reader *R, size_t *p, struct item *it)
  * boundaries for the tokens read here. */
 enum lead {
     LD_LEXER,     /* any other token: the lexer's */
-    LD_ATOM,      /* an ASCII constituent that starts a symbol or number */
+    LD_ATOM,      /* an ASCII constituent that starts a symbol (or a number:
+                     `.5`, which the lexer's dot rule lets through) */
+    LD_NUMBER,    /* a digit, `+` or `-`: an atom that may be a number */
     LD_SPACE,     /* ' ' */
     LD_BLANK,     /* the other whitespace and controls, `;` */
     LD_OPEN,      /* ( */
@@ -915,14 +932,15 @@ enum lead {
 
 #define X LD_LEXER
 #define A LD_ATOM
+#define N LD_NUMBER
 #define B LD_BLANK
 #define P LD_PREFIX
 /* The lead of each byte that starts a token (or trivia). */
 static const uint8_t lead[256] = {
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x00 */
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x10 */
-    LD_SPACE, A, LD_STRING, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, A, P, A, X, A, /* 0x20 */
-    A, A, A, A, A, A, A, A, A, A, A, B, A, A, A, X,             /* 0x30 */
+    LD_SPACE, A, LD_STRING, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, N, P, N, X, A, /* 0x20 */
+    N, N, N, N, N, N, N, N, N, N, A, B, A, A, A, X,             /* 0x30 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x40 */
     A, A, A, A, A, A, A, A, A, A, A, X, LD_ESCAPE, X, A, A,     /* 0x50 */
     P, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x60 */
@@ -931,6 +949,7 @@ static const uint8_t lead[256] = {
 };
 #undef X
 #undef A
+#undef N
 #undef B
 #undef P
 
@@ -1005,28 +1024,6 @@ static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
     return put_item(R, intern_symbol(R->L, name, k), (uint32_t)at, (uint32_t)q, it);
 }
 
-/* A plain atom at *p: the lexer's when a backslash or a byte >= 0x80
- * continues it.  Symbols (most atoms) are looked up inline, and the atom
- * goes straight into its list when it can.  Returns like token(). */
-static inline int plain_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
-                             struct item *it)
-{
-    size_t at = *p, q = lex_plain_end(s, n, at + 1), next = q;
-    if (q < n) { /* what stopped the scan: a space (past it too), ... */
-        if (s[q] == ' ')
-            next = q + 1;
-        else if (s[q] == '\\')
-            return escaped_atom(R, s, n, p, it);
-        else if (s[q] >= 0x80)
-            return lexer_token(R, p, it);
-    }
-    struct value *v = is_digit((char)s[at]) || s[at] == '-' || s[at] == '+'
-                          ? plain_atom_value(R, at, q)
-                          : plain_symbol(R, at, q - at);
-    *p = next;
-    return put_item(R, v, (uint32_t)at, (uint32_t)q, it);
-}
-
 /* A string at *p: inline when its bytes are its characters (ASCII, no
  * backslash), the lexer's otherwise (and when it does not end). */
 static int plain_string(struct reader *R, const uint8_t *s, size_t n, size_t *p,
@@ -1039,26 +1036,6 @@ static int plain_string(struct reader *R, const uint8_t *s, size_t n, size_t *p,
     origin_new(R, v, (uint32_t)at, (uint32_t)q + 1, 0, 0);
     *p = after_token(s, n, q + 1);
     return put_item(R, v, (uint32_t)at, (uint32_t)q + 1, it);
-}
-
-/* `)` at *p.  Closing a list without a dot (nearly every `)`) is inline,
- * and the list goes straight into the list around it when it can;
- * close_paren takes the rest.  Returns like token(). */
-static inline int close_token(struct reader *R, const uint8_t *s, size_t n, size_t *p,
-                              struct item *it)
-{
-    uint32_t at = (uint32_t)*p;
-    *p = after_token(s, n, at + 1);
-    const struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
-    if (!f || f->kind != FR_LIST || f->dot != 0)
-        return close_paren(R, at, it) ? 0 : -1;
-    size_t k = R->nitems - f->base;
-    uint32_t start = f->start;
-    struct value *v = k ? build_list(R, R->items + f->base, k, R->L->nil, start, at + 1)
-                        : R->L->nil;
-    R->nitems = f->base;
-    R->nframes--;
-    return put_item(R, v, start, at + 1, it);
 }
 
 /* ' ` , ,@ at *p: a frame waiting for the object. */
@@ -1077,24 +1054,21 @@ static int prefix_token(struct reader *R, const uint8_t *s, size_t n, size_t *p)
     return 1;
 }
 
-/* The token or trivia at *p (< n); returns like token(), and 1 after
- * trivia.  *p moves past what was read.  Atoms, `)` and `(`, most
- * tokens, are tested for first. */
-static inline int next_token(struct reader *R, const uint8_t *s, size_t n, size_t *p,
-                             struct item *it)
+/* The token or trivia at *p (< n) that fast_token leaves: returns like
+ * token(), and 1 after trivia.  *p moves past what was read. */
+static int next_token(struct reader *R, const uint8_t *s, size_t n, size_t *p,
+                      struct item *it)
 {
     size_t at = *p;
-    uint8_t lead_class = lead[s[at]];
-    if (lead_class == LD_ATOM)
-        return plain_atom(R, s, n, p, it);
-    if (lead_class == LD_CLOSE)
-        return close_token(R, s, n, p, it);
-    if (lead_class == LD_OPEN) {
-        push_frame(R, FR_LIST, (uint32_t)at, (uint32_t)at + 1);
-        *p = at + 1;
-        return 1;
-    }
-    switch (lead_class) {
+    switch (lead[s[at]]) {
+    case LD_ATOM: /* continued by a backslash or a byte >= 0x80 */
+    case LD_NUMBER:
+        if (s[lex_plain_end(s, n, at + 1)] == '\\')
+            return escaped_atom(R, s, n, p, it);
+        return lexer_token(R, p, it);
+    case LD_CLOSE: /* not a list before its dot */
+        *p = after_token(s, n, at + 1);
+        return close_paren(R, (uint32_t)at, it) ? 0 : -1;
     case LD_SPACE: /* not taken with a token (after `(`), or more than one */
     case LD_BLANK:
         *p = lex_skip_trivia(s, n, at);
@@ -1123,6 +1097,156 @@ static inline int deliver(struct reader *R, struct item *it)
     return 0;
 }
 
+/* ---- the machine's registers ---- */
+
+/* The item stack's top, kept in registers by read_object while it reads
+ * the commonest tokens (fast_token): top is the next free slot, and an
+ * item goes straight there while top < lim.  lim is the end of the stack
+ * when the open frame is a list before its dot, else the stack's base,
+ * so that one comparison says both that the item is a list element and
+ * that there is room for it.  R->nitems is only up to date outside
+ * fast_token (cursor_save, cursor_load). */
+struct cursor {
+    struct item *top;
+    struct item *lim;
+};
+
+/* lim for the open frame. */
+static inline void cursor_load_lim(const struct reader *R, struct cursor *c)
+{
+    c->lim = R->items;
+    if (R->nframes) {
+        const struct frame *f = &R->frames[R->nframes - 1];
+        if (f->kind == FR_LIST && f->dot == 0)
+            c->lim = R->items + R->capitems;
+    }
+}
+
+static inline void cursor_load(const struct reader *R, struct cursor *c)
+{
+    c->top = R->items + R->nitems;
+    cursor_load_lim(R, c);
+}
+
+static inline void cursor_save(struct reader *R, const struct cursor *c)
+{
+    R->nitems = (size_t)(c->top - R->items);
+}
+
+/* The item [start, end) of v: into its list (1) when the cursor has
+ * room, else into *it (0: the frames take it). */
+static READ_INLINE int cursor_put(struct cursor *c, struct value *v, size_t start, size_t end,
+                                  struct item *it)
+{
+    if (c->top < c->lim) {
+        struct item *d = c->top++;
+        d->v = v;
+        d->start = (uint32_t)start;
+        d->end = (uint32_t)end;
+        return 1;
+    }
+    it->v = v;
+    it->start = (uint32_t)start;
+    it->end = (uint32_t)end;
+    return 0;
+}
+
+/* Fast tokens return like token(), or FAST_NOT for a token they leave
+ * to next_token. */
+#define FAST_NOT 2
+
+/* An atom of plain ASCII constituents at *p (a symbol, or a number when
+ * may_be_number), or FAST_NOT when a backslash or a byte >= 0x80
+ * continues it. */
+static READ_INLINE int fast_atom(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
+                            size_t *p, struct item *it, bool may_be_number)
+{
+    size_t at = *p, q = lex_plain_end(s, n, at + 1), next = q;
+    if (q < n) { /* what stopped the scan: a space (past it too), ... */
+        if (s[q] == ' ')
+            next = q + 1;
+        else if (s[q] == '\\' || s[q] >= 0x80)
+            return FAST_NOT;
+    }
+    struct value *v = may_be_number ? plain_atom_value(R, at, q)
+                                    : plain_symbol(R, s, n, at, q - at);
+    *p = next;
+    return cursor_put(c, v, at, q, it);
+}
+
+/* `(` at *p: a list frame, whose elements go on the item stack. */
+static READ_INLINE int fast_open(struct reader *R, struct cursor *c, size_t *p)
+{
+    if (R->nframes == R->capframes)
+        grow_frames(R);
+    struct frame *f = &R->frames[R->nframes++];
+    f->kind = FR_LIST;
+    f->dot = 0;
+    f->start = (uint32_t)*p;
+    f->tok_end = (uint32_t)*p + 1;
+    f->base = (uint32_t)(c->top - R->items);
+    c->lim = R->items + R->capitems;
+    *p += 1;
+    return 1;
+}
+
+/* `)` at *p closing a list without a dot (nearly every `)`): the list is
+ * built from its elements on the item stack; FAST_NOT for other frames. */
+static READ_INLINE int fast_close(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
+                             size_t *p, struct item *it)
+{
+    if (!R->nframes)
+        return FAST_NOT;
+    const struct frame *f = &R->frames[R->nframes - 1];
+    if (f->kind != FR_LIST || f->dot != 0)
+        return FAST_NOT;
+    uint32_t at = (uint32_t)*p, start = f->start;
+    struct item *base = R->items + f->base;
+    size_t k = (size_t)(c->top - base);
+    struct value *v = k ? build_list(R, base, k, R->L->nil, start, at + 1) : R->L->nil;
+    R->nframes--;
+    c->top = base;
+    cursor_load_lim(R, c);
+    *p = after_token(s, n, at + 1);
+    return cursor_put(c, v, start, at + 1, it);
+}
+
+/* The commonest tokens at *p (< n): atoms, `(`, `)`; returns like
+ * token(), or FAST_NOT. */
+static READ_INLINE int fast_token(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
+                             size_t *p, struct item *it)
+{
+    uint8_t lead_class = lead[s[*p]];
+    if (lead_class == LD_ATOM)
+        return fast_atom(R, c, s, n, p, it, false);
+    if (lead_class == LD_CLOSE)
+        return fast_close(R, c, s, n, p, it);
+    if (lead_class == LD_OPEN)
+        return fast_open(R, c, p);
+    if (lead_class == LD_NUMBER)
+        return fast_atom(R, c, s, n, p, it, true);
+    return FAST_NOT;
+}
+
+/* Run the machine over the commonest tokens from *p on, with the item
+ * stack's top in registers, until an item is finished that the frames
+ * must take (0, in *it) or a token it leaves to next_token (FAST_NOT).
+ * A function of its own: its loop has the registers to itself. */
+static int fast_run(struct reader *R, size_t *p, struct item *it)
+{
+    const uint8_t *s = R->text;
+    size_t n = R->len, q = *p;
+    struct cursor c;
+    cursor_load(R, &c);
+    int r;
+    do
+        r = q < n ? fast_token(R, &c, s, n, &q, it) : FAST_NOT;
+    while (r == 1);
+    cursor_save(R, &c);
+    *p = q;
+    return r;
+}
+
 /* Read one top-level object; RD_END when only trivia is left.  p runs
  * ahead of R->pos, the end of the last token used, by the trivia after
  * it. */
@@ -1136,11 +1260,11 @@ static int read_object(struct reader *R, struct item *out)
     R->pos = p;
     if (p >= R->len)
         return RD_END;
-    const uint8_t *s = R->text;
-    size_t n = R->len;
     for (;;) {
         struct item it;
-        int r = p < n ? next_token(R, s, n, &p, &it) : lexer_token(R, &p, &it);
+        int r = fast_run(R, &p, &it);
+        if (r == FAST_NOT)
+            r = p < R->len ? next_token(R, R->text, R->len, &p, &it) : lexer_token(R, &p, &it);
         if (r > 0)
             continue;
         if (r < 0)
