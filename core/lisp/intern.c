@@ -86,28 +86,48 @@ static inline void store8(char *p, uint64_t w)
 
 #define HIGHS UINT64_C(0x8080808080808080)
 
-static bool is_multibyte(const char *s, size_t n)
+/* Copy the len > 16 bytes of name to dst with a NUL after them, a word
+ * at a time (the last word overlapping the one before it); returns the
+ * OR of the words, whose high bits say whether the name has a non-ASCII
+ * byte. */
+static uint64_t copy_long_name(char *dst, const char *name, size_t len)
 {
-    uint64_t acc = 0;
-    size_t k = 0;
-    for (; k + 8 <= n; k += 8)
-        acc |= intern_load8(s + k);
-    for (; k < n; k++)
-        acc |= (uint8_t)s[k];
-    return (acc & HIGHS) != 0;
+    uint64_t acc = 0, w;
+    for (size_t k = 0; k + 8 < len; k += 8) {
+        w = intern_load8(name + k);
+        store8(dst + k, w);
+        acc |= w;
+    }
+    w = intern_load8(name + len - 8);
+    store8(dst + len - 8, w);
+    dst[len] = 0;
+    return acc | w;
 }
 
 /* A symbol and its name in one block, the name zero-padded to 16 bytes
- * at least (its key, intern.h).  The symbol's fields but the name. */
-static struct value *new_symbol(struct lisp *L, size_t len, bool interned)
+ * at least (its key, intern.h), the key w0, w1 of a name of up to 16
+ * bytes stored as two words. */
+static struct value *new_symbol(struct lisp *L, const char *name, size_t len, uint64_t w0,
+                                uint64_t w1, bool interned)
 {
     char *block = arena_alloc(L->a, SYMBOL_SIZE + (len < 16 ? 16 : len + 1));
     struct value *v = (struct value *)block;
+    char *copy = block + SYMBOL_SIZE;
+    uint64_t acc = w0 | w1;
+    if (len <= 16) {
+        store8(copy, w0);
+        store8(copy + 8, w1);
+        copy[len] = 0;
+    } else {
+        acc = copy_long_name(copy, name, len);
+    }
     v->origin = 0;
     v->kind = VK_SYMBOL;
-    v->u.sym.name = block + SYMBOL_SIZE;
+    v->u.sym.name = copy;
     v->u.sym.len = (uint32_t)len;
+    v->u.sym.hash = hash_name(name, len);
     v->u.sym.interned = interned;
+    v->u.sym.multibyte = (acc & HIGHS) != 0;
     v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
     v->u.sym.plain = 0;
     v->u.sym.id = L->next_id++;
@@ -118,31 +138,9 @@ static struct value *new_symbol(struct lisp *L, size_t len, bool interned)
 static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
                                  bool interned)
 {
-    struct value *v = new_symbol(L, len, interned);
-    char *copy = (char *)v->u.sym.name;
-    memset(copy, 0, 16);
-    memcpy(copy, name, len);
-    copy[len] = 0;
-    v->u.sym.hash = hash_name(name, len);
-    v->u.sym.multibyte = is_multibyte(name, len);
-    return v;
-}
-
-/* make_symbol of an interned name whose key is w0, w1: a name of up to
- * 16 bytes is its key, stored as two words. */
-static struct value *make_interned(struct lisp *L, const char *name, size_t len,
-                                   uint64_t w0, uint64_t w1)
-{
-    if (len > 16)
-        return make_symbol(L, name, len, true);
-    struct value *v = new_symbol(L, len, true);
-    char *copy = (char *)v->u.sym.name;
-    store8(copy, w0);
-    store8(copy + 8, w1);
-    copy[len] = 0;
-    v->u.sym.hash = hash_name(name, len);
-    v->u.sym.multibyte = ((w0 | w1) & HIGHS) != 0;
-    return v;
+    uint64_t w0, w1;
+    name_key(name, len, &w0, &w1);
+    return new_symbol(L, name, len, w0, w1, interned);
 }
 
 /* cap free slots (INTERN_FREE is all ones). */
@@ -185,7 +183,7 @@ struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t 
         rehash(L, t->cap * 2);
     struct intern_slot *s = free_slot(t, mix);
     s->mixlen = mix | (uint64_t)len << 32;
-    s->sym = make_interned(L, name, len, w0, w1);
+    s->sym = new_symbol(L, name, len, w0, w1, true);
     t->n++;
     return s->sym;
 }

@@ -75,7 +75,7 @@ static bool syntax_error(struct reader *R, size_t pos, const char *msg)
 /* ---- stacks ---- */
 
 /* The stacks grow by doubling; growth is rare, so it stays out of line. */
-static void grow_frames(struct reader *R)
+static READ_COLD void grow_frames(struct reader *R)
 {
     size_t cap = R->capframes ? R->capframes * 2 : 64;
     R->frames = arena_grow(R->a, R->frames, R->capframes * sizeof *R->frames,
@@ -83,7 +83,7 @@ static void grow_frames(struct reader *R)
     R->capframes = cap;
 }
 
-static void grow_items(struct reader *R)
+static READ_COLD void grow_items(struct reader *R)
 {
     size_t cap = R->capitems ? R->capitems * 2 : 256;
     R->items = arena_grow(R->a, R->items, R->capitems * sizeof *R->items,
@@ -102,7 +102,7 @@ static inline struct frame *push_frame(struct reader *R, uint8_t kind, uint32_t 
     f->kind = kind;
     f->dot = 0;
     f->sub = 0;
-    f->referenced = false;
+    f->flags = 0;
     f->start = start;
     f->tok_end = end;
     f->base = (uint32_t)R->nitems;
@@ -396,16 +396,23 @@ static bool parse_number(struct reader *R, const char *s, size_t n, struct value
 /* ---- symbols ---- */
 
 /* The masks that keep the first k bytes of a name's two key words
- * (intern.h), k = 0..16. */
-static const uint64_t key_masks[17][2] = {
-    {0, 0}, {0xFF, 0}, {0xFFFF, 0}, {0xFFFFFF, 0}, {0xFFFFFFFF, 0},
-    {UINT64_C(0xFFFFFFFFFF), 0}, {UINT64_C(0xFFFFFFFFFFFF), 0},
-    {UINT64_C(0xFFFFFFFFFFFFFF), 0}, {UINT64_MAX, 0},
-    {UINT64_MAX, 0xFF}, {UINT64_MAX, 0xFFFF}, {UINT64_MAX, 0xFFFFFF},
-    {UINT64_MAX, 0xFFFFFFFF}, {UINT64_MAX, UINT64_C(0xFFFFFFFFFF)},
-    {UINT64_MAX, UINT64_C(0xFFFFFFFFFFFF)}, {UINT64_MAX, UINT64_C(0xFFFFFFFFFFFFFF)},
-    {UINT64_MAX, UINT64_MAX},
+ * (intern.h), k = 0..16: two tables, so that a mask is one operand. */
+static const uint64_t key_mask0[17] = {
+    0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
+    UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX,
 };
+static const uint64_t key_mask1[17] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, UINT64_C(0xFFFFFFFFFF),
+    UINT64_C(0xFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX,
+};
+
+/* intern_symbol for a name the table does not have yet, out of the
+ * way of the lookups. */
+static READ_COLD struct value *new_name(struct lisp *L, const char *name, size_t n)
+{
+    return intern_symbol(L, name, n);
+}
 
 /* The symbol named by the n bytes at s + p (s the text, of len bytes).
  * Where 16 bytes of text can be read from p, the name's key is two loads
@@ -418,14 +425,14 @@ static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *s
         return intern_symbol(R->L, name, n);
     uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
     if (n < 16) {
-        w0 &= key_masks[n][0];
-        w1 &= key_masks[n][1];
+        w0 &= key_mask0[n];
+        w1 &= key_mask1[n];
     }
     struct lisp *L = R->L;
     struct value *sym = intern_lookup_key(L->tab, name, n, w0, w1, intern_mix(name, n, w0, w1));
     /* A new name (one in seven) is interned by the general entry, which
      * finds its key again: nothing computed here lives across the call. */
-    return sym ? sym : intern_symbol(L, name, n);
+    return sym ? sym : new_name(L, name, n);
 }
 
 /* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
@@ -571,7 +578,7 @@ static void link_cells(char *block, const struct item *items, size_t n,
 
 /* link_cells_origin where the map's chunk ends inside the list: the
  * entries are taken one at a time. */
-static void link_cells_split(struct read_origin *o, char *block, const struct item *items,
+static READ_COLD void link_cells_split(struct read_origin *o, char *block, const struct item *items,
                              size_t n, struct value *last, uint32_t start, uint32_t end)
 {
     link_cells(block, items, n, last);
@@ -759,8 +766,9 @@ static struct value *prefix_symbol(struct lisp *L, uint8_t kind)
 }
 
 /* 'X -> (quote X): the inner cons spans X, the outer the whole form, whose
- * car is written as the prefix token. */
-static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
+ * car is written as the prefix token.  Both cells are one block, and
+ * their origin entries are taken together. */
+static READ_INLINE void finish_prefix(struct reader *R, const struct frame *f, struct item *it)
 {
     char *block = arena_alloc(R->a, 2 * CONS_SIZE);
     struct value *outer = (struct value *)block;
@@ -769,12 +777,25 @@ static void finish_prefix(struct reader *R, struct frame *f, struct item *it)
     inner->origin = 0;
     inner->u.cons.car = it->v;
     inner->u.cons.cdr = R->L->nil;
-    origin_new(R, inner, it->start, it->end, it->start, it->end);
     outer->kind = VK_CONS;
     outer->origin = 0;
     outer->u.cons.car = prefix_symbol(R->L, f->sub);
     outer->u.cons.cdr = inner;
-    origin_new(R, outer, f->start, it->end, f->start, f->tok_end);
+    uint32_t index;
+    struct origin_slot *e = R->origin ? read_origin_take(R->origin, 2, &index) : NULL;
+    if (e) {
+        outer->origin = index;
+        e[0].key = outer;
+        e[0].span = (struct span){f->start, it->end};
+        e[0].car = (struct span){f->start, f->tok_end};
+        inner->origin = index + 1;
+        e[1].key = inner;
+        e[1].span = (struct span){it->start, it->end};
+        e[1].car = e[1].span;
+    } else if (R->origin) { /* the map's chunk ends here */
+        origin_new(R, outer, f->start, it->end, f->start, f->tok_end);
+        origin_new(R, inner, it->start, it->end, it->start, it->end);
+    }
     it->v = outer;
     it->start = f->start;
 }
@@ -1182,12 +1203,51 @@ static READ_INLINE int fast_open(struct reader *R, struct cursor *c, size_t *p)
     struct frame *f = &R->frames[R->nframes++];
     f->kind = FR_LIST;
     f->dot = 0;
+    f->flags = c->lim != R->items ? FRAME_IN_LIST : 0;
     f->start = (uint32_t)*p;
-    f->tok_end = (uint32_t)*p + 1;
     f->base = (uint32_t)(c->top - R->items);
     c->lim = R->items + R->capitems;
     *p += 1;
     return 1;
+}
+
+/* ' ` , ,@ at *p: a frame waiting for the object, which fast_run wraps
+ * (fast_prefix_done). */
+static READ_INLINE int fast_prefix(struct reader *R, struct cursor *c, const uint8_t *s,
+                                   size_t n, size_t *p)
+{
+    size_t at = *p, len = 1;
+    uint8_t kind = LK_COMMA;
+    if (s[at] == '\'')
+        kind = LK_QUOTE;
+    else if (s[at] == '`')
+        kind = LK_BACKQUOTE;
+    else if (at + 1 < n && s[at + 1] == '@')
+        kind = LK_COMMA_AT, len = 2;
+    if (R->nframes == R->capframes)
+        grow_frames(R);
+    struct frame *f = &R->frames[R->nframes++];
+    f->kind = FR_PREFIX;
+    f->sub = kind;
+    f->flags = c->lim != R->items ? FRAME_IN_LIST : 0;
+    f->start = (uint32_t)at;
+    f->tok_end = (uint32_t)(at + len);
+    f->base = (uint32_t)(c->top - R->items);
+    c->lim = R->items;
+    *p = at + len;
+    return 1;
+}
+
+/* The object *it finished with a prefix frame open (which took the
+ * room for list elements away): wrap it, and put the result where the
+ * frame below wants it (like cursor_put). */
+static READ_INLINE int fast_prefix_done(struct reader *R, struct cursor *c, struct item *it)
+{
+    struct frame *f = &R->frames[R->nframes - 1];
+    finish_prefix(R, f, it);
+    R->nframes--;
+    c->lim = f->flags & FRAME_IN_LIST ? R->items + R->capitems : R->items;
+    return cursor_put(c, it->v, it->start, it->end, it);
 }
 
 /* `)` at *p closing a list without a dot (nearly every `)`): the list is
@@ -1206,13 +1266,13 @@ static READ_INLINE int fast_close(struct reader *R, struct cursor *c, const uint
     struct value *v = k ? build_list(R, base, k, R->L->nil, start, at + 1) : R->L->nil;
     R->nframes--;
     c->top = base;
-    cursor_load_lim(R, c);
+    c->lim = f->flags & FRAME_IN_LIST ? R->items + R->capitems : R->items;
     *p = after_token(s, n, at + 1);
     return cursor_put(c, v, start, at + 1, it);
 }
 
-/* The commonest tokens at *p (< n): atoms, `(`, `)`; returns like
- * token(), or FAST_NOT. */
+/* The commonest tokens at *p (< n): atoms, `(`, `)`, quotes; returns
+ * like token(), or FAST_NOT. */
 static READ_INLINE int fast_token(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
                              size_t *p, struct item *it)
 {
@@ -1225,6 +1285,8 @@ static READ_INLINE int fast_token(struct reader *R, struct cursor *c, const uint
         return fast_open(R, c, p);
     if (lead_class == LD_NUMBER)
         return fast_atom(R, c, s, n, p, it, true);
+    if (lead_class == LD_PREFIX)
+        return fast_prefix(R, c, s, n, p);
     return FAST_NOT;
 }
 
@@ -1239,9 +1301,11 @@ static int fast_run(struct reader *R, size_t *p, struct item *it)
     struct cursor c;
     cursor_load(R, &c);
     int r;
-    do
+    do {
         r = q < n ? fast_token(R, &c, s, n, &q, it) : FAST_NOT;
-    while (r == 1);
+        while (r == 0 && R->nframes && R->frames[R->nframes - 1].kind == FR_PREFIX)
+            r = fast_prefix_done(R, &c, it);
+    } while (r == 1);
     cursor_save(R, &c);
     *p = q;
     return r;

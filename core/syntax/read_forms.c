@@ -564,7 +564,7 @@ bool read_label_ref(struct reader *R, const struct lex_token *t, struct value **
     if (!s)
         return read_fail(R, t->start, "invalid-read-syntax", "#");
     if (s->frame >= 0)
-        R->frames[s->frame].referenced = true;
+        R->frames[s->frame].flags |= FRAME_REFERENCED;
     *out = s->v;
     return true;
 }
@@ -659,7 +659,7 @@ struct value *read_label_finish(struct reader *R, struct frame *f, struct value 
             s->frame = -1;
         return ph;
     }
-    if (f->referenced)
+    if (f->flags & FRAME_REFERENCED)
         substitute(R, v, ph);
     s->v = v;
     s->frame = -1;

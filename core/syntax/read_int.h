@@ -37,14 +37,20 @@ enum frame_kind {
 
 struct props_state; /* read_forms.c: a #( ... ) under construction */
 
+/* Frame flags. */
+#define FRAME_REFERENCED 1 /* FR_LABEL: #N# used inside the object */
+#define FRAME_IN_LIST 2    /* FR_LIST, FR_PREFIX pushed by the machine: the
+                              frame below is a list before its dot, so the
+                              object goes there when this frame finishes */
+
 /* One open construct on the explicit stack. */
 struct frame {
     uint8_t kind;     /* enum frame_kind */
     uint8_t dot;      /* lists: 0 no dot yet, 1 after the dot, 2 after the cdr */
     uint8_t sub;      /* FR_VECTOR: value kind; FR_PREFIX: enum lex_kind */
-    bool referenced;  /* FR_LABEL: #N# used inside the object */
+    uint8_t flags;    /* FRAME_* */
     uint32_t start;   /* first byte of the opening token */
-    uint32_t tok_end; /* end of the opening token */
+    uint32_t tok_end; /* end of the opening token (not kept for FR_LIST) */
     uint32_t base;    /* first element of this frame on the item stack */
     union {
         struct item tail;        /* lists: the object after the dot */
@@ -152,8 +158,15 @@ struct read_origin {
 };
 
 struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t len);
+/* Out of line and rare: calls to it are kept off the reader's hot paths. */
+#ifdef __GNUC__
+#define READ_COLD __attribute__((cold, noinline))
+#else
+#define READ_COLD
+#endif
+
 /* Room for one more entry at least (a new chunk when the last one is full). */
-void read_origin_grow(struct read_origin *o);
+READ_COLD void read_origin_grow(struct read_origin *o);
 
 /* n (> 0) consecutive new entries for values the reader has just built
  * (which have none yet), the first of index *index, or NULL when the
