@@ -137,6 +137,33 @@ static inline size_t lex_plain_end(const uint8_t *text, size_t n, size_t q)
     return q;
 }
 
+/* lex_plain_end over pointers: the end of the run from q (<= end). */
+static inline const uint8_t *lex_plain_run(const uint8_t *q, const uint8_t *end)
+{
+    while (end - q >= 8) {
+        if (lex_atom_stop[q[0]])
+            return q;
+        if (lex_atom_stop[q[1]])
+            return q + 1;
+        if (lex_atom_stop[q[2]])
+            return q + 2;
+        if (lex_atom_stop[q[3]])
+            return q + 3;
+        if (lex_atom_stop[q[4]])
+            return q + 4;
+        if (lex_atom_stop[q[5]])
+            return q + 5;
+        if (lex_atom_stop[q[6]])
+            return q + 6;
+        if (lex_atom_stop[q[7]])
+            return q + 7;
+        q += 8;
+    }
+    while (q < end && !lex_atom_stop[*q])
+        q++;
+    return q;
+}
+
 /* Read the escape sequence whose backslash is just before *pos (a string
  * escape when in_string).  On success *out is the value with its modifier
  * bits, or -1 for "nothing" (backslash-newline; backslash-space in a

@@ -407,32 +407,34 @@ static const uint64_t key_mask1[17] = {
     UINT64_C(0xFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX,
 };
 
-/* intern_symbol for a name the table does not have yet, out of the
- * way of the lookups. */
-static READ_COLD struct value *new_name(struct lisp *L, const char *name, size_t n)
+/* intern_symbol out of the way of the lookups: for a name the table
+ * does not have yet, or one too near the end of the text for its key's
+ * loads. */
+static READ_COLD struct value *intern_slow(struct lisp *L, const char *name, size_t n)
 {
     return intern_symbol(L, name, n);
 }
 
-/* The symbol named by the n bytes at s + p (s the text, of len bytes).
- * Where 16 bytes of text can be read from p, the name's key is two loads
- * and two masks, and the table lookup is inline. */
-static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *s, size_t len,
-                                              size_t p, size_t n)
+/* The symbol named by the n bytes at name, in a text that ends at end.
+ * Where 16 bytes can be read from name, its key is two loads and two
+ * masks, and the table lookup is inline. */
+static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *name, size_t n,
+                                              const uint8_t *end)
 {
-    const char *name = (const char *)s + p;
-    if (len - p < 16)
-        return intern_symbol(R->L, name, n);
+    struct lisp *L = R->L;
+    if (end - name < 16)
+        return intern_slow(L, (const char *)name, n);
     uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
     if (n < 16) {
         w0 &= key_mask0[n];
         w1 &= key_mask1[n];
     }
-    struct lisp *L = R->L;
-    struct value *sym = intern_lookup_key(L->tab, name, n, w0, w1, intern_mix(name, n, w0, w1));
+    const char *cname = (const char *)name;
+    struct value *sym =
+        intern_lookup_key(L->tab, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
     /* A new name (one in seven) is interned by the general entry, which
      * finds its key again: nothing computed here lives across the call. */
-    return sym ? sym : new_name(L, name, n);
+    return sym ? sym : intern_slow(L, cname, n);
 }
 
 /* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
@@ -1083,10 +1085,12 @@ static int next_token(struct reader *R, const uint8_t *s, size_t n, size_t *p,
     size_t at = *p;
     switch (lead[s[at]]) {
     case LD_ATOM: /* continued by a backslash or a byte >= 0x80 */
-    case LD_NUMBER:
-        if (s[lex_plain_end(s, n, at + 1)] == '\\')
+    case LD_NUMBER: {
+        size_t q = lex_plain_end(s, n, at + 1);
+        if (q < n && s[q] == '\\')
             return escaped_atom(R, s, n, p, it);
         return lexer_token(R, p, it);
+    }
     case LD_CLOSE: /* not a list before its dot */
         *p = after_token(s, n, at + 1);
         return close_paren(R, (uint32_t)at, it) ? 0 : -1;
@@ -1120,14 +1124,17 @@ static inline int deliver(struct reader *R, struct item *it)
 
 /* ---- the machine's registers ---- */
 
-/* The item stack's top, kept in registers by read_object while it reads
- * the commonest tokens (fast_token): top is the next free slot, and an
- * item goes straight there while top < lim.  lim is the end of the stack
- * when the open frame is a list before its dot, else the stack's base,
- * so that one comparison says both that the item is a list element and
- * that there is room for it.  R->nitems is only up to date outside
- * fast_token (cursor_save, cursor_load). */
+/* The state fast_run keeps in registers while it reads the commonest
+ * tokens: where it reads, and the item stack's top.  top is the next
+ * free slot, and an item goes straight there while top < lim.  lim is
+ * the end of the stack when the open frame is a list before its dot,
+ * else the stack's base, so that one comparison says both that the item
+ * is a list element and that there is room for it.  R->nitems is only up
+ * to date outside fast_run. */
 struct cursor {
+    const uint8_t *at;   /* the next byte */
+    const uint8_t *end;  /* the end of the text */
+    const uint8_t *text; /* its first byte: positions are offsets from it */
     struct item *top;
     struct item *lim;
 };
@@ -1143,32 +1150,34 @@ static inline void cursor_load_lim(const struct reader *R, struct cursor *c)
     }
 }
 
-static inline void cursor_load(const struct reader *R, struct cursor *c)
+/* lim when the frame f that has just finished had FRAME_IN_LIST or not. */
+static inline void cursor_restore_lim(const struct reader *R, struct cursor *c,
+                                      const struct frame *f)
 {
-    c->top = R->items + R->nitems;
-    cursor_load_lim(R, c);
+    c->lim = f->flags & FRAME_IN_LIST ? R->items + R->capitems : R->items;
 }
 
-static inline void cursor_save(struct reader *R, const struct cursor *c)
+/* Position of p. */
+static inline uint32_t cursor_pos(const struct cursor *c, const uint8_t *p)
 {
-    R->nitems = (size_t)(c->top - R->items);
+    return (uint32_t)(p - c->text);
 }
 
 /* The item [start, end) of v: into its list (1) when the cursor has
  * room, else into *it (0: the frames take it). */
-static READ_INLINE int cursor_put(struct cursor *c, struct value *v, size_t start, size_t end,
-                                  struct item *it)
+static READ_INLINE int cursor_put(struct cursor *c, struct value *v, uint32_t start,
+                                  uint32_t end, struct item *it)
 {
     if (c->top < c->lim) {
         struct item *d = c->top++;
         d->v = v;
-        d->start = (uint32_t)start;
-        d->end = (uint32_t)end;
+        d->start = start;
+        d->end = end;
         return 1;
     }
     it->v = v;
-    it->start = (uint32_t)start;
-    it->end = (uint32_t)end;
+    it->start = start;
+    it->end = end;
     return 0;
 }
 
@@ -1176,65 +1185,54 @@ static READ_INLINE int cursor_put(struct cursor *c, struct value *v, size_t star
  * to next_token. */
 #define FAST_NOT 2
 
-/* An atom of plain ASCII constituents at *p (a symbol, or a number when
+/* An atom of plain ASCII constituents (a symbol, or a number when
  * may_be_number), or FAST_NOT when a backslash or a byte >= 0x80
  * continues it. */
-static READ_INLINE int fast_atom(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
-                            size_t *p, struct item *it, bool may_be_number)
+static READ_INLINE int fast_atom(struct reader *R, struct cursor *c, struct item *it,
+                                 bool may_be_number)
 {
-    size_t at = *p, q = lex_plain_end(s, n, at + 1), next = q;
-    if (q < n) { /* what stopped the scan: a space (past it too), ... */
-        if (s[q] == ' ')
+    const uint8_t *a = c->at, *q = lex_plain_run(a + 1, c->end), *next = q;
+    if (q < c->end) { /* what stopped the scan: a space (past it too), ... */
+        if (*q == ' ')
             next = q + 1;
-        else if (s[q] == '\\' || s[q] >= 0x80)
+        else if (*q == '\\' || *q >= 0x80)
             return FAST_NOT;
     }
-    struct value *v = may_be_number ? plain_atom_value(R, at, q)
-                                    : plain_symbol(R, s, n, at, q - at);
-    *p = next;
-    return cursor_put(c, v, at, q, it);
+    uint32_t start = cursor_pos(c, a), stop = cursor_pos(c, q);
+    struct value *v = may_be_number ? plain_atom_value(R, start, stop)
+                                    : plain_symbol(R, a, (size_t)(q - a), c->end);
+    c->at = next;
+    return cursor_put(c, v, start, stop, it);
 }
 
-/* `(` at *p: a list frame, whose elements go on the item stack. */
-static READ_INLINE int fast_open(struct reader *R, struct cursor *c, size_t *p)
+/* A new frame of this kind for the opening token [c->at, c->at + len),
+ * which takes the room for list elements away unless it is a list. */
+static READ_INLINE struct frame *fast_push(struct reader *R, struct cursor *c, uint8_t kind,
+                                           size_t len)
 {
     if (R->nframes == R->capframes)
         grow_frames(R);
     struct frame *f = &R->frames[R->nframes++];
-    f->kind = FR_LIST;
+    uint32_t start = cursor_pos(c, c->at);
+    f->kind = kind;
     f->dot = 0;
     f->flags = c->lim != R->items ? FRAME_IN_LIST : 0;
-    f->start = (uint32_t)*p;
+    f->start = start;
+    f->tok_end = start + (uint32_t)len;
     f->base = (uint32_t)(c->top - R->items);
-    c->lim = R->items + R->capitems;
-    *p += 1;
-    return 1;
+    c->lim = kind == FR_LIST ? R->items + R->capitems : R->items;
+    c->at += len;
+    return f;
 }
 
-/* ' ` , ,@ at *p: a frame waiting for the object, which fast_run wraps
+/* ' ` , ,@: a frame waiting for the object, which fast_run wraps
  * (fast_prefix_done). */
-static READ_INLINE int fast_prefix(struct reader *R, struct cursor *c, const uint8_t *s,
-                                   size_t n, size_t *p)
+static READ_INLINE int fast_prefix(struct reader *R, struct cursor *c)
 {
-    size_t at = *p, len = 1;
-    uint8_t kind = LK_COMMA;
-    if (s[at] == '\'')
-        kind = LK_QUOTE;
-    else if (s[at] == '`')
-        kind = LK_BACKQUOTE;
-    else if (at + 1 < n && s[at + 1] == '@')
-        kind = LK_COMMA_AT, len = 2;
-    if (R->nframes == R->capframes)
-        grow_frames(R);
-    struct frame *f = &R->frames[R->nframes++];
-    f->kind = FR_PREFIX;
-    f->sub = kind;
-    f->flags = c->lim != R->items ? FRAME_IN_LIST : 0;
-    f->start = (uint32_t)at;
-    f->tok_end = (uint32_t)(at + len);
-    f->base = (uint32_t)(c->top - R->items);
-    c->lim = R->items;
-    *p = at + len;
+    const uint8_t *a = c->at;
+    uint8_t kind = *a == '\'' ? LK_QUOTE : *a == '`' ? LK_BACKQUOTE : LK_COMMA;
+    size_t len = kind == LK_COMMA && c->end - a > 1 && a[1] == '@' ? 2 : 1;
+    fast_push(R, c, FR_PREFIX, len)->sub = len == 2 ? LK_COMMA_AT : kind;
     return 1;
 }
 
@@ -1243,71 +1241,66 @@ static READ_INLINE int fast_prefix(struct reader *R, struct cursor *c, const uin
  * frame below wants it (like cursor_put). */
 static READ_INLINE int fast_prefix_done(struct reader *R, struct cursor *c, struct item *it)
 {
-    struct frame *f = &R->frames[R->nframes - 1];
+    const struct frame *f = &R->frames[R->nframes - 1];
     finish_prefix(R, f, it);
     R->nframes--;
-    c->lim = f->flags & FRAME_IN_LIST ? R->items + R->capitems : R->items;
+    cursor_restore_lim(R, c, f);
     return cursor_put(c, it->v, it->start, it->end, it);
 }
 
-/* `)` at *p closing a list without a dot (nearly every `)`): the list is
- * built from its elements on the item stack; FAST_NOT for other frames. */
-static READ_INLINE int fast_close(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
-                             size_t *p, struct item *it)
+/* `)` closing a list without a dot (nearly every `)`): the list is built
+ * from its elements on the item stack; FAST_NOT for other frames. */
+static READ_INLINE int fast_close(struct reader *R, struct cursor *c, struct item *it)
 {
     if (!R->nframes)
         return FAST_NOT;
     const struct frame *f = &R->frames[R->nframes - 1];
     if (f->kind != FR_LIST || f->dot != 0)
         return FAST_NOT;
-    uint32_t at = (uint32_t)*p, start = f->start;
+    uint32_t start = f->start, stop = cursor_pos(c, c->at) + 1;
     struct item *base = R->items + f->base;
     size_t k = (size_t)(c->top - base);
-    struct value *v = k ? build_list(R, base, k, R->L->nil, start, at + 1) : R->L->nil;
+    struct value *v = k ? build_list(R, base, k, R->L->nil, start, stop) : R->L->nil;
     R->nframes--;
     c->top = base;
-    c->lim = f->flags & FRAME_IN_LIST ? R->items + R->capitems : R->items;
-    *p = after_token(s, n, at + 1);
-    return cursor_put(c, v, start, at + 1, it);
+    cursor_restore_lim(R, c, f);
+    c->at += 1 + (c->end - c->at > 1 && c->at[1] == ' ');
+    return cursor_put(c, v, start, stop, it);
 }
 
-/* The commonest tokens at *p (< n): atoms, `(`, `)`, quotes; returns
- * like token(), or FAST_NOT. */
-static READ_INLINE int fast_token(struct reader *R, struct cursor *c, const uint8_t *s, size_t n,
-                             size_t *p, struct item *it)
+/* The commonest tokens at c->at (< c->end): atoms, `(`, `)`, quotes;
+ * returns like token(), or FAST_NOT. */
+static READ_INLINE int fast_token(struct reader *R, struct cursor *c, struct item *it)
 {
-    uint8_t lead_class = lead[s[*p]];
+    uint8_t lead_class = lead[*c->at];
     if (lead_class == LD_ATOM)
-        return fast_atom(R, c, s, n, p, it, false);
+        return fast_atom(R, c, it, false);
     if (lead_class == LD_CLOSE)
-        return fast_close(R, c, s, n, p, it);
+        return fast_close(R, c, it);
     if (lead_class == LD_OPEN)
-        return fast_open(R, c, p);
+        return fast_push(R, c, FR_LIST, 1), 1;
     if (lead_class == LD_NUMBER)
-        return fast_atom(R, c, s, n, p, it, true);
+        return fast_atom(R, c, it, true);
     if (lead_class == LD_PREFIX)
-        return fast_prefix(R, c, s, n, p);
+        return fast_prefix(R, c);
     return FAST_NOT;
 }
 
-/* Run the machine over the commonest tokens from *p on, with the item
- * stack's top in registers, until an item is finished that the frames
- * must take (0, in *it) or a token it leaves to next_token (FAST_NOT).
- * A function of its own: its loop has the registers to itself. */
+/* Run the machine over the commonest tokens from *p on, with its state
+ * in registers, until an item is finished that the frames must take (0,
+ * in *it) or a token it leaves to next_token (FAST_NOT). */
 static int fast_run(struct reader *R, size_t *p, struct item *it)
 {
-    const uint8_t *s = R->text;
-    size_t n = R->len, q = *p;
-    struct cursor c;
-    cursor_load(R, &c);
+    struct cursor c = {R->text + *p, R->text + R->len, R->text, R->items + R->nitems, NULL};
+    cursor_load_lim(R, &c);
     int r;
     do {
-        r = q < n ? fast_token(R, &c, s, n, &q, it) : FAST_NOT;
+        r = c.at < c.end ? fast_token(R, &c, it) : FAST_NOT;
         while (r == 0 && R->nframes && R->frames[R->nframes - 1].kind == FR_PREFIX)
             r = fast_prefix_done(R, &c, it);
     } while (r == 1);
-    cursor_save(R, &c);
-    *p = q;
+    R->nitems = (size_t)(c.top - R->items);
+    *p = cursor_pos(&c, c.at);
     return r;
 }
 
