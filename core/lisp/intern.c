@@ -175,17 +175,25 @@ static void rehash(struct lisp *L, size_t cap)
             *free_slot(t, (uint32_t)old[k].mixlen) = old[k];
 }
 
+struct value *intern_add_at(struct lisp *L, struct intern_slot *free, const char *name,
+                            size_t len, uint64_t w0, uint64_t w1, uint32_t mix)
+{
+    struct intern_table *t = L->tab;
+    if ((t->n + 1) * 4 > t->cap * 3) { /* the slot moves with the others */
+        rehash(L, t->cap * 2);
+        free = free_slot(t, mix);
+    }
+    struct value *sym = new_symbol(L, name, len, w0, w1, true);
+    free->mixlen = mix | (uint64_t)len << 32;
+    free->sym = sym;
+    t->n++;
+    return sym;
+}
+
 struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
                          uint64_t w1, uint32_t mix)
 {
-    struct intern_table *t = L->tab;
-    if ((t->n + 1) * 4 > t->cap * 3)
-        rehash(L, t->cap * 2);
-    struct intern_slot *s = free_slot(t, mix);
-    s->mixlen = mix | (uint64_t)len << 32;
-    s->sym = new_symbol(L, name, len, w0, w1, true);
-    t->n++;
-    return s->sym;
+    return intern_add_at(L, free_slot(L->tab, mix), name, len, w0, w1, mix);
 }
 
 void intern_reserve(struct lisp *L, size_t n)
@@ -197,31 +205,12 @@ void intern_reserve(struct lisp *L, size_t n)
         rehash(L, cap);
 }
 
-/* The slot of the name with key w0, w1 and this mix, or the free slot
- * where it would go. */
-static const struct intern_slot *lookup(const struct intern_table *t, const char *name,
-                                        size_t len, uint64_t w0, uint64_t w1, uint32_t mix)
-{
-    uint64_t want = mix | (uint64_t)len << 32;
-    size_t mask = t->cap - 1;
-    for (size_t j = mix & mask;; j = (j + 1) & mask) {
-        const struct intern_slot *s = &t->slots[j];
-        if (s->mixlen == INTERN_FREE)
-            return s;
-        const char *sn = s->mixlen == want ? s->sym->u.sym.name : NULL;
-        if (sn && intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
-            (len <= 16 || intern_same_tail(sn, name, len)))
-            return s;
-    }
-}
-
 struct value *intern_find(struct lisp *L, const char *name, size_t len)
 {
     uint64_t w0, w1;
     name_key(name, len, &w0, &w1);
-    const struct intern_slot *s =
-        lookup(L->tab, name, len, w0, w1, intern_mix(name, len, w0, w1));
-    return s->mixlen != INTERN_FREE ? s->sym : NULL;
+    struct intern_slot *free;
+    return intern_lookup_key(L->tab, name, len, w0, w1, intern_mix(name, len, w0, w1), &free);
 }
 
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len)

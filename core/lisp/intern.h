@@ -111,6 +111,11 @@ static inline uint32_t intern_mix(const char *name, size_t len, uint64_t w0, uin
 struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
                          uint64_t w1, uint32_t mix);
 
+/* intern_add for a name whose free slot a lookup has found (see
+ * intern_lookup_key); the slot is checked against the table's load. */
+struct value *intern_add_at(struct lisp *L, struct intern_slot *free, const char *name,
+                            size_t len, uint64_t w0, uint64_t w1, uint32_t mix);
+
 /* Bytes of a symbol's header and member: an interned symbol's name
  * follows them in the same block (intern.c), so a probe finds the name
  * without loading its pointer. */
@@ -132,25 +137,27 @@ static inline bool intern_same_tail(const char *a, const char *b, size_t len)
 }
 
 /* The interned symbol with this name, whose key is (w0, w1) and mix
- * intern_mix's, or NULL when there is none yet: the slot's mix and
- * length, then the key, compared in words (and the rest of a name longer
- * than 16 bytes), with no call. */
+ * intern_mix's, or NULL and in *free the free slot where it goes: the
+ * slot's mix and length, then the key, compared in words (and the rest
+ * of a name longer than 16 bytes), with no call. */
 static inline struct value *intern_lookup_key(const struct intern_table *t, const char *name,
                                               size_t len, uint64_t w0, uint64_t w1,
-                                              uint32_t mix)
+                                              uint32_t mix, struct intern_slot **free)
 {
     uint64_t want = mix | (uint64_t)len << 32;
     size_t mask = t->cap - 1;
     for (size_t j = mix & mask;; j = (j + 1) & mask) {
-        const struct intern_slot *s = &t->slots[j];
+        struct intern_slot *s = &t->slots[j];
         if (s->mixlen == want) {
             const char *sn = intern_name_of(s->sym);
             if (intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
                 (len <= 16 || intern_same_tail(sn, name, len)))
                 return s->sym;
         }
-        if (s->mixlen == INTERN_FREE)
+        if (s->mixlen == INTERN_FREE) {
+            *free = s;
             return NULL;
+        }
     }
 }
 
@@ -160,8 +167,9 @@ static inline struct value *intern_symbol_key(struct lisp *L, const char *name, 
                                               uint64_t w0, uint64_t w1)
 {
     uint32_t mix = intern_mix(name, len, w0, w1);
-    struct value *sym = intern_lookup_key(L->tab, name, len, w0, w1, mix);
-    return sym ? sym : intern_add(L, name, len, w0, w1, mix);
+    struct intern_slot *free;
+    struct value *sym = intern_lookup_key(L->tab, name, len, w0, w1, mix, &free);
+    return sym ? sym : intern_add_at(L, free, name, len, w0, w1, mix);
 }
 
 /* intern_cstr's memory for the name at this address. */

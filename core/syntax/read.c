@@ -418,20 +418,20 @@ static READ_COLD struct value *intern_slow(struct lisp *L, const char *name, siz
 /* The symbol named by the n bytes at name, in a text that ends at end.
  * Where 16 bytes can be read from name, its key is two loads and two
  * masks, and the table lookup is inline. */
-static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *name, size_t n,
+static READ_INLINE struct value *plain_symbol(struct lisp *L, const uint8_t *name, size_t n,
                                               const uint8_t *end)
 {
-    struct lisp *L = R->L;
+    const char *cname = (const char *)name;
     if (end - name < 16)
-        return intern_slow(L, (const char *)name, n);
+        return intern_slow(L, cname, n);
     uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
     if (n < 16) {
         w0 &= key_mask0[n];
         w1 &= key_mask1[n];
     }
-    const char *cname = (const char *)name;
+    struct intern_slot *free;
     struct value *sym =
-        intern_lookup_key(L->tab, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
+        intern_lookup_key(L->tab, cname, n, w0, w1, intern_mix(cname, n, w0, w1), &free);
     /* A new name (one in seven) is interned by the general entry, which
      * finds its key again: nothing computed here lives across the call. */
     return sym ? sym : intern_slow(L, cname, n);
@@ -951,6 +951,10 @@ enum lead {
     LD_PREFIX,    /* ' ` , */
     LD_STRING,    /* " */
     LD_ESCAPE,    /* a backslash: an atom that starts with an escape */
+    LD_HASH,      /* #: the machine's when #' */
+    LD_DOT,       /* .: the machine's when a dot token followed by a space */
+    LD_VOPEN,     /* [ */
+    LD_VCLOSE,    /* ] */
 };
 
 #define X LD_LEXER
@@ -962,10 +966,10 @@ enum lead {
 static const uint8_t lead[256] = {
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x00 */
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x10 */
-    LD_SPACE, A, LD_STRING, X, A, A, A, P, LD_OPEN, LD_CLOSE, A, N, P, N, X, A, /* 0x20 */
+    LD_SPACE, A, LD_STRING, LD_HASH, A, A, A, P, LD_OPEN, LD_CLOSE, A, N, P, N, LD_DOT, A, /* 0x20 */
     N, N, N, N, N, N, N, N, N, N, A, B, A, A, A, X,             /* 0x30 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x40 */
-    A, A, A, A, A, A, A, A, A, A, A, X, LD_ESCAPE, X, A, A,     /* 0x50 */
+    A, A, A, A, A, A, A, A, A, A, A, LD_VOPEN, LD_ESCAPE, LD_VCLOSE, A, A, /* 0x50 */
     P, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x60 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x70 */
     /* 0x80 and above: the lexer's (multibyte atoms, NBSP) */
@@ -1127,9 +1131,9 @@ static inline int deliver(struct reader *R, struct item *it)
 /* The state fast_run keeps in registers while it reads the commonest
  * tokens: where it reads, and the item stack's top.  top is the next
  * free slot, and an item goes straight there while top < lim.  lim is
- * the end of the stack when the open frame is a list before its dot,
- * else the stack's base, so that one comparison says both that the item
- * is a list element and that there is room for it.  R->nitems is only up
+ * the end of the stack when the open frame is a list before its dot or
+ * a vector, else the stack's base, so that one comparison says both that
+ * the item is an element and that there is room for it.  R->nitems is only up
  * to date outside fast_run. */
 struct cursor {
     const uint8_t *at;   /* the next byte */
@@ -1145,7 +1149,7 @@ static inline void cursor_load_lim(const struct reader *R, struct cursor *c)
     c->lim = R->items;
     if (R->nframes) {
         const struct frame *f = &R->frames[R->nframes - 1];
-        if (f->kind == FR_LIST && f->dot == 0)
+        if ((f->kind == FR_LIST && f->dot == 0) || f->kind == FR_VECTOR)
             c->lim = R->items + R->capitems;
     }
 }
@@ -1200,13 +1204,14 @@ static READ_INLINE int fast_atom(struct reader *R, struct cursor *c, struct item
     }
     uint32_t start = cursor_pos(c, a), stop = cursor_pos(c, q);
     struct value *v = may_be_number ? plain_atom_value(R, start, stop)
-                                    : plain_symbol(R, a, (size_t)(q - a), c->end);
+                                    : plain_symbol(R->L, a, (size_t)(q - a), c->end);
     c->at = next;
     return cursor_put(c, v, start, stop, it);
 }
 
 /* A new frame of this kind for the opening token [c->at, c->at + len),
- * which takes the room for list elements away unless it is a list. */
+ * which takes the room for elements away unless it is a list or a
+ * vector. */
 static READ_INLINE struct frame *fast_push(struct reader *R, struct cursor *c, uint8_t kind,
                                            size_t len)
 {
@@ -1220,7 +1225,7 @@ static READ_INLINE struct frame *fast_push(struct reader *R, struct cursor *c, u
     f->start = start;
     f->tok_end = start + (uint32_t)len;
     f->base = (uint32_t)(c->top - R->items);
-    c->lim = kind == FR_LIST ? R->items + R->capitems : R->items;
+    c->lim = kind == FR_LIST || kind == FR_VECTOR ? R->items + R->capitems : R->items;
     c->at += len;
     return f;
 }
@@ -1268,8 +1273,74 @@ static READ_INLINE int fast_close(struct reader *R, struct cursor *c, struct ite
     return cursor_put(c, v, start, stop, it);
 }
 
-/* The commonest tokens at c->at (< c->end): atoms, `(`, `)`, quotes;
- * returns like token(), or FAST_NOT. */
+/* A string of ASCII bytes without backslashes (its bytes are its
+ * characters): its value and origin entry, [at, at + n + 2) with the
+ * quotes.  Out of line: strings are few. */
+static struct value *fast_string_value(struct reader *R, const uint8_t *data, size_t n,
+                                       uint32_t at)
+{
+    struct value *v = read_make_string(R, data, n, false, n);
+    origin_new(R, v, at, at + (uint32_t)n + 2, 0, 0);
+    return v;
+}
+
+/* `"`: a plain string (fast_string_value), or FAST_NOT for the lexer's. */
+static READ_INLINE int fast_string(struct reader *R, struct cursor *c, struct item *it)
+{
+    const uint8_t *a = c->at;
+    size_t n = (size_t)(c->end - a), q = lex_plain_string_end(a, n, 1);
+    if (q >= n || a[q] != '"')
+        return FAST_NOT;
+    uint32_t start = cursor_pos(c, a);
+    struct value *v = fast_string_value(R, a + 1, q - 1, start);
+    c->at = a + q + 1 + (q + 1 < n && a[q + 1] == ' ');
+    return cursor_put(c, v, start, start + (uint32_t)q + 1, it);
+}
+
+/* `#'`: a prefix frame; FAST_NOT for the other `#` syntaxes. */
+static READ_INLINE int fast_hash(struct reader *R, struct cursor *c)
+{
+    if (c->end - c->at < 2 || c->at[1] != '\'')
+        return FAST_NOT;
+    fast_push(R, c, FR_PREFIX, 2)->sub = LK_FUNCTION;
+    return 1;
+}
+
+/* A dot followed by a space in a list before its dot: the list's object
+ * after the dot goes to the frames (give_frame).  FAST_NOT otherwise (a
+ * symbol or number that starts with a dot, the errors). */
+static READ_INLINE int fast_dot(struct reader *R, struct cursor *c)
+{
+    if (c->end - c->at < 2 || c->at[1] != ' ' || !R->nframes)
+        return FAST_NOT;
+    struct frame *f = &R->frames[R->nframes - 1];
+    if (f->kind != FR_LIST || f->dot != 0)
+        return FAST_NOT;
+    f->dot = 1;
+    c->lim = R->items;
+    c->at += 2;
+    return 1;
+}
+
+/* `]` closing a vector: FAST_NOT for other frames (#[ and the errors). */
+static READ_INLINE int fast_vclose(struct reader *R, struct cursor *c, struct item *it)
+{
+    struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
+    if (!f || f->kind != FR_VECTOR || f->sub != VK_VECTOR)
+        return FAST_NOT;
+    uint32_t stop = cursor_pos(c, c->at) + 1;
+    bool in_list = f->flags & FRAME_IN_LIST;
+    R->nitems = (size_t)(c->top - R->items);
+    finish_vector(R, f, stop, it);
+    c->top = R->items + R->nitems;
+    c->lim = in_list ? R->items + R->capitems : R->items;
+    c->at += 1 + (c->end - c->at > 1 && c->at[1] == ' ');
+    return cursor_put(c, it->v, it->start, it->end, it);
+}
+
+/* The commonest tokens at c->at (< c->end): atoms, `(`, `)`, quotes,
+ * then plain strings, `#'`, vectors and dots; returns like token(), or
+ * FAST_NOT. */
 static READ_INLINE int fast_token(struct reader *R, struct cursor *c, struct item *it)
 {
     uint8_t lead_class = lead[*c->at];
@@ -1281,9 +1352,23 @@ static READ_INLINE int fast_token(struct reader *R, struct cursor *c, struct ite
         return fast_push(R, c, FR_LIST, 1), 1;
     if (lead_class == LD_NUMBER)
         return fast_atom(R, c, it, true);
-    if (lead_class == LD_PREFIX)
+    switch (lead_class) {
+    case LD_PREFIX:
         return fast_prefix(R, c);
-    return FAST_NOT;
+    case LD_STRING:
+        return fast_string(R, c, it);
+    case LD_HASH:
+        return fast_hash(R, c);
+    case LD_DOT:
+        return fast_dot(R, c);
+    case LD_VOPEN:
+        fast_push(R, c, FR_VECTOR, 1)->sub = VK_VECTOR;
+        return 1;
+    case LD_VCLOSE:
+        return fast_vclose(R, c, it);
+    default:
+        return FAST_NOT;
+    }
 }
 
 /* Run the machine over the commonest tokens from *p on, with its state

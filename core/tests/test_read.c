@@ -449,6 +449,53 @@ static void origin_map_records_spans(void **state)
     arena_free(f.a);
 }
 
+/* The machine's own tokens (quotes, #', vectors, a dot, plain strings)
+ * get the spans the lexer's tokens would. */
+static void origin_of_the_machines_tokens(void **state)
+{
+    (void)state;
+    struct fx f = fx_new();
+    /*               0         1         2         3 */
+    /*               01234567890123456789012345678901234567 */
+    const char *s = "(f #'g [a \"s\" 1] (x . y) '(q) ,@z \"t\")";
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)s, strlen(s), &r));
+    assert_string_equal(pr(&f, r.forms[0].v, false),
+                        "(f #'g [a \"s\" 1] (x . y) '(q) (\\,@ z) \"t\")");
+    const struct value *c = r.forms[0].v;
+    span_is(&r, c, false, 0, 38);
+    span_is(&r, c, true, 1, 2);
+    c = value_cdr(c); /* #'g */
+    span_is(&r, c, true, 3, 6);
+    span_is(&r, value_car(c), false, 3, 6);
+    span_is(&r, value_car(c), true, 3, 5);
+    span_is(&r, value_cdr(value_car(c)), true, 5, 6);
+    c = value_cdr(c); /* the vector */
+    span_is(&r, value_car(c), false, 7, 16);
+    size_t n;
+    const uint8_t *t = read_origin_text(&r, value_car(c)->u.vec.items[1], &n);
+    assert_non_null(t);
+    assert_int_equal(t - (const uint8_t *)s, 10);
+    assert_int_equal(n, 3);
+    c = value_cdr(c); /* (x . y) */
+    span_is(&r, value_car(c), false, 17, 24);
+    span_is(&r, value_car(c), true, 18, 19);
+    assert_int_equal(value_cdr(value_car(c))->kind, VK_SYMBOL);
+    c = value_cdr(c); /* '(q) */
+    span_is(&r, value_car(c), false, 25, 29);
+    span_is(&r, value_cdr(value_car(c)), false, 26, 29);
+    span_is(&r, value_car(value_cdr(value_car(c))), false, 26, 29);
+    c = value_cdr(c); /* ,@z */
+    span_is(&r, value_car(c), false, 30, 33);
+    span_is(&r, value_car(c), true, 30, 32);
+    c = value_cdr(c); /* "t" */
+    t = read_origin_text(&r, value_car(c), &n);
+    assert_int_equal(t - (const uint8_t *)s, 34);
+    assert_int_equal(n, 3);
+    assert_ptr_equal(value_cdr(c), f.L->nil);
+    arena_free(f.a);
+}
+
 /* A list of n one-letter symbols and n lists of one, from offset 0:
  * every cell's spans, whatever chunk of the map its entry fell in. */
 static void origin_spans_of_long_lists(size_t n)
@@ -711,6 +758,7 @@ int main(void)
         cmocka_unit_test(labels_share_and_are_per_form),
         cmocka_unit_test(origin_map_records_spans),
         cmocka_unit_test(origin_map_across_chunks),
+        cmocka_unit_test(origin_of_the_machines_tokens),
         cmocka_unit_test(own_scanning_matches_lexer),
         cmocka_unit_test(boolvec_in_a_list),
         cmocka_unit_test(integers_at_the_bound),
