@@ -137,17 +137,18 @@ static inline bool intern_same_tail(const char *a, const char *b, size_t len)
 }
 
 /* The interned symbol with this name, whose key is (w0, w1) and mix
- * intern_mix's, or NULL and in *free the free slot where it goes: the
- * slot's mix and length, then the key, compared in words (and the rest
- * of a name longer than 16 bytes), with no call. */
-static inline struct value *intern_lookup_key(const struct intern_table *t, const char *name,
-                                              size_t len, uint64_t w0, uint64_t w1,
-                                              uint32_t mix, struct intern_slot **free)
+ * intern_mix's, in the table's slots (mask: its capacity less one), or
+ * NULL and in *free the free slot where it goes: the slot's mix and
+ * length, then the key, compared in words (and the rest of a name longer
+ * than 16 bytes), with no call. */
+static inline struct value *intern_lookup_in(struct intern_slot *slots, size_t mask,
+                                             const char *name, size_t len, uint64_t w0,
+                                             uint64_t w1, uint32_t mix,
+                                             struct intern_slot **free)
 {
     uint64_t want = mix | (uint64_t)len << 32;
-    size_t mask = t->cap - 1;
     for (size_t j = mix & mask;; j = (j + 1) & mask) {
-        struct intern_slot *s = &t->slots[j];
+        struct intern_slot *s = &slots[j];
         if (s->mixlen == want) {
             const char *sn = intern_name_of(s->sym);
             if (intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
@@ -159,6 +160,14 @@ static inline struct value *intern_lookup_key(const struct intern_table *t, cons
             return NULL;
         }
     }
+}
+
+/* intern_lookup_in of the table t. */
+static inline struct value *intern_lookup_key(const struct intern_table *t, const char *name,
+                                              size_t len, uint64_t w0, uint64_t w1,
+                                              uint32_t mix, struct intern_slot **free)
+{
+    return intern_lookup_in(t->slots, t->cap - 1, name, len, w0, w1, mix, free);
 }
 
 /* intern_symbol for a caller that has the name's key (w0, w1) already:

@@ -407,34 +407,45 @@ static const uint64_t key_mask1[17] = {
     UINT64_C(0xFFFFFFFFFFFF), UINT64_C(0xFFFFFFFFFFFFFF), UINT64_MAX,
 };
 
+/* The symbol table's slots where the machine looks names up: they move
+ * when the table grows (the old ones would only miss the names added
+ * since, which intern_slow then finds). */
+static inline void table_load(struct reader *R)
+{
+    R->islots = R->L->tab->slots;
+    R->imask = R->L->tab->cap - 1;
+}
+
 /* intern_symbol out of the way of the lookups: for a name the table
  * does not have yet, or one too near the end of the text for its key's
  * loads. */
-static READ_COLD struct value *intern_slow(struct lisp *L, const char *name, size_t n)
+static READ_COLD struct value *intern_slow(struct reader *R, const char *name, size_t n)
 {
-    return intern_symbol(L, name, n);
+    struct value *sym = intern_symbol(R->L, name, n);
+    table_load(R);
+    return sym;
 }
 
 /* The symbol named by the n bytes at name, in a text that ends at end.
  * Where 16 bytes can be read from name, its key is two loads and two
  * masks, and the table lookup is inline. */
-static READ_INLINE struct value *plain_symbol(struct lisp *L, const uint8_t *name, size_t n,
+static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *name, size_t n,
                                               const uint8_t *end)
 {
     const char *cname = (const char *)name;
     if (end - name < 16)
-        return intern_slow(L, cname, n);
+        return intern_slow(R, cname, n);
     uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
     if (n < 16) {
         w0 &= key_mask0[n];
         w1 &= key_mask1[n];
     }
     struct intern_slot *free;
-    struct value *sym =
-        intern_lookup_key(L->tab, cname, n, w0, w1, intern_mix(cname, n, w0, w1), &free);
+    struct value *sym = intern_lookup_in(R->islots, R->imask, cname, n, w0, w1,
+                                         intern_mix(cname, n, w0, w1), &free);
     /* A new name (one in seven) is interned by the general entry, which
      * finds its key again: nothing computed here lives across the call. */
-    return sym ? sym : intern_slow(L, cname, n);
+    return sym ? sym : intern_slow(R, cname, n);
 }
 
 /* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
@@ -469,7 +480,7 @@ static struct value *plain_atom_value(struct reader *R, size_t p, size_t q)
         origin_new(R, v, (uint32_t)p, (uint32_t)q, 0, 0);
         return v;
     }
-    return intern_symbol(R->L, (const char *)s, n);
+    return intern_slow(R, (const char *)s, n);
 }
 
 /* Symbol or number from an LK_ATOM token. */
@@ -1204,7 +1215,7 @@ static READ_INLINE int fast_atom(struct reader *R, struct cursor *c, struct item
     }
     uint32_t start = cursor_pos(c, a), stop = cursor_pos(c, q);
     struct value *v = may_be_number ? plain_atom_value(R, start, stop)
-                                    : plain_symbol(R->L, a, (size_t)(q - a), c->end);
+                                    : plain_symbol(R, a, (size_t)(q - a), c->end);
     c->at = next;
     return cursor_put(c, v, start, stop, it);
 }
@@ -1378,6 +1389,7 @@ static int fast_run(struct reader *R, size_t *p, struct item *it)
 {
     struct cursor c = {R->text + *p, R->text + R->len, R->text, R->items + R->nitems, NULL};
     cursor_load_lim(R, &c);
+    table_load(R);
     int r;
     do {
         r = c.at < c.end ? fast_token(R, &c, it) : FAST_NOT;

@@ -87,6 +87,9 @@ struct reader {
     size_t capl, nlabels;
     bool labels_used;         /* some #N= occurred in this top-level form */
     struct read_origin *origin;
+    struct intern_slot *islots; /* the symbol table's slots and capacity */
+    size_t imask;               /* less one, as of the last intern by the
+                                   machine (intern_slow) or its start */
     struct read_error err;
 };
 

@@ -449,6 +449,34 @@ static void origin_map_records_spans(void **state)
     arena_free(f.a);
 }
 
+/* Many new names, each read twice: the symbol table grows while the
+ * machine looks names up in it, and the second reading of a name finds
+ * the symbol the first made (names that may be numbers among them). */
+static void names_while_the_table_grows(void **state)
+{
+    (void)state;
+    struct fx f = fx_new();
+    enum { N = 5000 };
+    char *s = arena_alloc(f.a, 2 * N * 12 + 8);
+    size_t k = 0;
+    s[k++] = '(';
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < N; i++)
+            k += (size_t)sprintf(s + k, i % 7 ? "s%d " : "-%d- ", i);
+    s[k - 1] = ')';
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)s, k, &r));
+    const struct value *a = r.forms[0].v, *b = a;
+    for (int i = 0; i < N; i++)
+        b = value_cdr(b);
+    for (int i = 0; i < N; i++, a = value_cdr(a), b = value_cdr(b)) {
+        assert_int_equal(value_car(a)->kind, VK_SYMBOL);
+        assert_ptr_equal(value_car(a), value_car(b));
+    }
+    assert_ptr_equal(b, f.L->nil);
+    arena_free(f.a);
+}
+
 /* The machine's own tokens (quotes, #', vectors, a dot, plain strings)
  * get the spans the lexer's tokens would. */
 static void origin_of_the_machines_tokens(void **state)
@@ -759,6 +787,7 @@ int main(void)
         cmocka_unit_test(origin_map_records_spans),
         cmocka_unit_test(origin_map_across_chunks),
         cmocka_unit_test(origin_of_the_machines_tokens),
+        cmocka_unit_test(names_while_the_table_grows),
         cmocka_unit_test(own_scanning_matches_lexer),
         cmocka_unit_test(boolvec_in_a_list),
         cmocka_unit_test(integers_at_the_bound),
