@@ -86,7 +86,7 @@ static inline void store8(char *p, uint64_t w)
 
 #define HIGHS UINT64_C(0x8080808080808080)
 
-/* Copy the len > 16 bytes of name to dst with a NUL after them, a word
+/* Copy the len >= 16 bytes of name to dst with a NUL after them, a word
  * at a time (the last word overlapping the one before it); returns the
  * OR of the words, whose high bits say whether the name has a non-ASCII
  * byte. */
@@ -106,7 +106,7 @@ static uint64_t copy_long_name(char *dst, const char *name, size_t len)
 
 /* A symbol and its name in one block, the name zero-padded to 16 bytes
  * at least (its key, intern.h), the key w0, w1 of a name of up to 16
- * bytes stored as two words. */
+ * bytes stored as two words (zero bytes after the name: its NUL). */
 static struct value *new_symbol(struct lisp *L, const char *name, size_t len, uint64_t w0,
                                 uint64_t w1, bool interned)
 {
@@ -114,10 +114,9 @@ static struct value *new_symbol(struct lisp *L, const char *name, size_t len, ui
     struct value *v = (struct value *)block;
     char *copy = block + SYMBOL_SIZE;
     uint64_t acc = w0 | w1;
-    if (len <= 16) {
+    if (len < 16) {
         store8(copy, w0);
         store8(copy + 8, w1);
-        copy[len] = 0;
     } else {
         acc = copy_long_name(copy, name, len);
     }

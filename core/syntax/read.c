@@ -416,12 +416,35 @@ static inline void table_load(struct reader *R)
     R->imask = R->L->tab->cap - 1;
 }
 
-/* intern_symbol out of the way of the lookups: for a name the table
- * does not have yet, or one too near the end of the text for its key's
- * loads. */
+/* intern_symbol out of the way of the lookups: for a name too near the
+ * end of the text for its key's loads, or one that may be a number. */
 static READ_COLD struct value *intern_slow(struct reader *R, const char *name, size_t n)
 {
     struct value *sym = intern_symbol(R->L, name, n);
+    table_load(R);
+    return sym;
+}
+
+/* The key of the n bytes at name (16 of which can be read): two loads
+ * and two masks. */
+static inline void plain_key(const uint8_t *name, size_t n, uint64_t *w0, uint64_t *w1)
+{
+    *w0 = intern_load8(name);
+    *w1 = intern_load8(name + 8);
+    if (n < 16) {
+        *w0 &= key_mask0[n];
+        *w1 &= key_mask1[n];
+    }
+}
+
+/* A name plain_symbol did not find (one in seven), out of the way of
+ * the lookups: its key is found again here, so that nothing computed
+ * there lives across the call. */
+static READ_COLD struct value *intern_new_name(struct reader *R, const uint8_t *name, size_t n)
+{
+    uint64_t w0, w1;
+    plain_key(name, n, &w0, &w1);
+    struct value *sym = intern_symbol_key(R->L, (const char *)name, n, w0, w1);
     table_load(R);
     return sym;
 }
@@ -435,17 +458,12 @@ static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *n
     const char *cname = (const char *)name;
     if (end - name < 16)
         return intern_slow(R, cname, n);
-    uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
-    if (n < 16) {
-        w0 &= key_mask0[n];
-        w1 &= key_mask1[n];
-    }
+    uint64_t w0, w1;
+    plain_key(name, n, &w0, &w1);
     struct intern_slot *free;
     struct value *sym = intern_lookup_in(R->islots, R->imask, cname, n, w0, w1,
                                          intern_mix(cname, n, w0, w1), &free);
-    /* A new name (one in seven) is interned by the general entry, which
-     * finds its key again: nothing computed here lives across the call. */
-    return sym ? sym : intern_slow(R, cname, n);
+    return sym ? sym : intern_new_name(R, name, n);
 }
 
 /* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
