@@ -202,9 +202,32 @@ static int64_t string_escape_char(int64_t c, struct strbuild *sb)
     return mods ? -1 : ch;
 }
 
+/* The character a backslash and the ASCII byte b stand for in a string
+ * when that is all of the escape (elisp-syntax.md 1.7): the letters of
+ * control characters, and bytes that stand for themselves; 0 for the
+ * others (modifier prefixes, x u U N, octal digits, newline and space,
+ * controls), which lex_escape reads. */
+static const uint8_t string_escape_byte[128] = {
+    ['!'] = '!', ['"'] = '"', ['#'] = '#', ['$'] = '$', ['%'] = '%', ['&'] = '&',
+    ['\''] = '\'', ['('] = '(', [')'] = ')', ['*'] = '*', ['+'] = '+', [','] = ',',
+    ['-'] = '-', ['.'] = '.', ['/'] = '/', ['8'] = '8', ['9'] = '9', [':'] = ':',
+    [';'] = ';', ['<'] = '<', ['='] = '=', ['>'] = '>', ['?'] = '?', ['@'] = '@',
+    ['['] = '[', ['\\'] = '\\', [']'] = ']', ['_'] = '_', ['`'] = '`', ['{'] = '{',
+    ['|'] = '|', ['}'] = '}', ['~'] = '~',
+    ['a'] = 7, ['b'] = 8, ['d'] = 127, ['e'] = 27, ['f'] = 12, ['n'] = 10, ['r'] = 13,
+    ['t'] = 9, ['v'] = 11, ['s'] = 32,
+};
+
 static bool string_escape(struct reader *R, size_t *p, struct strbuild *sb)
 {
     size_t at = *p;
+    uint8_t b = at + 1 < R->len ? R->text[at + 1] : 0;
+    if (b < 0x80 && string_escape_byte[b]) { /* the usual escapes, at once */
+        sb->buf[sb->k++] = string_escape_byte[b];
+        sb->nchars++;
+        *p = at + 2;
+        return true;
+    }
     int64_t c;
     (*p)++;
     if (!lex_escape(&R->lx, p, true, &c))

@@ -477,6 +477,31 @@ static void names_while_the_table_grows(void **state)
     arena_free(f.a);
 }
 
+/* A string of one escape "\\X" holds the character ?\\X stands for, for
+ * every printable ASCII X that is all of its escape (the reader takes
+ * the usual ones from a table, the character literal from lex_escape). */
+static void string_escapes_agree_with_characters(void **state)
+{
+    (void)state;
+    for (int b = 0x21; b < 0x7F; b++) {
+        if (strchr("^CMSHAxuUN01234567", b))
+            continue;
+        struct fx f = fx_new();
+        char text[16];
+        int n = snprintf(text, sizeof text, "\"\\%c\" ?\\%c", b, b);
+        struct read_result r;
+        assert_true(read_source(f.L, (const uint8_t *)text, (size_t)n, &r));
+        assert_int_equal(r.n_forms, 2);
+        const struct value *str = r.forms[0].v, *ch = r.forms[1].v;
+        assert_int_equal(str->kind, VK_STRING);
+        assert_int_equal(str->u.str.len, 1);
+        assert_int_equal(ch->kind, VK_INT);
+        if (str->u.str.data[0] != ch->u.i)
+            fail_msg("\\%c: string %d, character %d", b, str->u.str.data[0], (int)ch->u.i);
+        arena_free(f.a);
+    }
+}
+
 /* The machine's own tokens (quotes, #', vectors, a dot, plain strings)
  * get the spans the lexer's tokens would. */
 static void origin_of_the_machines_tokens(void **state)
@@ -788,6 +813,7 @@ int main(void)
         cmocka_unit_test(origin_map_across_chunks),
         cmocka_unit_test(origin_of_the_machines_tokens),
         cmocka_unit_test(names_while_the_table_grows),
+        cmocka_unit_test(string_escapes_agree_with_characters),
         cmocka_unit_test(own_scanning_matches_lexer),
         cmocka_unit_test(boolvec_in_a_list),
         cmocka_unit_test(integers_at_the_bound),
