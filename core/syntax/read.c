@@ -1,8 +1,9 @@
 /* read.c - tokens -> Lisp values, with an explicit stack (see read.h).
  *
- * Stage 1b of the pipeline.  read_object() scans the common tokens (plain
- * atoms and strings, parentheses, quotes, single spaces) itself, straight
- * into its stacks, and takes every other token from lex.c; an opening
+ * Stage 1b of the pipeline.  The machine (fast_run) scans the common
+ * tokens (plain atoms and strings, parentheses, quotes, vectors, single
+ * spaces) itself, straight into its stacks; next_token takes the rarer
+ * ones, and the lexer (lex.c) the rest; an opening
  * token pushes a frame, an atom or a closing token produces an item, and
  * the item is handed to the frame below it until a frame wants more input
  * or the stack is empty.  Nothing recurses on the nesting depth of the
@@ -508,8 +509,7 @@ static inline bool small_integer(const uint8_t *s, size_t n, struct value **out,
 
 /* Symbol or number from the atom [p, q) of plain ASCII bytes (no
  * backslash, nothing >= 0x80), for atoms that may be numbers: symbols
- * among them are rare (-, 1+), and are interned by the general entry, so
- * that plain_symbol inlines where most symbols are read. */
+ * among them are rare (-, 1+), and are interned out of line. */
 static struct value *plain_atom_value(struct reader *R, size_t p, size_t q)
 {
     const uint8_t *s = R->text + p;
@@ -632,8 +632,9 @@ static void link_cells(char *block, const struct item *items, size_t n,
 
 /* link_cells_origin where the map's chunk ends inside the list: the
  * entries are taken one at a time. */
-static READ_COLD void link_cells_split(struct read_origin *o, char *block, const struct item *items,
-                             size_t n, struct value *last, uint32_t start, uint32_t end)
+static READ_COLD void link_cells_split(struct read_origin *o, char *block,
+                                       const struct item *items, size_t n, struct value *last,
+                                       uint32_t start, uint32_t end)
 {
     link_cells(block, items, n, last);
     struct value *c = (struct value *)block;
@@ -684,8 +685,9 @@ static READ_INLINE void link_cells_origin(struct read_origin *o, char *block,
 /* The list of the n > 0 items ending in last, spanning [start, end): one
  * block for the whole list (one allocation, consecutive cells of a cons's
  * size), its origin entries written in the same pass. */
-static READ_INLINE struct value *build_list(struct reader *R, const struct item *items, size_t n,
-                                       struct value *last, uint32_t start, uint32_t end)
+static READ_INLINE struct value *build_list(struct reader *R, const struct item *items,
+                                            size_t n, struct value *last, uint32_t start,
+                                            uint32_t end)
 {
     char *block = arena_alloc(R->a, n * CONS_SIZE);
     if (R->origin)
@@ -988,13 +990,12 @@ static int lexer_token(struct reader *R, size_t *p, struct item *it)
 
 /* Most of a text is plain atoms, parentheses, quotes and single spaces.
  * The machine scans these itself, straight from the text into its
- * stacks; every other token, and any atom with a backslash or a byte
- * >= 0x80, goes through the lexer (lexer_token), which finds the same
- * boundaries for the tokens read here. */
+ * stacks; the tokens it leaves go to next_token, and any atom with a
+ * byte >= 0x80 and the other syntaxes through the lexer (lexer_token),
+ * which finds the same boundaries for the tokens read here. */
 enum lead {
     LD_LEXER,     /* any other token: the lexer's */
-    LD_ATOM,      /* an ASCII constituent that starts a symbol (or a number:
-                     `.5`, which the lexer's dot rule lets through) */
+    LD_ATOM,      /* an ASCII constituent that starts a symbol */
     LD_NUMBER,    /* a digit, `+` or `-`: an atom that may be a number */
     LD_SPACE,     /* ' ' */
     LD_BLANK,     /* the other whitespace and controls, `;` */
@@ -1018,7 +1019,8 @@ enum lead {
 static const uint8_t lead[256] = {
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x00 */
     B, B, B, B, B, B, B, B, B, B, B, B, B, B, B, B,             /* 0x10 */
-    LD_SPACE, A, LD_STRING, LD_HASH, A, A, A, P, LD_OPEN, LD_CLOSE, A, N, P, N, LD_DOT, A, /* 0x20 */
+    LD_SPACE, A, LD_STRING, LD_HASH, A, A, A, P,                /* 0x20 */
+    LD_OPEN, LD_CLOSE, A, N, P, N, LD_DOT, A,                  /* 0x28 */
     N, N, N, N, N, N, N, N, N, N, A, B, A, A, A, X,             /* 0x30 */
     A, A, A, A, A, A, A, A, A, A, A, A, A, A, A, A,             /* 0x40 */
     A, A, A, A, A, A, A, A, A, A, A, LD_VOPEN, LD_ESCAPE, LD_VCLOSE, A, A, /* 0x50 */
@@ -1185,8 +1187,8 @@ static inline int deliver(struct reader *R, struct item *it)
  * free slot, and an item goes straight there while top < lim.  lim is
  * the end of the stack when the open frame is a list before its dot or
  * a vector, else the stack's base, so that one comparison says both that
- * the item is an element and that there is room for it.  R->nitems is only up
- * to date outside fast_run. */
+ * the item is an element and that there is room for it.  R->nitems is
+ * only up to date outside fast_run. */
 struct cursor {
     const uint8_t *at;   /* the next byte */
     const uint8_t *end;  /* the end of the text */
