@@ -13,9 +13,7 @@
 
 #include "match/know.h"
 
-enum {
-    TAG_TEST = 300, TAG_NODE = 301, TAG_STATE = 302, TAG_EQL = 303,
-};
+enum { TAG_EQL = 303 };
 
 /* Distinct states one compilation may build before giving up. */
 #define STATE_BUDGET 400000
@@ -42,6 +40,7 @@ struct dt {
     struct scratch sc;          /* split_rest's and subst_rest's buffers */
     uint64_t *words;            /* compute_free's buffer (past 64 temporaries) */
     uint32_t cap_words;
+    size_t states;              /* distinct states built (STATE_BUDGET) */
     size_t size;                /* state_size of the distinct states built */
     struct value *not;          /* the symbol (strip_not, at every test) */
 };
@@ -230,6 +229,13 @@ static const struct value *strip_not(struct dt *d, const struct value *fun)
     return fun;
 }
 
+static bool same_test(const void *obj, const void *arg)
+{
+    const struct dtest *t = obj, *k = arg;
+    return t->kind == k->kind && t->p == k->p && t->s == k->s && t->env == k->env &&
+           t->prev == k->prev;
+}
+
 static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
                                      const struct pat *p, const struct subj *s,
                                      struct memo_list *vars)
@@ -246,10 +252,10 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     } else if (kind == DT_GUARD) {
         env = env_of(d, p->val->v, vars);
     }
-    struct memo_key k = {TAG_TEST, kind, {p, s, env, prev}};
-    uint32_t h = memo_key_hash(&k);
+    struct dtest k = {{{0, 0}}, kind, p, s, env, prev};
+    uint32_t h = memo_obj_hash(MEMO_KIND_TEST, kind, p, s, env, prev);
     size_t hole;
-    struct dtest *t = memo_lookup(&d->m->unique, &k, h, &hole);
+    struct dtest *t = memo_probe_obj(&d->m->unique, h, same_test, &k, &hole);
     if (t)
         return t;
     t = ARENA_NEW(d->m->a, struct dtest);
@@ -259,22 +265,40 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     t->s = s;
     t->env = env;
     t->prev = prev;
-    memo_add(d->m, &d->m->unique, &k, h, t, hole);
+    memo_add_obj(d->m, &d->m->unique, h, t, hole);
     return t;
+}
+
+/* The identity of a node: kind, clause and the four words (memo_key's
+ * four: a leaf's vars in the place of a binding's temp). */
+struct node_key {
+    enum dnode_kind kind;
+    uint32_t clause;
+    const struct dtest *t;
+    const struct dnode *then, *els;
+    const void *w3;
+};
+
+static bool same_node(const void *obj, const void *arg)
+{
+    const struct dnode *n = obj;
+    const struct node_key *k = arg;
+    const void *w3 = n->kind == DN_LEAF ? (const void *)n->vars : (const void *)n->temp;
+    return n->kind == k->kind && n->clause == k->clause && n->test == k->t &&
+           n->then == k->then && n->els == k->els && w3 == k->w3;
 }
 
 static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
                                      const struct dtest *t,
-                                     const struct dnode *then,
-                                     const struct dnode *els,
+                                     const struct dnode *then, const struct dnode *els,
                                      const struct subj *temp, uint32_t clause,
                                      struct memo_list *vars)
 {
     const void *w3 = kind == DN_LEAF ? (const void *)vars : (const void *)temp;
-    struct memo_key k = {TAG_NODE, (uint32_t)kind | clause << 3, {t, then, els, w3}};
-    uint32_t h = memo_key_hash(&k);
+    struct node_key k = {kind, clause, t, then, els, w3};
+    uint32_t h = memo_obj_hash(MEMO_KIND_NODE, (uint32_t)kind | clause << 3, t, then, els, w3);
     size_t hole;
-    struct dnode *n = memo_lookup(&d->m->unique, &k, h, &hole);
+    struct dnode *n = memo_probe_obj(&d->m->unique, h, same_node, &k, &hole);
     if (n)
         return n;
     n = ARENA_NEW(d->m->a, struct dnode);
@@ -287,7 +311,7 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
     n->clause = clause;
     n->vars = vars;
     compute_free(d, n);
-    memo_add(d->m, &d->m->unique, &k, h, n, hole);
+    memo_add_obj(d->m, &d->m->unique, h, n, hole);
     return n;
 }
 
@@ -841,6 +865,37 @@ static const struct dnode *step(struct dt *d, struct memo_list *pending,
     }
 }
 
+/* A state of u1 in the computed cache (m->cache): recorded when first
+ * reached, its node set once built (NULL while it is being built). */
+struct state {
+    struct memo_list *pending, *vars, *rest;
+    uint32_t clause;
+    const struct dnode *node;
+};
+
+static bool same_state(const void *obj, const void *arg)
+{
+    const struct state *s = obj, *k = arg;
+    return s->pending == k->pending && s->vars == k->vars && s->rest == k->rest &&
+           s->clause == k->clause;
+}
+
+/* The state k as recorded in m->cache (recorded now if it is new): one
+ * probe serves the cache's question and the recording of the state. */
+static struct state *state_of(struct dt *d, const struct state *k)
+{
+    struct memo_ctx *m = d->m;
+    uint32_t h = memo_obj_hash(MEMO_KIND_STATE, k->clause, k->pending, k->vars, k->rest, NULL);
+    size_t hole;
+    struct state *st = memo_probe_obj(&m->cache, h, same_state, k, &hole);
+    if (!st) {
+        st = ARENA_NEWN(m->a, struct state, 1);
+        *st = *k;
+        memo_add_obj(m, &m->cache, h, st, hole);
+    }
+    return st;
+}
+
 static const struct dnode *u1(struct dt *d, struct memo_list *pending,
                               uint32_t clause, struct memo_list *vars,
                               struct memo_list *rest)
@@ -849,22 +904,25 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
     if (m->too_deep || m->failed)
         return NULL;
     rest = prune(d, pending, clause, vars, rest);
-    struct memo_key k = {TAG_STATE, clause, {pending, vars, rest, NULL}};
-    uint32_t h = memo_key_hash(&k);
-    const struct dnode *r = memo_cache_get(m, &k, h);
-    if (r)
-        return r;
-    if (m->cache.n >= STATE_BUDGET || d->size >= SIZE_BUDGET || !memo_enter(m)) {
+    struct state *st = state_of(d, &(struct state){pending, vars, rest, clause, NULL});
+    if (m->use_cache) {
+        if (st->node) {
+            m->hits++;
+            return st->node;
+        }
+        m->misses++;
+    }
+    if (d->states >= STATE_BUDGET || d->size >= SIZE_BUDGET || !memo_enter(m)) {
         m->too_deep = true;
         return NULL;
     }
-    r = step(d, pending, clause, vars, rest);
+    const struct dnode *r = step(d, pending, clause, vars, rest);
     memo_leave(m);
-    size_t before = m->cache.n;
-    if (r)
-        memo_cache_put(m, &k, h, (void *)r);
-    if (m->cache.n > before) /* distinct states only: the same with memo off */
+    if (r && !st->node) { /* distinct states only: the same with memo off */
+        st->node = r;
+        d->states++;
         d->size += state_size(pending, vars);
+    }
     return r;
 }
 

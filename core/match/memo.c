@@ -32,8 +32,8 @@ static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
             t->slots[memo_free_slot(t, old.slots[k].hash)] = old.slots[k];
 }
 
-/* One more chunk of entries, twice the size of the last (the first one
- * small, up to MEMO_CHUNK_MAX): the entries already stored stay where
+/* One more chunk of pointers, twice the size of the last (the first one
+ * small, up to MEMO_CHUNK_MAX): the pointers already stored stay where
  * they are. */
 static void grow_ents(struct memo_ctx *m, struct memo_table *t)
 {
@@ -44,7 +44,7 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
         size = MEMO_CHUNK_MAX;
     if (!t->cap_chunks) {
         t->cap_chunks = 8;
-        t->chunk = ARENA_NEWN(m->a, struct memo_entry *, t->cap_chunks);
+        t->chunk = ARENA_NEWN(m->a, void **, t->cap_chunks);
     } else if (t->n_chunks == t->cap_chunks) {
         if (t->cap_chunks == MEMO_CHUNKS) /* past any arena: out of memory */
             arena_alloc(m->a, SIZE_MAX);
@@ -52,13 +52,13 @@ static void grow_ents(struct memo_ctx *m, struct memo_table *t)
                               t->cap_chunks * 2 * sizeof *t->chunk);
         t->cap_chunks *= 2;
     }
-    t->next = t->chunk[t->n_chunks] = ARENA_NEWN(m->a, struct memo_entry, size);
+    t->next = t->chunk[t->n_chunks] = ARENA_NEWN(m->a, void *, size);
     t->end = t->next + size;
     t->next_ref = (t->n_chunks++ << MEMO_CHUNK_BITS) + 1;
 }
 
 /* Inserts left before the slots would be more than half full (short
- * probes) or the last chunk of entries full. */
+ * probes) or the last chunk of pointers full. */
 static void set_room(struct memo_table *t)
 {
     size_t slots = t->cap / 2 - t->n, ents = (size_t)(t->end - t->next);
@@ -106,26 +106,36 @@ void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
         memo_add(m, &m->cache, k, h, node, hole);
 }
 
-enum { TAG_LIST = 1 };
-
-/* The hash of a list cell's key: the most frequent key of all, so it
- * mixes its two words only (the table compares whole keys; any function
- * of the key works as long as every list key uses it). */
+/* The hash of a list cell: the most frequent object of all, so it mixes
+ * its two words only. */
 static uint32_t list_hash(const struct memo_obj *car, const struct memo_list *cdr)
 {
     const uint64_t m = 0x9e3779b97f4a7c15u;
     uint64_t h = ((uint64_t)car->h.hash << 32 | (cdr ? cdr->o.h.hash : 0x51u)) * m;
     h ^= h >> 29;
-    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+    return memo_kind_hash(MEMO_KIND_LIST, (uint32_t)(h >> 32) ^ (uint32_t)h);
+}
+
+/* The cell probed for: (car . cdr). */
+struct cell_key {
+    const struct memo_obj *car;
+    const struct memo_list *cdr;
+};
+
+static bool same_cell(const void *obj, const void *arg)
+{
+    const struct memo_list *l = obj;
+    const struct cell_key *k = arg;
+    return l->car == k->car && l->cdr == k->cdr;
 }
 
 struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
                             struct memo_list *cdr)
 {
-    struct memo_key k = {TAG_LIST, 0, {car, cdr, NULL, NULL}};
+    struct cell_key k = {car, cdr};
     uint32_t h = list_hash(car, cdr);
     size_t hole;
-    struct memo_list *l = memo_lookup(&m->unique, &k, h, &hole);
+    struct memo_list *l = memo_probe_obj(&m->unique, h, same_cell, &k, &hole);
     if (l)
         return l;
     l = ARENA_NEW(m->a, struct memo_list);
@@ -133,7 +143,7 @@ struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
     l->car = car;
     l->cdr = cdr;
     l->len = cdr ? cdr->len + 1 : 1;
-    memo_add(m, &m->unique, &k, h, l, hole);
+    memo_add_obj(m, &m->unique, h, l, hole);
     return l;
 }
 

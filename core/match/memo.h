@@ -7,12 +7,14 @@
  * a compiler state to the decision node built for it; it is a pure
  * optimisation (switchable, counted for --stats).
  *
- * Functions, in order: memo_ctx_init, memo_mix, memo_key_hash,
- * memo_entry_of, memo_probe, memo_lookup, memo_find (inline, as are
- * memo_mix to memo_find), memo_find_by, memo_free_slot (inline),
- * memo_reserve, memo_table_grow (memo_add's slow path), memo_add, memo_insert,
- * memo_stamp (inline), memo_cons (and list helpers), memo_cache_get,
- * memo_cache_put, memo_epoch, memo_enter and memo_leave (inline).
+ * Functions, in order: memo_ptr_of, memo_entry_of, memo_kind_hash,
+ * memo_ctx_init, memo_mix, memo_words_hash, memo_key_hash, memo_obj_hash,
+ * memo_scan, memo_probe, memo_probe_obj, memo_lookup, memo_find (inline,
+ * as are memo_ptr_of to memo_find), memo_find_by, memo_free_slot
+ * (inline), memo_reserve, memo_table_grow (the inserts' slow path),
+ * memo_add_ptr, memo_add_obj, memo_add, memo_insert, memo_stamp (inline),
+ * memo_cons (and list helpers), memo_cache_get, memo_cache_put,
+ * memo_epoch, memo_enter and memo_leave (inline).
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -54,53 +56,88 @@ struct memo_key {
     const void *w[4]; /* child objects or canonical values */
 };
 
-/* A slot: the entry's hash (compared before its key) and its number
- * plus one (0 = empty).  Eight bytes, so probing touches few lines. */
+/* A slot: the hash of what it holds (compared first) and that thing's
+ * reference (0 = empty).  Eight bytes, so probing touches few lines. */
 struct memo_slot {
     uint32_t hash;
     uint32_t idx;
 };
 
+/* What a keyed insert (memo_add) stores: the key and its object. */
 struct memo_entry {
     struct memo_key key; /* identity */
     void *obj;
 };
 
-/* One hash table from keys to objects: open addressing over small slots
- * (hash and entry reference), the keys and objects themselves in chunks
- * of entries (the first a quarter of the first slots, then doubling up to
- * MEMO_CHUNK_MAX), so growing never copies an entry and an entry never
- * moves; growing the slots rehashes only the slots.  A zeroed struct is
- * an empty table. */
+/* One hash table: open addressing over small slots (hash and reference),
+ * the things referred to in chunks of pointers (the first a quarter of
+ * the first slots, then doubling up to MEMO_CHUNK_MAX), so growing never
+ * copies them and nothing stored ever moves; growing the slots rehashes
+ * only the slots.  A table holds two sorts of things: entries of a key
+ * and an object (memo_add, memo_lookup: the key is kept in the entry),
+ * and objects that are their own key (memo_add_obj, memo_probe_obj: the
+ * caller compares the object's fields, so nothing is copied).  The hash
+ * tells them apart: memo_key_hash leaves the top MEMO_KIND_BITS clear,
+ * memo_kind_hash sets them to the object's kind.  A zeroed struct is an
+ * empty table. */
 struct memo_table {
     struct memo_slot *slots;  /* cap slots: idx 0 when empty, else the
-                                 entry's reference (memo_entry_of) */
-    struct memo_entry **chunk; /* cap_chunks chunk pointers, n_chunks used */
-    struct memo_entry *next;  /* where the next entry goes */
-    struct memo_entry *end;   /* end of the last chunk */
+                                 reference of what the slot holds */
+    void ***chunk;            /* cap_chunks chunk pointers, n_chunks used */
+    void **next;              /* where the next pointer goes */
+    void **end;               /* end of the last chunk */
     size_t cap;               /* power of two (0 before first insert) */
-    size_t n;                 /* entries */
+    size_t n;                 /* things stored */
     size_t first;             /* slots of the first allocation (a power of
                                  two >= 4; 0 = 64): tables that stay small
                                  and live as long as the run start smaller */
-    size_t room;              /* entries that fit before the slots or the
+    size_t room;              /* inserts that fit before the slots or the
                                  chunks must grow (0: call the slow path) */
-    uint32_t next_ref;        /* reference of the entry at next */
+    uint32_t next_ref;        /* reference of the pointer at next */
     uint32_t n_chunks, cap_chunks;
 };
 
-/* An entry's reference: its chunk number above MEMO_CHUNK_BITS, its
- * place in the chunk below, plus one (0 is an empty slot).  MEMO_CHUNKS
- * chunks hold more entries than any arena does. */
+/* A reference: the chunk number above MEMO_CHUNK_BITS, the place in the
+ * chunk below, plus one (0 is an empty slot).  MEMO_CHUNKS chunks hold
+ * more than any arena does. */
 #define MEMO_CHUNK_BITS 24
 #define MEMO_CHUNK_MAX ((size_t)1 << MEMO_CHUNK_BITS)
 #define MEMO_CHUNKS 128
 
+/* The pointer stored under reference ref. */
+static inline void *memo_ptr_of(const struct memo_table *t, uint32_t ref)
+{
+    ref--;
+    return t->chunk[ref >> MEMO_CHUNK_BITS][ref & (MEMO_CHUNK_MAX - 1)];
+}
+
+/* The entry under reference ref (stored by memo_add). */
 static inline const struct memo_entry *memo_entry_of(const struct memo_table *t,
                                                      uint32_t ref)
 {
-    ref--;
-    return &t->chunk[ref >> MEMO_CHUNK_BITS][ref & (MEMO_CHUNK_MAX - 1)];
+    return memo_ptr_of(t, ref);
+}
+
+/* Kinds of objects that are their own key: the top bits of their hash
+ * (0 is a keyed entry's). */
+enum memo_kind {
+    MEMO_KIND_LIST = 1, /* struct memo_list */
+    MEMO_KIND_SUBJ,     /* match/mtree's objects */
+    MEMO_KIND_MTREE,
+    MEMO_KIND_VBIND,
+    MEMO_KIND_BRANCH,
+    MEMO_KIND_TEST,     /* match/dtree's objects */
+    MEMO_KIND_NODE,
+    MEMO_KIND_STATE,
+};
+#define MEMO_KIND_BITS 4
+#define MEMO_HASH_MASK (UINT32_MAX >> MEMO_KIND_BITS)
+
+/* Hash h of an object of kind (1 .. 2^MEMO_KIND_BITS - 1): no keyed
+ * entry and no object of another kind has it. */
+static inline uint32_t memo_kind_hash(uint32_t kind, uint32_t h)
+{
+    return (h & MEMO_HASH_MASK) | kind << (32 - MEMO_KIND_BITS);
 }
 
 /* Callbacks into the expander (the match layer never sees expand/). */
@@ -157,22 +194,40 @@ static inline uint32_t memo_mix(uint32_t h, uint32_t w)
 /* Hash of a key whose words are hash-consed objects (their memo_hdr) or
  * NULL; deterministic because it only reads the headers.  Two
  * multiply-xorshift rounds over the words packed in pairs; inline, as it
- * runs for every object the compiler makes. */
+ * runs for every object the compiler makes.  The top MEMO_KIND_BITS are
+ * clear (see memo_table). */
 static inline uint64_t memo_word_hash(const void *o, uint64_t none)
 {
     return o ? ((const struct memo_hdr *)o)->hash : none;
 }
 
-static inline uint32_t memo_key_hash(const struct memo_key *k)
+/* The hash of the words tag, small and w0..w3 (objects or NULL), all
+ * 32 bits. */
+static inline uint32_t memo_words_hash(uint32_t tag, uint32_t small, const void *w0,
+                                       const void *w1, const void *w2, const void *w3)
 {
     const uint64_t m1 = 0x9e3779b97f4a7c15u, m2 = 0xc2b2ae3d27d4eb4fu;
-    uint64_t h = (((uint64_t)k->tag << 32) | k->small) * m1;
-    h ^= memo_word_hash(k->w[0], 0x51) << 32 | memo_word_hash(k->w[1], 0x52);
+    uint64_t h = (((uint64_t)tag << 32) | small) * m1;
+    h ^= memo_word_hash(w0, 0x51) << 32 | memo_word_hash(w1, 0x52);
     h *= m2;
-    h ^= memo_word_hash(k->w[2], 0x53) << 32 | memo_word_hash(k->w[3], 0x54);
+    h ^= memo_word_hash(w2, 0x53) << 32 | memo_word_hash(w3, 0x54);
     h *= m1;
     h ^= h >> 29;
     return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+static inline uint32_t memo_key_hash(const struct memo_key *k)
+{
+    return memo_words_hash(k->tag, k->small, k->w[0], k->w[1], k->w[2], k->w[3]) &
+           MEMO_HASH_MASK;
+}
+
+/* The hash of an object of kind (enum memo_kind) made of small and the
+ * objects (or NULL) w0..w3: memo_words_hash with the kind's top bits. */
+static inline uint32_t memo_obj_hash(uint32_t kind, uint32_t small, const void *w0,
+                                     const void *w1, const void *w2, const void *w3)
+{
+    return memo_kind_hash(kind, memo_words_hash(kind, small, w0, w1, w2, w3));
 }
 
 static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *b)
@@ -181,11 +236,26 @@ static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *
            a->w[1] == b->w[1] && a->w[2] == b->w[2] && a->w[3] == b->w[3];
 }
 
-/* The one probe loop of the tables: the object of the first entry under
- * hash h that match accepts (given arg), or NULL; on a miss, *hole is
- * the free slot where the probe ended (memo_add puts the key there
- * without probing again).  Inline, with match a static function the
- * compiler folds into the loop at each caller. */
+/* The one scan of the tables: from slot *j on, the pointer of the first
+ * slot with hash h, or NULL at the first empty slot (*j is then that
+ * slot: the insert after a miss puts the thing there without probing
+ * again).  t->cap > 0. */
+static inline void *memo_scan(const struct memo_table *t, uint32_t h, size_t *j)
+{
+    size_t mask = t->cap - 1;
+    for (;; *j = (*j + 1) & mask) {
+        const struct memo_slot *s = &t->slots[*j];
+        if (!s->idx)
+            return NULL;
+        if (s->hash == h)
+            return memo_ptr_of(t, s->idx);
+    }
+}
+
+/* The object of the first entry under hash h that match accepts (given
+ * arg), or NULL; on a miss, *hole is the free slot where the probe ended.
+ * Inline, as the probes below, with match a static function the compiler
+ * folds into the loop at each caller. */
 static inline void *memo_probe(const struct memo_table *t, uint32_t h,
                                bool (*match)(const struct memo_entry *e, const void *arg),
                                const void *arg, size_t *hole)
@@ -193,19 +263,29 @@ static inline void *memo_probe(const struct memo_table *t, uint32_t h,
     *hole = 0;
     if (!t->cap)
         return NULL;
-    size_t mask = t->cap - 1;
-    for (size_t j = h & mask;; j = (j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[j];
-        if (!s->idx) {
-            *hole = j;
-            return NULL;
-        }
-        if (s->hash == h) {
-            const struct memo_entry *e = memo_entry_of(t, s->idx);
-            if (match(e, arg))
-                return e->obj;
-        }
-    }
+    size_t j = h & (t->cap - 1);
+    for (const struct memo_entry *e; (e = memo_scan(t, h, &j)); j = (j + 1) & (t->cap - 1))
+        if (match(e, arg))
+            return e->obj;
+    *hole = j;
+    return NULL;
+}
+
+/* The object of kind hash h (memo_kind_hash) that match accepts, or
+ * NULL; *hole as memo_probe's. */
+static inline void *memo_probe_obj(const struct memo_table *t, uint32_t h,
+                                   bool (*match)(const void *obj, const void *arg),
+                                   const void *arg, size_t *hole)
+{
+    *hole = 0;
+    if (!t->cap)
+        return NULL;
+    size_t j = h & (t->cap - 1);
+    for (const void *o; (o = memo_scan(t, h, &j)); j = (j + 1) & (t->cap - 1))
+        if (match(o, arg))
+            return (void *)o;
+    *hole = j;
+    return NULL;
 }
 
 static inline bool memo_entry_has_key(const struct memo_entry *e, const void *k)
@@ -252,23 +332,42 @@ void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n);
 /* Room in t for one more entry (memo_add's slow path). */
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
-/* Store obj under k in t (k must not be present), at the hole the
- * lookup of k (memo_lookup, memo_find_by) just found: nothing may have
- * been added to t since.  Allocates from m's arena; never fails (OOM
- * longjmps).  Inline: the lists, nodes and patterns of a compilation are
- * a hundred thousand inserts. */
-static inline void memo_add(struct memo_ctx *m, struct memo_table *t,
-                            const struct memo_key *k, uint32_t h, void *obj,
-                            size_t hole)
+/* Store pointer p under hash h in t, at the hole the probe for it just
+ * found: nothing may have been added to t since.  Allocates from m's
+ * arena; never fails (OOM longjmps).  Inline: the lists, nodes and
+ * patterns of a compilation are a hundred thousand inserts. */
+static inline void memo_add_ptr(struct memo_ctx *m, struct memo_table *t,
+                                uint32_t h, void *p, size_t hole)
 {
     if (!t->room) {
         memo_table_grow(m, t); /* the slots may have moved: probe anew */
         hole = memo_free_slot(t, h);
     }
     t->room--;
-    *t->next++ = (struct memo_entry){*k, obj};
+    *t->next++ = p;
     t->n++;
     t->slots[hole] = (struct memo_slot){h, t->next_ref++};
+}
+
+/* Store obj, an object that is its own key, under its kind hash h (the
+ * probe memo_probe_obj did not find it and gave hole). */
+static inline void memo_add_obj(struct memo_ctx *m, struct memo_table *t,
+                                uint32_t h, void *obj, size_t hole)
+{
+    memo_add_ptr(m, t, h, obj, hole);
+}
+
+/* Store obj under k in t (k must not be present), at the hole the
+ * lookup of k (memo_lookup, memo_find_by) just found: nothing may have
+ * been added to t since.  The entry is a block of its own (it never
+ * moves). */
+static inline void memo_add(struct memo_ctx *m, struct memo_table *t,
+                            const struct memo_key *k, uint32_t h, void *obj,
+                            size_t hole)
+{
+    struct memo_entry *e = arena_alloc(m->a, sizeof *e);
+    *e = (struct memo_entry){*k, obj};
+    memo_add_ptr(m, t, h, e, hole);
 }
 
 /* Store obj under k in t (k must not be present). */
@@ -301,9 +400,11 @@ struct memo_list *memo_reverse(struct memo_ctx *m, const struct memo_list *l);
 struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
                               struct memo_list *tail);
 
-/* Computed cache: the node built for state key k, or NULL (counts a hit
- * or a miss).  Always NULL when the cache is off; memo_cache_put records
- * the state either way (m->cache.n counts distinct states). */
+/* Computed cache under a key: the node built for state key k, or NULL
+ * (counts a hit or a miss).  Always NULL when the cache is off;
+ * memo_cache_put records the state either way (m->cache.n counts distinct
+ * states).  match/dtree keeps its states in m->cache as own-key objects
+ * instead, so that one probe both asks and records. */
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h);
 void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
                     void *node);

@@ -7,29 +7,42 @@
  */
 #include "match/mtree.h"
 
-enum {
-    TAG_SUBJ = 200, TAG_MT = 201, TAG_VBIND = 202, TAG_BRANCH = 203,
+/* ---- subjects --------------------------------------------------------- */
+
+/* The identity of a subject: a root's canonical expression, or the
+ * parent, FUN and generation of an application. */
+struct subj_key {
+    const struct subj *parent;
+    const struct pat_val *fun, *root;
+    uint32_t gen;
 };
 
-/* ---- subjects --------------------------------------------------------- */
+static bool same_subj(const void *obj, const void *arg)
+{
+    const struct subj *s = obj;
+    const struct subj_key *k = arg;
+    return s->parent == k->parent && s->fun == k->fun && s->root == k->root &&
+           s->gen == k->gen;
+}
 
 static const struct subj *make_subj(struct memo_ctx *m, const struct subj *parent,
                                     const struct pat_val *fun, uint32_t gen,
                                     const struct pat_val *root)
 {
-    struct memo_key k = {TAG_SUBJ, gen, {parent, fun, root, NULL}};
-    uint32_t h = memo_key_hash(&k);
+    struct subj_key k = {parent, fun, root, gen};
+    uint32_t h = memo_obj_hash(MEMO_KIND_SUBJ, gen, parent, fun, root, NULL);
     size_t hole;
-    struct subj *s = memo_lookup(&m->unique, &k, h, &hole);
+    struct subj *s = memo_probe_obj(&m->unique, h, same_subj, &k, &hole);
     if (s)
         return s;
     s = ARENA_NEW(m->a, struct subj);
     memo_stamp(m, &s->o.h, h);
     s->parent = parent;
     s->fun = fun;
+    s->root = root;
     s->gen = gen;
     s->bit = UINT64_C(1) << (h % 64);
-    memo_add(m, &m->unique, &k, h, s, hole);
+    memo_add_obj(m, &m->unique, h, s, hole);
     return s;
 }
 
@@ -72,14 +85,29 @@ const struct subj *mtree_temp(struct memo_ctx *m, const struct subj *parent,
 
 /* ---- match trees ------------------------------------------------------ */
 
+/* The identity of a match tree. */
+struct mt_key {
+    enum mt_kind kind;
+    const struct subj *s;
+    const struct pat *p;
+    const struct memo_list *items;
+};
+
+static bool same_mt(const void *obj, const void *arg)
+{
+    const struct mtree *t = obj;
+    const struct mt_key *k = arg;
+    return t->kind == k->kind && t->s == k->s && t->p == k->p && t->items == k->items;
+}
+
 static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
                                    const struct subj *s, const struct pat *p,
                                    struct memo_list *items)
 {
-    struct memo_key k = {TAG_MT, kind, {s, p, items, NULL}};
-    uint32_t h = memo_key_hash(&k);
+    struct mt_key k = {kind, s, p, items};
+    uint32_t h = memo_obj_hash(MEMO_KIND_MTREE, kind, s, p, items, NULL);
     size_t hole;
-    struct mtree *t = memo_lookup(&m->unique, &k, h, &hole);
+    struct mtree *t = memo_probe_obj(&m->unique, h, same_mt, &k, &hole);
     if (t)
         return t;
     t = ARENA_NEW(m->a, struct mtree);
@@ -100,7 +128,7 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
             t->rebuilt_same &= k->kind != MT_SUCCEED && k->kind != MT_FAIL;
         }
     }
-    memo_add(m, &m->unique, &k, h, t, hole);
+    memo_add_obj(m, &m->unique, h, t, hole);
     return t;
 }
 
@@ -316,30 +344,42 @@ bool mtree_mentions_subj(const struct mtree *mt, const struct subj *s)
 
 /* ---- bindings and branches -------------------------------------------- */
 
+static bool same_vbind(const void *obj, const void *arg)
+{
+    const struct vbind *b = obj, *k = arg;
+    return b->name == k->name && b->s == k->s;
+}
+
 const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
                                 const struct subj *s)
 {
-    struct memo_key k = {TAG_VBIND, 0, {name, s, NULL, NULL}};
-    uint32_t h = memo_key_hash(&k);
+    struct vbind k = {{{0, 0}}, name, s};
+    uint32_t h = memo_obj_hash(MEMO_KIND_VBIND, 0, name, s, NULL, NULL);
     size_t hole;
-    struct vbind *b = memo_lookup(&m->unique, &k, h, &hole);
+    struct vbind *b = memo_probe_obj(&m->unique, h, same_vbind, &k, &hole);
     if (b)
         return b;
     b = ARENA_NEW(m->a, struct vbind);
     memo_stamp(m, &b->o.h, h);
     b->name = name;
     b->s = s;
-    memo_add(m, &m->unique, &k, h, b, hole);
+    memo_add_obj(m, &m->unique, h, b, hole);
     return b;
+}
+
+static bool same_branch(const void *obj, const void *arg)
+{
+    const struct branch *b = obj, *k = arg;
+    return b->match == k->match && b->clause == k->clause && b->vars == k->vars;
 }
 
 const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
                                   uint32_t clause, struct memo_list *vars)
 {
-    struct memo_key k = {TAG_BRANCH, clause, {match, vars, NULL, NULL}};
-    uint32_t h = memo_key_hash(&k);
+    struct branch k = {{{0, 0}}, match, clause, vars};
+    uint32_t h = memo_obj_hash(MEMO_KIND_BRANCH, clause, match, vars, NULL, NULL);
     size_t hole;
-    struct branch *b = memo_lookup(&m->unique, &k, h, &hole);
+    struct branch *b = memo_probe_obj(&m->unique, h, same_branch, &k, &hole);
     if (b)
         return b;
     b = ARENA_NEW(m->a, struct branch);
@@ -347,6 +387,6 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
     b->match = match;
     b->clause = clause;
     b->vars = vars;
-    memo_add(m, &m->unique, &k, h, b, hole);
+    memo_add_obj(m, &m->unique, h, b, hole);
     return b;
 }

@@ -24,6 +24,7 @@ struct subj {
     struct memo_obj o;
     const struct subj *parent;  /* NULL for the root */
     const struct pat_val *fun;  /* the app FUN that computed it (not root) */
+    const struct pat_val *root; /* root: its expression, canonical */
     uint32_t gen;               /* tells repeated applications apart */
     struct value *expr;         /* root: the subject expression or its
                                    temporary; others: their temporary */

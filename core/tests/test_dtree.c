@@ -6,7 +6,8 @@
  * as one membership test, app sharing and skipped calls, leaves, the
  * linear size of an `and` of `or`s, the computed cache changing nothing,
  * hash-consed decision nodes, the sets of temporaries the code below a
- * node reads (also past 64 of them), and the dumps (match/dump) that pin the structure.
+ * node reads (also past 64 of them), the dumps (match/dump) that pin the
+ * structure, and own-key objects beside keyed entries in one table.
  */
 #include "support.h"
 #include "match_fixture.h"
@@ -296,7 +297,7 @@ static void cache_changes_nothing(void **state)
 {
     (void)state;
     const char *texts[2];
-    size_t hits[2];
+    size_t hits[2], states[2];
     for (int on = 0; on < 2; on++) {
         struct match_fx *f = match_fx_new(on);
         const struct pat *g = G(f, "(h)");
@@ -307,11 +308,14 @@ static void cache_changes_nothing(void **state)
             V(f, "z")};
         texts[on] = strdup(dtree_text(f, p, 4));
         hits[on] = f->m.hits;
+        states[on] = f->m.cache.n;
         arena_free(f->a);
     }
     assert_string_equal(texts[0], texts[1]);
     assert_int_equal(hits[0], 0);
     assert_true(hits[1] > 0);
+    /* a state reached again is recorded once, answered or not */
+    assert_int_equal(states[0], states[1]);
     free((void *)texts[0]);
     free((void *)texts[1]);
 }
@@ -492,6 +496,38 @@ static void pattern_dump(void **state)
     arena_free(f->a);
 }
 
+/* Own-key objects of the match layer share a table with keyed entries:
+ * the kind in the top bits of their hash keeps a probe for one from ever
+ * asking about the other, even when the rest of the hash is the same. */
+static bool is_cell(const void *obj, const void *arg)
+{
+    assert_ptr_equal(obj, arg); /* never a keyed entry */
+    return true;
+}
+
+static void own_key_objects_beside_keyed_entries(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_table t = {0};
+    t.first = 4;
+    static int obj;
+    static struct memo_list cell;
+    struct memo_key k = {7, 1, {NULL, NULL, NULL, NULL}};
+    uint32_t h = memo_key_hash(&k), hk = memo_kind_hash(MEMO_KIND_LIST, h);
+    assert_int_equal(h >> (32 - MEMO_KIND_BITS), 0);
+    assert_int_equal(hk & MEMO_HASH_MASK, h);
+    size_t hole;
+    assert_null(memo_probe_obj(&t, hk, is_cell, &cell, &hole));
+    memo_insert(&f->m, &t, &k, h, &obj);
+    assert_null(memo_probe_obj(&t, hk, is_cell, &cell, &hole));
+    memo_add_obj(&f->m, &t, hk, &cell, hole);
+    assert_ptr_equal(memo_probe_obj(&t, hk, is_cell, &cell, &hole), &cell);
+    assert_ptr_equal(memo_find(&t, &k, h), &obj);
+    assert_int_equal(t.n, 2);
+    arena_free(f->a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +550,7 @@ int main(void)
         cmocka_unit_test(deep_patterns_fail_cleanly),
         cmocka_unit_test(dontcare_keeps_tests),
         cmocka_unit_test(pattern_dump),
+        cmocka_unit_test(own_key_objects_beside_keyed_entries),
     };
     return SUPPORT_RUN(tests);
 }
