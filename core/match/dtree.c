@@ -32,8 +32,12 @@ struct scratch {
 
 struct dt {
     struct memo_ctx *m;
-    struct value **names;       /* every variable name of every clause */
+    struct value **names;       /* every variable name of every clause,
+                                   collected when first needed (names_of) */
     size_t n_names;
+    const struct pat *const *pats; /* the clauses' patterns */
+    size_t n_pats;
+    bool have_names;            /* names is filled in */
     struct memo_table eql;      /* (pred (eql PREV)) pattern -> PREV subject */
     const struct dnode *fail;
     const struct dnode *dontcare; /* made when first reached (pcase-let's) */
@@ -500,6 +504,8 @@ static bool note_impure(struct walk *w, const struct pat *p)
     return true;
 }
 
+static bool mentions_a_name(struct dt *d, const struct value *code);
+
 /* Does leaf pattern p qualify (see struct tailinfo)?  Pushes its parts. */
 static bool leaf_ok(struct walk *w, const struct pat *p)
 {
@@ -514,10 +520,9 @@ static bool leaf_ok(struct walk *w, const struct pat *p)
         if (!pat_pure_pred(code) && !note_impure(w, p))
             return false;
         return code->kind == VK_SYMBOL ||
-               !pat_mentions(d->m, code, d->names, d->n_names, NULL);
+               !mentions_a_name(d, code);
     case PAT_GUARD:
-        return note_impure(w, p) &&
-               !pat_mentions(d->m, code, d->names, d->n_names, NULL);
+        return note_impure(w, p) && !mentions_a_name(d, code);
     case PAT_APP:
         walk_push(w, p->sub, false);
         return true;
@@ -928,7 +933,9 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
 
 /* ---- entry ------------------------------------------------------------ */
 
-/* Every variable name of the clauses (for the mention checks of prune). */
+/* Every variable name of the clauses, for the mention checks of prune
+ * (collected when one is first made: few compilations make any). */
+
 /* Add the variable name sym, unless it is there already. */
 static void add_name(struct dt *d, struct value *sym, size_t *cap)
 {
@@ -967,6 +974,16 @@ static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
     }
 }
 
+/* Does code mention a variable name of the clauses? */
+static bool mentions_a_name(struct dt *d, const struct value *code)
+{
+    if (!d->have_names) {
+        collect_names(d, d->pats, d->n_pats);
+        d->have_names = true;
+    }
+    return pat_mentions(d->m, code, d->names, d->n_names, NULL) > 0;
+}
+
 const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
                                 const struct pat *const *pats, size_t n)
 {
@@ -979,7 +996,8 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
         m->too_deep = true;
         return NULL;
     }
-    collect_names(&d, pats, n);
+    d.pats = pats;
+    d.n_pats = n;
     struct memo_obj **bs = ARENA_NEWN(m->a, struct memo_obj *, n + 1);
     for (size_t i = 0; i < n; i++) {
         const struct mtree *mt = mtree_make(m, root, pats[i]);
