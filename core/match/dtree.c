@@ -619,7 +619,7 @@ static const struct dnode *u(struct dt *d, struct memo_list *rest)
     if (!rest)
         return d->fail;
     const struct branch *b = (const struct branch *)rest->car;
-    return u1(d, memo_cons(d->m, (struct memo_obj *)b->match, NULL), b->clause,
+    return u1(d, mtree_alone(d->m, b->match), b->clause,
               b->vars, rest->cdr);
 }
 

@@ -138,11 +138,9 @@ struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
     struct memo_list *l = memo_probe_obj(&m->unique, h, same_cell, &k, &hole);
     if (l)
         return l;
-    l = ARENA_NEW(m->a, struct memo_list);
+    l = ARENA_NEWN(m->a, struct memo_list, 1);
+    *l = (struct memo_list){.car = car, .cdr = cdr, .len = cdr ? cdr->len + 1 : 1};
     memo_stamp(m, &l->o.h, h);
-    l->car = car;
-    l->cdr = cdr;
-    l->len = cdr ? cdr->len + 1 : 1;
     memo_add_obj(m, &m->unique, h, l, hole);
     return l;
 }

@@ -100,34 +100,48 @@ static bool same_mt(const void *obj, const void *arg)
     return t->kind == k->kind && t->s == k->s && t->p == k->p && t->items == k->items;
 }
 
+/* A match tree's hash: a leaf's two words, else its kind, pattern and
+ * items (the leaves are most of them). */
+static uint32_t mt_hash(enum mt_kind kind, const struct subj *s, const struct pat *p,
+                        const struct memo_list *items)
+{
+    if (kind == MT_LEAF) {
+        uint64_t h = ((uint64_t)s->o.h.hash << 32 | p->o.h.hash) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 29;
+        return memo_kind_hash(MEMO_KIND_MTREE, (uint32_t)(h >> 32) ^ (uint32_t)h);
+    }
+    return memo_obj_hash(MEMO_KIND_MTREE, kind, p, items, NULL, NULL);
+}
+
+/* The summaries of a new tree t (its fields set). */
+static void summarise(struct mtree *t)
+{
+    const struct memo_list *items = t->items;
+    t->subjects = t->kind == MT_LEAF ? t->s->bit : 0;
+    t->degenerate = t->kind == MT_OR && (!items || !items->cdr);
+    t->rebuilt_same = (t->kind == MT_AND || t->kind == MT_OR) && items && items->cdr;
+    for (const struct memo_list *l = items; l; l = l->cdr) {
+        const struct mtree *k = (const struct mtree *)l->car;
+        t->subjects |= k->subjects;
+        t->degenerate |= k->degenerate;
+        t->rebuilt_same &= k->kind != MT_SUCCEED && k->kind != MT_FAIL;
+    }
+}
+
 static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
                                    const struct subj *s, const struct pat *p,
                                    struct memo_list *items)
 {
     struct mt_key k = {kind, s, p, items};
-    uint32_t h = memo_obj_hash(MEMO_KIND_MTREE, kind, s, p, items, NULL);
+    uint32_t h = mt_hash(kind, s, p, items);
     size_t hole;
     struct mtree *t = memo_probe_obj(&m->unique, h, same_mt, &k, &hole);
     if (t)
         return t;
-    t = ARENA_NEW(m->a, struct mtree);
+    t = ARENA_NEWN(m->a, struct mtree, 1);
+    *t = (struct mtree){.kind = kind, .s = s, .p = p, .items = items};
     memo_stamp(m, &t->o.h, h);
-    t->kind = kind;
-    t->s = s;
-    t->p = p;
-    t->items = items;
-    t->degenerate = kind == MT_OR && (!items || !items->cdr);
-    t->rebuilt_same = (kind == MT_AND || kind == MT_OR) && items && items->cdr;
-    if (kind == MT_LEAF) {
-        t->subjects = s->bit;
-    } else if (items) {
-        for (const struct memo_list *l = items; l; l = l->cdr) {
-            const struct mtree *k = (const struct mtree *)l->car;
-            t->subjects |= k->subjects;
-            t->degenerate |= k->degenerate;
-            t->rebuilt_same &= k->kind != MT_SUCCEED && k->kind != MT_FAIL;
-        }
-    }
+    summarise(t);
     memo_add_obj(m, &m->unique, h, t, hole);
     return t;
 }
@@ -145,6 +159,14 @@ const struct mtree *mtree_fail(struct memo_ctx *m)
     if (!m->fail)
         m->fail = make_mt(m, MT_FAIL, NULL, NULL, NULL);
     return m->fail;
+}
+
+struct memo_list *mtree_alone(struct memo_ctx *m, const struct mtree *mt)
+{
+    struct mtree *t = (struct mtree *)mt; /* a cache, not its identity */
+    if (!t->alone)
+        t->alone = memo_cons(m, (struct memo_obj *)t, NULL);
+    return t->alone;
 }
 
 const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items)

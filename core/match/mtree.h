@@ -11,7 +11,7 @@
  * variables bound so far.
  *
  * Functions, in order: mtree_root, mtree_temp, mtree_succeed, mtree_fail,
- * mtree_make, mtree_and, mtree_or, mtree_split, mtree_app_subst,
+ * mtree_make, mtree_alone, mtree_and, mtree_or, mtree_split, mtree_app_subst,
  * mtree_simplify, mtree_mentions_subj, mtree_vbind, mtree_branch.
  */
 #ifndef PCX_MTREE_H
@@ -55,6 +55,8 @@ struct mtree {
     bool rebuilt_same;         /* AND/OR of two items or more, none of them
                                   SUCCEED or FAIL: rebuilding it from the
                                   same items gives it back */
+    struct memo_list *alone;   /* the list of it alone, once made
+                                  (mtree_alone) */
 };
 
 /* A variable bound on the current path: NAME's value is subject s. */
@@ -98,6 +100,10 @@ const struct mtree *mtree_fail(struct memo_ctx *m);
  * the depth guard trips. */
 const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
                                const struct pat *p);
+
+/* The list (mt), kept in mt: a branch's tree alone is the pending list
+ * of every state that starts the branch. */
+struct memo_list *mtree_alone(struct memo_ctx *m, const struct mtree *mt);
 
 /* (and ITEMS) / (or ITEMS) of match trees (items a list of mtrees). */
 const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items);
