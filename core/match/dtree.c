@@ -157,22 +157,24 @@ static struct tset set_of(struct dt *d, const struct dnode *n, bool uses,
 }
 
 /* One word holds every temporary of most compilations: the sets are
- * computed together and kept in the node. */
+ * computed together and kept in the node (its children's are in theirs,
+ * made before it, so also while one word did). */
 static void compute_free_word(struct dnode *n)
 {
-    uint64_t own = 0, tf = 0, tu = 0, ef = 0, eu = 0;
-    own_refs(&own, n);
+    uint64_t own = n->test ? n->test->refs : 0, tf = 0, tu = 0, ef = 0, eu = 0;
+    for (const struct memo_list *l = n->vars; l; l = l->cdr)
+        set_add(&own, ((const struct vbind *)l->car)->s);
     if (n->then) {
-        tf = n->then->free.n ? n->then->free.w[0] : 0;
-        tu = n->then->uses.n ? n->then->uses.w[0] : 0;
+        tf = n->then->free_word;
+        tu = n->then->uses_word;
     }
     if (n->kind == DN_BIND) { /* free below the binding only */
         tf &= ~(UINT64_C(1) << n->temp->tnum);
         tu &= ~(UINT64_C(1) << n->temp->tnum);
     }
     if (n->els) {
-        ef = n->els->free.n ? n->els->free.w[0] : 0;
-        eu = n->els->uses.n ? n->els->uses.w[0] : 0;
+        ef = n->els->free_word;
+        eu = n->els->uses_word;
     }
     n->free_word = tf | ef | own;
     n->uses_word = tu | eu | own;
@@ -256,19 +258,17 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     } else if (kind == DT_GUARD) {
         env = env_of(d, p->val->v, vars);
     }
-    struct dtest k = {{{0, 0}}, kind, p, s, env, prev};
+    struct dtest k = {.kind = kind, .p = p, .s = s, .env = env, .prev = prev};
     uint32_t h = memo_obj_hash(MEMO_KIND_TEST, kind, p, s, env, prev);
     size_t hole;
     struct dtest *t = memo_probe_obj(&d->m->unique, h, same_test, &k, &hole);
     if (t)
         return t;
-    t = ARENA_NEW(d->m->a, struct dtest);
+    t = ARENA_NEWN(d->m->a, struct dtest, 1);
+    *t = k;
     memo_stamp(d->m, &t->o.h, h);
-    t->kind = kind;
-    t->p = p;
-    t->s = s;
-    t->env = env;
-    t->prev = prev;
+    if (d->m->n_temps <= 64) /* its temporaries exist: all are in one word */
+        test_refs(&t->refs, t);
     memo_add_obj(d->m, &d->m->unique, h, t, hole);
     return t;
 }
@@ -305,15 +305,10 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
     struct dnode *n = memo_probe_obj(&d->m->unique, h, same_node, &k, &hole);
     if (n)
         return n;
-    n = ARENA_NEW(d->m->a, struct dnode);
+    n = ARENA_NEWN(d->m->a, struct dnode, 1);
+    *n = (struct dnode){.kind = kind, .test = t, .then = then, .els = els, .temp = temp,
+                        .clause = clause, .vars = vars};
     memo_stamp(d->m, &n->o.h, h);
-    n->kind = kind;
-    n->test = t;
-    n->then = then;
-    n->els = els;
-    n->temp = temp;
-    n->clause = clause;
-    n->vars = vars;
     compute_free(d, n);
     memo_add_obj(d->m, &d->m->unique, h, n, hole);
     return n;

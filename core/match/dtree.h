@@ -39,6 +39,8 @@ struct dtest {
                                    mentions (bound around it) */
     const struct subj *prev;    /* PRED made from a repeated variable: the
                                    first occurrence's subject, else NULL */
+    uint64_t refs;              /* the temporaries its code reads, when all
+                                   temporaries fit one word (see dnode.free) */
 };
 
 /* A set of temporaries: bit i (of word i / 64) is the temporary numbered
