@@ -26,43 +26,22 @@ static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
 {
     struct memo_table old = *t;
     t->cap = cap;
-    t->slots = arena_zalloc(m->a, t->cap * sizeof *t->slots);
-    for (size_t k = 0; k < old.cap; k++)
-        if (old.slots[k].idx)
-            t->slots[memo_free_slot(t, old.slots[k].hash)] = old.slots[k];
-}
-
-/* One more chunk of pointers, twice the size of the last (the first one
- * small, up to MEMO_CHUNK_MAX): the pointers already stored stay where
- * they are. */
-static void grow_ents(struct memo_ctx *m, struct memo_table *t)
-{
-    size_t size = (t->first ? t->first : 64) / 4; /* half of what fits the slots */
-    if (t->n_chunks)
-        size = (size_t)(t->end - t->chunk[t->n_chunks - 1]) * 2;
-    if (size > MEMO_CHUNK_MAX)
-        size = MEMO_CHUNK_MAX;
-    if (!t->cap_chunks) {
-        t->cap_chunks = 8;
-        t->chunk = ARENA_NEWN(m->a, void **, t->cap_chunks);
-    } else if (t->n_chunks == t->cap_chunks) {
-        if (t->cap_chunks == MEMO_CHUNKS) /* past any arena: out of memory */
-            arena_alloc(m->a, SIZE_MAX);
-        t->chunk = arena_grow(m->a, t->chunk, t->cap_chunks * sizeof *t->chunk,
-                              t->cap_chunks * 2 * sizeof *t->chunk);
-        t->cap_chunks *= 2;
+    t->hashes = arena_zalloc(m->a, cap * sizeof *t->hashes);
+    t->ptrs = ARENA_NEWN(m->a, void *, cap);
+    for (size_t k = 0; k < old.cap; k++) {
+        if (old.hashes[k]) {
+            size_t j = memo_free_slot(t, old.hashes[k]);
+            t->hashes[j] = old.hashes[k];
+            t->ptrs[j] = old.ptrs[k];
+        }
     }
-    t->next = t->chunk[t->n_chunks] = ARENA_NEWN(m->a, void *, size);
-    t->end = t->next + size;
-    t->next_ref = (t->n_chunks++ << MEMO_CHUNK_BITS) + 1;
 }
 
 /* Inserts left before the slots would be more than half full (short
- * probes) or the last chunk of pointers full. */
+ * probes). */
 static void set_room(struct memo_table *t)
 {
-    size_t slots = t->cap / 2 - t->n, ents = (size_t)(t->end - t->next);
-    t->room = slots < ents ? slots : ents;
+    t->room = t->cap / 2 - t->n;
 }
 
 void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
@@ -79,8 +58,6 @@ void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
 {
     if ((t->n + 1) * 2 > t->cap)
         resize_slots(m, t, t->cap ? t->cap * 2 : t->first ? t->first : 64);
-    if (t->next == t->end)
-        grow_ents(m, t);
     set_room(t);
 }
 

@@ -7,10 +7,10 @@
  * a compiler state to the decision node built for it; it is a pure
  * optimisation (switchable, counted for --stats).
  *
- * Functions, in order: memo_ptr_of, memo_entry_of, memo_kind_hash,
+ * Functions, in order: memo_slot_hash, memo_entry_at, memo_kind_hash,
  * memo_ctx_init, memo_mix, memo_words_hash, memo_key_hash, memo_obj_hash,
  * memo_scan, memo_probe, memo_probe_obj, memo_lookup, memo_find (inline,
- * as are memo_ptr_of to memo_find), memo_find_by, memo_free_slot
+ * as are memo_slot_hash to memo_find), memo_find_by, memo_free_slot
  * (inline), memo_reserve, memo_table_grow (the inserts' slow path),
  * memo_add_ptr, memo_add_obj, memo_add, memo_insert, memo_stamp (inline),
  * memo_cons (and list helpers), memo_cache_get, memo_cache_put,
@@ -56,66 +56,46 @@ struct memo_key {
     const void *w[4]; /* child objects or canonical values */
 };
 
-/* A slot: the hash of what it holds (compared first) and that thing's
- * reference (0 = empty).  Eight bytes, so probing touches few lines. */
-struct memo_slot {
-    uint32_t hash;
-    uint32_t idx;
-};
-
 /* What a keyed insert (memo_add) stores: the key and its object. */
 struct memo_entry {
     struct memo_key key; /* identity */
     void *obj;
 };
 
-/* One hash table: open addressing over small slots (hash and reference),
- * the things referred to in chunks of pointers (the first a quarter of
- * the first slots, then doubling up to MEMO_CHUNK_MAX), so growing never
- * copies them and nothing stored ever moves; growing the slots rehashes
- * only the slots.  A table holds two sorts of things: entries of a key
- * and an object (memo_add, memo_lookup: the key is kept in the entry),
- * and objects that are their own key (memo_add_obj, memo_probe_obj: the
- * caller compares the object's fields, so nothing is copied).  The hash
- * tells them apart: memo_key_hash leaves the top MEMO_KIND_BITS clear,
- * memo_kind_hash sets them to the object's kind.  A zeroed struct is an
- * empty table. */
+/* One hash table: open addressing over two parallel arrays, the hashes
+ * of what the slots hold (4 bytes, 0 = empty: only they are zeroed, and
+ * probing reads them alone until a hash matches) and the pointers to it.
+ * A table holds two sorts of things: entries of a key and an object
+ * (memo_add, memo_lookup: the key is kept in the entry, a block of its
+ * own that never moves), and objects that are their own key (memo_add_obj,
+ * memo_probe_obj: the caller compares the object's fields, so nothing is
+ * copied).  The hash tells them apart: memo_key_hash leaves the top
+ * MEMO_KIND_BITS clear, memo_kind_hash sets them to the object's kind.
+ * A zeroed struct is an empty table. */
 struct memo_table {
-    struct memo_slot *slots;  /* cap slots: idx 0 when empty, else the
-                                 reference of what the slot holds */
-    void ***chunk;            /* cap_chunks chunk pointers, n_chunks used */
-    void **next;              /* where the next pointer goes */
-    void **end;               /* end of the last chunk */
+    uint32_t *hashes;         /* cap hashes, 0 for an empty slot */
+    void **ptrs;              /* cap pointers: what the slot holds */
     size_t cap;               /* power of two (0 before first insert) */
     size_t n;                 /* things stored */
     size_t first;             /* slots of the first allocation (a power of
                                  two >= 4; 0 = 64): tables that stay small
                                  and live as long as the run start smaller */
-    size_t room;              /* inserts that fit before the slots or the
-                                 chunks must grow (0: call the slow path) */
-    uint32_t next_ref;        /* reference of the pointer at next */
-    uint32_t n_chunks, cap_chunks;
+    size_t room;              /* inserts that fit before the slots are half
+                                 full (0: call the slow path) */
 };
 
-/* A reference: the chunk number above MEMO_CHUNK_BITS, the place in the
- * chunk below, plus one (0 is an empty slot).  MEMO_CHUNKS chunks hold
- * more than any arena does. */
-#define MEMO_CHUNK_BITS 24
-#define MEMO_CHUNK_MAX ((size_t)1 << MEMO_CHUNK_BITS)
-#define MEMO_CHUNKS 128
-
-/* The pointer stored under reference ref. */
-static inline void *memo_ptr_of(const struct memo_table *t, uint32_t ref)
+/* The hash a keyed entry is stored under: its hash, but 0 (an empty
+ * slot) becomes 1 (the entries' own comparison tells them apart). */
+static inline uint32_t memo_slot_hash(uint32_t h)
 {
-    ref--;
-    return t->chunk[ref >> MEMO_CHUNK_BITS][ref & (MEMO_CHUNK_MAX - 1)];
+    return h ? h : 1;
 }
 
-/* The entry under reference ref (stored by memo_add). */
-static inline const struct memo_entry *memo_entry_of(const struct memo_table *t,
-                                                     uint32_t ref)
+/* The entry in slot j (stored by memo_add). */
+static inline const struct memo_entry *memo_entry_at(const struct memo_table *t,
+                                                     size_t j)
 {
-    return memo_ptr_of(t, ref);
+    return t->ptrs[j];
 }
 
 /* Kinds of objects that are their own key: the top bits of their hash
@@ -237,18 +217,18 @@ static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *
 }
 
 /* The one scan of the tables: from slot *j on, the pointer of the first
- * slot with hash h, or NULL at the first empty slot (*j is then that
- * slot: the insert after a miss puts the thing there without probing
- * again).  t->cap > 0. */
+ * slot with hash h (not 0), or NULL at the first empty slot (*j is then
+ * that slot: the insert after a miss puts the thing there without
+ * probing again).  t->cap > 0. */
 static inline void *memo_scan(const struct memo_table *t, uint32_t h, size_t *j)
 {
     size_t mask = t->cap - 1;
     for (;; *j = (*j + 1) & mask) {
-        const struct memo_slot *s = &t->slots[*j];
-        if (!s->idx)
+        uint32_t x = t->hashes[*j];
+        if (!x)
             return NULL;
-        if (s->hash == h)
-            return memo_ptr_of(t, s->idx);
+        if (x == h)
+            return t->ptrs[*j];
     }
 }
 
@@ -263,6 +243,7 @@ static inline void *memo_probe(const struct memo_table *t, uint32_t h,
     *hole = 0;
     if (!t->cap)
         return NULL;
+    h = memo_slot_hash(h);
     size_t j = h & (t->cap - 1);
     for (const struct memo_entry *e; (e = memo_scan(t, h, &j)); j = (j + 1) & (t->cap - 1))
         if (match(e, arg))
@@ -271,8 +252,8 @@ static inline void *memo_probe(const struct memo_table *t, uint32_t h,
     return NULL;
 }
 
-/* The object of kind hash h (memo_kind_hash) that match accepts, or
- * NULL; *hole as memo_probe's. */
+/* The object of kind hash h (memo_kind_hash: never 0) that match
+ * accepts, or NULL; *hole as memo_probe's. */
 static inline void *memo_probe_obj(const struct memo_table *t, uint32_t h,
                                    bool (*match)(const void *obj, const void *arg),
                                    const void *arg, size_t *hole)
@@ -316,11 +297,12 @@ void *memo_find_by(const struct memo_table *t, uint32_t h,
                    bool (*eq)(const void *obj, const void *arg), const void *arg,
                    size_t *hole);
 
-/* The first free slot of h's probe sequence in t (t->cap > 0). */
+/* The first free slot of the probe sequence of slot hash h in t
+ * (t->cap > 0). */
 static inline size_t memo_free_slot(const struct memo_table *t, uint32_t h)
 {
     size_t mask = t->cap - 1, j = h & mask;
-    while (t->slots[j].idx)
+    while (t->hashes[j])
         j = (j + 1) & mask;
     return j;
 }
@@ -332,10 +314,10 @@ void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n);
 /* Room in t for one more entry (memo_add's slow path). */
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
-/* Store pointer p under hash h in t, at the hole the probe for it just
- * found: nothing may have been added to t since.  Allocates from m's
- * arena; never fails (OOM longjmps).  Inline: the lists, nodes and
- * patterns of a compilation are a hundred thousand inserts. */
+/* Store pointer p under slot hash h (not 0) in t, at the hole the probe
+ * for it just found: nothing may have been added to t since.  Allocates
+ * from m's arena; never fails (OOM longjmps).  Inline: the lists, nodes
+ * and patterns of a compilation are a hundred thousand inserts. */
 static inline void memo_add_ptr(struct memo_ctx *m, struct memo_table *t,
                                 uint32_t h, void *p, size_t hole)
 {
@@ -344,9 +326,9 @@ static inline void memo_add_ptr(struct memo_ctx *m, struct memo_table *t,
         hole = memo_free_slot(t, h);
     }
     t->room--;
-    *t->next++ = p;
     t->n++;
-    t->slots[hole] = (struct memo_slot){h, t->next_ref++};
+    t->hashes[hole] = h;
+    t->ptrs[hole] = p;
 }
 
 /* Store obj, an object that is its own key, under its kind hash h (the
@@ -367,14 +349,14 @@ static inline void memo_add(struct memo_ctx *m, struct memo_table *t,
 {
     struct memo_entry *e = arena_alloc(m->a, sizeof *e);
     *e = (struct memo_entry){*k, obj};
-    memo_add_ptr(m, t, h, e, hole);
+    memo_add_ptr(m, t, memo_slot_hash(h), e, hole);
 }
 
 /* Store obj under k in t (k must not be present). */
 static inline void memo_insert(struct memo_ctx *m, struct memo_table *t,
                                const struct memo_key *k, uint32_t h, void *obj)
 {
-    memo_add(m, t, k, h, obj, t->cap ? memo_free_slot(t, h) : 0);
+    memo_add(m, t, k, h, obj, t->cap ? memo_free_slot(t, memo_slot_hash(h)) : 0);
 }
 
 /* Stamp a fresh object's header with the next id and hash h. */

@@ -528,6 +528,28 @@ static void own_key_objects_beside_keyed_entries(void **state)
     arena_free(f->a);
 }
 
+/* A keyed entry's hash may be 0, the mark of an empty slot: it is
+ * stored as 1, beside an entry whose hash is 1, and both are found. */
+static void keyed_entry_with_hash_zero(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_table t = {0};
+    t.first = 4;
+    static int objs[3];
+    struct memo_key k0 = {7, 0, {NULL, NULL, NULL, NULL}};
+    struct memo_key k1 = {7, 1, {NULL, NULL, NULL, NULL}};
+    memo_insert(&f->m, &t, &k0, 0, &objs[0]);
+    memo_insert(&f->m, &t, &k1, 1, &objs[1]);
+    for (uint32_t i = 2; i < 40; i++) { /* grow: rehash both */
+        struct memo_key k = {8, i, {NULL, NULL, NULL, NULL}};
+        memo_insert(&f->m, &t, &k, memo_key_hash(&k), &objs[2]);
+    }
+    assert_ptr_equal(memo_find(&t, &k0, 0), &objs[0]);
+    assert_ptr_equal(memo_find(&t, &k1, 1), &objs[1]);
+    arena_free(f->a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +573,7 @@ int main(void)
         cmocka_unit_test(dontcare_keeps_tests),
         cmocka_unit_test(pattern_dump),
         cmocka_unit_test(own_key_objects_beside_keyed_entries),
+        cmocka_unit_test(keyed_entry_with_hash_zero),
     };
     return SUPPORT_RUN(tests);
 }
