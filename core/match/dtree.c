@@ -195,6 +195,7 @@ static void compute_free(struct dt *d, struct dnode *n)
         d->words = ARENA_NEWN(d->m->a, uint64_t, nw * 2);
         d->cap_words = nw * 2;
     }
+    n->free_word = n->uses_word = 0; /* unused past one word */
     node_words(d->words, nw, n, false);
     n->free = set_of(d, n, false, d->words, nw);
     node_words(d->words, nw, n, true);
@@ -306,9 +307,16 @@ static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
     if (n)
         return n;
     n = ARENA_NEWN(d->m->a, struct dnode, 1);
-    *n = (struct dnode){.kind = kind, .test = t, .then = then, .els = els, .temp = temp,
-                        .clause = clause, .vars = vars};
     memo_stamp(d->m, &n->o.h, h);
+    n->kind = kind; /* every field written once: no zeroing first */
+    n->test = t;
+    n->then = then;
+    n->els = els;
+    n->temp = temp;
+    n->clause = clause;
+    n->vars = vars;
+    n->mark_epoch = 0;
+    n->em = (struct dnode_emit){0, 0, 0, NULL};
     compute_free(d, n);
     memo_add_obj(d->m, &d->m->unique, h, n, hole);
     return n;
