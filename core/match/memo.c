@@ -88,9 +88,8 @@ void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
 static uint32_t list_hash(const struct memo_obj *car, const struct memo_list *cdr)
 {
     const uint64_t m = 0x9e3779b97f4a7c15u;
-    uint64_t h = ((uint64_t)car->h.hash << 32 | (cdr ? cdr->o.h.hash : 0x51u)) * m;
-    h ^= h >> 29;
-    return memo_kind_hash(MEMO_KIND_LIST, (uint32_t)(h >> 32) ^ (uint32_t)h);
+    return memo_kind_hash(MEMO_KIND_LIST,
+                          ((uint64_t)car->h.hash << 32 | (cdr ? cdr->o.h.hash : 0x51u)) * m);
 }
 
 /* The cell probed for: (car . cdr). */

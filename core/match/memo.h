@@ -111,13 +111,13 @@ enum memo_kind {
     MEMO_KIND_STATE,
 };
 #define MEMO_KIND_BITS 4
-#define MEMO_HASH_MASK (UINT32_MAX >> MEMO_KIND_BITS)
 
-/* Hash h of an object of kind (1 .. 2^MEMO_KIND_BITS - 1): no keyed
- * entry and no object of another kind has it. */
-static inline uint32_t memo_kind_hash(uint32_t kind, uint32_t h)
+/* The hash of an object of kind (1 .. 2^MEMO_KIND_BITS - 1) from h, a
+ * 64-bit product whose high bits are well mixed: those bits, the kind
+ * above them.  No keyed entry and no object of another kind has it. */
+static inline uint32_t memo_kind_hash(uint32_t kind, uint64_t h)
 {
-    return (h & MEMO_HASH_MASK) | kind << (32 - MEMO_KIND_BITS);
+    return (uint32_t)(h >> (32 + MEMO_KIND_BITS)) | kind << (32 - MEMO_KIND_BITS);
 }
 
 /* Callbacks into the expander (the match layer never sees expand/). */
@@ -181,9 +181,9 @@ static inline uint64_t memo_word_hash(const void *o, uint64_t none)
     return o ? ((const struct memo_hdr *)o)->hash : none;
 }
 
-/* The hash of the words tag, small and w0..w3 (objects or NULL), all
- * 32 bits. */
-static inline uint32_t memo_words_hash(uint32_t tag, uint32_t small, const void *w0,
+/* The hash of the words tag, small and w0..w3 (objects or NULL): a 64-bit
+ * product whose high bits are well mixed. */
+static inline uint64_t memo_words_hash(uint32_t tag, uint32_t small, const void *w0,
                                        const void *w1, const void *w2, const void *w3)
 {
     const uint64_t m1 = 0x9e3779b97f4a7c15u, m2 = 0xc2b2ae3d27d4eb4fu;
@@ -191,15 +191,13 @@ static inline uint32_t memo_words_hash(uint32_t tag, uint32_t small, const void 
     h ^= memo_word_hash(w0, 0x51) << 32 | memo_word_hash(w1, 0x52);
     h *= m2;
     h ^= memo_word_hash(w2, 0x53) << 32 | memo_word_hash(w3, 0x54);
-    h *= m1;
-    h ^= h >> 29;
-    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+    return h * m1;
 }
 
 static inline uint32_t memo_key_hash(const struct memo_key *k)
 {
-    return memo_words_hash(k->tag, k->small, k->w[0], k->w[1], k->w[2], k->w[3]) &
-           MEMO_HASH_MASK;
+    return (uint32_t)(memo_words_hash(k->tag, k->small, k->w[0], k->w[1], k->w[2],
+                                      k->w[3]) >> (32 + MEMO_KIND_BITS));
 }
 
 /* The hash of an object of kind (enum memo_kind) made of small and the

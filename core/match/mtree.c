@@ -106,9 +106,8 @@ static uint32_t mt_hash(enum mt_kind kind, const struct subj *s, const struct pa
                         const struct memo_list *items)
 {
     if (kind == MT_LEAF) {
-        uint64_t h = ((uint64_t)s->o.h.hash << 32 | p->o.h.hash) * 0x9e3779b97f4a7c15u;
-        h ^= h >> 29;
-        return memo_kind_hash(MEMO_KIND_MTREE, (uint32_t)(h >> 32) ^ (uint32_t)h);
+        return memo_kind_hash(MEMO_KIND_MTREE, ((uint64_t)s->o.h.hash << 32 | p->o.h.hash) *
+                                                   0x9e3779b97f4a7c15u);
     }
     return memo_obj_hash(MEMO_KIND_MTREE, kind, p, items, NULL, NULL);
 }
