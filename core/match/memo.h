@@ -171,29 +171,30 @@ static inline uint32_t memo_mix(uint32_t h, uint32_t w)
     return h * 0x85ebca6bu;
 }
 
-/* Hash of a key whose words are hash-consed objects (their memo_hdr) or
- * NULL; deterministic because it only reads the headers.  Two
- * multiply-xorshift rounds over the words packed in pairs; inline, as it
- * runs for every object the compiler makes.  The top MEMO_KIND_BITS are
- * clear (see memo_table). */
+/* The hash of a word that is a hash-consed object (its memo_hdr's) or
+ * NULL (none). */
 static inline uint64_t memo_word_hash(const void *o, uint64_t none)
 {
     return o ? ((const struct memo_hdr *)o)->hash : none;
 }
 
 /* The hash of the words tag, small and w0..w3 (objects or NULL): a 64-bit
- * product whose high bits are well mixed. */
+ * product whose high bits are well mixed; deterministic because it only
+ * reads the headers.  Two multiply rounds over the words packed in pairs;
+ * inline, as it runs for every object the compiler makes. */
 static inline uint64_t memo_words_hash(uint32_t tag, uint32_t small, const void *w0,
                                        const void *w1, const void *w2, const void *w3)
 {
     const uint64_t m1 = 0x9e3779b97f4a7c15u, m2 = 0xc2b2ae3d27d4eb4fu;
-    uint64_t h = (((uint64_t)tag << 32) | small) * m1;
-    h ^= memo_word_hash(w0, 0x51) << 32 | memo_word_hash(w1, 0x52);
-    h *= m2;
+    uint64_t h = (memo_word_hash(w0, 0x51) << 32 | memo_word_hash(w1, 0x52)) +
+                 ((uint64_t)tag << 32 | small);
+    h *= m1;
     h ^= memo_word_hash(w2, 0x53) << 32 | memo_word_hash(w3, 0x54);
-    return h * m1;
+    return h * m2;
 }
 
+/* Hash of a key (its words as memo_words_hash's): the top MEMO_KIND_BITS
+ * are clear (see memo_table). */
 static inline uint32_t memo_key_hash(const struct memo_key *k)
 {
     return (uint32_t)(memo_words_hash(k->tag, k->small, k->w[0], k->w[1], k->w[2],
