@@ -105,8 +105,10 @@ static bool same_cell(const void *obj, const void *arg)
     return l->car == k->car && l->cdr == k->cdr;
 }
 
-struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
-                            struct memo_list *cdr)
+/* memo_cons, inline in the loops below that cons many cells (their
+ * table and context stay in registers from one cell to the next). */
+static inline __attribute__((always_inline))
+struct memo_list *cons(struct memo_ctx *m, struct memo_obj *car, struct memo_list *cdr)
 {
     struct cell_key k = {car, cdr};
     uint32_t h = list_hash(car, cdr);
@@ -121,12 +123,18 @@ struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
     return l;
 }
 
+struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
+                            struct memo_list *cdr)
+{
+    return cons(m, car, cdr);
+}
+
 struct memo_list *memo_list_of(struct memo_ctx *m, struct memo_obj *const *items,
                                size_t n)
 {
     struct memo_list *l = NULL;
     while (n > 0)
-        l = memo_cons(m, items[--n], l);
+        l = cons(m, items[--n], l);
     return l;
 }
 
@@ -141,7 +149,7 @@ struct memo_list *memo_reverse(struct memo_ctx *m, const struct memo_list *l)
 {
     struct memo_list *r = NULL;
     for (; l; l = l->cdr)
-        r = memo_cons(m, l->car, r);
+        r = cons(m, l->car, r);
     return r;
 }
 
@@ -159,7 +167,7 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
     for (; l; l = l->cdr)
         items[n++] = l->car;
     while (n > 0)
-        tail = memo_cons(m, items[--n], tail);
+        tail = cons(m, items[--n], tail);
     return tail;
 }
 
