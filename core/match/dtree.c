@@ -47,6 +47,8 @@ struct dt {
     size_t states;              /* distinct states built (STATE_BUDGET) */
     size_t size;                /* state_size of the distinct states built */
     struct value *not;          /* the symbol (strip_not, at every test) */
+    bool or_branches;           /* or_step pushed a branch of its clause
+                                   (before, prune has nothing to drop) */
 };
 
 /* ---- free temporary sets --------------------------------------------- */
@@ -582,7 +584,7 @@ static struct memo_list *prune(struct dt *d, struct memo_list *pending,
                                struct memo_list *rest)
 {
     size_t n = 0, k = 0;
-    if (!pending)
+    if (!pending || !d->or_branches) /* the candidates are or_step's */
         return rest;
     for (const struct memo_list *l = rest; l; l = l->cdr)
         n += is_candidate((const struct branch *)l->car, pending, clause);
@@ -806,6 +808,7 @@ static const struct dnode *or_step(struct dt *d, const struct mtree *mt,
                                             : (const struct mtree *)tail->car;
         const struct branch *b = mtree_branch(d->m, and_more(d, alt, more), clause, vars);
         rest = memo_cons(d->m, (struct memo_obj *)b, rest);
+        d->or_branches = true;
     }
     return u1(d, memo_cons(d->m, (struct memo_obj *)now, more), clause, vars, rest);
 }
