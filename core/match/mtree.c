@@ -238,6 +238,44 @@ static const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
     return kind == MT_OR ? mtree_or(m, items) : mtree_and(m, items);
 }
 
+/* Split a tree that is not an and/or: a leaf on s is asked f. */
+static inline void split_leaf(struct memo_ctx *m, const struct mtree *mt,
+                              const struct subj *s, mt_splitter f, void *arg,
+                              const struct mtree **then_mt, const struct mtree **else_mt)
+{
+    *then_mt = *else_mt = mt;
+    if (mt->kind == MT_LEAF && mt->s == s) {
+        struct mt_split r = f(arg, mt->p);
+        *then_mt = known(m, r.then_k, mt);
+        *else_mt = known(m, r.else_k, mt);
+    }
+}
+
+/* Split the items of and/or mt into ta and ea; *then_same / *else_same
+ * tell whether every item came back as it was.  The items that are not
+ * and/or are split here (most are leaves), the others recursively. */
+static bool split_items(struct memo_ctx *m, const struct mtree *mt,
+                        const struct subj *s, mt_splitter f, void *arg,
+                        struct memo_obj **ta, struct memo_obj **ea,
+                        bool *then_same, bool *else_same)
+{
+    size_t i = 0;
+    for (const struct memo_list *l = mt->items; l; l = l->cdr, i++) {
+        const struct mtree *it = (const struct mtree *)l->car, *t = it, *e = it;
+        if (!(it->subjects & s->bit))
+            ;
+        else if (it->kind != MT_AND && it->kind != MT_OR)
+            split_leaf(m, it, s, f, arg, &t, &e);
+        else if (!mtree_split(m, it, s, f, arg, &t, &e))
+            return false;
+        ta[i] = (struct memo_obj *)t;
+        ea[i] = (struct memo_obj *)e;
+        *then_same &= t == it;
+        *else_same &= e == it;
+    }
+    return true;
+}
+
 bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
                  const struct subj *s, mt_splitter f, void *arg,
                  const struct mtree **then_mt, const struct mtree **else_mt)
@@ -245,30 +283,17 @@ bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
     *then_mt = *else_mt = mt;
     if (!(mt->subjects & s->bit))
         return true;
-    if (mt->kind == MT_LEAF) {
-        if (mt->s == s) {
-            struct mt_split r = f(arg, mt->p);
-            *then_mt = known(m, r.then_k, mt);
-            *else_mt = known(m, r.else_k, mt);
-        }
+    if (mt->kind != MT_AND && mt->kind != MT_OR) {
+        split_leaf(m, mt, s, f, arg, then_mt, else_mt);
         return true;
     }
-    if (mt->kind != MT_AND && mt->kind != MT_OR)
-        return true;
     if (!memo_enter(m))
         return false;
-    size_t n = mt->items->len, i = 0;
+    size_t n = mt->items->len;
     struct memo_obj **ta = ARENA_NEWN(m->a, struct memo_obj *, n);
     struct memo_obj **ea = ARENA_NEWN(m->a, struct memo_obj *, n);
-    bool ok = true, then_same = true, else_same = true;
-    for (const struct memo_list *l = mt->items; l && ok; l = l->cdr, i++) {
-        const struct mtree *t, *e;
-        ok = mtree_split(m, (const struct mtree *)l->car, s, f, arg, &t, &e);
-        ta[i] = (struct memo_obj *)t;
-        ea[i] = (struct memo_obj *)e;
-        then_same &= ta[i] == l->car;
-        else_same &= ea[i] == l->car;
-    }
+    bool then_same = true, else_same = true;
+    bool ok = split_items(m, mt, s, f, arg, ta, ea, &then_same, &else_same);
     memo_leave(m);
     if (!ok)
         return false;
