@@ -188,7 +188,9 @@ const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
     size_t n = p->items ? p->items->len : 0, i = 0;
     struct memo_obj **kids = ARENA_NEWN(m->a, struct memo_obj *, n + 1);
     for (const struct memo_list *l = p->items; l; l = l->cdr) {
-        const struct mtree *k = mtree_make(m, s, (const struct pat *)l->car);
+        const struct pat *q = (const struct pat *)l->car; /* most are leaves */
+        const struct mtree *k = q->kind != PAT_AND && q->kind != PAT_OR
+                              ? make_mt(m, MT_LEAF, s, q, NULL) : mtree_make(m, s, q);
         if (!k)
             break;
         kids[i++] = (struct memo_obj *)k;
@@ -326,37 +328,50 @@ const struct mtree *mtree_simplify(struct memo_ctx *m, const struct mtree *mt)
 
 /* ---- app substitution ------------------------------------------------- */
 
+/* One item of an and/or for mtree_app_subst: leaves here, and/or
+ * recursively. */
+static inline const struct mtree *subst_item(struct memo_ctx *m, const struct mtree *it,
+                                             const struct subj *s,
+                                             const struct pat_val *fun,
+                                             const struct subj *n)
+{
+    if (!(it->subjects & s->bit))
+        return it;
+    if (it->kind == MT_AND || it->kind == MT_OR)
+        return mtree_app_subst(m, it, s, fun, n);
+    if (it->kind == MT_LEAF && it->s == s && it->p->kind == PAT_APP && it->p->val == fun)
+        return mtree_make(m, n, it->p->sub);
+    return it;
+}
+
 const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
                                     const struct subj *s,
                                     const struct pat_val *fun,
                                     const struct subj *n)
 {
-    if (!(mt->subjects & s->bit))
-        return mt;
-    if (mt->kind == MT_LEAF) {
-        if (mt->s == s && mt->p->kind == PAT_APP && mt->p->val == fun)
-            return mtree_make(m, n, mt->p->sub);
-        return mt;
-    }
-    if (mt->kind != MT_AND && mt->kind != MT_OR)
-        return mt;
+    if (!(mt->subjects & s->bit) || (mt->kind != MT_AND && mt->kind != MT_OR))
+        return subst_item(m, mt, s, fun, n);
     if (!memo_enter(m))
         return NULL;
     size_t len = mt->items->len, i = 0;
-    struct memo_obj **kids = ARENA_NEWN(m->a, struct memo_obj *, len);
-    bool changed = false;
+    struct memo_obj **kids = NULL; /* made at the first item that changes */
     for (const struct memo_list *l = mt->items; l; l = l->cdr, i++) {
-        const struct mtree *k = mtree_app_subst(m, (const struct mtree *)l->car,
-                                                s, fun, n);
+        const struct mtree *k = subst_item(m, (const struct mtree *)l->car, s, fun, n);
         if (!k) {
             memo_leave(m);
             return NULL;
         }
-        changed |= k != (const struct mtree *)l->car;
-        kids[i] = (struct memo_obj *)k;
+        if (k != (const struct mtree *)l->car && !kids) {
+            kids = ARENA_NEWN(m->a, struct memo_obj *, len);
+            size_t j = 0;
+            for (const struct memo_list *p = mt->items; j < i; p = p->cdr)
+                kids[j++] = p->car;
+        }
+        if (kids)
+            kids[i] = (struct memo_obj *)k;
     }
     memo_leave(m);
-    if (!changed)
+    if (!kids)
         return mt;
     struct memo_list *items = memo_list_of(m, kids, len);
     return mt->kind == MT_OR ? mtree_or(m, items) : mtree_and(m, items);
