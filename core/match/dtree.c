@@ -238,11 +238,12 @@ static const struct value *strip_not(struct dt *d, const struct value *fun)
     return fun;
 }
 
-static bool same_test(const void *obj, const void *arg)
+/* Are tests t and k the same test (they are not hash-consed: a node is,
+ * and a new test is most often the test of a new node)? */
+static bool same_test(const struct dtest *t, const struct dtest *k)
 {
-    const struct dtest *t = obj, *k = arg;
-    return t->kind == k->kind && t->p == k->p && t->s == k->s && t->env == k->env &&
-           t->prev == k->prev;
+    return t == k || (t->o.h.hash == k->o.h.hash && t->kind == k->kind && t->p == k->p &&
+                      t->s == k->s && t->env == k->env && t->prev == k->prev);
 }
 
 static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
@@ -261,18 +262,11 @@ static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
     } else if (kind == DT_GUARD) {
         env = env_of(d, p->val->v, vars);
     }
-    struct dtest k = {.kind = kind, .p = p, .s = s, .env = env, .prev = prev};
-    uint32_t h = memo_obj_hash(MEMO_KIND_TEST, kind, p, s, env, prev);
-    size_t hole;
-    struct dtest *t = memo_probe_obj(&d->m->unique, h, same_test, &k, &hole);
-    if (t)
-        return t;
-    t = ARENA_NEWN(d->m->a, struct dtest, 1);
-    *t = k;
-    memo_stamp(d->m, &t->o.h, h);
+    struct dtest *t = ARENA_NEWN(d->m->a, struct dtest, 1);
+    *t = (struct dtest){.kind = kind, .p = p, .s = s, .env = env, .prev = prev};
+    memo_stamp(d->m, &t->o.h, memo_obj_hash(MEMO_KIND_TEST, kind, p, s, env, prev));
     if (d->m->n_temps <= 64) /* its temporaries exist: all are in one word */
         test_refs(&t->refs, t);
-    memo_add_obj(d->m, &d->m->unique, h, t, hole);
     return t;
 }
 
@@ -291,7 +285,8 @@ static bool same_node(const void *obj, const void *arg)
     const struct dnode *n = obj;
     const struct node_key *k = arg;
     const void *w3 = n->kind == DN_LEAF ? (const void *)n->vars : (const void *)n->temp;
-    return n->kind == k->kind && n->clause == k->clause && n->test == k->t &&
+    return n->kind == k->kind && n->clause == k->clause &&
+           (!n->test || !k->t ? n->test == k->t : same_test(n->test, k->t)) &&
            n->then == k->then && n->els == k->els && w3 == k->w3;
 }
 

@@ -29,7 +29,9 @@ enum dtest_kind {
     DT_CALL,   /* the call of an `app` FUN on s (not a test) */
 };
 
-/* A test or call, hash-consed: its emitted form is a function of it. */
+/* A test or call: its emitted form is a function of its fields.  Not
+ * hash-consed (the node that has it is): two nodes may have equal tests
+ * that are not the same object. */
 struct dtest {
     struct memo_obj o;
     enum dtest_kind kind;
