@@ -26,6 +26,8 @@ static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
 {
     struct memo_table old = *t;
     t->cap = cap;
+    t->mask = cap - 1;
+    t->max = cap / 2; /* at most half full: short probes */
     t->hashes = arena_zalloc(m->a, cap * sizeof *t->hashes);
     t->ptrs = ARENA_NEWN(m->a, void *, cap);
     for (size_t k = 0; k < old.cap; k++) {
@@ -37,13 +39,6 @@ static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
     }
 }
 
-/* Inserts left before the slots would be more than half full (short
- * probes). */
-static void set_room(struct memo_table *t)
-{
-    t->room = t->cap / 2 - t->n;
-}
-
 void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
 {
     size_t cap = t->cap ? t->cap : t->first ? t->first : 64;
@@ -51,14 +46,11 @@ void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
         cap *= 2;
     if (cap > t->cap)
         resize_slots(m, t, cap);
-    set_room(t);
 }
 
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
 {
-    if ((t->n + 1) * 2 > t->cap)
-        resize_slots(m, t, t->cap ? t->cap * 2 : t->first ? t->first : 64);
-    set_room(t);
+    resize_slots(m, t, t->cap ? t->cap * 2 : t->first ? t->first : 64);
 }
 
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h)

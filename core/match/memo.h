@@ -76,12 +76,13 @@ struct memo_table {
     uint32_t *hashes;         /* cap hashes, 0 for an empty slot */
     void **ptrs;              /* cap pointers: what the slot holds */
     size_t cap;               /* power of two (0 before first insert) */
+    size_t mask;              /* cap - 1 (once cap > 0) */
     size_t n;                 /* things stored */
     size_t first;             /* slots of the first allocation (a power of
                                  two >= 4; 0 = 64): tables that stay small
                                  and live as long as the run start smaller */
-    size_t room;              /* inserts that fit before the slots are half
-                                 full (0: call the slow path) */
+    size_t max;               /* n at which the slots are half full and
+                                 must grow (memo_table_grow) */
 };
 
 /* The hash a keyed entry is stored under: its hash, but 0 (an empty
@@ -221,8 +222,7 @@ static inline bool memo_key_eq(const struct memo_key *a, const struct memo_key *
  * probing again).  t->cap > 0. */
 static inline void *memo_scan(const struct memo_table *t, uint32_t h, size_t *j)
 {
-    size_t mask = t->cap - 1;
-    for (;; *j = (*j + 1) & mask) {
+    for (;; *j = (*j + 1) & t->mask) {
         uint32_t x = t->hashes[*j];
         if (!x)
             return NULL;
@@ -243,8 +243,8 @@ static inline void *memo_probe(const struct memo_table *t, uint32_t h,
     if (!t->cap)
         return NULL;
     h = memo_slot_hash(h);
-    size_t j = h & (t->cap - 1);
-    for (const struct memo_entry *e; (e = memo_scan(t, h, &j)); j = (j + 1) & (t->cap - 1))
+    size_t j = h & t->mask;
+    for (const struct memo_entry *e; (e = memo_scan(t, h, &j)); j = (j + 1) & t->mask)
         if (match(e, arg))
             return e->obj;
     *hole = j;
@@ -260,8 +260,8 @@ static inline void *memo_probe_obj(const struct memo_table *t, uint32_t h,
     *hole = 0;
     if (!t->cap)
         return NULL;
-    size_t j = h & (t->cap - 1);
-    for (const void *o; (o = memo_scan(t, h, &j)); j = (j + 1) & (t->cap - 1))
+    size_t j = h & t->mask;
+    for (const void *o; (o = memo_scan(t, h, &j)); j = (j + 1) & t->mask)
         if (match(o, arg))
             return (void *)o;
     *hole = j;
@@ -300,9 +300,9 @@ void *memo_find_by(const struct memo_table *t, uint32_t h,
  * (t->cap > 0). */
 static inline size_t memo_free_slot(const struct memo_table *t, uint32_t h)
 {
-    size_t mask = t->cap - 1, j = h & mask;
+    size_t j = h & t->mask;
     while (t->hashes[j])
-        j = (j + 1) & mask;
+        j = (j + 1) & t->mask;
     return j;
 }
 
@@ -310,7 +310,8 @@ static inline size_t memo_free_slot(const struct memo_table *t, uint32_t h)
  * instead of one per doubling on the way (never shrinks). */
 void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n);
 
-/* Room in t for one more entry (memo_add's slow path). */
+/* Room in t for one more entry, its slots being half full: twice the
+ * slots (the inserts' slow path). */
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
 /* Store pointer p under slot hash h (not 0) in t, at the hole the probe
@@ -320,11 +321,10 @@ void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 static inline void memo_add_ptr(struct memo_ctx *m, struct memo_table *t,
                                 uint32_t h, void *p, size_t hole)
 {
-    if (!t->room) {
-        memo_table_grow(m, t); /* the slots may have moved: probe anew */
+    if (t->n == t->max) {
+        memo_table_grow(m, t); /* the slots moved: probe anew */
         hole = memo_free_slot(t, h);
     }
-    t->room--;
     t->n++;
     t->hashes[hole] = h;
     t->ptrs[hole] = p;
