@@ -148,12 +148,22 @@ static const struct value *other_pred(struct memo_ctx *m, const struct pat *pat)
     }
 }
 
-static bool in_set(struct memo_ctx *m, const struct value *c, const struct value *set)
+/* `equal' for a constant of a set: symbols (most constants) are equal
+ * only when they are the same, values of two kinds never. */
+static bool same_constant(const struct value *a, const struct value *c)
+{
+    if (a == c)
+        return true;
+    if (a->kind != c->kind || a->kind == VK_SYMBOL)
+        return false;
+    return a->kind == VK_INT ? a->u.i == c->u.i : value_equal(a, c);
+}
+
+static bool in_set(const struct value *c, const struct value *set)
 {
     for (; set->kind == VK_CONS; set = value_cdr(set))
-        if (value_equal(value_car(set), c))
+        if (same_constant(value_car(set), c))
             return true;
-    (void)m;
     return false;
 }
 
@@ -176,7 +186,7 @@ static struct mt_split rules(struct memo_ctx *m, const struct pat *upat,
     if (upat->kind == PAT_PRED && know_exclusive(upat->val->v, other_pred(m, pat)))
         return (struct mt_split){MT_KNOWN_FAIL, MT_UNKNOWN};
     if (upat->kind == PAT_MEMBER && pat->kind == PAT_QUOTE) {
-        if (in_set(m, pat->val->v, upat->val->v))
+        if (in_set(pat->val->v, upat->val->v))
             return (struct mt_split){MT_UNKNOWN, MT_KNOWN_FAIL};
         return (struct mt_split){MT_KNOWN_FAIL, MT_UNKNOWN};
     }
