@@ -401,7 +401,7 @@ static struct memo_list *kept(struct dt *d, struct memo_obj **v, const size_t *i
 /* Split every branch of rest after a test on s; branches known to fail on
  * a side are dropped from it.  False when the depth guard tripped. */
 static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *s,
-                       mt_splitter f, struct splitter *sp,
+                       const struct mt_splitter *sp,
                        struct memo_list **then_rest, struct memo_list **else_rest)
 {
     size_t n = rest ? rest->len : 0, nt = 0, ne = 0, tc = 0, ec = 0, i = 0;
@@ -411,7 +411,7 @@ static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *
         const struct branch *b = (const struct branch *)l->car;
         const struct mtree *t, *e;
         sc->cells[i] = l;
-        if (!mtree_split(d->m, b->match, s, f, sp, &t, &e))
+        if (!mtree_split(d->m, b->match, s, sp, &t, &e))
             return false;
         if (b->match->degenerate &&
             (!(t = mtree_simplify(d->m, t)) || !(e = mtree_simplify(d->m, e))))
@@ -633,8 +633,16 @@ static const struct dnode *test_step(struct dt *d, const struct subj *s,
                          : p->kind == PAT_MEMBER ? DT_MEMBER : DT_PRED;
     const struct dtest *t = make_test(d, kind, p, s, vars);
     struct splitter sp = {d, p, vars};
+    /* by_quote and by_pred answer unknown about leaves that are not tests,
+     * but through a `not' of the test; by_pred enters the depth guard
+     * (know.h) */
+    struct mt_splitter ms = {
+        kind == DT_QUOTE ? by_quote : by_pred, &sp,
+        kind == DT_QUOTE ? MT_ASK_TESTS
+        : p->kind == PAT_PRED && strip_not(d, p->val->v) != p->val->v ? MT_ASK_ALL
+        : MT_ASK_GUARDED};
     struct memo_list *tr, *er;
-    if (!split_rest(d, rest, s, kind == DT_QUOTE ? by_quote : by_pred, &sp, &tr, &er))
+    if (!split_rest(d, rest, s, &ms, &tr, &er))
         return NULL;
     const struct dnode *then = u1(d, more, clause, vars, tr);
     const struct dnode *els = then ? u(d, er) : NULL;

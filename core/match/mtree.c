@@ -264,14 +264,24 @@ static const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
     return kind == MT_OR ? mtree_or(m, items) : mtree_and(m, items);
 }
 
-/* Split a tree that is not an and/or: a leaf on s is asked f. */
+/* Is the leaf with pattern p one that which asks about? */
+static inline bool asked(const struct memo_ctx *m, enum mt_ask which, const struct pat *p)
+{
+    if (p->kind == PAT_PRED || p->kind == PAT_QUOTE || p->kind == PAT_GUARD ||
+        p->kind == PAT_MEMBER)
+        return true;
+    return which == MT_ASK_ALL || (which == MT_ASK_GUARDED && m->depth >= m->max_depth);
+}
+
+/* Split a tree that is not an and/or: a leaf on s is asked sp (if sp
+ * asks about it). */
 static inline void split_leaf(struct memo_ctx *m, const struct mtree *mt,
-                              const struct subj *s, mt_splitter f, void *arg,
+                              const struct subj *s, const struct mt_splitter *sp,
                               const struct mtree **then_mt, const struct mtree **else_mt)
 {
     *then_mt = *else_mt = mt;
-    if (mt->kind == MT_LEAF && mt->s == s) {
-        struct mt_split r = f(arg, mt->p);
+    if (mt->kind == MT_LEAF && mt->s == s && asked(m, sp->which, mt->p)) {
+        struct mt_split r = sp->ask(sp->arg, mt->p);
         *then_mt = known(m, r.then_k, mt);
         *else_mt = known(m, r.else_k, mt);
     }
@@ -280,8 +290,8 @@ static inline void split_leaf(struct memo_ctx *m, const struct mtree *mt,
 /* Split the items of and/or mt into ta and ea; *then_same / *else_same
  * tell whether every item came back as it was.  The items that are not
  * and/or are split here (most are leaves), the others recursively. */
-static bool split_items(struct memo_ctx *m, const struct mtree *mt,
-                        const struct subj *s, mt_splitter f, void *arg,
+static bool split_items(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
+                        const struct mt_splitter *sp,
                         struct memo_obj **ta, struct memo_obj **ea,
                         bool *then_same, bool *else_same)
 {
@@ -291,8 +301,8 @@ static bool split_items(struct memo_ctx *m, const struct mtree *mt,
         if (!(it->subjects & s->bit))
             ;
         else if (it->kind != MT_AND && it->kind != MT_OR)
-            split_leaf(m, it, s, f, arg, &t, &e);
-        else if (!mtree_split(m, it, s, f, arg, &t, &e))
+            split_leaf(m, it, s, sp, &t, &e);
+        else if (!mtree_split(m, it, s, sp, &t, &e))
             return false;
         ta[i] = (struct memo_obj *)t;
         ea[i] = (struct memo_obj *)e;
@@ -302,15 +312,15 @@ static bool split_items(struct memo_ctx *m, const struct mtree *mt,
     return true;
 }
 
-bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
-                 const struct subj *s, mt_splitter f, void *arg,
+bool mtree_split(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
+                 const struct mt_splitter *sp,
                  const struct mtree **then_mt, const struct mtree **else_mt)
 {
     *then_mt = *else_mt = mt;
     if (!(mt->subjects & s->bit))
         return true;
     if (mt->kind != MT_AND && mt->kind != MT_OR) {
-        split_leaf(m, mt, s, f, arg, then_mt, else_mt);
+        split_leaf(m, mt, s, sp, then_mt, else_mt);
         return true;
     }
     if (!memo_enter(m))
@@ -319,7 +329,7 @@ bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
     struct memo_obj **ta = ARENA_NEWN(m->a, struct memo_obj *, n);
     struct memo_obj **ea = ARENA_NEWN(m->a, struct memo_obj *, n);
     bool then_same = true, else_same = true;
-    bool ok = split_items(m, mt, s, f, arg, ta, ea, &then_same, &else_same);
+    bool ok = split_items(m, mt, s, sp, ta, ea, &then_same, &else_same);
     memo_leave(m);
     if (!ok)
         return false;

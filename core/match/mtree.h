@@ -83,7 +83,24 @@ struct mt_split {
     enum mt_know else_k; /* when it failed */
 };
 
-typedef struct mt_split (*mt_splitter)(void *arg, const struct pat *leaf);
+/* Which leaves on the tested subject a split asks its splitter about. */
+enum mt_ask {
+    MT_ASK_ALL,     /* every one */
+    MT_ASK_TESTS,   /* those whose pattern is a test (pred, guard, quote,
+                       member): the splitter answers unknown for the
+                       others (no test's outcome tells about them) */
+    MT_ASK_GUARDED, /* as MT_ASK_TESTS, but every one once the depth guard
+                       is at its limit: the splitter enters the guard for
+                       each leaf, and trips it there */
+};
+
+/* What a test tells about leaf patterns on its subject: ask(arg, leaf),
+ * for the leaves that which says. */
+struct mt_splitter {
+    struct mt_split (*ask)(void *arg, const struct pat *leaf);
+    void *arg;
+    enum mt_ask which;
+};
 
 /* The root subject for expression expr (temp: expr is a temporary). */
 const struct subj *mtree_root(struct memo_ctx *m, struct value *expr, bool temp);
@@ -109,11 +126,12 @@ struct memo_list *mtree_alone(struct memo_ctx *m, const struct mtree *mt);
 const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items);
 const struct mtree *mtree_or(struct memo_ctx *m, struct memo_list *items);
 
-/* Split mt by a test on subject s: leaves on s are asked f; known leaves
- * become SUCCEED/FAIL in the then/else copies and and/or nodes are
- * simplified.  Returns false when the depth guard trips. */
-bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
-                 const struct subj *s, mt_splitter f, void *arg,
+/* Split mt by a test on subject s: leaves on s are asked sp (those that
+ * sp->which says); known leaves become SUCCEED/FAIL in the then/else
+ * copies and and/or nodes are simplified.  Returns false when the depth
+ * guard trips. */
+bool mtree_split(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
+                 const struct mt_splitter *sp,
                  const struct mtree **then_mt, const struct mtree **else_mt);
 
 /* mt with every leaf (s . (app fun P)) replaced by the match tree of P on

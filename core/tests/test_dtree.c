@@ -388,7 +388,8 @@ static void free_sets_of_many_temporaries(void **state)
 static const struct mtree *unknown_split(struct match_fx *f, const struct mtree *mt)
 {
     const struct mtree *t, *e;
-    assert_true(mtree_split(&f->m, mt, f->root, nothing_known, NULL, &t, &e));
+    const struct mt_splitter nothing = {nothing_known, NULL, MT_ASK_ALL};
+    assert_true(mtree_split(&f->m, mt, f->root, &nothing, &t, &e));
     assert_ptr_equal(t, e);
     return t;
 }
@@ -575,6 +576,40 @@ static void membership_knowledge(void **state)
     arena_free(f->a);
 }
 
+/* A splitter that counts the leaves it is asked about. */
+static struct mt_split count_asked(void *arg, const struct pat *leaf)
+{
+    (void)leaf;
+    ++*(int *)arg;
+    return (struct mt_split){MT_UNKNOWN, MT_UNKNOWN};
+}
+
+/* A split asks about the leaves that are tests only, unless told to ask
+ * about all, or told the depth guard decides and it is at its limit. */
+static void splits_ask_about_tests(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *three[3] = {P(f, "p"), A(f, "car", V(f, "x")), Q(f, "a")};
+    const struct mtree *mt = mtree_make(&f->m, f->root, pat_and(&f->m, three, 3));
+    const struct mtree *t, *e;
+    int n = 0;
+    struct mt_splitter sp = {count_asked, &n, MT_ASK_TESTS};
+    assert_true(mtree_split(&f->m, mt, f->root, &sp, &t, &e));
+    assert_int_equal(n, 2);
+    sp.which = MT_ASK_GUARDED;
+    assert_true(mtree_split(&f->m, mt, f->root, &sp, &t, &e));
+    assert_int_equal(n, 4);
+    sp.which = MT_ASK_ALL;
+    assert_true(mtree_split(&f->m, mt, f->root, &sp, &t, &e));
+    assert_int_equal(n, 7);
+    sp.which = MT_ASK_GUARDED;
+    f->m.max_depth = 1; /* the and enters the one level: the leaves are at the limit */
+    assert_true(mtree_split(&f->m, mt, f->root, &sp, &t, &e));
+    assert_int_equal(n, 10);
+    arena_free(f->a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -600,6 +635,7 @@ int main(void)
         cmocka_unit_test(own_key_objects_beside_keyed_entries),
         cmocka_unit_test(keyed_entry_with_hash_zero),
         cmocka_unit_test(membership_knowledge),
+        cmocka_unit_test(splits_ask_about_tests),
     };
     return SUPPORT_RUN(tests);
 }
