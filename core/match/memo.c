@@ -18,6 +18,18 @@ void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
     m->hooks = *hooks;
     m->use_cache = use_cache;
     m->max_depth = max_depth > 0 ? max_depth : 10000;
+    memo_table_init(&m->unique);
+    memo_table_init(&m->cache);
+    memo_table_init(&m->vals);
+}
+
+/* The one slot of every empty table set up by memo_table_init: it stays
+ * empty (an insert into an empty table grows it first). */
+static uint32_t no_slots[1];
+
+void memo_table_init(struct memo_table *t)
+{
+    *t = (struct memo_table){.hashes = no_slots};
 }
 
 /* Give t cap slots (a power of two), rehashed from the old slots: the

@@ -8,8 +8,8 @@
  * optimisation (switchable, counted for --stats).
  *
  * Functions, in order: memo_slot_hash, memo_entry_at, memo_kind_hash,
- * memo_ctx_init, memo_mix, memo_words_hash, memo_key_hash, memo_obj_hash,
- * memo_scan, memo_probe, memo_probe_obj, memo_lookup, memo_find (inline,
+ * memo_table_init, memo_ctx_init, memo_mix, memo_words_hash, memo_key_hash,
+ * memo_obj_hash, memo_scan, memo_probe, memo_probe_obj, memo_lookup, memo_find (inline,
  * as are memo_slot_hash to memo_find), memo_find_by, memo_free_slot
  * (inline), memo_reserve, memo_table_grow (the inserts' slow path),
  * memo_add_ptr, memo_add_obj, memo_add, memo_insert, memo_stamp (inline),
@@ -159,8 +159,13 @@ struct memo_ctx {
     const void *bad;            /* the PAT_BAD pattern the compiler reached */
 };
 
+/* An empty table whose probes need not test for slots (memo_probe_obj):
+ * one empty slot that is never written (the first insert grows). */
+void memo_table_init(struct memo_table *t);
+
 /* Initialise ctx for one compilation; max_depth <= 0 means 10000.  The
- * layer's objects go to L->a (set m->a before first use to change it). */
+ * layer's objects go to L->a (set m->a before first use to change it).
+ * Its tables are set up by memo_table_init. */
 void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
                    const struct memo_hooks *hooks, bool use_cache,
                    int max_depth);
@@ -252,15 +257,15 @@ static inline void *memo_probe(const struct memo_table *t, uint32_t h,
 }
 
 /* The object of kind hash h (memo_kind_hash: never 0) that match
- * accepts, or NULL; *hole as memo_probe's. */
+ * accepts, or NULL; *hole as memo_probe's.  t is a table memo_ctx_init
+ * set up (m->unique, m->cache: their probe need not test for no slots)
+ * or one memo_table_init did. */
 static inline void *memo_probe_obj(const struct memo_table *t, uint32_t h,
                                    bool (*match)(const void *obj, const void *arg),
                                    const void *arg, size_t *hole)
 {
-    *hole = 0;
-    if (!t->cap)
-        return NULL;
     size_t j = h & t->mask;
+    *hole = j; /* (set on a miss below; written here for the compiler) */
     for (const void *o; (o = memo_scan(t, h, &j)); j = (j + 1) & t->mask)
         if (match(o, arg))
             return (void *)o;

@@ -510,7 +510,8 @@ static void own_key_objects_beside_keyed_entries(void **state)
 {
     (void)state;
     struct match_fx *f = match_fx_new(true);
-    struct memo_table t = {0};
+    struct memo_table t;
+    memo_table_init(&t);
     t.first = 4;
     static int obj;
     static struct memo_list cell;
