@@ -942,6 +942,22 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
 
 /* ---- entry ------------------------------------------------------------ */
 
+/* The node of no clause matching, made once per context: no other node
+ * has its identity, so it is kept there instead of in the unique table. */
+static const struct dnode *fail_node(struct dt *d)
+{
+    struct memo_ctx *m = d->m;
+    if (!m->no_match) {
+        struct dnode *n = ARENA_NEW(m->a, struct dnode); /* reads nothing */
+        n->kind = DN_FAIL;
+        n->free = (struct tset){&n->free_word, 0};
+        n->uses = (struct tset){&n->uses_word, 0};
+        memo_stamp(m, &n->o.h, memo_obj_hash(MEMO_KIND_NODE, DN_FAIL, NULL, NULL, NULL, NULL));
+        m->no_match = n;
+    }
+    return m->no_match;
+}
+
 /* Every variable name of the clauses, for the mention checks of prune
  * (collected when one is first made: few compilations make any). */
 
@@ -1000,7 +1016,7 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
     memset(&d, 0, sizeof d);
     d.m = m;
     d.not = pat_sym_not(m);
-    d.fail = make_node(&d, DN_FAIL, NULL, NULL, NULL, NULL, 0, NULL);
+    d.fail = fail_node(&d);
     if (n >= (size_t)m->max_depth) { /* each clause may need a level */
         m->too_deep = true;
         return NULL;

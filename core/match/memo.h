@@ -133,6 +133,7 @@ struct memo_hooks {
 
 struct subj;
 struct mtree;
+struct dnode;
 
 /* Everything the match layer needs for one compilation. */
 struct memo_ctx {
@@ -152,6 +153,7 @@ struct memo_ctx {
     uint32_t next_epoch;        /* last pass number given (memo_epoch) */
     const struct subj **temps;  /* the temporaries by number (subj.tnum) */
     const struct mtree *succeed, *fail; /* match/mtree's constants, once made */
+    const struct dnode *no_match; /* match/dtree's FAIL node, once made */
     uint32_t n_temps, cap_temps;
     int depth, max_depth;       /* recursion guard of every recursive pass */
     bool too_deep;              /* set once the guard tripped */
