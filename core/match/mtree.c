@@ -35,13 +35,10 @@ static const struct subj *make_subj(struct memo_ctx *m, const struct subj *paren
     struct subj *s = memo_probe_obj(&m->unique, h, same_subj, &k, &hole);
     if (s)
         return s;
-    s = ARENA_NEW(m->a, struct subj);
+    s = ARENA_NEWN(m->a, struct subj, 1);
+    *s = (struct subj){.parent = parent, .fun = fun, .root = root, .gen = gen,
+                       .bit = UINT64_C(1) << (h % 64)};
     memo_stamp(m, &s->o.h, h);
-    s->parent = parent;
-    s->fun = fun;
-    s->root = root;
-    s->gen = gen;
-    s->bit = UINT64_C(1) << (h % 64);
     memo_add_obj(m, &m->unique, h, s, hole);
     return s;
 }
@@ -454,10 +451,9 @@ const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
     struct vbind *b = memo_probe_obj(&m->unique, h, same_vbind, &k, &hole);
     if (b)
         return b;
-    b = ARENA_NEW(m->a, struct vbind);
+    b = ARENA_NEWN(m->a, struct vbind, 1);
+    *b = k;
     memo_stamp(m, &b->o.h, h);
-    b->name = name;
-    b->s = s;
     memo_add_obj(m, &m->unique, h, b, hole);
     return b;
 }
@@ -477,11 +473,9 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
     struct branch *b = memo_probe_obj(&m->unique, h, same_branch, &k, &hole);
     if (b)
         return b;
-    b = ARENA_NEW(m->a, struct branch);
+    b = ARENA_NEWN(m->a, struct branch, 1);
+    *b = k;
     memo_stamp(m, &b->o.h, h);
-    b->match = match;
-    b->clause = clause;
-    b->vars = vars;
     memo_add_obj(m, &m->unique, h, b, hole);
     return b;
 }
