@@ -15,7 +15,8 @@
 
 enum { TAG_EQL = 303 };
 
-/* Distinct states one compilation may build before giving up. */
+/* Distinct states one context may build before giving up (m->states:
+ * the builds that look for the clauses shadowing another share it). */
 #define STATE_BUDGET 400000
 /* ... and their total size (state_size): states that each carry many
  * variables cost time and memory in proportion (an `and` of 30 `or`s
@@ -44,7 +45,6 @@ struct dt {
     struct scratch sc;          /* split_rest's and subst_rest's buffers */
     uint64_t *words;            /* compute_free's buffer (past 64 temporaries) */
     uint32_t cap_words;
-    size_t states;              /* distinct states built (STATE_BUDGET) */
     size_t size;                /* state_size of the distinct states built */
     struct value *not;          /* the symbol (strip_not, at every test) */
     bool or_branches;           /* or_step pushed a branch of its clause
@@ -926,7 +926,7 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
         }
         m->misses++;
     }
-    if (d->states >= STATE_BUDGET || d->size >= SIZE_BUDGET || !memo_enter(m)) {
+    if (m->states >= STATE_BUDGET || d->size >= SIZE_BUDGET || !memo_enter(m)) {
         m->too_deep = true;
         return NULL;
     }
@@ -934,7 +934,7 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
     memo_leave(m);
     if (r && !st->node) { /* distinct states only: the same with memo off */
         st->node = r;
-        d->states++;
+        m->states++;
         d->size += state_size(pending, vars);
     }
     return r;

@@ -149,6 +149,9 @@ struct memo_ctx {
     struct memo_table vals;     /* canonical Lisp values (pat_val) */
     bool use_cache;             /* computed cache on (output identical off) */
     size_t hits, misses;        /* computed-cache statistics */
+    size_t states;              /* distinct states match/dtree built, over
+                                   all its builds in this context (its
+                                   budget counts them) */
     uint32_t next_id;           /* creation counter for memo_hdr.id */
     uint32_t next_epoch;        /* last pass number given (memo_epoch) */
     const struct subj **temps;  /* the temporaries by number (subj.tnum) */

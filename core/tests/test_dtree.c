@@ -274,7 +274,7 @@ static size_t and_of_ors(struct match_fx *f, int k, size_t *states)
     assert_non_null(d);
     size_t n;
     dtree_visit(&f->m, d, &n);
-    *states = f->m.cache.n;
+    *states = f->m.states;
     return n;
 }
 
@@ -308,7 +308,7 @@ static void cache_changes_nothing(void **state)
             V(f, "z")};
         texts[on] = strdup(dtree_text(f, p, 4));
         hits[on] = f->m.hits;
-        states[on] = f->m.cache.n;
+        states[on] = f->m.states;
         arena_free(f->a);
     }
     assert_string_equal(texts[0], texts[1]);
@@ -331,7 +331,10 @@ static void nodes_are_hash_consed(void **state)
         AND2(f, OR2(f, P(f, "p1"), P(f, "q1")), OR2(f, P(f, "p2"), P(f, "q2"))), V(f, "z")};
     const struct dnode *d = dtree_build(&f->m, f->root, p, 2);
     assert_non_null(d);
+    size_t states = f->m.states; /* the budget's count, over the context */
+    assert_true(states > 0);
     assert_ptr_equal(d, dtree_build(&f->m, f->root, p, 2));
+    assert_int_equal(f->m.states, states); /* the same states again */
     assert_int_equal(d->kind, DN_TEST);
     assert_int_equal(d->els->kind, DN_TEST);
     assert_ptr_equal(d->then, d->els->then); /* after p1, and after q1 */
