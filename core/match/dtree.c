@@ -879,8 +879,10 @@ static const struct dnode *step(struct dt *d, struct memo_list *pending,
     }
 }
 
-/* A state of u1 in the computed cache (m->cache): recorded when first
- * reached, its node set once built (NULL while it is being built). */
+/* A state of u1, the computed cache's entry: recorded when first reached,
+ * its node set once built (NULL while it is being built).  Kept in
+ * m->unique as an own-key object of its kind, so that no table of its own
+ * is made and grown per compilation. */
 struct state {
     struct memo_list *pending, *vars, *rest;
     uint32_t clause;
@@ -894,18 +896,18 @@ static bool same_state(const void *obj, const void *arg)
            s->clause == k->clause;
 }
 
-/* The state k as recorded in m->cache (recorded now if it is new): one
- * probe serves the cache's question and the recording of the state. */
+/* The state k as recorded (now if it is new): one probe serves the
+ * cache's question and the recording of the state. */
 static struct state *state_of(struct dt *d, const struct state *k)
 {
     struct memo_ctx *m = d->m;
     uint32_t h = memo_obj_hash(MEMO_KIND_STATE, k->clause, k->pending, k->vars, k->rest, NULL);
     size_t hole;
-    struct state *st = memo_probe_obj(&m->cache, h, same_state, k, &hole);
+    struct state *st = memo_probe_obj(&m->unique, h, same_state, k, &hole);
     if (!st) {
         st = ARENA_NEWN(m->a, struct state, 1);
         *st = *k;
-        memo_add_obj(m, &m->cache, h, st, hole);
+        memo_add_obj(m, &m->unique, h, st, hole);
     }
     return st;
 }

@@ -145,7 +145,9 @@ struct memo_ctx {
                                    with the compilation); Lisp values it
                                    makes always go to L->a */
     struct memo_table unique;   /* hash-consed IR objects */
-    struct memo_table cache;    /* computed cache: state -> decision node */
+    struct memo_table cache;    /* computed cache under keys (memo_cache_get,
+                                   memo_cache_put); match/dtree keeps its
+                                   states, with their nodes, in unique */
     struct memo_table vals;     /* canonical Lisp values (pat_val) */
     bool use_cache;             /* computed cache on (output identical off) */
     size_t hits, misses;        /* computed-cache statistics */
@@ -394,7 +396,7 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
 /* Computed cache under a key: the node built for state key k, or NULL
  * (counts a hit or a miss).  Always NULL when the cache is off;
  * memo_cache_put records the state either way (m->cache.n counts distinct
- * states).  match/dtree keeps its states in m->cache as own-key objects
+ * states).  match/dtree keeps its states in m->unique as own-key objects
  * instead, so that one probe both asks and records. */
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h);
 void memo_cache_put(struct memo_ctx *m, const struct memo_key *k, uint32_t h,
