@@ -54,7 +54,7 @@ struct dt {
 /* ---- free temporary sets --------------------------------------------- */
 
 /* Add temporary x (if it is one) to the words w. */
-static void set_add(uint64_t *w, const struct subj *x)
+static inline void set_add(uint64_t *w, const struct subj *x)
 {
     if (x && x->temp)
         w[x->tnum / 64] |= UINT64_C(1) << (x->tnum % 64);
@@ -109,7 +109,7 @@ const struct subj *dtree_free_next(const struct memo_ctx *m, const struct dnode 
 
 /* Temporaries the code of test t reads.  A guard does not read the
  * subject it is attached to. */
-static void test_refs(uint64_t *w, const struct dtest *t)
+static inline void test_refs(uint64_t *w, const struct dtest *t)
 {
     if (t->kind != DT_GUARD)
         set_add(w, t->s);
@@ -182,8 +182,8 @@ static void compute_free_word(struct dnode *n)
     n->uses_word = tu | eu | own;
     if (n->kind == DN_USE)
         set_add(&n->uses_word, n->temp);
-    n->free = (struct tset){&n->free_word, n->free_word != 0};
-    n->uses = (struct tset){&n->uses_word, n->uses_word != 0};
+    n->free = (struct tset){&n->free_word, 1};
+    n->uses = (struct tset){&n->uses_word, 1};
 }
 
 static void compute_free(struct dt *d, struct dnode *n)

@@ -49,7 +49,9 @@ struct dtest {
  * i (subj.tnum: creation order, so ascending bits are ascending ids). */
 struct tset {
     const uint64_t *w;
-    uint32_t n;                   /* words; the last one is not zero */
+    uint32_t n;                   /* words; the last one is not zero, but
+                                     for a set of one word (kept in the
+                                     node, match/dtree) */
 };
 
 /* What the emitter (match/emit) keeps per node during one pass. */
