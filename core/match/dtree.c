@@ -374,12 +374,11 @@ static void scratch_fit(struct dt *d, size_t n)
     if (n <= sc->cap)
         return;
     size_t cap = n * 2;
-    struct arena *a = d->m->a;
-    sc->tv = ARENA_NEWN(a, struct memo_obj *, cap);
-    sc->ev = ARENA_NEWN(a, struct memo_obj *, cap);
-    sc->ti = ARENA_NEWN(a, size_t, cap);
-    sc->ei = ARENA_NEWN(a, size_t, cap);
-    sc->cells = ARENA_NEWN(a, struct memo_list *, cap);
+    sc->tv = ARENA_NEWN(d->m->a, struct memo_obj *, cap * 3); /* one block */
+    sc->ev = sc->tv + cap;
+    sc->cells = (struct memo_list **)(sc->ev + cap);
+    sc->ti = ARENA_NEWN(d->m->a, size_t, cap * 2);
+    sc->ei = sc->ti + cap;
     sc->cap = cap;
 }
 

@@ -323,8 +323,7 @@ bool mtree_split(struct memo_ctx *m, const struct mtree *mt, const struct subj *
     if (!memo_enter(m))
         return false;
     size_t n = mt->items->len;
-    struct memo_obj **ta = ARENA_NEWN(m->a, struct memo_obj *, n);
-    struct memo_obj **ea = ARENA_NEWN(m->a, struct memo_obj *, n);
+    struct memo_obj **ta = ARENA_NEWN(m->a, struct memo_obj *, 2 * n), **ea = ta + n;
     bool then_same = true, else_same = true;
     bool ok = split_items(m, mt, s, sp, ta, ea, &then_same, &else_same);
     memo_leave(m);
