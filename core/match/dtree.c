@@ -385,7 +385,7 @@ static void scratch_fit(struct dt *d, size_t n)
 /* The kept branches v (at positions ix) as a list: those after the last
  * change (position changed_to and on) are rest's own suffix, so an
  * untouched rest costs nothing. */
-static struct memo_list *kept(struct dt *d, struct memo_obj **v, const size_t *ix,
+static inline struct memo_list *kept(struct dt *d, struct memo_obj **v, const size_t *ix,
                               size_t nk, size_t changed_to, size_t n)
 {
     struct memo_list *l = changed_to < n ? d->sc.cells[changed_to] : NULL;
