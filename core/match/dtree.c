@@ -246,9 +246,12 @@ static bool same_test(const struct dtest *t, const struct dtest *k)
                       t->s == k->s && t->env == k->env && t->prev == k->prev);
 }
 
-static const struct dtest *make_test(struct dt *d, enum dtest_kind kind,
-                                     const struct pat *p, const struct subj *s,
-                                     struct memo_list *vars)
+/* The test of kind on p and s with the variables vars in scope.  Inline
+ * at its two callers: a call and its saved registers cost more than the
+ * test it makes. */
+static inline __attribute__((always_inline))
+const struct dtest *make_test(struct dt *d, enum dtest_kind kind, const struct pat *p,
+                              const struct subj *s, struct memo_list *vars)
 {
     struct memo_list *env = NULL;
     const struct subj *prev = NULL;
@@ -290,11 +293,13 @@ static bool same_node(const void *obj, const void *arg)
            n->then == k->then && n->els == k->els && w3 == k->w3;
 }
 
-static const struct dnode *make_node(struct dt *d, enum dnode_kind kind,
-                                     const struct dtest *t,
-                                     const struct dnode *then, const struct dnode *els,
-                                     const struct subj *temp, uint32_t clause,
-                                     struct memo_list *vars)
+/* The hash-consed node of these fields.  Inline at its few callers: a
+ * call and its saved registers cost more than the lookup. */
+static inline __attribute__((always_inline))
+const struct dnode *make_node(struct dt *d, enum dnode_kind kind, const struct dtest *t,
+                              const struct dnode *then, const struct dnode *els,
+                              const struct subj *temp, uint32_t clause,
+                              struct memo_list *vars)
 {
     const void *w3 = kind == DN_LEAF ? (const void *)vars : (const void *)temp;
     struct node_key k = {kind, clause, t, then, els, w3};

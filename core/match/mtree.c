@@ -25,9 +25,12 @@ static bool same_subj(const void *obj, const void *arg)
            s->gen == k->gen;
 }
 
-static const struct subj *make_subj(struct memo_ctx *m, const struct subj *parent,
-                                    const struct pat_val *fun, uint32_t gen,
-                                    const struct pat_val *root)
+/* The hash-consed subject of these fields.  Inline at its two callers: a
+ * call and its saved registers cost more than the lookup. */
+static inline __attribute__((always_inline))
+const struct subj *make_subj(struct memo_ctx *m, const struct subj *parent,
+                             const struct pat_val *fun, uint32_t gen,
+                             const struct pat_val *root)
 {
     struct subj_key k = {parent, fun, root, gen};
     uint32_t h = memo_obj_hash(MEMO_KIND_SUBJ, gen, parent, fun, root, NULL);
@@ -142,16 +145,17 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     return t;
 }
 
-/* The leaf (s . p): make_mt's most frequent case, on its own (fewer
- * registers to save). */
 static bool same_leaf(const void *obj, const void *arg)
 {
     const struct mtree *t = obj, *k = arg;
     return t->kind == MT_LEAF && t->s == k->s && t->p == k->p;
 }
 
-static const struct mtree *make_leaf(struct memo_ctx *m, const struct subj *s,
-                                     const struct pat *p)
+/* The leaf (s . p): make_mt's most frequent case, on its own and inline
+ * at its callers (a call and its saved registers cost more than the
+ * lookup). */
+static inline __attribute__((always_inline))
+const struct mtree *make_leaf(struct memo_ctx *m, const struct subj *s, const struct pat *p)
 {
     struct mtree k = {.s = s, .p = p};
     uint32_t h = mt_hash(MT_LEAF, s, p, NULL);
@@ -240,7 +244,7 @@ static const struct mtree *known(struct memo_ctx *m, enum mt_know k,
 /* Rebuild an and/or from the split copies of its items, as pcase.md 3.4
  * says: the zero element absorbs, neutral elements vanish, one survivor is
  * unwrapped. */
-static const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
+static inline const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
                                    struct memo_obj **alts, size_t n)
 {
     enum mt_kind zero = kind == MT_OR ? MT_SUCCEED : MT_FAIL;
