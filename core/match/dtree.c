@@ -186,7 +186,10 @@ static void compute_free_word(struct dnode *n)
     n->uses = (struct tset){&n->uses_word, 1};
 }
 
-static void compute_free(struct dt *d, struct dnode *n)
+/* n's sets (inline in make_node: its one-word case is a few operations;
+ * the general one is out of line, in node_words and set_of). */
+static inline __attribute__((always_inline))
+void compute_free(struct dt *d, struct dnode *n)
 {
     uint32_t nw = (d->m->n_temps + 63) / 64;
     if (nw <= 1) {
