@@ -160,8 +160,9 @@ static struct tset set_of(struct dt *d, const struct dnode *n, bool uses,
 
 /* One word holds every temporary of most compilations: the sets are
  * computed together and kept in the node (its children's are in theirs,
- * made before it, so also while one word did). */
-static void compute_free_word(struct dnode *n)
+ * made before it, so also while one word did).  Inline in make_node. */
+static inline __attribute__((always_inline))
+void compute_free_word(struct dnode *n)
 {
     uint64_t own = n->test ? n->test->refs : 0, tf = 0, tu = 0, ef = 0, eu = 0;
     for (const struct memo_list *l = n->vars; l; l = l->cdr)
