@@ -34,7 +34,8 @@ struct scratch {
 struct dt {
     struct memo_ctx *m;
     struct value **names;       /* every variable name of every clause,
-                                   collected when first needed (names_of) */
+                                   collected when first needed
+                                   (mentions_a_name) */
     size_t n_names;
     const struct pat *const *pats; /* the clauses' patterns */
     size_t n_pats;
@@ -277,8 +278,8 @@ const struct dtest *make_test(struct dt *d, enum dtest_kind kind, const struct p
     return t;
 }
 
-/* The identity of a node: kind, clause and the four words (memo_key's
- * four: a leaf's vars in the place of a binding's temp). */
+/* The identity of a node: kind, clause, test, then, else and a leaf's
+ * vars or else the temp of a binding or a use. */
 struct node_key {
     enum dnode_kind kind;
     uint32_t clause;

@@ -8,13 +8,14 @@
  * optimisation (switchable, counted for --stats).
  *
  * Functions, in order: memo_slot_hash, memo_entry_at, memo_kind_hash,
- * memo_table_init, memo_ctx_init, memo_mix, memo_words_hash, memo_key_hash,
- * memo_obj_hash, memo_scan, memo_probe, memo_probe_obj, memo_lookup, memo_find (inline,
- * as are memo_slot_hash to memo_find), memo_find_by, memo_free_slot
- * (inline), memo_reserve, memo_table_grow (the inserts' slow path),
- * memo_add_ptr, memo_add_obj, memo_add, memo_insert, memo_stamp (inline),
- * memo_cons (and list helpers), memo_cache_get, memo_cache_put,
- * memo_epoch, memo_enter and memo_leave (inline).
+ * memo_table_init, memo_ctx_init, memo_mix, memo_words_hash,
+ * memo_key_hash, memo_obj_hash, memo_scan, memo_probe, memo_probe_obj,
+ * memo_lookup, memo_find (inline, as are memo_slot_hash to memo_find),
+ * memo_find_by, memo_free_slot (inline), memo_reserve, memo_table_grow
+ * (the inserts' slow path), memo_add_ptr, memo_add_obj, memo_add,
+ * memo_insert, memo_stamp (inline), memo_cons (and list helpers),
+ * memo_cache_get, memo_cache_put, memo_epoch, memo_enter and memo_leave
+ * (inline).
  */
 #ifndef PCX_MEMO_H
 #define PCX_MEMO_H
@@ -71,7 +72,8 @@ struct memo_entry {
  * memo_probe_obj: the caller compares the object's fields, so nothing is
  * copied).  The hash tells them apart: memo_key_hash leaves the top
  * MEMO_KIND_BITS clear, memo_kind_hash sets them to the object's kind.
- * A zeroed struct is an empty table. */
+ * A zeroed struct is an empty table (but for memo_probe_obj, which needs
+ * memo_table_init's). */
 struct memo_table {
     uint32_t *hashes;         /* cap hashes, 0 for an empty slot */
     void **ptrs;              /* cap pointers: what the slot holds */
@@ -327,9 +329,10 @@ void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n);
 void memo_table_grow(struct memo_ctx *m, struct memo_table *t);
 
 /* Store pointer p under slot hash h (not 0) in t, at the hole the probe
- * for it just found: nothing may have been added to t since.  Allocates
- * from m's arena; never fails (OOM longjmps).  Inline: the lists, nodes
- * and patterns of a compilation are a hundred thousand inserts. */
+ * for it just found: nothing may have been added to t since.  Growing
+ * allocates from m's arena; never fails (OOM longjmps).  Inline: the
+ * lists, nodes and patterns of a compilation are a hundred thousand
+ * inserts. */
 static inline void memo_add_ptr(struct memo_ctx *m, struct memo_table *t,
                                 uint32_t h, void *p, size_t hole)
 {

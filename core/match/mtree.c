@@ -106,8 +106,8 @@ static uint32_t mt_hash(enum mt_kind kind, const struct subj *s, const struct pa
                         const struct memo_list *items)
 {
     if (kind == MT_LEAF) {
-        return memo_kind_hash(MEMO_KIND_MTREE, ((uint64_t)s->o.h.hash << 32 | p->o.h.hash) *
-                                                   0x9e3779b97f4a7c15u);
+        uint64_t words = (uint64_t)s->o.h.hash << 32 | p->o.h.hash;
+        return memo_kind_hash(MEMO_KIND_MTREE, words * 0x9e3779b97f4a7c15u);
     }
     return memo_obj_hash(MEMO_KIND_MTREE, kind, p, items, NULL, NULL);
 }
@@ -245,7 +245,7 @@ static const struct mtree *known(struct memo_ctx *m, enum mt_know k,
  * says: the zero element absorbs, neutral elements vanish, one survivor is
  * unwrapped. */
 static inline const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
-                                   struct memo_obj **alts, size_t n)
+                                          struct memo_obj **alts, size_t n)
 {
     enum mt_kind zero = kind == MT_OR ? MT_SUCCEED : MT_FAIL;
     enum mt_kind neutral = kind == MT_OR ? MT_FAIL : MT_SUCCEED;
@@ -398,8 +398,8 @@ const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
         if (k != (const struct mtree *)l->car && !kids) {
             kids = ARENA_NEWN(m->a, struct memo_obj *, len);
             size_t j = 0;
-            for (const struct memo_list *p = mt->items; j < i; p = p->cdr)
-                kids[j++] = p->car;
+            for (const struct memo_list *c = mt->items; j < i; c = c->cdr)
+                kids[j++] = c->car;
         }
         if (kids)
             kids[i] = (struct memo_obj *)k;
