@@ -288,7 +288,10 @@ struct node_key {
     const void *w3;
 };
 
-static bool same_node(const void *obj, const void *arg)
+/* make_node's test: inline in the probe (called, it needs its key in
+ * memory, written at every node). */
+static inline __attribute__((always_inline))
+bool same_node(const void *obj, const void *arg)
 {
     const struct dnode *n = obj;
     const struct node_key *k = arg;
