@@ -39,6 +39,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "lisp/intern.h"
 #include "syntax/read.h"
 
 /* Smaller inputs are run in one piece: their memory fits the caches. */
@@ -242,10 +243,15 @@ struct split {
 
 /* A thread's memory: the run arena its parts use one after the other
  * (released to `mark` after each), and the arena that keeps what its
- * parts give until they are merged. */
+ * parts give until they are merged, and its symbols: the parts a thread
+ * computes share one symbol table, so that a symbol is made once per
+ * thread and not once per part, with what is learned about it (its
+ * head's row, whether its name prints plainly).  What a part prints does
+ * not depend on which other symbols exist or on their numbers. */
 struct worker {
     struct split *s;
     struct arena *run, *out;
+    struct lisp *L;           /* in out; its values go to run */
     struct run *q;
     struct arena_mark mark;
     bool oom;
@@ -335,8 +341,11 @@ static bool worker_start(struct worker *wk)
     if (setjmp(jb))
         return false;
     arena_on_oom(wk->run, &jb);
+    arena_on_oom(wk->out, &jb);
     wk->q = ARENA_NEW(wk->run, struct run);
+    wk->L = intern_new(wk->out);
     arena_on_oom(wk->run, NULL);
+    arena_on_oom(wk->out, NULL);
     wk->mark = arena_mark(wk->run);
     return true;
 }
@@ -359,6 +368,8 @@ static void part_compute(struct worker *wk, unsigned k)
         arena_on_oom(p->a, &jb);
         struct run *q = wk->q;
         api_run_init(q, w->cx, wk->run, w->in);
+        intern_set_arena(wk->L, wk->run);
+        q->L = wk->L;
         buf_init(&q->out, p->a); /* kept when the run's memory goes */
         run_set_text(q, w->text, p->hi);
         q->parts = s->n;

@@ -117,7 +117,8 @@ static uint64_t copy_long_name(char *dst, const char *name, size_t len)
 static INTERN_INLINE struct value *new_symbol(struct lisp *L, const char *name, size_t len,
                                               uint64_t w0, uint64_t w1, bool interned)
 {
-    char *block = arena_alloc(L->a, SYMBOL_SIZE + (len < 16 ? 16 : len + 1));
+    char *block = arena_alloc(interned ? L->sym_a : L->a,
+                              SYMBOL_SIZE + (len < 16 ? 16 : len + 1));
     struct value *v = (struct value *)block;
     char *copy = block + SYMBOL_SIZE;
     uint64_t acc = w0 | w1;
@@ -172,7 +173,7 @@ static struct intern_slot *free_slot(struct intern_table *t, uint32_t mix)
 static void rehash(struct lisp *L, size_t cap)
 {
     struct intern_table *t = L->tab;
-    struct intern_slot *old = t->slots, *slots = new_slots(L->a, cap);
+    struct intern_slot *old = t->slots, *slots = new_slots(L->sym_a, cap);
     size_t oldcap = t->cap;
     t->cap = cap;
     t->slots = slots;
@@ -257,10 +258,15 @@ struct value *intern_uninterned(struct lisp *L, const char *name, size_t len)
     return make_symbol(L, name, len, false);
 }
 
+void intern_set_arena(struct lisp *L, struct arena *a)
+{
+    L->a = a;
+}
+
 struct lisp *intern_new(struct arena *a)
 {
     struct lisp *L = arena_zalloc(a, sizeof *L);
-    L->a = a;
+    L->a = L->sym_a = a;
     L->tab = arena_zalloc(a, sizeof *L->tab);
     L->tab->cap = 256;
     L->tab->slots = new_slots(a, L->tab->cap);

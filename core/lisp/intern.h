@@ -18,6 +18,8 @@ struct intern_table;
 
 struct lisp {
     struct arena *a;            /* every value of the run */
+    struct arena *sym_a;        /* interned symbols, their names and the table
+                                   (the arena L was made in; a may change) */
     struct intern_table *tab;   /* the obarray */
     uint32_t next_id;           /* creation counter for symbols */
     /* Well-known symbols, interned at creation. */
@@ -27,6 +29,13 @@ struct lisp {
 
 /* New symbol table in arena a (never NULL: OOM longjmps via the arena). */
 struct lisp *intern_new(struct arena *a);
+
+/* Make every value from now on (lists, strings, uninterned symbols) in a,
+ * while interned symbols, their names and the table stay in the arena L
+ * was made in: L outlives a, and the runs of a sequence (the parts of a
+ * large input, api_split.c) share their symbols, each with an arena of
+ * its own. */
+void intern_set_arena(struct lisp *L, struct arena *a);
 
 /* The interned symbol with this name (bytes in internal encoding). */
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len);

@@ -120,6 +120,41 @@ static void reserve_keeps_symbols(void **state)
     arena_free(a);
 }
 
+/* With the values in another arena (intern_set_arena), the interned
+ * symbols and the table stay in the table's arena: they outlive the
+ * values' arena, freed after each of several runs, while the table grows
+ * during them; values and uninterned symbols come from the runs' arenas. */
+static void symbols_outlive_the_values_arena(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct lisp *L = intern_new(a);
+    struct value *first[3];
+    char name[32];
+    for (int run = 0; run < 3; run++) {
+        struct arena *v = support_arena();
+        intern_set_arena(L, v);
+        size_t before = v->total;
+        for (int i = 0; i < 2000; i++) { /* grows the table */
+            snprintf(name, sizeof name, "sym-%d-%d", run, i);
+            intern_cstr(L, name);
+        }
+        assert_int_equal(v->total, before); /* nothing of the table in v */
+        first[run] = intern_cstr(L, "sym-0-0");
+        struct value *u = intern_uninterned(L, "u", 1);
+        struct value *c = value_cons(L->a, u, L->nil);
+        assert_true(v->total > before); /* values and uninterned symbols in v */
+        assert_ptr_equal(value_car(c), u);
+        arena_free(v);
+    }
+    assert_ptr_equal(first[1], first[0]);
+    assert_ptr_equal(first[2], first[0]);
+    assert_string_equal(first[0]->u.sym.name, "sym-0-0");
+    snprintf(name, sizeof name, "sym-%d-%d", 1, 1999);
+    assert_non_null(intern_find(L, name, strlen(name)));
+    arena_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -127,6 +162,7 @@ int main(void)
         cmocka_unit_test(nul_bytes_and_high_bytes),
         cmocka_unit_test(key_lookup_matches_and_grows),
         cmocka_unit_test(reserve_keeps_symbols),
+        cmocka_unit_test(symbols_outlive_the_values_arena),
     };
     return SUPPORT_RUN(tests);
 }
