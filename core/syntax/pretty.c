@@ -136,19 +136,14 @@ enum phead pretty_head_class_text(const char *text, size_t n,
     return n && symbol_char((uint8_t)text[0]) ? PH_SYMBOL : PH_OTHER;
 }
 
-enum phead pretty_head_class(const struct pnode *kid0, const char **name,
-                             size_t *len)
-{
-    if (kid0->kind != PN_ATOM)
-        return PH_LIST;
-    return pretty_head_class_text(kid0->text, kid0->len, name, len);
-}
-
 /* ---- building ---- */
 
 struct bctx {
     struct lisp *L;
     const struct pretty_opts *o;
+    struct pretty_doc *d;
+    struct print_opts po;        /* atoms by the canonical printer */
+    struct print_opts po_circle; /* quoted data printed as one atom */
     bool compact;
     bool data_atoms; /* quoted lists and vectors print as one atom */
 };
@@ -163,51 +158,57 @@ static const struct pretty_indent arglist_pos[] = {
 
 static bool arglist_position(const struct value *head, size_t index)
 {
-    if (!head || !value_symbolp(head))
+    /* the positions in the table: most nils are elsewhere */
+    if ((index != 1 && index != 2) || !head || !value_symbolp(head))
         return false;
     const struct pretty_indent *r =
         find_spec(arglist_pos, COUNT(arglist_pos), head->u.sym.name, head->u.sym.len);
     return r && (size_t)r->spec == index;
 }
 
-/* v by the canonical printer; circle: with print-circle labels. */
-static const char *canonical(struct bctx *c, const struct value *v, bool circle,
-                             size_t *n)
+/* Is sym named `cond` (as strcmp sees its name)? */
+static bool named_cond(const struct value *sym)
 {
-    struct print_opts po = c->compact ? print_opts_compact() : print_opts_default();
-    po.gensym = !c->compact;
-    po.circle = circle;
-    struct buf b;
-    buf_init(&b, c->L->a);
-    print_value(c->L, &b, v, &po);
-    *n = b.len;
-    return buf_cstr(&b);
+    return sym->u.sym.len >= 4 && memcmp(sym->u.sym.name, "cond", 5) == 0;
 }
 
-/* The text of atom v, element `index` of a list headed by `head`.
- * Temporaries first (their names depend on print order); then the
- * source text of atoms read from the input (?a stays ?a); else the
- * canonical printer.  Uninterned symbols that are not temporaries print
- * with #: outside --compact, so the output never silently turns them into
- * interned ones. */
-static const char *atom_text(struct bctx *c, const struct value *v,
-                             const struct value *head, size_t index, size_t *n)
+/* Append the text of atom v, element `index` of a list headed by `head`,
+ * to the document's text.  Temporaries first (their names depend on
+ * print order); then the source text of atoms read from the input (?a
+ * stays ?a); else the canonical printer, which an interned symbol that
+ * prints as its name does not need.  Uninterned symbols that are not
+ * temporaries print with #: outside --compact, so the output never
+ * silently turns them into interned ones. */
+static void put_atom(struct bctx *c, struct pnode *p, const struct value *v,
+                     const struct value *head, size_t index)
 {
+    struct buf *t = &c->d->text;
     const struct pretty_opts *o = c->o;
+    size_t n;
     if (value_symbolp(v)) {
-        const char *t = o->sym_text ? o->sym_text(o->sym_ctx, v, n) : NULL;
-        if (t)
-            return t;
-        if (!c->compact && v == c->L->nil && arglist_position(head, index)) {
-            *n = 2;
-            return "()";
+        const struct value_symbol *s = &v->u.sym;
+        if (!s->interned) {
+            const char *x = o->sym_text ? o->sym_text(o->sym_ctx, v, &n) : NULL;
+            if (x) {
+                buf_put(t, x, n);
+                return;
+            }
+        } else if (!c->compact && v == c->L->nil && arglist_position(head, index)) {
+            buf_put(t, "()", 2);
+            return;
+        } else if (s->len && print_symbol_plain(v)) {
+            p->sym = v;
+            buf_put(t, s->name, s->len);
+            return;
         }
     } else if (!c->compact && o->src) {
-        const uint8_t *t = read_origin_text(o->src, v, n);
-        if (t)
-            return (const char *)t;
+        const uint8_t *x = read_origin_text(o->src, v, &n);
+        if (x) {
+            buf_put(t, x, n);
+            return;
+        }
     }
-    return canonical(c, v, false, n);
+    print_value(c->L, t, v, &c->po);
 }
 
 static struct pretty_comment *comments_of(struct bctx *c, const struct value *v)
@@ -258,17 +259,17 @@ struct unwrapped {
     bool data;
 };
 
-/* Fold reader prefixes of v into node p.  A prefix and its object are one
- * node, so no line break can come between them; the comments of each
- * value on the chain belong to the node. */
+/* Fold reader prefixes of v into node p, their text into the document's.
+ * A prefix and its object are one node, so no line break can come
+ * between them; the comments of each value on the chain belong to the
+ * node. */
 static struct unwrapped unwrap(struct bctx *c, struct pnode *p,
                                const struct value *v, int level, bool data)
 {
-    struct buf b;
-    buf_init(&b, c->L->a);
+    struct buf *t = &c->d->text;
     const char *pre;
     while ((pre = prefix_of(c->L, v, level))) {
-        buf_puts(&b, pre);
+        buf_puts(t, pre);
         if (pre[0] == '`')
             level++, data = true;
         else if (pre[0] == ',')
@@ -278,25 +279,22 @@ static struct unwrapped unwrap(struct bctx *c, struct pnode *p,
         v = value_car(value_cdr(v));
         p->comments = append_comments(p->comments, comments_of(c, v));
     }
-    if (b.len) {
-        p->prefix = buf_cstr(&b);
-        p->prefix_len = (uint16_t)b.len;
-    }
+    p->prefix_len = (uint32_t)(t->len - p->start);
     return (struct unwrapped){v, level, data};
 }
 
 /* A container being filled with its kids. */
 struct bframe {
-    struct pnode *node;
+    uint32_t node;                /* its node */
+    uint32_t index;               /* next element's position */
     const struct value *cur;      /* list: the cons of the next element */
     const struct value *vec;      /* vector being read, or NULL */
     const struct value *head;     /* first element (arglist rule) */
-    size_t index;                 /* next element's position */
-    size_t cap;                   /* kids allocated */
-    int level;                    /* backquote level inside */
-    bool data;                    /* inside a quote */
     const struct value *tortoise; /* Brent's cycle check on the spine */
     size_t power, lam;
+    int level;                    /* backquote level inside */
+    bool data;                    /* inside a quote */
+    bool cond;                    /* a list headed by cond: lists are clauses */
 };
 
 struct bstack {
@@ -304,16 +302,16 @@ struct bstack {
     size_t n, cap;
 };
 
-static void add_kid(struct bctx *c, struct bframe *f, struct pnode *k)
+/* A new node at the end of the document (not initialised). */
+static uint32_t new_node(struct pretty_doc *d)
 {
-    struct pnode *p = f->node;
-    if (p->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 4;
-        p->kids = arena_grow(c->L->a, p->kids, f->cap * sizeof *p->kids,
-                             cap * sizeof *p->kids);
-        f->cap = cap;
+    if (d->n == d->cap) {
+        uint32_t cap = d->cap ? d->cap * 2 : 256;
+        d->nodes = arena_grow(d->a, d->nodes, d->cap * sizeof *d->nodes,
+                              cap * sizeof *d->nodes);
+        d->cap = cap;
     }
-    p->kids[p->n++] = k;
+    return d->n++;
 }
 
 static struct bframe *push_frame(struct bctx *c, struct bstack *s)
@@ -329,78 +327,84 @@ static struct bframe *push_frame(struct bctx *c, struct bstack *s)
     return f;
 }
 
-/* p, whose prefix is set, becomes the atom `text`. */
-static struct pnode *set_atom(struct pnode *p, const char *text, size_t len)
+/* Open container u.v as node i: its bracket, and a frame for its kids. */
+static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
+                      struct unwrapped u)
 {
-    p->kind = PN_ATOM;
-    p->text = text;
-    p->len = len;
-    p->has_nl = memchr(p->text, '\n', p->len) != NULL;
-    p->multiline = p->has_nl;
-    p->width = pretty_width(p->prefix ? p->prefix : "", p->prefix_len) +
-               pretty_width(p->text, p->len);
-    return p;
+    struct pnode *p = &c->d->nodes[i];
+    p->kind = value_consp(u.v) ? PN_LIST : PN_VECTOR;
+    buf_putc(&c->d->text, p->kind == PN_LIST ? '(' : '[');
+    struct bframe *f = push_frame(c, s);
+    f->node = i;
+    f->level = u.level;
+    f->data = u.data;
+    if (p->kind == PN_LIST) {
+        f->cur = f->tortoise = u.v;
+        f->head = value_car(u.v);
+        f->cond = value_symbolp(f->head) && named_cond(f->head);
+    } else {
+        f->vec = u.v;
+    }
 }
 
-/* Quoted data as one atom, printed with print-circle labels: the way to
+/* The node for v (its index); pushes a frame when v is a list or vector
+ * whose kids are still to be read.  Quoted data becomes one atom,
+ * printed with print-circle labels, when data_atoms is set: the way to
  * print data that contains itself or is nested deeper than the layout
  * goes.  Such data holds no temporaries (those are only made for code). */
-static struct pnode *data_atom(struct bctx *c, struct pnode *p,
-                               const struct value *v)
+static uint32_t make_node(struct bctx *c, struct bstack *s,
+                          const struct value *v, int level, bool data,
+                          const struct value *head, size_t index)
 {
-    size_t n;
-    const char *t = canonical(c, v, true, &n);
-    return set_atom(p, t, n);
-}
-
-/* The node for v; pushes a frame when v is a list or vector whose kids
- * are still to be read. */
-static struct pnode *make_node(struct bctx *c, struct bstack *s,
-                               const struct value *v, int level, bool data,
-                               const struct value *head, size_t index)
-{
-    struct pnode *p = arena_zalloc(c->L->a, sizeof *p);
+    struct pretty_doc *d = c->d;
+    uint32_t i = new_node(d);
+    struct pnode *p = &d->nodes[i];
+    p->start = (uint32_t)d->text.len;
+    p->flags = 0;
+    p->sym = NULL;
     p->comments = comments_of(c, v);
     struct unwrapped u = unwrap(c, p, v, level, data);
-    p->data = u.data;
+    if (u.data)
+        p->flags = PF_DATA;
     bool container = value_consp(u.v) || value_is(u.v, VK_VECTOR);
-    if (container && c->data_atoms && u.data && u.level == 0)
-        return data_atom(c, p, u.v);
-    if (container) {
-        p->kind = value_consp(u.v) ? PN_LIST : PN_VECTOR;
-        struct bframe *f = push_frame(c, s);
-        f->node = p;
-        f->level = u.level;
-        f->data = u.data;
-        if (p->kind == PN_LIST)
-            f->cur = f->tortoise = u.v, f->head = value_car(u.v);
-        else
-            f->vec = u.v;
-        return p;
+    if (container && !(c->data_atoms && u.data && u.level == 0)) {
+        open_node(c, s, i, u);
+        return i;
     }
-    size_t n;
-    const char *t = atom_text(c, u.v, head, index, &n);
-    return set_atom(p, t, n);
+    p->kind = PN_ATOM;
+    if (container)
+        print_value(c->L, &d->text, u.v, &c->po_circle);
+    else
+        put_atom(c, p, u.v, head, index);
+    p->end = (uint32_t)d->text.len;
+    p->next = i + 1;
+    p->width = (int32_t)(p->end - p->start);
+    return i;
 }
 
-/* All kids read: width, line-break needs, comments of the first kid. */
-static void finish_node(struct pnode *p)
+/* Kid k of node i is complete: a kid that spans lines, or one after the
+ * first with comments before it, puts i on several lines. */
+static void kid_done(struct pretty_doc *d, uint32_t i, uint32_t k)
 {
-    int w = pretty_width(p->prefix ? p->prefix : "", p->prefix_len) + 2;
-    for (uint32_t i = 0; i < p->n; i++) {
-        struct pnode *k = p->kids[i];
-        w += k->width + (i ? 1 : 0);
-        if (k->multiline || (i > 0 && k->comments))
-            p->multiline = true;
-    }
-    if (p->dotted)
-        w += 2;
-    p->width = w;
+    const struct pnode *kid = &d->nodes[k];
+    if ((kid->flags & PF_MULTILINE) || (k > i + 1 && kid->comments))
+        d->nodes[i].flags |= PF_MULTILINE;
+}
+
+/* All kids of node i read: its closing bracket, extent and width (in
+ * bytes; measure corrects it for other text). */
+static void finish_node(struct pretty_doc *d, uint32_t i)
+{
+    struct pnode *p = &d->nodes[i];
+    buf_putc(&d->text, p->kind == PN_LIST ? ')' : ']');
+    p->end = (uint32_t)d->text.len;
+    p->next = d->n;
+    p->width = (int32_t)(p->end - p->start);
     /* No line break right after an open paren: comments of the first
      * element go before the whole list. */
-    if (p->n && p->kids[0]->comments) {
-        p->comments = append_comments(p->comments, p->kids[0]->comments);
-        p->kids[0]->comments = NULL;
+    if (p->next > i + 1 && d->nodes[i + 1].comments) {
+        p->comments = append_comments(p->comments, d->nodes[i + 1].comments);
+        d->nodes[i + 1].comments = NULL;
     }
 }
 
@@ -437,6 +441,28 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
  * reader's and expander's own limits are far below it. */
 #define BUILD_MAX_DEPTH 100000
 
+/* The top frame's element e (position index, a dotted tail when dotted)
+ * after its separator; a list or vector gets a frame of its own. */
+static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
+                     uint32_t index, bool dotted)
+{
+    struct pretty_doc *d = c->d;
+    size_t depth = s->n;
+    struct bframe *f = &s->f[depth - 1];
+    uint32_t parent = f->node;
+    bool clauses = f->cond && !f->data && index > 0;
+    if (index > 0)
+        buf_put(&d->text, dotted ? " . " : " ", dotted ? 3 : 1);
+    if (dotted)
+        d->nodes[parent].flags |= PF_DOTTED;
+    uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);
+    struct pnode *kid = &d->nodes[k];
+    if (clauses && kid->kind == PN_LIST && !kid->prefix_len)
+        kid->flags |= PF_CLAUSE;
+    if (s->n == depth) /* an atom: complete */
+        kid_done(d, parent, k);
+}
+
 /* Read kids until the stack is empty.  False on a cycle or excessive
  * depth (a value that contains itself). */
 static bool build_run(struct bctx *c, struct bstack *s)
@@ -448,59 +474,125 @@ static bool build_run(struct bctx *c, struct bstack *s)
         if (cycle)
             return false;
         if (!e) {
-            finish_node(f->node);
-            s->n--;
+            uint32_t done = f->node;
+            finish_node(c->d, done);
+            if (--s->n)
+                kid_done(c->d, s->f[s->n - 1].node, done);
             continue;
         }
-        size_t index = f->index++;
-        struct pnode *parent = f->node;
-        int level = f->level;
-        bool data = f->data;
-        const struct value *head = f->head;
-        size_t cap_before = s->n;
-        struct pnode *k = make_node(c, s, e, level, data, head, index);
-        f = &s->f[cap_before - 1]; /* the stack may have moved */
-        k->clause = !data && index > 0 && k->kind == PN_LIST && !k->prefix_len &&
-                    head && value_symbolp(head) && strcmp(head->u.sym.name, "cond") == 0;
-        add_kid(c, f, k);
-        parent->dotted = dotted;
+        add_elem(c, s, e, f->index++, dotted);
         if (s->n > BUILD_MAX_DEPTH)
             return false;
     }
     return true;
 }
 
-static struct pretty_doc *build(struct lisp *L, const struct pretty_opts *o,
+/* Is every byte of t printable ASCII (one column, no line break)?  Eight
+ * bytes a step: some byte below 0x20, or above 0x7e. */
+static bool printable_ascii(const char *t, size_t n)
+{
+    const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, t + k, 8);
+        if ((((w - ones * 0x20) & ~w) | (w + ones) | w) & high)
+            return false;
+    }
+    for (; k < n; k++)
+        if ((uint8_t)(t[k] - 0x20) >= 0x5f)
+            return false;
+    return true;
+}
+
+/* Widths in display columns and line breaks inside atoms, for a text
+ * that is not all printable ASCII.  Kids come after their parent, so
+ * going backwards measures them first. */
+static void measure(struct pretty_doc *d)
+{
+    const char *t = d->text.data;
+    for (uint32_t i = d->n; i-- > 0;) {
+        struct pnode *p = &d->nodes[i];
+        int w = pretty_width(t + p->start, p->prefix_len);
+        if (p->kind == PN_ATOM) {
+            const char *x = t + p->start + p->prefix_len;
+            size_t len = p->end - p->start - p->prefix_len;
+            if (memchr(x, '\n', len))
+                p->flags |= PF_MULTILINE;
+            p->width = w + pretty_width(x, len);
+            continue;
+        }
+        w += 2;
+        for (uint32_t k = i + 1; k < p->next; k = d->nodes[k].next) {
+            w += d->nodes[k].width + (k > i + 1);
+            p->flags |= d->nodes[k].flags & PF_MULTILINE;
+        }
+        p->width = w + (p->flags & PF_DOTTED ? 2 : 0);
+    }
+}
+
+static struct pretty_doc *new_doc(struct arena *a)
+{
+    struct pretty_doc *d = arena_zalloc(a, sizeof *d);
+    d->a = a;
+    buf_init(&d->text, a);
+    return d;
+}
+
+/* Build the document of v from scratch into d; false on a cycle. */
+static bool build_once(struct bctx *c, const struct value *v)
+{
+    struct pretty_doc *d = c->d;
+    struct bstack s = {d->st.bf, 0, d->st.bf_cap};
+    d->n = 0;
+    d->text.len = 0;
+    make_node(c, &s, v, 0, false, NULL, 0);
+    bool ok = build_run(c, &s);
+    d->st.bf = s.f;
+    d->st.bf_cap = s.cap;
+    return ok;
+}
+
+static struct pretty_doc *build(struct pretty_doc *d, struct lisp *L,
+                                const struct pretty_opts *o,
                                 const struct value *v, bool compact)
 {
-    struct bctx c = {L, o, compact, false};
-    struct bstack s = {0};
-    struct pnode *root = make_node(&c, &s, v, 0, false, NULL, 0);
-    if (!build_run(&c, &s)) {
-        /* Code neither loops nor nests that deep (the walker refuses
-         * it), so quoted data did: again, with quoted data as atoms. */
+    struct bctx c = {L, o, d ? d : new_doc(L->a), {0}, {0}, compact, false};
+    c.po = compact ? print_opts_compact() : print_opts_default();
+    c.po.gensym = !compact;
+    c.po_circle = c.po;
+    c.po_circle.circle = true;
+    /* Code neither loops nor nests that deep (the walker refuses it), so
+     * quoted data did: again, with quoted data as atoms. */
+    if (!build_once(&c, v)) {
         c.data_atoms = true;
-        s.n = 0;
-        root = make_node(&c, &s, v, 0, false, NULL, 0);
-        if (!build_run(&c, &s))
+        if (!build_once(&c, v))
             return NULL;
     }
-    struct pretty_doc *d = arena_zalloc(L->a, sizeof *d);
-    d->a = L->a;
-    d->root = root;
+    d = c.d;
+    d->simple = printable_ascii(d->text.data, d->text.len);
+    if (!d->simple)
+        measure(d);
     return d;
 }
 
 struct pretty_doc *pretty_build(struct lisp *L, const struct pretty_opts *o,
                                 const struct value *v)
 {
-    return build(L, o, v, false);
+    return build(NULL, L, o, v, false);
+}
+
+struct pretty_doc *pretty_rebuild(struct pretty_doc *doc, struct lisp *L,
+                                  const struct pretty_opts *o,
+                                  const struct value *v)
+{
+    return build(doc, L, o, v, false);
 }
 
 struct pretty_comment *pretty_take_root_comments(struct pretty_doc *doc)
 {
-    struct pretty_comment *c = doc->root->comments;
-    doc->root->comments = NULL;
+    struct pretty_comment *c = doc->nodes[0].comments;
+    doc->nodes[0].comments = NULL;
     return c;
 }
 
@@ -517,9 +609,9 @@ bool pretty_print(struct lisp *L, const struct pretty_opts *o, struct buf *out,
 bool pretty_compact(struct lisp *L, const struct pretty_opts *o,
                     struct buf *out, const struct value *v)
 {
-    struct pretty_doc *d = build(L, o, v, true);
+    struct pretty_doc *d = build(NULL, L, o, v, true);
     if (!d)
         return false;
-    pretty_flat(d->root, out);
+    buf_put(out, d->text.data, d->text.len);
     return true;
 }

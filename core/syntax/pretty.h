@@ -42,7 +42,8 @@ struct pretty_comment {
 };
 
 /* The text to print for one occurrence of symbol sym, in print order, or
- * NULL when sym is not a temporary (then it prints as usual). */
+ * NULL when sym is not a temporary (then it prints as usual).  Never
+ * asked about interned symbols (temporaries are uninterned). */
 typedef const char *(*pretty_sym_fn)(void *ctx, const struct value *sym,
                                      size_t *n);
 
@@ -71,6 +72,18 @@ struct pretty_doc; /* a built document (arena-owned) */
  * contains itself); nothing else fails.  Allocates from L->a. */
 struct pretty_doc *pretty_build(struct lisp *L, const struct pretty_opts *o,
                                 const struct value *v);
+
+/* pretty_build into the memory of doc, an earlier result of this
+ * function or of pretty_build (NULL: fresh memory), whose content is
+ * overwritten.  Returns doc itself (a fresh document when doc is NULL),
+ * or NULL when v cannot be printed (doc's memory may then be passed
+ * again).  Made for callers that lay out one expansion after another:
+ * the text, nodes and stacks of each reuse those of the last, grown when
+ * needed.  doc's memo of heads is kept when o's user indent table is the
+ * one it was made with. */
+struct pretty_doc *pretty_rebuild(struct pretty_doc *doc, struct lisp *L,
+                                  const struct pretty_opts *o,
+                                  const struct value *v);
 
 /* Detach and return the comments that belong before the whole document
  * (the root datum's, and those hoisted from first elements); the caller

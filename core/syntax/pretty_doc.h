@@ -1,9 +1,11 @@
-/* pretty_doc.h - the document tree shared by pretty.c and pretty_layout.c.
+/* pretty_doc.h - the document shared by pretty.c and pretty_layout.c.
  *
- * Private to the pretty module.  pretty.c builds it from a value (print
- * order, atom texts decided); pretty_layout.c lays it out.  A node is an
- * atom, a list or a vector, possibly behind reader prefixes ('x, #'f,
- * `x, ,x, ,@x, and chains of them).
+ * Private to the pretty module.  pretty.c builds it from a value: the
+ * whole value's one-line text (Emacs's prin1 spacing, atom texts decided)
+ * and one node per atom, list or vector, possibly behind reader prefixes
+ * ('x, #'f, `x, ,x, ,@x, and chains of them), each naming its piece of
+ * that text.  pretty_layout.c lays it out: whatever fits on a line is one
+ * copy of its piece.
  */
 #ifndef PCX_PRETTY_DOC_H
 #define PCX_PRETTY_DOC_H
@@ -19,26 +21,60 @@ enum pnode_kind {
     PN_VECTOR, /* [ kids ] */
 };
 
+enum pnode_flag {
+    PF_MULTILINE = 1, /* never on one line: a kid spans lines or has comments */
+    PF_DATA = 2,      /* inside a quote: laid out as data (filled) */
+    PF_DOTTED = 4,    /* list: the last kid is the tail after " . " */
+    PF_CLAUSE = 8,    /* a clause of cond: test, then body lines */
+};
+
+/* Nodes are stored in print order (preorder): a container's first kid
+ * follows it, and each kid's `next` is where its next sibling starts, so
+ * a subtree is a run of nodes and its text a run of bytes. */
 struct pnode {
+    uint32_t start, end;            /* its text in the document's text, prefix included */
+    uint32_t next;                  /* the first node after its subtree */
+    uint32_t n;                     /* list / vector: number of kids */
+    int32_t width;                  /* display width on one line */
+    uint16_t prefix_len;            /* bytes of reader prefixes at start */
     uint8_t kind;                   /* enum pnode_kind */
-    bool multiline;                 /* never on one line: a kid spans lines or has comments */
-    bool has_nl;                    /* atom: the text contains a line break */
-    bool data;                      /* inside a quote: laid out as data (filled) */
-    bool dotted;                    /* list: kids[n - 1] is the tail after " . " */
-    bool clause;                    /* a clause of cond: test, then body lines */
-    uint16_t prefix_len;            /* bytes of prefix */
-    const char *prefix;             /* reader prefixes, e.g. "'" or "#'" */
-    const char *text;               /* atom text */
-    size_t len;                     /* bytes of text */
-    int width;                      /* display width on one line, prefix included */
-    struct pnode **kids;            /* list / vector elements */
-    uint32_t n;                     /* number of kids */
+    uint8_t flags;                  /* enum pnode_flag */
+    const struct value *sym;        /* an atom printed as this interned
+                                       symbol's own name, else NULL */
     struct pretty_comment *comments;/* to emit on lines before this node */
 };
 
+/* An interned symbol's head class and indent spec, cached by symbol. */
+struct pretty_head_memo {
+    const struct value *sym;
+    int8_t cls;   /* enum phead */
+    int spec;
+};
+
+#define PRETTY_HEAD_MEMO 64 /* slots, a power of two */
+
+/* The build's frames, the layout's frames and places: kept with the
+ * document so that a rebuild reuses their memory. */
+struct pretty_stacks {
+    void *bf;             /* struct bframe (pretty.c) */
+    size_t bf_cap;
+    void *lf;             /* struct lframe (pretty_layout.c) */
+    size_t lf_cap;
+    struct pretty_place *pl;
+    size_t pl_cap;
+};
+
 struct pretty_doc {
-    struct arena *a;      /* where layout scratch comes from */
-    struct pnode *root;
+    struct arena *a;       /* where everything here comes from */
+    struct pnode *nodes;   /* nodes[0] is the root */
+    uint32_t n, cap;       /* nodes used, allocated */
+    struct buf text;       /* the one-line text of the whole value */
+    bool simple;           /* text is printable ASCII only: a piece's
+                              display width is its length, and no
+                              piece holds a line break or TAB */
+    struct pretty_stacks st;
+    struct pretty_head_memo *memo;      /* NULL until the layout needs it */
+    const struct pretty_indent *memo_user; /* the user table memo was made with */
 };
 
 /* Display width of a prefix or an atom text without line breaks. */
@@ -51,17 +87,10 @@ enum phead {
     PH_OTHER,  /* a string, a prefixed object ...: elements line up under it */
 };
 
-/* Class of a list's first element; for PH_SYMBOL, *name / *len get the
- * text lisp-indent-function looks up (reader prefixes skipped, as Emacs's
- * parser skips them). */
-enum phead pretty_head_class(const struct pnode *kid0, const char **name,
-                             size_t *len);
-
-/* The same from the text of the first element as written. */
+/* The same from the text of the first element as written: for PH_SYMBOL,
+ * *name / *len get the text lisp-indent-function looks up (reader
+ * prefixes skipped, as Emacs's parser skips them). */
 enum phead pretty_head_class_text(const char *text, size_t n,
                                   const char **name, size_t *len);
-
-/* Append node on one line (Emacs's prin1 spacing) to out. */
-void pretty_flat(const struct pnode *node, struct buf *out);
 
 #endif

@@ -1,10 +1,10 @@
 /* pretty_layout.c - phase 2 of the pretty printer: line breaks, indentation.
  *
  * Stage "print" (cli.md section 8).  In order: output with column and
- * line tracking, one-line printing, the model of Emacs 28.2's
- * calculate-lisp-indent / lisp-indent-function / lisp-indent-specform /
- * lisp-indent-defform (emu_indent), the choice of which elements start
- * new lines (styles), and the explicit-stack layout loop.
+ * line tracking, the model of Emacs 28.2's calculate-lisp-indent /
+ * lisp-indent-function / lisp-indent-specform / lisp-indent-defform
+ * (emu_indent), the choice of which elements start new lines (styles),
+ * and the explicit-stack layout loop.
  *
  * The design keeps two questions apart: the style decides *which*
  * elements start a line (fill rules, readable shapes); the model of
@@ -25,11 +25,12 @@ struct lout {
     const char *nl;     /* line end */
     size_t nl_len;
     int width;          /* fill column */
+    bool simple;        /* the document's text is printable ASCII */
 };
 
 /* Append text (a line break inside it, from a multi-line string, is
  * copied as written). */
-static void put(struct lout *o, const char *t, size_t n)
+static void put_any(struct lout *o, const char *t, size_t n)
 {
     /* Columns are display columns (TAB stops, wide characters), the
      * unit Emacs's current-column counts in. */
@@ -45,70 +46,28 @@ static void put(struct lout *o, const char *t, size_t n)
         o->col = pretty_advance((const uint8_t *)t, n, o->col);
 }
 
-static void puts_(struct lout *o, const char *s) { put(o, s, strlen(s)); }
-
-static void newline_to(struct lout *o, int col)
+/* Append a piece of the document's text: in a printable ASCII document,
+ * one column a byte. */
+static inline void put(struct lout *o, const char *t, size_t n)
 {
-    buf_put(o->b, o->nl, o->nl_len);
-    for (int i = 0; i < col; i++)
-        buf_putc(o->b, ' ');
-    o->line++;
-    o->col = col;
-}
-
-static void put_prefix(struct lout *o, const struct pnode *p)
-{
-    if (p->prefix_len)
-        put(o, p->prefix, p->prefix_len);
-}
-
-/* ---- one line ---- */
-
-struct fframe {
-    const struct pnode *p;
-    uint32_t k;
-};
-
-/* Print p on one line, iteratively. */
-static void flat(struct lout *o, const struct pnode *root, struct arena *a)
-{
-    struct fframe *st = NULL;
-    size_t n = 0, cap = 0;
-    const struct pnode *p = root;
-    for (;;) {
-        if (p) {
-            put_prefix(o, p);
-            if (p->kind == PN_ATOM) {
-                put(o, p->text, p->len);
-            } else {
-                puts_(o, p->kind == PN_LIST ? "(" : "[");
-                if (n == cap) {
-                    size_t c2 = cap ? cap * 2 : 16;
-                    st = arena_grow(a, st, cap * sizeof *st, c2 * sizeof *st);
-                    cap = c2;
-                }
-                st[n++] = (struct fframe){p, 0};
-            }
-            p = NULL;
-        }
-        if (!n)
-            return;
-        struct fframe *f = &st[n - 1];
-        if (f->k == f->p->n) {
-            puts_(o, f->p->kind == PN_LIST ? ")" : "]");
-            n--;
-            continue;
-        }
-        if (f->k > 0)
-            puts_(o, f->p->dotted && f->k == f->p->n - 1 ? " . " : " ");
-        p = f->p->kids[f->k++];
+    if (o->simple) {
+        buf_put(o->b, t, n);
+        o->col += (int)n;
+    } else {
+        put_any(o, t, n);
     }
 }
 
-void pretty_flat(const struct pnode *node, struct buf *out)
+static void newline_to(struct lout *o, int col)
 {
-    struct lout o = {out, 0, 0, "\n", 1, 0};
-    flat(&o, node, out->a);
+    buf_reserve(o->b, o->nl_len + (size_t)col);
+    char *d = o->b->data + o->b->len;
+    memcpy(d, o->nl, o->nl_len);
+    memset(d + o->nl_len, ' ', (size_t)col);
+    o->b->len += o->nl_len + (size_t)col;
+    o->b->data[o->b->len] = 0;
+    o->line++;
+    o->col = col;
 }
 
 /* ---- Emacs's indentation model ---- */
@@ -135,18 +94,19 @@ enum style {
 };
 
 struct lframe {
-    const struct pnode *p;
-    uint32_t k;        /* next kid */
+    uint32_t p;        /* the list's node */
+    uint32_t kid;      /* node of the next kid */
+    uint32_t k;        /* its position */
     int paren;         /* column of the open bracket */
     int trail;         /* columns after the closing bracket */
-    uint8_t head;      /* enum phead of kids[0] */
+    uint8_t head;      /* enum phead of the first kid */
     uint8_t style;     /* enum style */
     int spec;          /* indent spec of a symbol head */
     uint32_t keep;     /* ST_KEEP: kids on the head line after the head */
-    struct pretty_place *pl; /* where each placed element starts (the dot counts) */
-    uint32_t ne;       /* elements placed */
+    size_t pl;         /* its first place in the stack of places */
+    uint32_t ne;       /* elements placed (the dot counts) */
     long kid_line;     /* line where the kid being laid out started */
-    bool pending;      /* kids[k] is being laid out by the frame above */
+    bool pending;      /* the kid is being laid out by the frame above */
     bool prev_multi;   /* the previous kid ended on a later line */
 };
 
@@ -194,66 +154,123 @@ int pretty_indent_column(const struct pretty_opts *o, const char *head,
     return emu_indent(cls, spec, paren, places, j);
 }
 
+/* ---- the layout loop's state ---- */
+
+struct lctx {
+    struct lout o;
+    const struct pretty_opts *po;
+    struct pretty_doc *d;
+    const struct pnode *nodes;
+    const char *text;
+    struct lframe *st; /* explicit stack of broken lists */
+    size_t n, cap;
+    struct pretty_place *pl; /* where the elements of those lists start */
+    size_t npl, plcap;
+};
+
 /* ---- styles ---- */
 
-static bool named(const struct pnode *k, const char *s)
+/* The text of atom k after its prefix. */
+static const char *atom_text(const struct lctx *c, const struct pnode *k,
+                             size_t *len)
 {
-    return k->kind == PN_ATOM && !k->prefix_len && k->len == strlen(s) &&
-           memcmp(k->text, s, k->len) == 0;
+    *len = k->end - k->start - k->prefix_len;
+    return c->text + k->start + k->prefix_len;
+}
+
+static bool named(const struct lctx *c, const struct pnode *k, const char *s,
+                  size_t n)
+{
+    size_t len;
+    const char *t = atom_text(c, k, &len);
+    return k->kind == PN_ATOM && !k->prefix_len && len == n && memcmp(t, s, n) == 0;
+}
+
+#define NAMED(c, k, lit) named((c), (k), (lit), sizeof(lit) - 1)
+
+/* Head class and indent spec of first element h, from its text. */
+static void head_of_text(const struct lctx *c, const struct pnode *h,
+                         uint8_t *cls, int *spec)
+{
+    const char *name;
+    size_t len, n;
+    const char *t = atom_text(c, h, &n);
+    *cls = (uint8_t)pretty_head_class_text(t, n, &name, &len);
+    *spec = PRETTY_NONE;
+    if (*cls == PH_SYMBOL) {
+        bool found;
+        *spec = pretty_indent_spec(c->po, name, len, &found);
+    }
+}
+
+/* Head class and indent spec of first element h.  A symbol that prints
+ * as its name has them looked up once per document's memory (its text
+ * is the same wherever it occurs). */
+static void head_of(struct lctx *c, const struct pnode *h, uint8_t *cls,
+                    int *spec)
+{
+    if (h->kind != PN_ATOM) {
+        *cls = PH_LIST;
+        *spec = PRETTY_NONE;
+        return;
+    }
+    if (!h->sym)
+        return head_of_text(c, h, cls, spec);
+    struct pretty_doc *d = c->d;
+    if (!d->memo)
+        d->memo = arena_zalloc(d->a, PRETTY_HEAD_MEMO * sizeof *d->memo);
+    struct pretty_head_memo *m = &d->memo[h->sym->u.sym.id & (PRETTY_HEAD_MEMO - 1)];
+    if (m->sym != h->sym) {
+        head_of_text(c, h, cls, spec);
+        *m = (struct pretty_head_memo){h->sym, (int8_t)*cls, *spec};
+    }
+    *cls = (uint8_t)m->cls;
+    *spec = m->spec;
 }
 
 /* Which kids start their own line (cli.md section 8, layout rules). */
-static void choose_style(struct lframe *f, const struct pretty_opts *po,
-                         int width)
+static void choose_style(struct lctx *c, struct lframe *f)
 {
-    const struct pnode *p = f->p, *h = p->kids[0];
-    const char *name;
-    size_t len;
-    f->head = (uint8_t)pretty_head_class(h, &name, &len);
-    f->spec = PRETTY_NONE;
+    const struct pnode *p = &c->nodes[f->p], *h = &c->nodes[f->p + 1];
+    head_of(c, h, &f->head, &f->spec);
     f->style = ST_KEEP;
     f->keep = 0;
-    if (f->head != PH_SYMBOL || p->clause) {
-        f->style = p->data ? ST_FILL : ST_KEEP; /* keep 0: test, then body lines */
-        if (f->head == PH_SYMBOL) {
-            bool found;
-            f->spec = pretty_indent_spec(po, name, len, &found);
-        }
+    if (f->head != PH_SYMBOL || (p->flags & PF_CLAUSE)) {
+        /* keep 0: test, then body lines */
+        f->style = p->flags & PF_DATA ? ST_FILL : ST_KEEP;
         return;
     }
-    bool found;
-    f->spec = pretty_indent_spec(po, name, len, &found);
-    if (p->data) {
+    if (p->flags & PF_DATA) {
         f->style = ST_FILL;
-    } else if (named(h, "setq") || named(h, "setq-default") ||
-               named(h, "setq-local")) {
+    } else if (NAMED(c, h, "setq") || NAMED(c, h, "setq-default") ||
+               NAMED(c, h, "setq-local")) {
         f->style = ST_PAIRS;
-    } else if (!named(h, "cond") && f->spec != 0) {
+    } else if (!NAMED(c, h, "cond") && f->spec != 0) {
         f->keep = 1;
     }
     /* A standard call whose first argument does not fit after the head
      * puts every argument on its own line, one column after the paren,
      * when that helps: an atom always gets a shorter line there, a list
      * only if it then fits whole. */
-    if (f->style == ST_KEEP && f->spec == PRETTY_NONE && f->keep && p->n > 1) {
-        const struct pnode *k1 = p->kids[1];
+    if (f->style == ST_KEEP && f->spec == PRETTY_NONE && f->keep && h->next < p->next) {
+        const struct pnode *k1 = &c->nodes[h->next];
         int at = f->paren + 1 + h->width + 1;
+        int width = c->o.width;
         if (at + k1->width > width &&
             (k1->kind == PN_ATOM || f->paren + 1 + k1->width <= width))
             f->keep = 0;
     }
 }
 
-/* Must kid k (k >= 1) of f start a new line? */
+/* Must kid k (k >= 1) of f, the node kid, start a new line? */
 static bool breaks_before(const struct lframe *f, const struct lout *o,
-                          uint32_t k)
+                          const struct pnode *kid, bool last, bool dotted)
 {
-    const struct pnode *kid = f->p->kids[k];
     if (kid->comments || f->prev_multi)
         return true;
-    bool last = k + 1 == f->p->n;
-    if (last && f->p->dotted)
+    if (last && dotted)
         return false;
+    uint32_t k = f->k;
     switch (f->style) {
     case ST_PAIRS: return k >= 3 && k % 2 == 1;
     case ST_FILL:
@@ -264,19 +281,11 @@ static bool breaks_before(const struct lframe *f, const struct lout *o,
 
 /* ---- the layout loop ---- */
 
-struct lctx {
-    struct lout o;
-    const struct pretty_opts *po;
-    struct arena *a;
-    struct lframe *st; /* explicit stack of broken lists */
-    size_t n, cap;
-};
-
 static struct lframe *push(struct lctx *c)
 {
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
-        c->st = arena_grow(c->a, c->st, c->cap * sizeof *c->st, cap * sizeof *c->st);
+        c->st = arena_grow(c->d->a, c->st, c->cap * sizeof *c->st, cap * sizeof *c->st);
         c->cap = cap;
     }
     struct lframe *f = &c->st[c->n++];
@@ -286,27 +295,34 @@ static struct lframe *push(struct lctx *c)
 
 static void record(struct lctx *c, struct lframe *f)
 {
-    f->pl[f->ne++] = (struct pretty_place){c->o.line, c->o.col};
+    if (c->npl == c->plcap) {
+        size_t cap = c->plcap ? c->plcap * 2 : 64;
+        c->pl = arena_grow(c->d->a, c->pl, c->plcap * sizeof *c->pl, cap * sizeof *c->pl);
+        c->plcap = cap;
+    }
+    c->pl[c->npl++] = (struct pretty_place){c->o.line, c->o.col};
+    f->ne++;
 }
 
-/* Start node p at the current position: on one line when it fits (and
+/* Start node i at the current position: on one line when it fits (and
  * may), else open it and push a frame for its kids. */
-static void place(struct lctx *c, const struct pnode *p, int trail)
+static void place(struct lctx *c, uint32_t i, int trail)
 {
     struct lout *o = &c->o;
-    if (p->kind == PN_ATOM || p->n == 0 ||
-        (!p->multiline && o->col + p->width + trail <= o->width)) {
-        flat(o, p, c->a);
+    const struct pnode *p = &c->nodes[i];
+    if (p->kind == PN_ATOM || p->next == i + 1 ||
+        (!(p->flags & PF_MULTILINE) && o->col + p->width + trail <= o->width)) {
+        put(o, c->text + p->start, p->end - p->start);
         return;
     }
-    put_prefix(o, p);
-    puts_(o, p->kind == PN_LIST ? "(" : "[");
+    put(o, c->text + p->start, p->prefix_len + 1); /* prefixes and bracket */
     struct lframe *f = push(c);
-    f->p = p;
+    f->p = i;
+    f->kid = i + 1;
     f->paren = o->col - 1;
     f->trail = trail;
-    f->pl = arena_alloc(c->a, (p->n + 1) * sizeof *f->pl);
-    choose_style(f, c->po, o->width);
+    f->pl = c->npl;
+    choose_style(c, f);
 }
 
 /* Re-emitted comments, each on its own line: `;;` and more at the
@@ -318,7 +334,7 @@ static void emit_comments(struct lctx *c, const struct pretty_comment *cm,
     for (; cm; cm = cm->next) {
         bool single = cm->len < 2 || cm->text[1] != ';';
         newline_to(&c->o, single ? 40 : indent);
-        put(&c->o, (const char *)cm->text, cm->len);
+        put_any(&c->o, (const char *)cm->text, cm->len);
     }
 }
 
@@ -329,7 +345,26 @@ static void kid_done(struct lctx *c)
     struct lframe *f = &c->st[c->n - 1];
     f->pending = false;
     f->prev_multi = c->o.line != f->kid_line;
+    f->kid = c->nodes[f->kid].next;
     f->k++;
+}
+
+/* The line break or space before kid k >= 1 of f, and the dot before a
+ * dotted tail. */
+static void before_kid(struct lctx *c, struct lframe *f,
+                       const struct pnode *kid, bool last, bool dotted)
+{
+    if (breaks_before(f, &c->o, kid, last, dotted)) {
+        int indent = emu_indent(f->head, f->spec, f->paren, c->pl + f->pl, f->ne);
+        emit_comments(c, kid->comments, indent);
+        newline_to(&c->o, indent);
+    } else {
+        put(&c->o, " ", 1);
+    }
+    if (last && dotted) {
+        record(c, f);
+        put(&c->o, ". ", 2);
+    }
 }
 
 /* One step: place the next kid of the top frame, or close it. */
@@ -338,27 +373,17 @@ static void step(struct lctx *c)
     struct lframe *f = &c->st[c->n - 1];
     if (f->pending)
         kid_done(c);
-    if (f->k == f->p->n) {
-        puts_(&c->o, f->p->kind == PN_LIST ? ")" : "]");
+    const struct pnode *p = &c->nodes[f->p];
+    if (f->kid == p->next) {
+        put(&c->o, p->kind == PN_LIST ? ")" : "]", 1);
+        c->npl = f->pl;
         c->n--;
         return;
     }
-    uint32_t k = f->k;
-    const struct pnode *kid = f->p->kids[k];
-    bool last = k + 1 == f->p->n;
-    if (k > 0) {
-        if (breaks_before(f, &c->o, k)) {
-            int indent = emu_indent(f->head, f->spec, f->paren, f->pl, f->ne);
-            emit_comments(c, kid->comments, indent);
-            newline_to(&c->o, indent);
-        } else {
-            puts_(&c->o, " ");
-        }
-        if (last && f->p->dotted) {
-            record(c, f);
-            puts_(&c->o, ". ");
-        }
-    }
+    uint32_t kid = f->kid;
+    bool last = c->nodes[kid].next == p->next;
+    if (f->k > 0)
+        before_kid(c, f, &c->nodes[kid], last, (p->flags & PF_DOTTED) != 0);
     record(c, f);
     f->kid_line = c->o.line;
     f->pending = true;
@@ -380,9 +405,24 @@ void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *po,
     c.o.nl = po && po->newline ? po->newline : "\n";
     c.o.nl_len = strlen(c.o.nl);
     c.o.width = po && po->width > 0 ? po->width : 80;
+    c.o.simple = doc->simple;
     c.po = po;
-    c.a = doc->a;
-    place(&c, doc->root, trail);
+    c.d = doc;
+    c.nodes = doc->nodes;
+    c.text = doc->text.data;
+    c.st = doc->st.lf;
+    c.cap = doc->st.lf_cap;
+    c.pl = doc->st.pl;
+    c.plcap = doc->st.pl_cap;
+    const struct pretty_indent *user = po ? po->user : NULL;
+    if (doc->memo && doc->memo_user != user)
+        memset(doc->memo, 0, PRETTY_HEAD_MEMO * sizeof *doc->memo);
+    doc->memo_user = user;
+    place(&c, 0, trail);
     while (c.n)
         step(&c);
+    doc->st.lf = c.st;
+    doc->st.lf_cap = c.cap;
+    doc->st.pl = c.pl;
+    doc->st.pl_cap = c.plcap;
 }

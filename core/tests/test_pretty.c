@@ -192,6 +192,55 @@ static void test_column_and_trail(void **state)
     fx_free(f);
 }
 
+/* Widths and columns count display columns: a wide character two, not
+ * its three bytes. */
+static void test_display_width(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 40; /* 34 columns, 44 bytes: one line */
+    PP("(message \"日本日本日本日本日本\" x)",
+       "(message \"日本日本日本日本日本\" x)");
+    /* Filled data: the string ends at column 12 (16 in bytes), so four
+     * symbols fit after it on a line of 20. */
+    f->o.width = 20;
+    PP("'(\"日本日本\" a b c d e f g h)",
+       "'(\"日本日本\" a b c d\n  e f g h)");
+    fx_free(f);
+}
+
+/* A document rebuilt in the memory of the last one (pretty_rebuild) lays
+ * out as a fresh one, whatever the sizes of the two. */
+static void test_rebuild(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 30;
+    static const char *const forms[] = {
+        "(let ((alpha (car-safe x)) (beta (cdr-safe x))) (list alpha beta))",
+        "x",
+        "[1 2 (a b) \"s\"]",
+        "(cond ((eql x 1) 'one) ((stringp x) (message \"日本 %s\" x)) (t (list x x x x x x x x x)))",
+        "(if (consp x) (car x) 'other)",
+    };
+    struct pretty_doc *doc = NULL, *first = NULL;
+    for (int round = 0; round < 2; round++) {
+        for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+            const char *want = pp(f, forms[i]);
+            struct buf b;
+            buf_init(&b, f->a);
+            doc = pretty_rebuild(doc, f->L, &f->o, f->r.forms[0].v);
+            assert_non_null(doc);
+            if (!first)
+                first = doc;
+            assert_ptr_equal(doc, first);
+            pretty_layout(doc, &f->o, &b, 0, 0);
+            assert_string_equal(buf_cstr(&b), want);
+        }
+    }
+    fx_free(f);
+}
+
 static void test_source_atoms(void **state)
 {
     (void)state;
@@ -391,6 +440,8 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_fill),
         cmocka_unit_test(test_column_and_trail),
+        cmocka_unit_test(test_display_width),
+        cmocka_unit_test(test_rebuild),
         cmocka_unit_test(test_source_atoms),
         cmocka_unit_test(test_compact_matches_printer),
         cmocka_unit_test(test_comments),
