@@ -277,25 +277,29 @@ static const struct datum *attach_trailing(const struct data *ds,
     return d ? d : ends_last(ds, 0, off);
 }
 
-/* Decide every comment's anchor.  Symbols (and the replaced form itself)
- * cannot be found in an expansion: their comments go before it. */
-static void attach(struct comments *cs, const struct data *ds,
-                   const uint8_t *text)
+/* Decide every comment's anchor; returns how many have one.  Symbols
+ * (and the replaced form itself) cannot be found in an expansion: their
+ * comments go before it. */
+static size_t attach(struct comments *cs, const struct data *ds,
+                     const uint8_t *text)
 {
+    size_t anchored = 0;
     for (size_t i = 0; i < cs->n; i++) {
         struct comment *c = &cs->c[i];
         const struct datum *d = c->trailing ? attach_trailing(ds, text, c->start)
                                             : attach_own_line(ds, c->start);
         c->anchor = NULL;
         if (d && d->depth > 0 && !value_symbolp(d->v))
-            c->anchor = d->v;
+            c->anchor = d->v, anchored++;
     }
+    return anchored;
 }
 
 /* ---- the printer's comment hook ---- */
 
 struct hook {
     struct comments *cs;
+    size_t left;             /* anchored comments not claimed yet */
     splice_origin_fn origin;
     void *origin_ctx;
 };
@@ -307,6 +311,8 @@ struct hook {
 static struct pretty_comment *hook_fn(void *ctx, const struct value *v)
 {
     struct hook *h = ctx;
+    if (!h->left)
+        return NULL;
     const struct value *o = h->origin ? h->origin(h->origin_ctx, v) : v;
     struct pretty_comment *first = NULL, **tail = &first;
     for (size_t i = 0; i < h->cs->n; i++) {
@@ -314,6 +320,7 @@ static struct pretty_comment *hook_fn(void *ctx, const struct value *v)
         if (c->claimed || !c->anchor || c->anchor != o)
             continue;
         c->claimed = true;
+        h->left--;
         c->pc.next = NULL;
         *tail = &c->pc;
         tail = &c->pc.next;
@@ -407,6 +414,8 @@ static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
 struct out {
     struct buf *b;
     const char *nl;
+    struct pretty_doc *doc; /* the last site's document, whose memory the
+                               next one reuses */
 };
 
 static void spaces(struct buf *b, int n)
@@ -475,18 +484,24 @@ static bool emit_site(const struct splice_in *in, struct out *o,
                       size_t *pos, struct splice_text *t)
 {
     struct arena *a = in->L->a;
-    struct comments cs = find_comments(a, in->text, in->len, p.sp);
-    struct data ds = collect_data(a, in->src, s->orig, p.sp, in->L->nil);
-    attach(&cs, &ds, in->text);
-    struct hook h = {&cs, in->origin, in->origin_ctx};
+    struct comments cs = {0};
+    /* Most forms have no comment: no ';' byte, no lexing. */
+    if (memchr(in->text + p.sp.start, ';', p.sp.end - p.sp.start))
+        cs = find_comments(a, in->text, in->len, p.sp);
+    struct hook h = {&cs, 0, in->origin, in->origin_ctx};
+    if (cs.n) {
+        struct data ds = collect_data(a, in->src, s->orig, p.sp, in->L->nil);
+        h.left = attach(&cs, &ds, in->text);
+    }
     struct pretty_opts po = in->pretty;
     po.src = in->src;
-    po.comments = &hook_fn;
+    po.comments = h.left ? &hook_fn : NULL; /* asked once per printed node */
     po.comment_ctx = &h;
     po.newline = o->nl;
-    struct pretty_doc *doc = pretty_build(in->L, &po, s->expansion);
+    struct pretty_doc *doc = pretty_rebuild(o->doc, in->L, &po, s->expansion);
     if (!doc)
         return false;
+    o->doc = doc;
     struct pretty_comment *before = before_expansion(&cs, pretty_take_root_comments(doc));
     int col;
     if (before && !p.starts_line) {
@@ -518,7 +533,7 @@ static bool emit_site(const struct splice_in *in, struct out *o,
 bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts)
 {
-    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n"};
+    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL};
     size_t pos = in->start, form = 0, begun = SIZE_MAX;
     for (size_t i = 0; i < in->n_sites; i++) {
         struct span sp;
