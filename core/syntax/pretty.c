@@ -146,6 +146,7 @@ struct bctx {
     struct print_opts po_circle; /* quoted data printed as one atom */
     bool compact;
     bool data_atoms; /* quoted lists and vectors print as one atom */
+    bool quiet;      /* no comment is asked for (compact, or no hook) */
 };
 
 /* Argument-list positions: nil there prints as "()" (cli.md section 8).
@@ -170,6 +171,33 @@ static bool arglist_position(const struct value *head, size_t index)
 static bool named_cond(const struct value *sym)
 {
     return sym->u.sym.len >= 4 && memcmp(sym->u.sym.name, "cond", 5) == 0;
+}
+
+/* Does v, an interned symbol, print as its own name (not nil, which may
+ * print as "()")?  The printer's answer is kept on the symbol. */
+static inline bool plain_name(const struct lisp *L, const struct value *v)
+{
+    const struct value_symbol *s = &v->u.sym;
+    return s->interned && s->len && v != L->nil &&
+           (s->plain == 1 || (s->plain == 0 && print_symbol_plain(v)));
+}
+
+/* Append an interned symbol's name: one of up to 16 bytes as two words
+ * (such names are zero-padded to 16 bytes), without a call. */
+static inline void put_name(struct buf *t, const struct value_symbol *s)
+{
+    buf_reserve(t, 16 + s->len);
+    char *d = t->data + t->len;
+    if (s->len <= 16) {
+        uint64_t x, y;
+        memcpy(&x, s->name, 8);
+        memcpy(&y, s->name + 8, 8);
+        memcpy(d, &x, 8);
+        memcpy(d + 8, &y, 8);
+    } else {
+        memcpy(d, s->name, s->len);
+    }
+    t->len += s->len;
 }
 
 /* Append the text of atom v, element `index` of a list headed by `head`,
@@ -198,7 +226,7 @@ static void put_atom(struct bctx *c, struct pnode *p, const struct value *v,
             return;
         } else if (s->len && print_symbol_plain(v)) {
             p->sym = v;
-            buf_put(t, s->name, s->len);
+            put_name(t, s);
             return;
         }
     } else if (!c->compact && o->src) {
@@ -302,49 +330,45 @@ struct bstack {
     size_t n, cap;
 };
 
-/* A new node at the end of the document (not initialised). */
-static uint32_t new_node(struct pretty_doc *d)
+static void grow_nodes(struct pretty_doc *d)
 {
-    if (d->n == d->cap) {
-        uint32_t cap = d->cap ? d->cap * 2 : 256;
-        d->nodes = arena_grow(d->a, d->nodes, d->cap * sizeof *d->nodes,
-                              cap * sizeof *d->nodes);
-        d->cap = cap;
-    }
+    uint32_t cap = d->cap ? d->cap * 2 : 256;
+    d->nodes = arena_grow(d->a, d->nodes, d->cap * sizeof *d->nodes,
+                          cap * sizeof *d->nodes);
+    d->cap = cap;
+}
+
+/* A new node at the end of the document (not initialised). */
+static inline uint32_t new_node(struct pretty_doc *d)
+{
+    if (d->n == d->cap)
+        grow_nodes(d);
     return d->n++;
 }
 
-static struct bframe *push_frame(struct bctx *c, struct bstack *s)
+static void grow_frames(struct bctx *c, struct bstack *s)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 32;
-        s->f = arena_grow(c->L->a, s->f, s->cap * sizeof *s->f, cap * sizeof *s->f);
-        s->cap = cap;
-    }
-    struct bframe *f = &s->f[s->n++];
-    memset(f, 0, sizeof *f);
-    f->power = f->lam = 1;
-    return f;
+    size_t cap = s->cap ? s->cap * 2 : 32;
+    s->f = arena_grow(c->L->a, s->f, s->cap * sizeof *s->f, cap * sizeof *s->f);
+    s->cap = cap;
 }
 
-/* Open container u.v as node i: its bracket, and a frame for its kids. */
+/* Open container v as node i (level and data: inside it): its bracket,
+ * and a frame for its kids. */
 static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
-                      struct unwrapped u)
+                      const struct value *v, int level, bool data)
 {
     struct pnode *p = &c->d->nodes[i];
-    p->kind = value_consp(u.v) ? PN_LIST : PN_VECTOR;
-    buf_putc(&c->d->text, p->kind == PN_LIST ? '(' : '[');
-    struct bframe *f = push_frame(c, s);
-    f->node = i;
-    f->level = u.level;
-    f->data = u.data;
-    if (p->kind == PN_LIST) {
-        f->cur = f->tortoise = u.v;
-        f->head = value_car(u.v);
-        f->cond = value_symbolp(f->head) && named_cond(f->head);
-    } else {
-        f->vec = u.v;
-    }
+    bool list = value_consp(v);
+    p->kind = list ? PN_LIST : PN_VECTOR;
+    buf_putc(&c->d->text, list ? '(' : '[');
+    if (s->n == s->cap)
+        grow_frames(c, s);
+    const struct value *head = list ? value_car(v) : NULL;
+    s->f[s->n++] = (struct bframe){
+        .node = i, .cur = list ? v : NULL, .vec = list ? NULL : v,
+        .head = head, .tortoise = v, .power = 1, .lam = 1, .level = level,
+        .data = data, .cond = list && value_symbolp(head) && named_cond(head)};
 }
 
 /* The node for v (its index); pushes a frame when v is a list or vector
@@ -368,7 +392,7 @@ static uint32_t make_node(struct bctx *c, struct bstack *s,
         p->flags = PF_DATA;
     bool container = value_consp(u.v) || value_is(u.v, VK_VECTOR);
     if (container && !(c->data_atoms && u.data && u.level == 0)) {
-        open_node(c, s, i, u);
+        open_node(c, s, i, u.v, u.level, u.data);
         return i;
     }
     p->kind = PN_ATOM;
@@ -441,6 +465,31 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
  * reader's and expander's own limits are far below it. */
 #define BUILD_MAX_DEPTH 100000
 
+/* Node for e, a symbol printed as its name with no comment before it:
+ * the usual atom of code, made without make_node's general steps. */
+static void add_name(struct bctx *c, const struct value *e, bool data)
+{
+    struct pretty_doc *d = c->d;
+    uint32_t i = new_node(d);
+    uint32_t start = (uint32_t)d->text.len, len = e->u.sym.len;
+    put_name(&d->text, &e->u.sym);
+    d->nodes[i] = (struct pnode){start, start + len, i + 1, (int32_t)len, 0,
+                                 PN_ATOM, data ? PF_DATA : 0, e, NULL};
+}
+
+/* Node for e, a list with no prefix and no comment before it, opened;
+ * a clause of cond when `clause`. */
+static void add_list(struct bctx *c, struct bstack *s, const struct value *e,
+                     int level, bool data, bool clause)
+{
+    struct pretty_doc *d = c->d;
+    uint32_t i = new_node(d);
+    uint32_t start = (uint32_t)d->text.len;
+    uint8_t flags = (data ? PF_DATA : 0) | (clause ? PF_CLAUSE : 0);
+    d->nodes[i] = (struct pnode){start, 0, 0, 0, 0, PN_LIST, flags, NULL, NULL};
+    open_node(c, s, i, e, level, data);
+}
+
 /* The top frame's element e (position index, a dotted tail when dotted)
  * after its separator; a list or vector gets a frame of its own. */
 static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
@@ -451,10 +500,16 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
     struct bframe *f = &s->f[depth - 1];
     uint32_t parent = f->node;
     bool clauses = f->cond && !f->data && index > 0;
-    if (index > 0)
-        buf_put(&d->text, dotted ? " . " : " ", dotted ? 3 : 1);
-    if (dotted)
+    if (dotted) {
+        buf_put(&d->text, " . ", 3);
         d->nodes[parent].flags |= PF_DOTTED;
+    } else if (index > 0) {
+        buf_putc(&d->text, ' ');
+    }
+    if (c->quiet && value_symbolp(e) && plain_name(c->L, e))
+        return add_name(c, e, f->data);
+    if (c->quiet && value_consp(e) && !prefix_of(c->L, e, f->level))
+        return add_list(c, s, e, f->level, f->data, clauses);
     uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);
     struct pnode *kid = &d->nodes[k];
     if (clauses && kid->kind == PN_LIST && !kid->prefix_len)
@@ -557,7 +612,8 @@ static struct pretty_doc *build(struct pretty_doc *d, struct lisp *L,
                                 const struct pretty_opts *o,
                                 const struct value *v, bool compact)
 {
-    struct bctx c = {L, o, d ? d : new_doc(L->a), {0}, {0}, compact, false};
+    struct bctx c = {L, o, d ? d : new_doc(L->a), {0}, {0}, compact, false,
+                     compact || !o->comments};
     c.po = compact ? print_opts_compact() : print_opts_default();
     c.po.gensym = !compact;
     c.po_circle = c.po;

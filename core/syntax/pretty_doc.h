@@ -34,7 +34,6 @@ enum pnode_flag {
 struct pnode {
     uint32_t start, end;            /* its text in the document's text, prefix included */
     uint32_t next;                  /* the first node after its subtree */
-    uint32_t n;                     /* list / vector: number of kids */
     int32_t width;                  /* display width on one line */
     uint16_t prefix_len;            /* bytes of reader prefixes at start */
     uint8_t kind;                   /* enum pnode_kind */
