@@ -39,6 +39,10 @@ static int char_cols(uint32_t c)
 int pretty_advance(const uint8_t *text, size_t len, int col)
 {
     for (size_t k = 0; k < len;) {
+        if (text[k] >= 0x20 && text[k] < 0x7f) { /* most text: one column */
+            k++, col++;
+            continue;
+        }
         int n;
         uint32_t c = value_char_decode(text + k, len - k, &n);
         k += (size_t)n;
@@ -65,6 +69,17 @@ static const struct pretty_indent emacs_specs[] = {
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
+/* Order of name (len bytes) against a table's row: strncmp's, with a
+ * longer row after.  Most rows differ in the first byte, compared
+ * without a call. */
+static int row_order(const char *name, size_t len, const char *row)
+{
+    if (len && name[0] != row[0])
+        return (uint8_t)name[0] < (uint8_t)row[0] ? -1 : 1;
+    int c = strncmp(name, row, len);
+    return c == 0 && row[len] != 0 ? -1 : c;
+}
+
 /* Binary search of a sorted table for name (len bytes). */
 static const struct pretty_indent *find_spec(const struct pretty_indent *t,
                                              size_t n, const char *name,
@@ -73,9 +88,7 @@ static const struct pretty_indent *find_spec(const struct pretty_indent *t,
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        int c = strncmp(name, t[mid].name, len);
-        if (c == 0 && t[mid].name[len] != 0)
-            c = -1;
+        int c = row_order(name, len, t[mid].name);
         if (c == 0)
             return &t[mid];
         if (c < 0)
@@ -122,12 +135,17 @@ static bool symbol_char(uint8_t c)
     return c && strchr("!$%&*+-./:<=>?@^_{|}~", c) != NULL;
 }
 
+/* Expression prefixes (' ` , #) and @ (prefix flag), which the parser
+ * skips before it looks at an element; and NUL, as strchr finds it. */
+static bool skipped_char(char c)
+{
+    return c == '\'' || c == '`' || c == ',' || c == '#' || c == '@' || c == 0;
+}
+
 enum phead pretty_head_class_text(const char *text, size_t n,
                                   const char **name, size_t *len)
 {
-    /* Expression prefixes (' ` , #) and @ (prefix flag) are skipped by
-     * the parser before it looks at the element. */
-    while (n && strchr("'`,#@", text[0]))
+    while (n && skipped_char(text[0]))
         text++, n--;
     *name = text;
     *len = n;
@@ -173,12 +191,12 @@ static bool named_cond(const struct value *sym)
     return sym->u.sym.len >= 4 && memcmp(sym->u.sym.name, "cond", 5) == 0;
 }
 
-/* Does v, an interned symbol, print as its own name (not nil, which may
- * print as "()")?  The printer's answer is kept on the symbol. */
-static inline bool plain_name(const struct lisp *L, const struct value *v)
+/* Does v, a symbol, print as its own name when interned?  The printer's
+ * answer is kept on the symbol. */
+static inline bool plain_name(const struct value *v)
 {
     const struct value_symbol *s = &v->u.sym;
-    return s->interned && s->len && v != L->nil &&
+    return s->interned && s->len &&
            (s->plain == 1 || (s->plain == 0 && print_symbol_plain(v)));
 }
 
@@ -198,6 +216,7 @@ static inline void put_name(struct buf *t, const struct value_symbol *s)
         memcpy(d, s->name, s->len);
     }
     t->len += s->len;
+    t->data[t->len] = 0;
 }
 
 /* Append the text of atom v, element `index` of a list headed by `head`,
@@ -260,8 +279,8 @@ static struct pretty_comment *append_comments(struct pretty_comment *a,
 
 /* The reader prefix that abbreviates v (a two-element list), or NULL.
  * `,` and `,@` only inside a backquote, as Emacs prints them. */
-static const char *prefix_of(const struct lisp *L, const struct value *v,
-                             int level)
+static inline const char *prefix_of(const struct lisp *L, const struct value *v,
+                                    int level)
 {
     if (!value_consp(v) || !value_consp(value_cdr(v)) ||
         value_cdr(value_cdr(v)) != L->nil)
@@ -315,12 +334,13 @@ static struct unwrapped unwrap(struct bctx *c, struct pnode *p,
 struct bframe {
     uint32_t node;                /* its node */
     uint32_t index;               /* next element's position */
-    const struct value *cur;      /* list: the cons of the next element */
-    const struct value *vec;      /* vector being read, or NULL */
+    const struct value *cur;      /* list: the cons of the next element;
+                                     vector: the vector */
     const struct value *head;     /* first element (arglist rule) */
     const struct value *tortoise; /* Brent's cycle check on the spine */
-    size_t power, lam;
+    uint32_t power, lam;
     int level;                    /* backquote level inside */
+    bool vec;                     /* a vector */
     bool data;                    /* inside a quote */
     bool cond;                    /* a list headed by cond: lists are clauses */
 };
@@ -366,9 +386,9 @@ static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
         grow_frames(c, s);
     const struct value *head = list ? value_car(v) : NULL;
     s->f[s->n++] = (struct bframe){
-        .node = i, .cur = list ? v : NULL, .vec = list ? NULL : v,
-        .head = head, .tortoise = v, .power = 1, .lam = 1, .level = level,
-        .data = data, .cond = list && value_symbolp(head) && named_cond(head)};
+        .node = i, .cur = v, .head = head, .tortoise = v, .power = 1, .lam = 1,
+        .level = level, .vec = !list, .data = data,
+        .cond = list && value_symbolp(head) && named_cond(head)};
 }
 
 /* The node for v (its index); pushes a frame when v is a list or vector
@@ -439,7 +459,7 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
 {
     *dotted = false;
     if (f->vec)
-        return f->index < f->vec->u.vec.n ? f->vec->u.vec.items[f->index] : NULL;
+        return f->index < f->cur->u.vec.n ? f->cur->u.vec.items[f->index] : NULL;
     const struct value *cur = f->cur;
     if (cur == c->L->nil)
         return NULL;
@@ -477,6 +497,34 @@ static void add_name(struct bctx *c, const struct value *e, bool data)
                                  PN_ATOM, data ? PF_DATA : 0, e, NULL};
 }
 
+/* Node for e, a temporary named by the caller with no comment before
+ * it; false (nothing added) when e is not one. */
+static bool add_temp(struct bctx *c, const struct value *e, bool data)
+{
+    const struct pretty_opts *o = c->o;
+    size_t n;
+    const char *x = o->sym_text ? o->sym_text(o->sym_ctx, e, &n) : NULL;
+    if (!x)
+        return false;
+    struct pretty_doc *d = c->d;
+    uint32_t i = new_node(d);
+    uint32_t start = (uint32_t)d->text.len;
+    buf_put(&d->text, x, n);
+    d->nodes[i] = (struct pnode){start, start + (uint32_t)n, i + 1, (int32_t)n, 0,
+                                 PN_ATOM, data ? PF_DATA : 0, NULL, NULL};
+    return true;
+}
+
+/* Does element e of frame f (position index) print as its own name: an
+ * interned symbol that prints so, but nil where it stands for an empty
+ * argument list? */
+static inline bool name_elem(const struct bctx *c, const struct bframe *f,
+                             const struct value *e, uint32_t index)
+{
+    return plain_name(e) &&
+           (e != c->L->nil || c->compact || !arglist_position(f->head, index));
+}
+
 /* Node for e, a list with no prefix and no comment before it, opened;
  * a clause of cond when `clause`. */
 static void add_list(struct bctx *c, struct bstack *s, const struct value *e,
@@ -506,8 +554,12 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
     } else if (index > 0) {
         buf_putc(&d->text, ' ');
     }
-    if (c->quiet && value_symbolp(e) && plain_name(c->L, e))
-        return add_name(c, e, f->data);
+    if (c->quiet && value_symbolp(e)) {
+        if (name_elem(c, f, e, index))
+            return add_name(c, e, f->data);
+        if (!e->u.sym.interned && add_temp(c, e, f->data))
+            return;
+    }
     if (c->quiet && value_consp(e) && !prefix_of(c->L, e, f->level))
         return add_list(c, s, e, f->level, f->data, clauses);
     uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);

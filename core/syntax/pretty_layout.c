@@ -46,25 +46,54 @@ static void put_any(struct lout *o, const char *t, size_t n)
         o->col = pretty_advance((const uint8_t *)t, n, o->col);
 }
 
+/* Copy n bytes to d, which has 16 bytes of room past n: most pieces
+ * are short, and two overlapping moves cost less than a call. */
+static inline void copy_short(char *d, const char *t, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t x, y;
+        memcpy(&x, t, 8);
+        memcpy(&y, t + n - 8, 8);
+        memcpy(d, &x, 8);
+        memcpy(d + n - 8, &y, 8);
+    } else if (n < 8) {
+        for (size_t k = 0; k < n; k++)
+            d[k] = t[k];
+    } else {
+        memcpy(d, t, n);
+    }
+}
+
 /* Append a piece of the document's text: in a printable ASCII document,
  * one column a byte. */
 static inline void put(struct lout *o, const char *t, size_t n)
 {
     if (o->simple) {
-        buf_put(o->b, t, n);
+        buf_reserve(o->b, n + 16);
+        copy_short(o->b->data + o->b->len, t, n);
+        o->b->len += n;
+        o->b->data[o->b->len] = 0;
         o->col += (int)n;
     } else {
         put_any(o, t, n);
     }
 }
 
+/* A line break and col spaces, the spaces eight at a time (the room
+ * reserved covers the last word's excess). */
 static void newline_to(struct lout *o, int col)
 {
-    buf_reserve(o->b, o->nl_len + (size_t)col);
+    size_t n = o->nl_len + (size_t)col;
+    buf_reserve(o->b, n + 8);
     char *d = o->b->data + o->b->len;
-    memcpy(d, o->nl, o->nl_len);
-    memset(d + o->nl_len, ' ', (size_t)col);
-    o->b->len += o->nl_len + (size_t)col;
+    if (o->nl_len == 1)
+        d[0] = o->nl[0];
+    else
+        memcpy(d, o->nl, o->nl_len);
+    const uint64_t spaces = 0x2020202020202020u;
+    for (size_t k = o->nl_len; k < n; k += 8)
+        memcpy(d + k, &spaces, 8);
+    o->b->len += n;
     o->b->data[o->b->len] = 0;
     o->line++;
     o->col = col;
@@ -293,13 +322,17 @@ static struct lframe *push(struct lctx *c)
     return f;
 }
 
-static void record(struct lctx *c, struct lframe *f)
+static void grow_places(struct lctx *c)
 {
-    if (c->npl == c->plcap) {
-        size_t cap = c->plcap ? c->plcap * 2 : 64;
-        c->pl = arena_grow(c->d->a, c->pl, c->plcap * sizeof *c->pl, cap * sizeof *c->pl);
-        c->plcap = cap;
-    }
+    size_t cap = c->plcap ? c->plcap * 2 : 64;
+    c->pl = arena_grow(c->d->a, c->pl, c->plcap * sizeof *c->pl, cap * sizeof *c->pl);
+    c->plcap = cap;
+}
+
+static inline void record(struct lctx *c, struct lframe *f)
+{
+    if (c->npl == c->plcap)
+        grow_places(c);
     c->pl[c->npl++] = (struct pretty_place){c->o.line, c->o.col};
     f->ne++;
 }
@@ -340,7 +373,7 @@ static void emit_comments(struct lctx *c, const struct pretty_comment *cm,
 
 /* The kid that was being laid out is complete.  Whether it spans lines
  * decides whether the next kid may follow on the same line. */
-static void kid_done(struct lctx *c)
+static inline void kid_done(struct lctx *c)
 {
     struct lframe *f = &c->st[c->n - 1];
     f->pending = false;
