@@ -241,6 +241,45 @@ static void test_rebuild(void **state)
     fx_free(f);
 }
 
+/* A temporary's text is asked for once per occurrence, in print order
+ * (circle names: #1= first, #1# after); an uninterned symbol that is not
+ * one prints with #:. */
+struct first_then {
+    const struct value *temp;
+    int asked;
+};
+
+static const char *first_then_text(void *ctx, const struct value *sym, size_t *n)
+{
+    struct first_then *ft = ctx;
+    if (sym != ft->temp)
+        return NULL;
+    const char *t = ft->asked++ ? "#1#" : "#1=t";
+    *n = strlen(t);
+    return t;
+}
+
+static void test_temporaries(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct lisp *L = f->L;
+    struct value *t = intern_uninterned(L, "t", 1), *u = intern_uninterned(L, "u", 1);
+    struct first_then ft = {t, 0};
+    f->o.sym_text = first_then_text;
+    f->o.sym_ctx = &ft;
+    struct value *v = lisp_listv(
+        L, intern_cstr(L, "let"),
+        lisp_listv(L, lisp_listv(L, t, value_int(f->a, 1), NULL), NULL),
+        lisp_listv(L, intern_cstr(L, "f"), t, u, t, NULL), NULL);
+    struct buf b;
+    buf_init(&b, f->a);
+    assert_true(pretty_print(L, &f->o, &b, v, 0, 0));
+    assert_string_equal(buf_cstr(&b), "(let ((#1=t 1)) (f #1# #:u #1#))");
+    assert_int_equal(ft.asked, 3);
+    fx_free(f);
+}
+
 static void test_source_atoms(void **state)
 {
     (void)state;
@@ -442,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_column_and_trail),
         cmocka_unit_test(test_display_width),
         cmocka_unit_test(test_rebuild),
+        cmocka_unit_test(test_temporaries),
         cmocka_unit_test(test_source_atoms),
         cmocka_unit_test(test_compact_matches_printer),
         cmocka_unit_test(test_comments),
