@@ -99,6 +99,18 @@ static const struct pretty_indent *find_spec(const struct pretty_indent *t,
     return NULL;
 }
 
+/* The spec of name (len bytes) given its row r in a table, or NULL. */
+static int spec_of(const struct pretty_indent *r, const char *name, size_t len)
+{
+    int spec = r ? r->spec : PRETTY_NONE;
+    if (spec == PRETTY_UNSUPPORTED)
+        spec = PRETTY_NONE;
+    /* lisp-indent-function: no method and a name "def..." longer than 3. */
+    if (spec == PRETTY_NONE && len > 3 && memcmp(name, "def", 3) == 0)
+        spec = PRETTY_DEFUN;
+    return spec;
+}
+
 int pretty_indent_spec(const struct pretty_opts *o, const char *name,
                        size_t len, bool *found)
 {
@@ -108,13 +120,59 @@ int pretty_indent_spec(const struct pretty_opts *o, const char *name,
     if (!r)
         r = find_spec(emacs_specs, COUNT(emacs_specs), name, len);
     *found = r != NULL;
-    int spec = r ? r->spec : PRETTY_NONE;
-    if (spec == PRETTY_UNSUPPORTED)
-        spec = PRETTY_NONE;
-    /* lisp-indent-function: no method and a name "def..." longer than 3. */
-    if (spec == PRETTY_NONE && len > 3 && memcmp(name, "def", 3) == 0)
-        spec = PRETTY_DEFUN;
-    return spec;
+    return spec_of(r, name, len);
+}
+
+/* Emacs's table hashed by name (open addressing), for a caller that
+ * looks names up many times. */
+#define SPEC_SLOTS 512
+_Static_assert(COUNT(emacs_specs) < SPEC_SLOTS / 2, "the index stays half empty");
+
+struct pretty_spec_index {
+    uint16_t slot[SPEC_SLOTS];            /* 1 + row, 0 for a free slot */
+    uint16_t len[COUNT(emacs_specs)];     /* bytes of each row's name */
+};
+
+/* A few bytes and the length: the index is made once per document
+ * memory, and hashing every byte of every row cost more than the
+ * lookups it saved. */
+static uint32_t name_hash(const char *name, size_t len)
+{
+    if (!len)
+        return 0;
+    uint32_t h = (uint32_t)len * 0x9E3779B1u;
+    h ^= (uint8_t)name[0] * 0x85EBCA6Bu ^ (uint8_t)name[len - 1] * 0xC2B2AE35u ^
+         (uint8_t)name[len / 2] * 0x27D4EB2Fu;
+    return h ^ (h >> 15);
+}
+
+struct pretty_spec_index *pretty_spec_index_new(struct arena *a)
+{
+    struct pretty_spec_index *x = arena_zalloc(a, sizeof *x);
+    for (size_t i = 0; i < COUNT(emacs_specs); i++) {
+        size_t len = strlen(emacs_specs[i].name);
+        x->len[i] = (uint16_t)len;
+        uint32_t j = name_hash(emacs_specs[i].name, len) & (SPEC_SLOTS - 1);
+        while (x->slot[j])
+            j = (j + 1) & (SPEC_SLOTS - 1);
+        x->slot[j] = (uint16_t)(i + 1);
+    }
+    return x;
+}
+
+int pretty_spec_lookup(const struct pretty_spec_index *x,
+                       const struct pretty_opts *o, const char *name, size_t len)
+{
+    const struct pretty_indent *r = NULL;
+    if (o && o->user)
+        r = find_spec(o->user, o->n_user, name, len);
+    for (uint32_t j = name_hash(name, len) & (SPEC_SLOTS - 1); !r && x->slot[j];
+         j = (j + 1) & (SPEC_SLOTS - 1)) {
+        size_t i = x->slot[j] - 1u;
+        if (x->len[i] == len && memcmp(emacs_specs[i].name, name, len) == 0)
+            r = &emacs_specs[i];
+    }
+    return spec_of(r, name, len);
 }
 
 long pretty_check_table(void)
@@ -200,12 +258,31 @@ static inline bool plain_name(const struct value *v)
            (s->plain == 1 || (s->plain == 0 && print_symbol_plain(v)));
 }
 
-/* Append an interned symbol's name: one of up to 16 bytes as two words
- * (such names are zero-padded to 16 bytes), without a call. */
-static inline void put_name(struct buf *t, const struct value_symbol *s)
+/* Room for n more bytes of the document's text, where the caller writes
+ * them and moves the length (the text has no NUL after it while it is
+ * built: build puts one at the end). */
+static inline char *text_room(struct buf *t, size_t n)
 {
-    buf_reserve(t, 16 + s->len);
-    char *d = t->data + t->len;
+    if (t->cap - t->len <= n)
+        buf_grow(t, n);
+    return t->data + t->len;
+}
+
+/* A space in the document's text. */
+static inline void put_space(struct buf *t)
+{
+    *text_room(t, 1) = ' ';
+    t->len++;
+}
+
+/* Append a space when sep, then an interned symbol's name: one of up to
+ * 16 bytes as two words (such names are zero-padded to 16 bytes),
+ * without a call. */
+static inline void put_name(struct buf *t, const struct value_symbol *s, bool sep)
+{
+    char *d = text_room(t, 17 + s->len);
+    *d = ' ';
+    d += sep;
     if (s->len <= 16) {
         uint64_t x, y;
         memcpy(&x, s->name, 8);
@@ -215,8 +292,7 @@ static inline void put_name(struct buf *t, const struct value_symbol *s)
     } else {
         memcpy(d, s->name, s->len);
     }
-    t->len += s->len;
-    t->data[t->len] = 0;
+    t->len += sep + s->len;
 }
 
 /* Append the text of atom v, element `index` of a list headed by `head`,
@@ -245,7 +321,7 @@ static void put_atom(struct bctx *c, struct pnode *p, const struct value *v,
             return;
         } else if (s->len && print_symbol_plain(v)) {
             p->sym = v;
-            put_name(t, s);
+            put_name(t, s, false);
             return;
         }
     } else if (!c->compact && o->src) {
@@ -356,7 +432,7 @@ struct bstack {
 
 static void grow_nodes(struct pretty_doc *d)
 {
-    uint32_t cap = d->cap ? d->cap * 2 : 256;
+    uint32_t cap = d->cap ? d->cap * 2 : 4096;
     d->nodes = arena_grow(d->a, d->nodes, d->cap * sizeof *d->nodes,
                           cap * sizeof *d->nodes);
     d->cap = cap;
@@ -385,7 +461,8 @@ static INLINE void open_node(struct bctx *c, struct bstack *s, uint32_t i,
     struct pnode *p = &c->d->nodes[i];
     bool list = value_consp(v);
     p->kind = list ? PN_LIST : PN_VECTOR;
-    buf_putc(&c->d->text, list ? '(' : '[');
+    *text_room(&c->d->text, 1) = list ? '(' : '[';
+    c->d->text.len++;
     if (s->n == s->cap)
         grow_frames(c, s);
     const struct value *head = list ? value_car(v) : NULL;
@@ -444,8 +521,8 @@ static void kid_done(struct pretty_doc *d, uint32_t i, uint32_t k)
 static INLINE void finish_node(struct pretty_doc *d, uint32_t i)
 {
     struct pnode *p = &d->nodes[i];
-    buf_putc(&d->text, p->kind == PN_LIST ? ')' : ']');
-    p->end = (uint32_t)d->text.len;
+    *text_room(&d->text, 1) = p->kind == PN_LIST ? ')' : ']';
+    p->end = (uint32_t)++d->text.len;
     p->next = d->n;
     p->width = (int32_t)(p->end - p->start);
     /* No line break right after an open paren: comments of the first
@@ -489,15 +566,16 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
  * reader's and expander's own limits are far below it. */
 #define BUILD_MAX_DEPTH 100000
 
-/* Node for e, a symbol printed as its name with no comment before it:
- * the usual atom of code, made without make_node's general steps. */
+/* Node for e, a symbol printed as its name with no comment before it
+ * (after a space when sep): the usual atom of code, made without
+ * make_node's general steps. */
 static INLINE void add_name(struct bctx *c, const struct value *e,
-                            bool data)
+                            bool data, bool sep)
 {
     struct pretty_doc *d = c->d;
     uint32_t i = new_node(d);
-    uint32_t start = (uint32_t)d->text.len, len = e->u.sym.len;
-    put_name(&d->text, &e->u.sym);
+    uint32_t start = (uint32_t)d->text.len + sep, len = e->u.sym.len;
+    put_name(&d->text, &e->u.sym, sep);
     d->nodes[i] = (struct pnode){start, start + len, i + 1, (int32_t)len, 0,
                                  PN_ATOM, data ? PF_DATA : 0, e, NULL};
 }
@@ -567,10 +645,10 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
         buf_put(&d->text, " . ", 3);
         d->nodes[parent].flags |= PF_DOTTED;
     } else if (index > 0) {
-        buf_putc(&d->text, ' ');
+        put_space(&d->text);
     }
     if (c->quiet && value_symbolp(e) && name_elem(c, f, e, index))
-        return add_name(c, e, f->data);
+        return add_name(c, e, f->data, false);
     uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);
     struct pnode *kid = &d->nodes[k];
     if (clauses && kid->kind == PN_LIST && !kid->prefix_len)
@@ -600,9 +678,9 @@ static inline void spine_keep(struct bframe *f, const struct spine *sp)
     f->power = sp->power;
 }
 
-/* Take the element at sp->cur: Brent's step (as next_elem takes it) and
- * its separator.  Returns its position. */
-static inline uint32_t spine_take(struct bctx *c, struct spine *sp)
+/* Take the element at sp->cur: Brent's step (as next_elem takes it).
+ * Returns whether a separator goes before it (not the first). */
+static inline bool spine_take(struct spine *sp)
 {
     if (sp->lam++ == sp->power) {
         sp->tortoise = sp->cur;
@@ -610,10 +688,9 @@ static inline uint32_t spine_take(struct bctx *c, struct spine *sp)
         sp->lam = 1;
     }
     sp->cur = value_cdr(sp->cur);
-    if (sp->index > 0)
-        buf_putc(&c->d->text, ' ');
-    return sp->index++;
+    return sp->index++ > 0;
 }
+
 
 /* The top list ended: its node finished, its frame popped.  False when
  * no list frame is left to go on with. */
@@ -649,8 +726,7 @@ static bool quiet_run(struct bctx *c, struct bstack *s)
         }
         const struct value *e = value_car(sp.cur);
         if (value_symbolp(e) && name_elem(c, f, e, sp.index)) {
-            spine_take(c, &sp);
-            add_name(c, e, f->data);
+            add_name(c, e, f->data, spine_take(&sp));
             continue;
         }
         if (!value_consp(e)) {
@@ -658,14 +734,16 @@ static bool quiet_run(struct bctx *c, struct bstack *s)
             const char *x = ready_text(c, e, &n);
             if (!x)
                 break;
-            spine_take(c, &sp);
+            if (spine_take(&sp))
+                put_space(&c->d->text);
             add_text(c, x, n, f->data);
             continue;
         }
         if (prefix_of(c->L, e, f->level))
             break;
         bool clause = f->cond && !f->data && sp.index > 0;
-        spine_take(c, &sp);
+        if (spine_take(&sp))
+            put_space(&c->d->text);
         spine_keep(f, &sp);
         add_list(c, s, e, f->level, f->data, clause);
         if (s->n > BUILD_MAX_DEPTH)
@@ -725,9 +803,10 @@ static bool printable_ascii(const char *t, size_t n)
     return true;
 }
 
-/* Widths in display columns and line breaks inside atoms, for a text
- * that is not all printable ASCII.  Kids come after their parent, so
- * going backwards measures them first. */
+/* Widths in display columns, line breaks inside atoms and the nodes
+ * whose text is printable ASCII all the same, for a text that is not all
+ * so.  Kids come after their parent, so going backwards measures them
+ * first. */
 static void measure(struct pretty_doc *d)
 {
     const char *t = d->text.data;
@@ -739,14 +818,19 @@ static void measure(struct pretty_doc *d)
             size_t len = p->end - p->start - p->prefix_len;
             if (memchr(x, '\n', len))
                 p->flags |= PF_MULTILINE;
+            if (printable_ascii(x, len))
+                p->flags |= PF_ASCII;
             p->width = w + pretty_width(x, len);
             continue;
         }
         w += 2;
+        uint8_t ascii = PF_ASCII;
         for (uint32_t k = i + 1; k < p->next; k = d->nodes[k].next) {
             w += d->nodes[k].width + (k > i + 1);
             p->flags |= d->nodes[k].flags & PF_MULTILINE;
+            ascii &= d->nodes[k].flags;
         }
+        p->flags |= ascii;
         p->width = w + (p->flags & PF_DOTTED ? 2 : 0);
     }
 }
@@ -791,6 +875,7 @@ static struct pretty_doc *build(struct pretty_doc *d, struct lisp *L,
             return NULL;
     }
     d = c.d;
+    *text_room(&d->text, 0) = 0;
     d->simple = printable_ascii(d->text.data, d->text.len);
     if (!d->simple)
         measure(d);

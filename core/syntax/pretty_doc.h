@@ -26,6 +26,8 @@ enum pnode_flag {
     PF_DATA = 2,      /* inside a quote: laid out as data (filled) */
     PF_DOTTED = 4,    /* list: the last kid is the tail after " . " */
     PF_CLAUSE = 8,    /* a clause of cond: test, then body lines */
+    PF_ASCII = 16,    /* text of printable ASCII only (set in a document
+                         whose text is not all so: measure) */
 };
 
 /* Nodes are stored in print order (preorder): a container's first kid
@@ -73,8 +75,17 @@ struct pretty_doc {
                               piece holds a line break or TAB */
     struct pretty_stacks st;
     struct pretty_head_memo *memo;      /* NULL until the layout needs it */
+    struct pretty_spec_index *specs;    /* the same */
     const struct pretty_indent *memo_user; /* the user table memo was made with */
 };
+
+/* Emacs's indent table indexed by name (arena-owned). */
+struct pretty_spec_index;
+struct pretty_spec_index *pretty_spec_index_new(struct arena *a);
+
+/* pretty_indent_spec, with Emacs's table looked up in x. */
+int pretty_spec_lookup(const struct pretty_spec_index *x,
+                       const struct pretty_opts *o, const char *name, size_t len);
 
 /* Display width of a prefix or an atom text without line breaks. */
 int pretty_width(const char *text, size_t len);

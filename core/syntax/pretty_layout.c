@@ -25,7 +25,8 @@ struct lout {
     const char *nl;     /* line end */
     size_t nl_len;
     int width;          /* fill column */
-    bool simple;        /* the document's text is printable ASCII */
+    bool simple;        /* the document's text is printable ASCII (else
+                           its nodes say which are) */
 };
 
 /* Append text (a line break inside it, from a multi-line string, is
@@ -64,19 +65,14 @@ static inline void copy_short(char *d, const char *t, size_t n)
     }
 }
 
-/* Append a piece of the document's text: in a printable ASCII document,
- * one column a byte. */
+/* Append printable ASCII text: one column a byte. */
 static inline void put(struct lout *o, const char *t, size_t n)
 {
-    if (o->simple) {
-        buf_reserve(o->b, n + 16);
-        copy_short(o->b->data + o->b->len, t, n);
-        o->b->len += n;
-        o->b->data[o->b->len] = 0;
-        o->col += (int)n;
-    } else {
-        put_any(o, t, n);
-    }
+    buf_reserve(o->b, n + 16);
+    copy_short(o->b->data + o->b->len, t, n);
+    o->b->len += n;
+    o->b->data[o->b->len] = 0;
+    o->col += (int)n;
 }
 
 /* A line break and col spaces, the spaces eight at a time (the room
@@ -226,10 +222,12 @@ static void head_of_text(const struct lctx *c, const struct pnode *h,
     const char *t = atom_text(c, h, &n);
     *cls = (uint8_t)pretty_head_class_text(t, n, &name, &len);
     *spec = PRETTY_NONE;
-    if (*cls == PH_SYMBOL) {
-        bool found;
-        *spec = pretty_indent_spec(c->po, name, len, &found);
-    }
+    if (*cls != PH_SYMBOL)
+        return;
+    struct pretty_doc *d = c->d;
+    if (!d->specs)
+        d->specs = pretty_spec_index_new(d->a);
+    *spec = pretty_spec_lookup(d->specs, c->po, name, len);
 }
 
 /* Head class and indent spec of first element h.  A symbol that prints
@@ -345,7 +343,10 @@ static void place(struct lctx *c, uint32_t i, int trail)
     const struct pnode *p = &c->nodes[i];
     if (p->kind == PN_ATOM || p->next == i + 1 ||
         (!(p->flags & PF_MULTILINE) && o->col + p->width + trail <= o->width)) {
-        put(o, c->text + p->start, p->end - p->start);
+        if (o->simple || (p->flags & PF_ASCII))
+            put(o, c->text + p->start, p->end - p->start);
+        else
+            put_any(o, c->text + p->start, p->end - p->start);
         return;
     }
     put(o, c->text + p->start, p->prefix_len + 1); /* prefixes and bracket */

@@ -16,6 +16,7 @@
 
 #include "lisp/print.h"
 #include "syntax/pretty.h"
+#include "syntax/pretty_doc.h"
 #include "syntax/read.h"
 
 struct fx {
@@ -452,6 +453,35 @@ static void test_specs(void **state)
     assert_true(found);
 }
 
+/* The hashed index of Emacs's table answers as the table's binary
+ * search does, the user's table first. */
+static void test_spec_index(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct pretty_spec_index *x = pretty_spec_index_new(a);
+    static const char *const names[] = {
+        "and-let*", "with-wrapper-hook", "if", "iff", "lambda", "progn", "let",
+        "let*", "letrec", "defthing", "def", "funcall", "", "cl-defmethod",
+        "with-temp-buffer", "with-temp-buffe", "with-temp-buffers", "my-with", "weird",
+    };
+    static const struct pretty_indent user[] = {
+        {"if", PRETTY_NONE}, {"my-with", 1}, {"weird", PRETTY_UNSUPPORTED},
+    };
+    struct pretty_opts with_user = {.user = user, .n_user = 3};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i]);
+        bool found;
+        assert_int_equal(pretty_spec_lookup(x, NULL, names[i], len),
+                         pretty_indent_spec(NULL, names[i], len, &found));
+        assert_int_equal(pretty_spec_lookup(x, &with_user, names[i], len),
+                         pretty_indent_spec(&with_user, names[i], len, &found));
+    }
+    assert_int_equal(pretty_spec_lookup(x, NULL, "with-temp-buffer", 16), 0);
+    assert_int_equal(pretty_spec_lookup(x, &with_user, "if", 2), PRETTY_NONE);
+    arena_free(a);
+}
+
 static void test_indent_column(void **state)
 {
     (void)state;
@@ -488,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_multiline_string_and_crlf),
         cmocka_unit_test(test_deep_and_circular),
         cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_spec_index),
         cmocka_unit_test(test_indent_column),
     };
     return SUPPORT_RUN(tests);
