@@ -453,23 +453,31 @@ static void grow_frames(struct bctx *c, struct bstack *s)
     s->cap = cap;
 }
 
-/* Open container v as node i (level and data: inside it): its bracket,
- * and a frame for its kids. */
-static INLINE void open_node(struct bctx *c, struct bstack *s, uint32_t i,
-                             const struct value *v, int level, bool data)
+/* A frame for the kids of container v, node i (level and data: inside
+ * it). */
+static INLINE void push_frame(struct bctx *c, struct bstack *s, uint32_t i,
+                              const struct value *v, int level, bool data)
+{
+    if (s->n == s->cap)
+        grow_frames(c, s);
+    bool list = value_consp(v);
+    const struct value *head = list ? value_car(v) : NULL;
+    s->f[s->n++] = (struct bframe){
+        .node = i, .cur = v, .head = head, .tortoise = v, .power = 1, .lam = 1,
+        .level = level, .vec = !list, .data = data,
+        .cond = list && value_symbolp(head) && named_cond(head)};
+}
+
+/* Open container v as node i: its bracket, and a frame for its kids. */
+static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
+                      const struct value *v, int level, bool data)
 {
     struct pnode *p = &c->d->nodes[i];
     bool list = value_consp(v);
     p->kind = list ? PN_LIST : PN_VECTOR;
     *text_room(&c->d->text, 1) = list ? '(' : '[';
     c->d->text.len++;
-    if (s->n == s->cap)
-        grow_frames(c, s);
-    const struct value *head = list ? value_car(v) : NULL;
-    s->f[s->n++] = (struct bframe){
-        .node = i, .cur = v, .head = head, .tortoise = v, .power = 1, .lam = 1,
-        .level = level, .vec = !list, .data = data,
-        .cond = list && value_symbolp(head) && named_cond(head)};
+    push_frame(c, s, i, v, level, data);
 }
 
 /* The node for v (its index); pushes a frame when v is a list or vector
@@ -596,17 +604,6 @@ static const char *ready_text(const struct bctx *c, const struct value *e,
     return (const char *)read_origin_text(o->src, e, n);
 }
 
-/* Node for an atom whose text is x (n bytes), with no comment before it. */
-static void add_text(struct bctx *c, const char *x, size_t n, bool data)
-{
-    struct pretty_doc *d = c->d;
-    uint32_t i = new_node(d);
-    uint32_t start = (uint32_t)d->text.len;
-    buf_put(&d->text, x, n);
-    d->nodes[i] = (struct pnode){start, start + (uint32_t)n, i + 1, (int32_t)n, 0,
-                                 PN_ATOM, data ? PF_DATA : 0, NULL, NULL};
-}
-
 /* Does element e of frame f (position index) print as its own name: an
  * interned symbol that prints so, but nil where it stands for an empty
  * argument list? */
@@ -615,20 +612,6 @@ static inline bool name_elem(const struct bctx *c, const struct bframe *f,
 {
     return plain_name(e) &&
            (e != c->L->nil || c->compact || !arglist_position(f->head, index));
-}
-
-/* Node for e, a list with no prefix and no comment before it, opened;
- * a clause of cond when `clause`. */
-static INLINE void add_list(struct bctx *c, struct bstack *s,
-                            const struct value *e, int level, bool data,
-                            bool clause)
-{
-    struct pretty_doc *d = c->d;
-    uint32_t i = new_node(d);
-    uint32_t start = (uint32_t)d->text.len;
-    uint8_t flags = (data ? PF_DATA : 0) | (clause ? PF_CLAUSE : 0);
-    d->nodes[i] = (struct pnode){start, 0, 0, 0, 0, PN_LIST, flags, NULL, NULL};
-    open_node(c, s, i, e, level, data);
 }
 
 /* The top frame's element e (position index, a dotted tail when dotted)
@@ -692,66 +675,141 @@ static inline bool spine_take(struct spine *sp)
 }
 
 
-/* The top list ended: its node finished, its frame popped.  False when
- * no list frame is left to go on with. */
-static INLINE bool close_list(struct bctx *c, struct bstack *s)
+/* Where quiet_run writes, kept in locals: a byte stored through the
+ * text may change any object for all the compiler knows, so positions
+ * kept in the document would be read again after each. */
+struct wpos {
+    char *text, *t, *t_end; /* the text, its next byte, its room's end */
+    struct pnode *nodes;
+    uint32_t n, cap;        /* nodes used, allocated */
+};
+
+static INLINE struct wpos wpos_of(const struct pretty_doc *d)
 {
-    uint32_t done = s->f[s->n - 1].node;
-    finish_node(c->d, done);
-    if (!--s->n)
-        return false;
-    kid_done(c->d, s->f[s->n - 1].node, done);
-    return !s->f[s->n - 1].vec;
+    return (struct wpos){d->text.data, d->text.data + d->text.len,
+                         d->text.data + d->text.cap, d->nodes, d->n, d->cap};
+}
+
+static INLINE void wpos_keep(struct pretty_doc *d, const struct wpos *w)
+{
+    d->text.len = (size_t)(w->t - w->text);
+    d->n = w->n;
+}
+
+static void grow_room(struct pretty_doc *d, size_t n)
+{
+    buf_reserve(&d->text, n);
+    if (d->n == d->cap)
+        grow_nodes(d);
+}
+
+/* Room for a node and n bytes of text (and one more). */
+static INLINE void wpos_room(struct pretty_doc *d, struct wpos *w, size_t n)
+{
+    if ((size_t)(w->t_end - w->t) > n && w->n != w->cap)
+        return;
+    wpos_keep(d, w);
+    grow_room(d, n);
+    *w = wpos_of(d);
+}
+
+/* The node of an atom whose text is x (n bytes), after a space when sep.
+ * sym: an interned symbol whose name x is (zero-padded to 16 bytes, so
+ * a short one is copied as two words), else NULL. */
+static INLINE void w_atom(struct pretty_doc *d, struct wpos *w, const char *x,
+                          size_t n, bool sep, uint8_t flags,
+                          const struct value *sym)
+{
+    wpos_room(d, w, n + 17);
+    uint32_t start = (uint32_t)(w->t - w->text) + sep, i = w->n++;
+    *w->t = ' ';
+    w->t += sep;
+    if (sym && n <= 16)
+        memcpy(w->t, x, 16);
+    else
+        memcpy(w->t, x, n);
+    w->t += n;
+    w->nodes[i] = (struct pnode){start, start + (uint32_t)n, i + 1, (int32_t)n, 0,
+                                 PN_ATOM, flags, sym, NULL};
+}
+
+/* The node of a list, opened after a space when sep; its index. */
+static INLINE uint32_t w_open(struct pretty_doc *d, struct wpos *w, bool sep,
+                              uint8_t flags)
+{
+    wpos_room(d, w, 2);
+    uint32_t start = (uint32_t)(w->t - w->text) + sep, i = w->n++;
+    *w->t = ' ';
+    w->t += sep;
+    *w->t++ = '(';
+    w->nodes[i] = (struct pnode){start, 0, 0, 0, 0, PN_LIST, flags, NULL, NULL};
+    return i;
+}
+
+/* List node i is complete.  Without comments, nothing of its kids
+ * changes it further (no comment to hoist, none to make it span lines:
+ * kid_done and finish_node's other work). */
+static INLINE void w_close(struct pretty_doc *d, struct wpos *w, uint32_t i)
+{
+    wpos_room(d, w, 1);
+    *w->t++ = ')';
+    struct pnode *p = &w->nodes[i];
+    p->end = (uint32_t)(w->t - w->text);
+    p->next = w->n;
+    p->width = (int32_t)(p->end - p->start);
 }
 
 /* The usual part of the build when no comment is asked for: lists of
- * names and of lists without prefix, read with the top list's spine in
- * locals, opening and closing lists as they come.  Stops at any other
- * element, a dotted tail, a vector and where the cycle check fires, all
- * left to the general step (next_elem takes the same steps); false when
- * the nesting passes BUILD_MAX_DEPTH. */
-static bool quiet_run(struct bctx *c, struct bstack *s)
+ * names, of atoms with a ready text and of lists without prefix, read
+ * with the top list's spine and the write positions in locals, opening
+ * and closing lists as they come.  Stops at any other element, a dotted
+ * tail, a vector and where the cycle check fires, all left to the
+ * general step (next_elem takes the same steps); false when the nesting
+ * passes BUILD_MAX_DEPTH. */
+__attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s)
 {
+    struct pretty_doc *d = c->d;
     struct bframe *f = &s->f[s->n - 1];
     struct spine sp = spine_of(f);
+    struct wpos w = wpos_of(d);
+    const struct value *nil = c->L->nil;
     for (;;) {
         if (!value_consp(sp.cur) || (sp.index && sp.cur == sp.tortoise)) {
-            if (sp.cur != c->L->nil)
+            if (sp.cur != nil)
                 break;
-            if (!close_list(c, s))
-                return true;
+            w_close(d, &w, f->node);
+            if (!--s->n || s->f[s->n - 1].vec)
+                return wpos_keep(d, &w), true;
             f = &s->f[s->n - 1];
             sp = spine_of(f);
             continue;
         }
         const struct value *e = value_car(sp.cur);
+        uint8_t flags = f->data ? PF_DATA : 0;
         if (value_symbolp(e) && name_elem(c, f, e, sp.index)) {
-            add_name(c, e, f->data, spine_take(&sp));
+            w_atom(d, &w, e->u.sym.name, e->u.sym.len, spine_take(&sp), flags, e);
             continue;
         }
-        if (!value_consp(e)) {
-            size_t n;
-            const char *x = ready_text(c, e, &n);
-            if (!x)
-                break;
-            if (spine_take(&sp))
-                put_space(&c->d->text);
-            add_text(c, x, n, f->data);
+        size_t n;
+        const char *x = value_consp(e) ? NULL : ready_text(c, e, &n);
+        if (x) {
+            w_atom(d, &w, x, n, spine_take(&sp), flags, NULL);
             continue;
         }
-        if (prefix_of(c->L, e, f->level))
+        if (!value_consp(e) || prefix_of(c->L, e, f->level))
             break;
-        bool clause = f->cond && !f->data && sp.index > 0;
-        if (spine_take(&sp))
-            put_space(&c->d->text);
+        if (f->cond && !f->data && sp.index > 0)
+            flags |= PF_CLAUSE;
+        uint32_t i = w_open(d, &w, spine_take(&sp), flags);
         spine_keep(f, &sp);
-        add_list(c, s, e, f->level, f->data, clause);
+        push_frame(c, s, i, e, f->level, f->data);
         if (s->n > BUILD_MAX_DEPTH)
-            return false;
+            return wpos_keep(d, &w), false;
         f = &s->f[s->n - 1];
         sp = spine_of(f);
     }
     spine_keep(f, &sp);
+    wpos_keep(d, &w);
     return true;
 }
 
