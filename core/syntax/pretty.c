@@ -426,10 +426,6 @@ struct bstack {
     size_t n, cap;
 };
 
-/* For the steps of the build's loops: as calls, their arguments and the
- * document's fields were reloaded at each (the build took 18% more). */
-#define INLINE inline __attribute__((always_inline))
-
 static void grow_nodes(struct pretty_doc *d)
 {
     uint32_t cap = d->cap ? d->cap * 2 : 4096;
@@ -455,8 +451,9 @@ static void grow_frames(struct bctx *c, struct bstack *s)
 
 /* A frame for the kids of container v, node i (level and data: inside
  * it). */
-static INLINE void push_frame(struct bctx *c, struct bstack *s, uint32_t i,
-                              const struct value *v, int level, bool data)
+static PRETTY_INLINE void push_frame(struct bctx *c, struct bstack *s,
+                                     uint32_t i, const struct value *v,
+                                     int level, bool data)
 {
     if (s->n == s->cap)
         grow_frames(c, s);
@@ -526,7 +523,7 @@ static void kid_done(struct pretty_doc *d, uint32_t i, uint32_t k)
 
 /* All kids of node i read: its closing bracket, extent and width (in
  * bytes; measure corrects it for other text). */
-static INLINE void finish_node(struct pretty_doc *d, uint32_t i)
+static PRETTY_INLINE void finish_node(struct pretty_doc *d, uint32_t i)
 {
     struct pnode *p = &d->nodes[i];
     *text_room(&d->text, 1) = p->kind == PN_LIST ? ')' : ']';
@@ -577,8 +574,8 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
 /* Node for e, a symbol printed as its name with no comment before it
  * (after a space when sep): the usual atom of code, made without
  * make_node's general steps. */
-static INLINE void add_name(struct bctx *c, const struct value *e,
-                            bool data, bool sep)
+static PRETTY_INLINE void add_name(struct bctx *c, const struct value *e,
+                                   bool data, bool sep)
 {
     struct pretty_doc *d = c->d;
     uint32_t i = new_node(d);
@@ -684,13 +681,13 @@ struct wpos {
     uint32_t n, cap;        /* nodes used, allocated */
 };
 
-static INLINE struct wpos wpos_of(const struct pretty_doc *d)
+static PRETTY_INLINE struct wpos wpos_of(const struct pretty_doc *d)
 {
     return (struct wpos){d->text.data, d->text.data + d->text.len,
                          d->text.data + d->text.cap, d->nodes, d->n, d->cap};
 }
 
-static INLINE void wpos_keep(struct pretty_doc *d, const struct wpos *w)
+static PRETTY_INLINE void wpos_keep(struct pretty_doc *d, const struct wpos *w)
 {
     d->text.len = (size_t)(w->t - w->text);
     d->n = w->n;
@@ -704,7 +701,8 @@ static void grow_room(struct pretty_doc *d, size_t n)
 }
 
 /* Room for a node and n bytes of text (and one more). */
-static INLINE void wpos_room(struct pretty_doc *d, struct wpos *w, size_t n)
+static PRETTY_INLINE void wpos_room(struct pretty_doc *d, struct wpos *w,
+                                    size_t n)
 {
     if ((size_t)(w->t_end - w->t) > n && w->n != w->cap)
         return;
@@ -716,9 +714,9 @@ static INLINE void wpos_room(struct pretty_doc *d, struct wpos *w, size_t n)
 /* The node of an atom whose text is x (n bytes), after a space when sep.
  * sym: an interned symbol whose name x is (zero-padded to 16 bytes, so
  * a short one is copied as two words), else NULL. */
-static INLINE void w_atom(struct pretty_doc *d, struct wpos *w, const char *x,
-                          size_t n, bool sep, uint8_t flags,
-                          const struct value *sym)
+static PRETTY_INLINE void w_atom(struct pretty_doc *d, struct wpos *w,
+                                 const char *x, size_t n, bool sep,
+                                 uint8_t flags, const struct value *sym)
 {
     wpos_room(d, w, n + 17);
     uint32_t start = (uint32_t)(w->t - w->text) + sep, i = w->n++;
@@ -734,8 +732,8 @@ static INLINE void w_atom(struct pretty_doc *d, struct wpos *w, const char *x,
 }
 
 /* The node of a list, opened after a space when sep; its index. */
-static INLINE uint32_t w_open(struct pretty_doc *d, struct wpos *w, bool sep,
-                              uint8_t flags)
+static PRETTY_INLINE uint32_t w_open(struct pretty_doc *d, struct wpos *w,
+                                     bool sep, uint8_t flags)
 {
     wpos_room(d, w, 2);
     uint32_t start = (uint32_t)(w->t - w->text) + sep, i = w->n++;
@@ -749,7 +747,8 @@ static INLINE uint32_t w_open(struct pretty_doc *d, struct wpos *w, bool sep,
 /* List node i is complete.  Without comments, nothing of its kids
  * changes it further (no comment to hoist, none to make it span lines:
  * kid_done and finish_node's other work). */
-static INLINE void w_close(struct pretty_doc *d, struct wpos *w, uint32_t i)
+static PRETTY_INLINE void w_close(struct pretty_doc *d, struct wpos *w,
+                                  uint32_t i)
 {
     wpos_room(d, w, 1);
     *w->t++ = ')';

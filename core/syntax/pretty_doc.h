@@ -15,6 +15,11 @@
 
 #include "syntax/pretty.h"
 
+/* For the steps of the build's and the layout's loops: as calls, their
+ * arguments and the state they share were stored and read again at each
+ * step. */
+#define PRETTY_INLINE inline __attribute__((always_inline))
+
 enum pnode_kind {
     PN_ATOM,   /* text */
     PN_LIST,   /* ( kids ) */

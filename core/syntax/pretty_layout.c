@@ -18,8 +18,13 @@
 
 /* ---- output ---- */
 
+/* The output's state.  The loop that lays a document out keeps it in
+ * locals: every function that takes it is inlined there (a byte stored
+ * through the text may change any object for all the compiler knows,
+ * so state kept in memory would be read again after each). */
 struct lout {
-    struct buf *b;
+    struct buf *b;      /* the output: its length is w's offset at the end */
+    char *w, *end;      /* next byte of b, end of its room */
     int col;            /* display column after the last byte */
     long line;          /* line breaks written so far */
     const char *nl;     /* line end */
@@ -29,22 +34,47 @@ struct lout {
                            its nodes say which are) */
 };
 
-/* Append text (a line break inside it, from a multi-line string, is
- * copied as written). */
-static void put_any(struct lout *o, const char *t, size_t n)
+static char *grow_out(struct buf *b, char *w, size_t n)
+{
+    b->len = (size_t)(w - b->data);
+    buf_grow(b, n);
+    return b->data + b->len;
+}
+
+/* Room for n bytes and one more. */
+static PRETTY_INLINE void out_room(struct lout *o, size_t n)
+{
+    if ((size_t)(o->end - o->w) <= n) {
+        o->w = grow_out(o->b, o->w, n);
+        o->end = o->b->data + o->b->cap;
+    }
+}
+
+/* The column after text t (n bytes) and the lines it ends, from col. */
+static int advance_lines(const char *t, size_t n, int col, long *line)
 {
     /* Columns are display columns (TAB stops, wide characters), the
      * unit Emacs's current-column counts in. */
-    buf_put(o->b, t, n);
     const char *last = NULL;
     for (const char *p = t; (p = memchr(p, '\n', (size_t)(t + n - p))); p++) {
-        o->line++;
+        ++*line;
         last = p;
     }
     if (last)
-        o->col = pretty_advance((const uint8_t *)last + 1, (size_t)(t + n - last - 1), 0);
-    else
-        o->col = pretty_advance((const uint8_t *)t, n, o->col);
+        return pretty_advance((const uint8_t *)last + 1, (size_t)(t + n - last - 1), 0);
+    return pretty_advance((const uint8_t *)t, n, col);
+}
+
+/* Append text (a line break inside it, from a multi-line string, is
+ * copied as written). */
+static PRETTY_INLINE void put_any(struct lout *o, const char *t, size_t n)
+{
+    out_room(o, n);
+    memcpy(o->w, t, n);
+    o->w += n;
+    long line = o->line;
+    o->col = advance_lines(t, n, o->col, &line);
+    o->line = line;
 }
 
 /* Copy n bytes to d, which has 16 bytes of room past n: most pieces
@@ -66,22 +96,21 @@ static inline void copy_short(char *d, const char *t, size_t n)
 }
 
 /* Append printable ASCII text: one column a byte. */
-static inline void put(struct lout *o, const char *t, size_t n)
+static PRETTY_INLINE void put(struct lout *o, const char *t, size_t n)
 {
-    buf_reserve(o->b, n + 16);
-    copy_short(o->b->data + o->b->len, t, n);
-    o->b->len += n;
-    o->b->data[o->b->len] = 0;
+    out_room(o, n + 16);
+    copy_short(o->w, t, n);
+    o->w += n;
     o->col += (int)n;
 }
 
 /* A line break and col spaces, the spaces eight at a time (the room
- * reserved covers the last word's excess). */
-static void newline_to(struct lout *o, int col)
+ * asked for covers the last word's excess). */
+static PRETTY_INLINE void newline_to(struct lout *o, int col)
 {
     size_t n = o->nl_len + (size_t)col;
-    buf_reserve(o->b, n + 8);
-    char *d = o->b->data + o->b->len;
+    out_room(o, n + 8);
+    char *d = o->w;
     if (o->nl_len == 1)
         d[0] = o->nl[0];
     else
@@ -89,8 +118,7 @@ static void newline_to(struct lout *o, int col)
     const uint64_t spaces = 0x2020202020202020u;
     for (size_t k = o->nl_len; k < n; k += 8)
         memcpy(d + k, &spaces, 8);
-    o->b->len += n;
-    o->b->data[o->b->len] = 0;
+    o->w += n;
     o->line++;
     o->col = col;
 }
@@ -196,15 +224,15 @@ struct lctx {
 /* ---- styles ---- */
 
 /* The text of atom k after its prefix. */
-static const char *atom_text(const struct lctx *c, const struct pnode *k,
-                             size_t *len)
+static PRETTY_INLINE const char *atom_text(const struct lctx *c,
+                                           const struct pnode *k, size_t *len)
 {
     *len = k->end - k->start - k->prefix_len;
     return c->text + k->start + k->prefix_len;
 }
 
-static bool named(const struct lctx *c, const struct pnode *k, const char *s,
-                  size_t n)
+static PRETTY_INLINE bool named(const struct lctx *c, const struct pnode *k,
+                                const char *s, size_t n)
 {
     size_t len;
     const char *t = atom_text(c, k, &len);
@@ -213,28 +241,28 @@ static bool named(const struct lctx *c, const struct pnode *k, const char *s,
 
 #define NAMED(c, k, lit) named((c), (k), (lit), sizeof(lit) - 1)
 
-/* Head class and indent spec of first element h, from its text. */
-static void head_of_text(const struct lctx *c, const struct pnode *h,
-                         uint8_t *cls, int *spec)
+/* Head class and indent spec of first element h, an atom, from its text
+ * (after its prefix). */
+static void head_of_text(struct pretty_doc *d, const struct pretty_opts *po,
+                         const struct pnode *h, uint8_t *cls, int *spec)
 {
     const char *name;
-    size_t len, n;
-    const char *t = atom_text(c, h, &n);
+    size_t len, n = h->end - h->start - h->prefix_len;
+    const char *t = d->text.data + h->start + h->prefix_len;
     *cls = (uint8_t)pretty_head_class_text(t, n, &name, &len);
     *spec = PRETTY_NONE;
     if (*cls != PH_SYMBOL)
         return;
-    struct pretty_doc *d = c->d;
     if (!d->specs)
         d->specs = pretty_spec_index_new(d->a);
-    *spec = pretty_spec_lookup(d->specs, c->po, name, len);
+    *spec = pretty_spec_lookup(d->specs, po, name, len);
 }
 
 /* Head class and indent spec of first element h.  A symbol that prints
  * as its name has them looked up once per document's memory (its text
  * is the same wherever it occurs). */
-static void head_of(struct lctx *c, const struct pnode *h, uint8_t *cls,
-                    int *spec)
+static void head_of(struct pretty_doc *d, const struct pretty_opts *po,
+                    const struct pnode *h, uint8_t *cls, int *spec)
 {
     if (h->kind != PN_ATOM) {
         *cls = PH_LIST;
@@ -242,13 +270,12 @@ static void head_of(struct lctx *c, const struct pnode *h, uint8_t *cls,
         return;
     }
     if (!h->sym)
-        return head_of_text(c, h, cls, spec);
-    struct pretty_doc *d = c->d;
+        return head_of_text(d, po, h, cls, spec);
     if (!d->memo)
         d->memo = arena_zalloc(d->a, PRETTY_HEAD_MEMO * sizeof *d->memo);
     struct pretty_head_memo *m = &d->memo[h->sym->u.sym.id & (PRETTY_HEAD_MEMO - 1)];
     if (m->sym != h->sym) {
-        head_of_text(c, h, cls, spec);
+        head_of_text(d, po, h, cls, spec);
         *m = (struct pretty_head_memo){h->sym, (int8_t)*cls, *spec};
     }
     *cls = (uint8_t)m->cls;
@@ -256,10 +283,10 @@ static void head_of(struct lctx *c, const struct pnode *h, uint8_t *cls,
 }
 
 /* Which kids start their own line (cli.md section 8, layout rules). */
-static void choose_style(struct lctx *c, struct lframe *f)
+static PRETTY_INLINE void choose_style(struct lctx *c, struct lframe *f)
 {
     const struct pnode *p = &c->nodes[f->p], *h = &c->nodes[f->p + 1];
-    head_of(c, h, &f->head, &f->spec);
+    head_of(c->d, c->po, h, &f->head, &f->spec);
     f->style = ST_KEEP;
     f->keep = 0;
     if (f->head != PH_SYMBOL || (p->flags & PF_CLAUSE)) {
@@ -290,8 +317,10 @@ static void choose_style(struct lctx *c, struct lframe *f)
 }
 
 /* Must kid k (k >= 1) of f, the node kid, start a new line? */
-static bool breaks_before(const struct lframe *f, const struct lout *o,
-                          const struct pnode *kid, bool last, bool dotted)
+static PRETTY_INLINE bool breaks_before(const struct lframe *f,
+                                        const struct lout *o,
+                                        const struct pnode *kid, bool last,
+                                        bool dotted)
 {
     if (kid->comments || f->prev_multi)
         return true;
@@ -308,7 +337,7 @@ static bool breaks_before(const struct lframe *f, const struct lout *o,
 
 /* ---- the layout loop ---- */
 
-static struct lframe *push(struct lctx *c)
+static PRETTY_INLINE struct lframe *push(struct lctx *c)
 {
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
@@ -320,24 +349,20 @@ static struct lframe *push(struct lctx *c)
     return f;
 }
 
-static void grow_places(struct lctx *c)
+static PRETTY_INLINE void record(struct lctx *c, struct lframe *f)
 {
-    size_t cap = c->plcap ? c->plcap * 2 : 64;
-    c->pl = arena_grow(c->d->a, c->pl, c->plcap * sizeof *c->pl, cap * sizeof *c->pl);
-    c->plcap = cap;
-}
-
-static inline void record(struct lctx *c, struct lframe *f)
-{
-    if (c->npl == c->plcap)
-        grow_places(c);
+    if (c->npl == c->plcap) {
+        size_t cap = c->plcap ? c->plcap * 2 : 64;
+        c->pl = arena_grow(c->d->a, c->pl, c->plcap * sizeof *c->pl, cap * sizeof *c->pl);
+        c->plcap = cap;
+    }
     c->pl[c->npl++] = (struct pretty_place){c->o.line, c->o.col};
     f->ne++;
 }
 
 /* Start node i at the current position: on one line when it fits (and
  * may), else open it and push a frame for its kids. */
-static void place(struct lctx *c, uint32_t i, int trail)
+static PRETTY_INLINE void place(struct lctx *c, uint32_t i, int trail)
 {
     struct lout *o = &c->o;
     const struct pnode *p = &c->nodes[i];
@@ -362,8 +387,9 @@ static void place(struct lctx *c, uint32_t i, int trail)
 /* Re-emitted comments, each on its own line: `;;` and more at the
  * indentation of the code that follows, a single `;` at comment-column
  * (40), which is where indent-region puts them (cli.md 4.2). */
-static void emit_comments(struct lctx *c, const struct pretty_comment *cm,
-                          int indent)
+static PRETTY_INLINE void emit_comments(struct lctx *c,
+                                        const struct pretty_comment *cm,
+                                        int indent)
 {
     for (; cm; cm = cm->next) {
         bool single = cm->len < 2 || cm->text[1] != ';';
@@ -374,7 +400,7 @@ static void emit_comments(struct lctx *c, const struct pretty_comment *cm,
 
 /* The kid that was being laid out is complete.  Whether it spans lines
  * decides whether the next kid may follow on the same line. */
-static inline void kid_done(struct lctx *c)
+static PRETTY_INLINE void kid_done(struct lctx *c)
 {
     struct lframe *f = &c->st[c->n - 1];
     f->pending = false;
@@ -385,8 +411,9 @@ static inline void kid_done(struct lctx *c)
 
 /* The line break or space before kid k >= 1 of f, and the dot before a
  * dotted tail. */
-static void before_kid(struct lctx *c, struct lframe *f,
-                       const struct pnode *kid, bool last, bool dotted)
+static PRETTY_INLINE void before_kid(struct lctx *c, struct lframe *f,
+                                     const struct pnode *kid, bool last,
+                                     bool dotted)
 {
     if (breaks_before(f, &c->o, kid, last, dotted)) {
         int indent = emu_indent(f->head, f->spec, f->paren, c->pl + f->pl, f->ne);
@@ -402,7 +429,7 @@ static void before_kid(struct lctx *c, struct lframe *f,
 }
 
 /* One step: place the next kid of the top frame, or close it. */
-static void step(struct lctx *c)
+static PRETTY_INLINE void step(struct lctx *c)
 {
     struct lframe *f = &c->st[c->n - 1];
     if (f->pending)
@@ -435,6 +462,8 @@ void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *po,
 {
     struct lctx c = {0};
     c.o.b = out;
+    c.o.w = out->data + out->len;
+    c.o.end = out->data + out->cap;
     c.o.col = col;
     c.o.nl = po && po->newline ? po->newline : "\n";
     c.o.nl_len = strlen(c.o.nl);
@@ -455,6 +484,9 @@ void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *po,
     place(&c, 0, trail);
     while (c.n)
         step(&c);
+    out_room(&c.o, 0);
+    *c.o.w = 0;
+    out->len = (size_t)(c.o.w - out->data);
     doc->st.lf = c.st;
     doc->st.lf_cap = c.cap;
     doc->st.pl = c.pl;
