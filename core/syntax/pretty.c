@@ -842,12 +842,21 @@ static bool build_run(struct bctx *c, struct bstack *s)
     return true;
 }
 
-/* Is every byte of t printable ASCII (one column, no line break)?  Eight
- * bytes a step: some byte below 0x20, or above 0x7e. */
+/* Is every byte of t printable ASCII (one column, no line break)?  A
+ * word of eight bytes flags some byte below 0x20 or above 0x7e; the
+ * flags of four words are tested at once. */
 static bool printable_ascii(const char *t, size_t n)
 {
     const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
     size_t k = 0;
+    for (; k + 32 <= n; k += 32) { /* one test per 32 bytes */
+        uint64_t w[4], bad = 0;
+        memcpy(w, t + k, 32);
+        for (int j = 0; j < 4; j++)
+            bad |= ((w[j] - ones * 0x20) & ~w[j]) | (w[j] + ones) | w[j];
+        if (bad & high)
+            return false;
+    }
     for (; k + 8 <= n; k += 8) {
         uint64_t w;
         memcpy(&w, t + k, 8);

@@ -207,6 +207,14 @@ static void test_display_width(void **state)
     f->o.width = 20;
     PP("'(\"日本日本\" a b c d e f g h)",
        "'(\"日本日本\" a b c d\n  e f g h)");
+    /* Wide characters far into the text (past the whole words of the
+     * check for printable ASCII, then in its last bytes). */
+    f->o.width = 55;
+    PP("(list aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \"日本日本日本\")",
+       "(list aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \"日本日本日本\")");
+    f->o.width = 52; /* 52 columns, 53 bytes */
+    PP("(list aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \"日\")",
+       "(list aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa \"日\")");
     fx_free(f);
 }
 
