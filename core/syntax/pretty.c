@@ -941,7 +941,7 @@ static struct pretty_doc *build(struct pretty_doc *d, struct lisp *L,
             return NULL;
     }
     d = c.d;
-    *text_room(&d->text, 0) = 0;
+    *text_room(&d->text, 16) = 0; /* the layout copies 16 bytes at a time */
     d->simple = printable_ascii(d->text.data, d->text.len);
     if (!d->simple)
         measure(d);

@@ -77,47 +77,47 @@ static PRETTY_INLINE void put_any(struct lout *o, const char *t, size_t n)
     o->line = line;
 }
 
-/* Copy n bytes to d, which has 16 bytes of room past n: most pieces
- * are short, and two overlapping moves cost less than a call. */
-static inline void copy_short(char *d, const char *t, size_t n)
-{
-    if (n >= 8 && n <= 16) {
-        uint64_t x, y;
-        memcpy(&x, t, 8);
-        memcpy(&y, t + n - 8, 8);
-        memcpy(d, &x, 8);
-        memcpy(d + n - 8, &y, 8);
-    } else if (n < 8) {
-        for (size_t k = 0; k < n; k++)
-            d[k] = t[k];
-    } else {
-        memcpy(d, t, n);
-    }
-}
-
-/* Append printable ASCII text: one column a byte. */
+/* Append a piece of printable ASCII text of the document (one column a
+ * byte).  The document's text has 16 bytes of room after its end, so a
+ * piece of up to 32 bytes is copied as one or two 16-byte moves, which
+ * cost less than a call. */
 static PRETTY_INLINE void put(struct lout *o, const char *t, size_t n)
 {
     out_room(o, n + 16);
-    copy_short(o->w, t, n);
+    if (n <= 16) {
+        memcpy(o->w, t, 16);
+    } else if (n <= 32) {
+        memcpy(o->w, t, 16);
+        memcpy(o->w + n - 16, t + n - 16, 16);
+    } else {
+        memcpy(o->w, t, n);
+    }
     o->w += n;
     o->col += (int)n;
 }
 
-/* A line break and col spaces, the spaces eight at a time (the room
- * asked for covers the last word's excess). */
+/* Append the ASCII character ch. */
+static PRETTY_INLINE void put_char(struct lout *o, char ch)
+{
+    out_room(o, 1);
+    *o->w++ = ch;
+    o->col++;
+}
+
+/* A line break and col spaces, the spaces 16 at a time (the room asked
+ * for covers the last move's excess). */
 static PRETTY_INLINE void newline_to(struct lout *o, int col)
 {
     size_t n = o->nl_len + (size_t)col;
-    out_room(o, n + 8);
+    out_room(o, n + 16);
     char *d = o->w;
     if (o->nl_len == 1)
         d[0] = o->nl[0];
     else
         memcpy(d, o->nl, o->nl_len);
-    const uint64_t spaces = 0x2020202020202020u;
-    for (size_t k = o->nl_len; k < n; k += 8)
-        memcpy(d + k, &spaces, 8);
+    static const char spaces[16] = "                ";
+    for (size_t k = o->nl_len; k < n; k += 16)
+        memcpy(d + k, spaces, 16);
     o->w += n;
     o->line++;
     o->col = col;
@@ -420,11 +420,12 @@ static PRETTY_INLINE void before_kid(struct lctx *c, struct lframe *f,
         emit_comments(c, kid->comments, indent);
         newline_to(&c->o, indent);
     } else {
-        put(&c->o, " ", 1);
+        put_char(&c->o, ' ');
     }
     if (last && dotted) {
         record(c, f);
-        put(&c->o, ". ", 2);
+        put_char(&c->o, '.');
+        put_char(&c->o, ' ');
     }
 }
 
@@ -436,7 +437,7 @@ static PRETTY_INLINE void step(struct lctx *c)
         kid_done(c);
     const struct pnode *p = &c->nodes[f->p];
     if (f->kid == p->next) {
-        put(&c->o, p->kind == PN_LIST ? ")" : "]", 1);
+        put_char(&c->o, p->kind == PN_LIST ? ')' : ']');
         c->npl = f->pl;
         c->n--;
         return;
