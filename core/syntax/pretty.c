@@ -1,10 +1,12 @@
-/* pretty.c - phase 1 of the pretty printer: value -> document tree.
+/* pretty.c - phase 1 of the pretty printer: value -> document.
  *
  * Stage "print" (cli.md section 8).  In order: display widths, the indent
- * spec tables (Emacs's, generated, plus the user's), atom texts (source
- * text, temporaries, canonical), node construction with reader-prefix
- * folding, the explicit-stack builder, and the public entry points.
- * Layout (phase 2) is in pretty_layout.c.
+ * spec tables (Emacs's, generated, plus the user's, and an index of
+ * Emacs's), atom texts (source text, temporaries, canonical), node
+ * construction with reader-prefix folding, the explicit-stack builder
+ * (a general step, and a loop for the usual lists when no comment is
+ * asked for), and the public entry points.  Layout (phase 2) is in
+ * pretty_layout.c.
  */
 #include "syntax/pretty.h"
 
@@ -275,26 +277,6 @@ static inline void put_space(struct buf *t)
     t->len++;
 }
 
-/* Append a space when sep, then an interned symbol's name: one of up to
- * 16 bytes as two words (such names are zero-padded to 16 bytes),
- * without a call. */
-static inline void put_name(struct buf *t, const struct value_symbol *s, bool sep)
-{
-    char *d = text_room(t, 17 + s->len);
-    *d = ' ';
-    d += sep;
-    if (s->len <= 16) {
-        uint64_t x, y;
-        memcpy(&x, s->name, 8);
-        memcpy(&y, s->name + 8, 8);
-        memcpy(d, &x, 8);
-        memcpy(d + 8, &y, 8);
-    } else {
-        memcpy(d, s->name, s->len);
-    }
-    t->len += sep + s->len;
-}
-
 /* Append the text of atom v, element `index` of a list headed by `head`,
  * to the document's text.  Temporaries first (their names depend on
  * print order); then the source text of atoms read from the input (?a
@@ -321,7 +303,7 @@ static void put_atom(struct bctx *c, struct pnode *p, const struct value *v,
             return;
         } else if (s->len && print_symbol_plain(v)) {
             p->sym = v;
-            put_name(t, s, false);
+            buf_put(t, s->name, s->len);
             return;
         }
     } else if (!c->compact && o->src) {
@@ -426,6 +408,9 @@ struct bstack {
     size_t n, cap;
 };
 
+/* The first room holds most expansions' nodes (160 KB: copying a
+ * growing array cost more than the room, which costs nothing until
+ * written). */
 static void grow_nodes(struct pretty_doc *d)
 {
     uint32_t cap = d->cap ? d->cap * 2 : 4096;
@@ -571,23 +556,9 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
  * reader's and expander's own limits are far below it. */
 #define BUILD_MAX_DEPTH 100000
 
-/* Node for e, a symbol printed as its name with no comment before it
- * (after a space when sep): the usual atom of code, made without
- * make_node's general steps. */
-static PRETTY_INLINE void add_name(struct bctx *c, const struct value *e,
-                                   bool data, bool sep)
-{
-    struct pretty_doc *d = c->d;
-    uint32_t i = new_node(d);
-    uint32_t start = (uint32_t)d->text.len + sep, len = e->u.sym.len;
-    put_name(&d->text, &e->u.sym, sep);
-    d->nodes[i] = (struct pnode){start, start + len, i + 1, (int32_t)len, 0,
-                                 PN_ATOM, data ? PF_DATA : 0, e, NULL};
-}
-
 /* The text atom e has before any printing, when no comment is asked
  * for: a temporary's name from the caller, or an atom's source text (a
- * symbol printing as its name is add_name's).  NULL for others: the
+ * symbol printing as its name is quiet_run's).  NULL for others: the
  * general step prints them, and asks again the same question, which
  * changes nothing for them. */
 static const char *ready_text(const struct bctx *c, const struct value *e,
@@ -627,8 +598,6 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
     } else if (index > 0) {
         put_space(&d->text);
     }
-    if (c->quiet && value_symbolp(e) && name_elem(c, f, e, index))
-        return add_name(c, e, f->data, false);
     uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);
     struct pnode *kid = &d->nodes[k];
     if (clauses && kid->kind == PN_LIST && !kid->prefix_len)

@@ -50,6 +50,8 @@ struct pnode {
     struct pretty_comment *comments;/* to emit on lines before this node */
 };
 
+struct pretty_spec_index; /* Emacs's indent table indexed by name */
+
 /* An interned symbol's head class and indent spec, cached by symbol. */
 struct pretty_head_memo {
     const struct value *sym;
@@ -79,13 +81,13 @@ struct pretty_doc {
                               display width is its length, and no
                               piece holds a line break or TAB */
     struct pretty_stacks st;
-    struct pretty_head_memo *memo;      /* NULL until the layout needs it */
-    struct pretty_spec_index *specs;    /* the same */
+    struct pretty_head_memo *memo;      /* heads by symbol's id; NULL
+                                           until the layout needs it */
+    struct pretty_spec_index *specs;    /* NULL until the layout needs it */
     const struct pretty_indent *memo_user; /* the user table memo was made with */
 };
 
 /* Emacs's indent table indexed by name (arena-owned). */
-struct pretty_spec_index;
 struct pretty_spec_index *pretty_spec_index_new(struct arena *a);
 
 /* pretty_indent_spec, with Emacs's table looked up in x. */
@@ -102,9 +104,9 @@ enum phead {
     PH_OTHER,  /* a string, a prefixed object ...: elements line up under it */
 };
 
-/* The same from the text of the first element as written: for PH_SYMBOL,
- * *name / *len get the text lisp-indent-function looks up (reader
- * prefixes skipped, as Emacs's parser skips them). */
+/* The class of a list's first element from its text as written: for
+ * PH_SYMBOL, *name / *len get the text lisp-indent-function looks up
+ * (reader prefixes skipped, as Emacs's parser skips them). */
 enum phead pretty_head_class_text(const char *text, size_t n,
                                   const char **name, size_t *len);
 
