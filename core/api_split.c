@@ -52,6 +52,9 @@
  * forms, parts of 16 KiB missed the last-level cache a third as often as
  * the run in one piece, for 8% more instructions. */
 #define PART_BYTES (16 * 1024)
+/* Parts that read from the start (to learn a definition before them) may
+ * read at most this many times the text more than one piece reads. */
+#define READ_AGAIN_MAX 2
 /* At most this many parts (larger parts for larger inputs): */
 #define SPLIT_MAX_PARTS 256
 /* A thread's run arena starts with one page this large, a huge page (a
@@ -285,8 +288,18 @@ static void scan_text(struct split *s)
     const struct run *w = s->whole;
     s->splittable = splittable(w);
     size_t def = s->splittable ? first_definition(w->text, w->len) : 0;
-    for (unsigned k = 1; k < s->n; k++)
+    size_t again = 0; /* bytes read more than once */
+    for (unsigned k = 1; k < s->n; k++) {
         s->p[k].read_lo = def < s->p[k].lo ? 0 : s->p[k].lo;
+        again += s->p[k].lo - s->p[k].read_lo;
+    }
+    /* Parts after an early definition would each read the text before
+     * them again: the reading grows with the square of the text (a 1.4 MB
+     * file of autoloads with a structure at its top took 40 times the
+     * instructions of one piece).  Past READ_AGAIN_MAX times the text,
+     * it is run in one piece. */
+    if (again > READ_AGAIN_MAX * w->len)
+        s->splittable = false;
 }
 
 /* Make sure the scan is done: do it when no thread has begun it, else

@@ -235,21 +235,21 @@ static void prefix_at_every_alignment(void **state)
     }
 }
 
-/* A pattern macro and a struct defined in the middle and used after:
- * the parts after them read from the start and learn them, also when
- * the definers are written with backslashes. */
-static void definitions_in_the_middle(void **state)
+/* A pattern macro and a struct defined near the end and used after: the
+ * parts after them read from the start and learn them, also when the
+ * definers are written with backslashes. */
+static void definitions_near_the_end(void **state)
 {
     (void)state;
     static const char *const macro[] = {"pcase-defmacro", "p\\case\\-defmacro"};
     static const char *const strukt[] = {"cl-defstruct", "cl-def\\struct"};
     for (size_t k = 0; k < 2; k++) {
         FILE *f = create("defs.el");
-        forms(f, 0, 1500);
+        forms(f, 0, 2850);
         fprintf(f, "(%s sp-pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n",
                 macro[k]);
         fprintf(f, "(%s sp-pt x y)\n", strukt[k]);
-        forms(f, 1500, 1500);
+        forms(f, 2850, 150);
         fprintf(f, "(defun sp-use (v) (pcase v ((sp-pair x y) (+ x y)) ((cl-struct sp-pt x) x)))\n");
         close_file(f);
         struct pcx_stats st = same_as_one_piece("defs.el");
@@ -260,6 +260,21 @@ static void definitions_in_the_middle(void **state)
         assert_non_null(strstr(o.out.data, "(cl-typep v 'sp-pt)"));
         outcome_free(&o);
     }
+}
+
+/* A definition near the top: every part after it would read the text
+ * before it again, so the input is run in one piece (same result). */
+static void definition_at_the_top_keeps_one_piece(void **state)
+{
+    (void)state;
+    FILE *f = create("defs.el");
+    fprintf(f, "(cl-defstruct sp-pt x y)\n");
+    forms(f, 0, 3000);
+    fprintf(f, "(defun sp-use (v) (pcase v ((cl-struct sp-pt x) x)))\n");
+    close_file(f);
+    struct pcx_stats st = same_as_one_piece("defs.el");
+    assert_int_equal(st.parts, 0);
+    assert_int_equal(st.parts_redone, 0);
 }
 
 /* A read error in the middle: the same error as in one piece. */
@@ -303,7 +318,8 @@ int main(void)
         cmocka_unit_test(cut_after_a_character_literal),
         cmocka_unit_test(temporary_names_keep_one_piece),
         cmocka_unit_test(prefix_at_every_alignment),
-        cmocka_unit_test(definitions_in_the_middle),
+        cmocka_unit_test(definitions_near_the_end),
+        cmocka_unit_test(definition_at_the_top_keeps_one_piece),
         cmocka_unit_test(read_error_in_the_middle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
