@@ -462,6 +462,8 @@ void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *po,
                    struct buf *out, int col, int trail)
 {
     struct lctx c = {0};
+    if (!out->data) /* the cursor below points into the buffer */
+        buf_reserve(out, 64);
     c.o.b = out;
     c.o.w = out->data + out->len;
     c.o.end = out->data + out->cap;

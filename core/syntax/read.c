@@ -1490,6 +1490,9 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t sta
     R->len = len;
     R->pos = start;
     lex_init(&R->lx, text, len, start);
+    /* The item stack exists from the start: the main loop's cursor points
+     * into it before anything is pushed. */
+    grow_items(R);
     R->origin = origin ? read_origin_new(L->a, text, len - start) : NULL;
     /* Emacs Lisp has a new symbol every 75 to 100 bytes: room for one
      * every 64 keeps the table half full or less (a lookup is a probe or
