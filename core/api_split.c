@@ -258,6 +258,7 @@ struct worker {
     struct lisp *L;           /* in out; its values go to run */
     struct run *q;
     struct arena_mark mark;
+    struct buf *joined;       /* one thread: the whole run's output */
     bool oom;
 };
 
@@ -318,12 +319,12 @@ static void scan_once(struct split *s)
 }
 
 /* Copy what merge needs of part run q into p->a (where q's output
- * already is). */
-static void keep(struct part *p, const struct run *q)
+ * already is, from byte `from` on). */
+static void keep(struct part *p, const struct run *q, size_t from_byte)
 {
     struct arena *a = p->a;
-    p->out = q->out.data;
-    p->out_len = q->out.len;
+    p->out = q->out.data + from_byte;
+    p->out_len = q->out.len - from_byte;
     size_t from = q->diag_mark == SIZE_MAX ? q->diags.n : q->diag_mark;
     p->n_diags = q->diags.n - from;
     p->diags = ARENA_NEWN(a, struct diag, p->n_diags + 1);
@@ -345,12 +346,17 @@ static bool worker_start(struct worker *wk)
 {
     const struct run *w = wk->s->whole;
     wk->run = arena_new(NULL);
-    wk->out = arena_new(NULL);
+    if (!wk->joined)
+        wk->out = arena_new(NULL);
     if (!wk->run || !wk->out)
         return false;
-    wk->run->limit = wk->out->limit = w->cx->o.memory_limit;
+    wk->run->limit = w->cx->o.memory_limit;
     wk->run->next_page = PART_FIRST_PAGE;
-    wk->out->next_page = PART_OUT_PAGE;
+    if (!wk->joined) {
+        wk->out->limit = w->cx->o.memory_limit;
+        wk->out->next_page = PART_OUT_PAGE;
+    }
+    jmp_buf *outer = wk->out->oom;
     jmp_buf jb;
     volatile bool made = false;
     if (setjmp(jb) == 0) {
@@ -363,14 +369,15 @@ static bool worker_start(struct worker *wk)
     }
     /* also after running out: no jump target left on a stack that is gone */
     arena_on_oom(wk->run, NULL);
-    arena_on_oom(wk->out, NULL);
+    arena_on_oom(wk->out, outer);
     return made;
 }
 
 static void worker_end(struct worker *wk)
 {
     arena_free(wk->run);
-    arena_free(wk->out);
+    if (!wk->joined)
+        arena_free(wk->out);
 }
 
 static void part_compute(struct worker *wk, unsigned k)
@@ -379,6 +386,7 @@ static void part_compute(struct worker *wk, unsigned k)
     const struct run *w = s->whole;
     struct part *p = &s->p[k];
     p->a = wk->out;
+    jmp_buf *outer = p->a->oom;
     jmp_buf jb;
     if (setjmp(jb) == 0) {
         arena_on_oom(wk->run, &jb);
@@ -387,17 +395,27 @@ static void part_compute(struct worker *wk, unsigned k)
         api_run_init(q, w->cx, wk->run, w->in);
         intern_set_arena(wk->L, wk->run);
         q->L = wk->L;
-        buf_init(&q->out, p->a); /* kept when the run's memory goes */
+        /* kept when the run's memory goes; one thread's parts come in
+         * order and print straight after each other */
+        size_t from = 0;
+        if (wk->joined) {
+            q->out = *wk->joined;
+            from = q->out.len;
+        } else {
+            buf_init(&q->out, p->a);
+        }
         run_set_text(q, w->text, p->hi);
         q->parts = s->n;
         q->read_lo = p->read_lo;
         q->share_lo = p->lo;
         run_stages(q);
-        keep(p, q);
+        keep(p, q, from);
+        if (wk->joined)
+            *wk->joined = q->out;
     } else {
         p->oom = true;
     }
-    arena_on_oom(p->a, NULL);
+    arena_on_oom(p->a, outer);
     arena_on_oom(wk->run, NULL);
     arena_release(wk->run, wk->mark);
     if (p->oom || p->failed)
@@ -430,10 +448,12 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Add part p to r: its output after r's, its diagnostics, counters. */
-static void merge(struct run *r, const struct part *p)
+/* Add part p to r: its output after r's (unless it is there already),
+ * its diagnostics, counters. */
+static void merge(struct run *r, const struct part *p, bool joined)
 {
-    buf_put(&r->out, p->out, p->out_len);
+    if (!joined)
+        buf_put(&r->out, p->out, p->out_len);
     for (size_t i = 0; i < p->n_diags; i++) {
         const struct diag *d = &p->diags[i];
         diag_add(&r->diags, d->sev, d->start, d->end, d->code, "%s", d->message);
@@ -461,7 +481,7 @@ static void run_whole(struct run *r)
 }
 
 /* Merge every part into r; false when memory ran out doing it. */
-static bool merge_all(struct run *r, const struct split *s)
+static bool merge_all(struct run *r, const struct split *s, bool joined)
 {
     jmp_buf *outer = r->a->oom;
     jmp_buf jb;
@@ -471,9 +491,10 @@ static bool merge_all(struct run *r, const struct split *s)
         size_t total = 0;
         for (unsigned k = 0; k < s->n; k++)
             total += s->p[k].out_len;
-        buf_reserve(&r->out, total + 1); /* one block, not doubling copies */
+        if (!joined)
+            buf_reserve(&r->out, total + 1); /* one block, not doubling copies */
         for (unsigned k = 0; k < s->n; k++)
-            merge(r, &s->p[k]);
+            merge(r, &s->p[k], joined);
         merged = true;
     }
     arena_on_oom(r->a, outer);
@@ -515,6 +536,20 @@ static bool run_parts(struct split *s, struct worker *wk, unsigned threads)
     return !oom;
 }
 
+/* One thread: its parts print into r's output one after the other, and
+ * what they keep goes to r's memory.  The output is not copied again,
+ * and the huge page that holds the text has room for it and the
+ * thread's symbols: no other fresh memory is faulted in for them.  The
+ * output is about 1.6 bytes per byte of text (pcase forms: 1.56): room
+ * for that and 64 KiB is given at once, no more (the symbols come after
+ * it in the same huge page); more output grows the buffer. */
+static void join_output(struct run *r, struct worker *wk)
+{
+    wk->out = r->a;
+    wk->joined = &r->out;
+    buf_init_room(&r->out, r->a, r->len / 5 * 8 + 64 * 1024);
+}
+
 void api_split_run(struct run *r, unsigned threads)
 {
     size_t want = r->len / PART_BYTES;
@@ -533,9 +568,11 @@ void api_split_run(struct run *r, unsigned threads)
         threads = s.n;
     struct worker wk[SPLIT_MAX_THREADS];
     memset(wk, 0, sizeof wk);
+    if (threads == 1)
+        join_output(r, &wk[0]);
     bool oom = !run_parts(&s, wk, threads);
     bool clean = !oom && s.splittable && all_clean(&s, &oom);
-    bool ok = !oom && (!clean || merge_all(r, &s));
+    bool ok = !oom && (!clean || merge_all(r, &s, threads == 1));
     for (unsigned t = 0; t < threads; t++)
         worker_end(&wk[t]);
     if (!ok) {
@@ -543,6 +580,9 @@ void api_split_run(struct run *r, unsigned threads)
         return;
     }
     if (!s.splittable) {
+        r->out.len = 0; /* what part 0 printed there, when joined */
+        if (r->out.cap)
+            r->out.data[0] = 0;
         run_text(r); /* as if never split */
     } else if (!clean) {
         run_whole(r);

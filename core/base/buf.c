@@ -12,6 +12,14 @@ void buf_init(struct buf *b, struct arena *a)
     b->cap = 0;
 }
 
+void buf_init_room(struct buf *b, struct arena *a, size_t room)
+{
+    buf_init(b, a);
+    b->cap = room + 1;
+    b->data = arena_alloc(a, b->cap);
+    b->data[0] = 0;
+}
+
 void buf_grow(struct buf *b, size_t extra)
 {
     if (b->cap - b->len > extra)

@@ -16,6 +16,10 @@ struct buf {
 };
 
 void buf_init(struct buf *b, struct arena *a);
+/* An empty buffer with room for exactly `room` bytes and the NUL (no
+ * rounding up: a large buffer whose size is known within a few percent
+ * takes no more memory than it needs); it grows as any other. */
+void buf_init_room(struct buf *b, struct arena *a, size_t room);
 /* buf_reserve's slow path: grows b to more than len + extra bytes. */
 void buf_grow(struct buf *b, size_t extra);
 

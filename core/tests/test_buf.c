@@ -56,11 +56,35 @@ static void empty_and_reserve(void **state)
     arena_free(a);
 }
 
+/* A buffer made with its room: exactly that room, filled without moving,
+ * then grown like any other with its contents kept. */
+static void room_given_up_front(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct buf b;
+    buf_init_room(&b, a, 1000);
+    assert_int_equal(b.len, 0);
+    assert_int_equal(b.cap, 1001);
+    assert_string_equal(b.data, "");
+    char *data = b.data;
+    for (int k = 0; k < 1000; k++)
+        buf_putc(&b, (char)('a' + k % 26));
+    assert_ptr_equal(b.data, data);
+    buf_puts(&b, "!");
+    assert_true(b.cap > 1001);
+    assert_int_equal(b.len, 1001);
+    assert_int_equal(b.data[25], 'z');
+    assert_string_equal(b.data + 1000, "!");
+    arena_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(appends_across_growth),
         cmocka_unit_test(empty_and_reserve),
+        cmocka_unit_test(room_given_up_front),
     };
     return SUPPORT_RUN(tests);
 }
