@@ -61,8 +61,13 @@
 /* A thread's run arena starts with one page this large, a huge page (a
  * fresh thread's pages are faulted in, one fault per 2 MiB). */
 #define PART_FIRST_PAGE ((size_t)2 * 1024 * 1024)
-/* The first page of a thread's output arena, which keeps the output of
- * all its parts (about 1.6 bytes per byte of text). */
+/* The first page of a thread's output arena, which keeps its symbols
+ * and the output of its parts (about 1.6 bytes per byte of text), is
+ * this much of that huge page: a part's run takes under 600 KB of the
+ * rest (pcase forms; more comes from further pages), and the thread
+ * faults in one huge page, not two. */
+#define PART_OUT_SHARE ((size_t)1280 * 1024)
+/* The output arena's next page, when the share is full or not taken: */
 #define PART_OUT_PAGE ((size_t)2 * 1024 * 1024)
 
 /* Does name (n >= 1 bytes) start at text[at], with a backslash allowed
@@ -339,6 +344,18 @@ static void keep(struct part *p, const struct run *q, size_t from_byte)
     p->failed = q->split_failed;
 }
 
+/* A part's output is given room for twice its text and takes about 1.6
+ * times: the tail goes back to the thread's arena when nothing was
+ * allocated after the output (the usual case), for the next parts'
+ * output and symbols. */
+static void trim_output(struct buf *b)
+{
+    if (b->cap > b->len + 1) {
+        b->data = arena_grow(b->a, b->data, b->cap, b->len + 1);
+        b->cap = b->len + 1;
+    }
+}
+
 /* A thread's arenas.  Their first pages are huge-page sized: a fresh
  * thread's memory is faulted in, and a huge page takes one fault per
  * 2 MiB.  false: out of memory. */
@@ -363,6 +380,10 @@ static bool worker_start(struct worker *wk)
         arena_on_oom(wk->run, &jb);
         arena_on_oom(wk->out, &jb);
         wk->q = ARENA_NEW(wk->run, struct run);
+        /* not when a memory limit kept the run's first page small */
+        if (!wk->joined &&
+            (size_t)(wk->run->end - wk->run->cur) >= PART_OUT_SHARE + PART_OUT_SHARE / 2)
+            arena_adopt(wk->out, arena_alloc(wk->run, PART_OUT_SHARE), PART_OUT_SHARE);
         wk->L = intern_new(wk->out);
         wk->mark = arena_mark(wk->run);
         made = true;
@@ -409,6 +430,8 @@ static void part_compute(struct worker *wk, unsigned k)
         q->read_lo = p->read_lo;
         q->share_lo = p->lo;
         run_stages(q);
+        if (!wk->joined)
+            trim_output(&q->out);
         keep(p, q, from);
         if (wk->joined)
             *wk->joined = q->out;

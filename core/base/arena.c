@@ -101,9 +101,12 @@ static struct arena_page *cache_take(size_t size)
     return p;
 }
 
-/* Give page p back: to the cache when it fits, else to the backing. */
+/* Give page p back: to the cache when it fits, else to the backing
+ * (an adopted page to neither: it is its owner's). */
 static void page_free(struct arena *a, struct arena_page *p)
 {
+    if (p == a->adopted)
+        return;
     int k = cached_backing(a) ? cache_index(p->size) : -1;
     if (k >= 0) {
         pthread_mutex_lock(&cache.mu);
@@ -131,6 +134,16 @@ void arena_free(struct arena *a)
         p = prev;
     }
     a->backing.free(a->backing.ctx, a);
+}
+
+void arena_adopt(struct arena *a, void *mem, size_t size)
+{
+    struct arena_page *p = mem;
+    p->prev = NULL;
+    p->size = size - sizeof *p;
+    a->page = a->adopted = p;
+    a->cur = p->data;
+    a->end = p->data + p->size;
 }
 
 void arena_on_oom(struct arena *a, jmp_buf *jb) { a->oom = jb; }
@@ -201,6 +214,11 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 void *arena_grow(struct arena *a, void *p, size_t old_n, size_t new_n)
 {
     size_t old_r = (old_n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    /* The most recent block shrinks in place, giving its tail back. */
+    if (p && (char *)p + old_r == a->cur && new_n && new_n < old_n) {
+        a->cur = (char *)p + ((new_n + ALIGN - 1) & ~(size_t)(ALIGN - 1));
+        return p;
+    }
     /* The most recent block can grow in place when the page has room. */
     if (p && (char *)p + old_r == a->cur && new_n >= old_n &&
         (size_t)(a->end - (char *)p) >= new_n) {

@@ -33,6 +33,7 @@ struct arena {
     size_t next_page;                 /* 0: pages start small and double;
                                          else the size of the next new
                                          page (doubling goes on from it) */
+    struct arena_page *adopted;       /* arena_adopt's page: not ours */
 };
 
 /* Position to roll back to with arena_release. */
@@ -51,6 +52,13 @@ struct arena *arena_new(const struct arena_backing *backing);
 
 /* Release every page and the arena itself.  NULL is ignored. */
 void arena_free(struct arena *a);
+
+/* Make the size bytes at mem (ARENA_ALIGN-aligned, taken from another
+ * arena that outlives a) a's first page; a must be new.  a never frees
+ * them, nor counts them against its limit: their owner did.  Two arenas
+ * that each need a little fresh memory then share one huge page, which
+ * the kernel faults in and zeroes once. */
+void arena_adopt(struct arena *a, void *mem, size_t size);
 
 /* Install (or clear, with NULL) the out-of-memory jump target. */
 void arena_on_oom(struct arena *a, jmp_buf *jb);
@@ -89,7 +97,9 @@ static inline void *arena_zalloc(struct arena *a, size_t n)
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 
 /* Grow a block obtained from this arena from old_n to new_n bytes (copying;
- * the old block is abandoned unless it is the most recent allocation). */
+ * the old block is abandoned unless it is the most recent allocation).
+ * The most recent block also shrinks in place (0 < new_n < old_n),
+ * giving its tail back to the arena. */
 void *arena_grow(struct arena *a, void *p, size_t old_n, size_t new_n);
 
 struct arena_mark arena_mark(struct arena *a);

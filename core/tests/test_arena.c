@@ -97,6 +97,52 @@ static void next_page_sizes_one_page(void **state)
     arena_free(a);
 }
 
+/* An adopted page: allocations come from it first, it is not counted,
+ * and neither release nor free gives it back (the counting backing would
+ * fail on a pointer it did not hand out); its owner still has it. */
+static void adopted_page_stays_its_owners(void **state)
+{
+    (void)state;
+    struct arena *owner = support_arena(), *a = support_arena();
+    char *mem = arena_alloc(owner, 4096);
+    arena_adopt(a, mem, 4096);
+    char *p = arena_alloc(a, 100);
+    assert_true(p >= mem && p + 100 <= mem + 4096);
+    assert_int_equal(a->total, 0);
+    struct arena_mark m = arena_mark(a);
+    char *q = arena_alloc(a, 10000); /* past the adopted page: a new one */
+    assert_true(q < mem || q >= mem + 4096);
+    assert_true(a->total > 0);
+    arena_release(a, m);
+    assert_int_equal(a->total, 0);
+    assert_ptr_equal(arena_alloc(a, 16), p + 112);
+    arena_alloc(a, 10000);
+    arena_free(a);
+    memset(mem, 7, 4096);
+    assert_int_equal(mem[4095], 7);
+    arena_free(owner);
+}
+
+/* Shrinking the most recent block keeps it where it is and its first
+ * bytes, and gives its tail to the next allocation; an older block is
+ * copied as before. */
+static void most_recent_block_shrinks_in_place(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    char *old = arena_alloc(a, 64);
+    memset(old, 'o', 64);
+    char *p = arena_alloc(a, 1000);
+    memset(p, 'x', 1000);
+    assert_ptr_equal(arena_grow(a, p, 1000, 100), p);
+    assert_ptr_equal(arena_alloc(a, 8), p + 112);
+    assert_int_equal(p[99], 'x');
+    char *q = arena_grow(a, old, 64, 32); /* not the most recent */
+    assert_ptr_not_equal(q, old);
+    assert_memory_equal(q, old, 32);
+    arena_free(a);
+}
+
 static void buf_grows_and_formats(void **state)
 {
     (void)state;
@@ -120,6 +166,8 @@ int main(void)
         cmocka_unit_test(oom_jumps_to_handler),
         cmocka_unit_test(limit_is_oom),
         cmocka_unit_test(next_page_sizes_one_page),
+        cmocka_unit_test(adopted_page_stays_its_owners),
+        cmocka_unit_test(most_recent_block_shrinks_in_place),
         cmocka_unit_test(buf_grows_and_formats),
     };
     return SUPPORT_RUN(tests);
