@@ -32,14 +32,19 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 el() { "$emacs" -Q --batch -l "$here/bench_pcase.el" -f "$@"; }
 
-# best_time CMD...: "WALL CPU" (seconds; CPU = user + system) of the
-# fastest of $runs runs of CMD (the smallest of each; CMD's output is its
-# own business).  Wall clock from $EPOCHREALTIME (microseconds: a run of
+# best_time OUT CMD...: "WALL CPU" (seconds; CPU = user + system) of the
+# fastest of $runs runs of CMD (the smallest of each), which writes the
+# file OUT.  Wall clock from $EPOCHREALTIME (microseconds: a run of
 # pcexpand takes a few milliseconds), CPU from bash's `time' (whole
 # milliseconds).  CPU time is the steadier figure on a loaded machine.
+# OUT is removed before each run, outside the time: each run writes a
+# new file, as a first run does (truncating the last run's 700 KB took
+# the file system about a millisecond, a tenth of pcexpand's time).
 best_time() {
-    local bw="" bc="" t w u s c t0 t1
+    local out=$1 bw="" bc="" t w u s c t0 t1
+    shift
     for _ in $(seq "$runs"); do
+        rm -f -- "$out"
         t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@"
                t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
         read -r u s t0 t1 <<<"$(echo $t)"
@@ -68,9 +73,9 @@ el bench-pcase-select "$tmp/all.el" "$tmp/all.err" "$tmp/forms.el" 2>/dev/null
 run_pcx() { "$pcexpand" --compact -q "$tmp/forms.el" >"$tmp/pcx.el" 2>/dev/null; }
 run_pcx_j() { "$pcexpand" --compact -q -j 0 "$tmp/forms.el" >"$tmp/pcx-j.el" 2>/dev/null; }
 run_emacs() { el bench-pcase-expand "$tmp/forms.el" "$tmp/emacs.el" 2>/dev/null; }
-read -r w_pcx c_pcx < <(best_time run_pcx)
-read -r w_pcxj c_pcxj < <(best_time run_pcx_j)
-read -r w_emacs c_emacs < <(best_time run_emacs)
+read -r w_pcx c_pcx < <(best_time "$tmp/pcx.el" run_pcx)
+read -r w_pcxj c_pcxj < <(best_time "$tmp/pcx-j.el" run_pcx_j)
+read -r w_emacs c_emacs < <(best_time "$tmp/emacs.el" run_emacs)
 cmp -s "$tmp/pcx.el" "$tmp/pcx-j.el" || echo "pcexpand -j 0 printed other bytes than -j 1"
 echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s CPU;" \
      "pcexpand -j 0 ($(nproc) CPUs: the file in parts) ${w_pcxj} s wall, ${c_pcxj} s CPU;" \
@@ -102,7 +107,7 @@ declare -A ksize ktime
 for k in $(seq 2 20); do
     and_of_ors "$k" >"$tmp/one.el"
     for _ in $(seq "$copies"); do cat "$tmp/one.el"; done >"$tmp/k.el"
-    read -r w _ < <(best_time run_k)
+    read -r w _ < <(best_time "$tmp/k.out" run_k)
     t=$(echo "$w / $copies" | bc -l | xargs printf '%.5f')
     head -n 1 "$tmp/k.out" >"$tmp/k1.out"
     read -r pc ps < <(el bench-pcase-size "$tmp/k1.out" 2>/dev/null)
