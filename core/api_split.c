@@ -15,11 +15,13 @@
  * temporary's name (else the input is run in one piece).  It expands and
  * prints its share of forms; what it gives is kept in its thread's output
  * arena, and the memory of its run is given back at once, so each thread
- * reuses the same memory.  The scan of the text that decides whether it
- * may be cut and where parts read from is made while the first part
- * (which reads from the start in any case) is computed: a new thread's
- * first moments (often a millisecond before it runs) and the scan are
- * no longer spent before any part begins.
+ * reuses the same memory.  With several threads, the scan of the text
+ * that decides whether it may be cut and where parts read from is made
+ * while the first part (which reads from the start in any case) is
+ * computed: a new thread's first moments (often a millisecond before it
+ * runs) and the scan are no longer spent before any part begins.  One
+ * thread computes the parts in order and learns the same from them, with
+ * no scan (work_in_order).
  *
  * A cut that is not between top-level forms leaves the part before it
  * with an unfinished list, string or quote, which fails to read; then
@@ -199,17 +201,48 @@ static size_t first_definition(const uint8_t *text, size_t len)
     return a < b ? a : b;
 }
 
-/* May r's text be computed in parts at all?  Not when a symbol of the
- * text could be a temporary's name (a part knows only the symbols it
- * reads), nor with `#@N` (which skips bytes past a cut), nor when the
- * text declares a coding system the run refuses. */
+/* May r's text be computed in parts, as far as the quick checks can
+ * tell?  Not with `#@N` (which skips bytes past a cut), nor when the
+ * text declares a coding system the run refuses, nor without a prefix
+ * for the temporaries' names. */
+static bool splittable_quick(const struct run *r)
+{
+    struct span name;
+    return *run_gensym_prefix(r) && find_pair(r->text, 0, r->len, '#', '@') == r->len &&
+           read_check_coding(r->text, r->len, &name);
+}
+
+/* ... and not when a symbol of the text could be a temporary's name (a
+ * part knows only the symbols it reads). */
 static bool splittable(const struct run *r)
 {
-    const char *prefix = run_gensym_prefix(r);
-    struct span name;
-    return *prefix && find_name(r->text, 0, r->len, prefix) == r->len &&
-           find_pair(r->text, 0, r->len, '#', '@') == r->len &&
-           read_check_coding(r->text, r->len, &name);
+    return splittable_quick(r) && find_name(r->text, 0, r->len, run_gensym_prefix(r)) == r->len;
+}
+
+/* Does a symbol of L's table have a name that begins with prefix, or
+ * with "_" and prefix (the names of temporaries bound for effect)? */
+static bool prefixed_symbol(const struct lisp *L, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    const struct intern_table *t = L->tab;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slots[i].mixlen == INTERN_FREE)
+            continue;
+        const struct value_symbol *s = &t->slots[i].sym->u.sym;
+        size_t skip = s->len > 0 && s->name[0] == '_';
+        if (s->len >= n + skip && memcmp(s->name + skip, prefix, n) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Is forms' head a definition that expand_form learns from? */
+static bool definition_form(const struct value *form)
+{
+    if (!value_consp(form) || !value_symbolp(value_car(form)))
+        return false;
+    const char *name = value_car(form)->u.sym.name;
+    return strcmp(name, "pcase-defmacro") == 0 || strcmp(name, "cl-defstruct") == 0;
 }
 
 unsigned api_split_threads(const struct run *r)
@@ -233,6 +266,7 @@ struct part {
     struct diag *diags;       /* said while expanding its share */
     size_t n_diags;
     struct pcx_stats stats;
+    bool defines;             /* a form of its share is a definition */
     bool internal, failed, oom;
 };
 
@@ -342,6 +376,8 @@ static void keep(struct part *p, const struct run *q, size_t from_byte)
     p->stats.forms = q->rd.n_forms - q->lo;
     p->internal = q->internal;
     p->failed = q->split_failed;
+    for (size_t i = q->lo; i < q->rd.n_forms && !p->defines; i++)
+        p->defines = definition_form(q->rd.forms[i].v);
 }
 
 /* A part's output is given room for twice its text and takes about 1.6
@@ -465,6 +501,45 @@ static void work(struct worker *wk, bool first)
         part_compute(wk, k);
 }
 
+/* Have the parts after part k more than READ_AGAIN_MAX times the text to
+ * read again when each reads from the start? */
+static bool too_much_again(const struct split *s, unsigned k)
+{
+    size_t again = 0;
+    for (unsigned j = k + 1; j < s->n; j++)
+        again += s->p[j].lo;
+    return again > READ_AGAIN_MAX * s->whole->len;
+}
+
+/* One thread: the parts run in order, and what the scan would find in the
+ * whole text beforehand (a few percent of the time) is learned from the
+ * parts themselves.  A part reads from the start once a part before it
+ * has a definition among its forms (what expand_form learns from: the
+ * scan finds the names anywhere, a false alarm costs only speed), and
+ * the text is run in one piece when, all parts read, one of the symbols
+ * read could be a temporary's name (as it is when the scan finds the
+ * prefix: the same symbols, fewer false alarms). */
+static void work_in_order(struct worker *wk)
+{
+    struct split *s = wk->s;
+    if (!worker_start(wk)) {
+        wk->oom = true;
+        return;
+    }
+    s->splittable = splittable_quick(s->whole);
+    bool defs = false;
+    for (unsigned k = 0; s->splittable && k < s->n && !atomic_load(&s->stop); k++) {
+        s->p[k].read_lo = defs ? 0 : s->p[k].lo;
+        part_compute(wk, k);
+        if (!defs && s->p[k].defines && too_much_again(s, k))
+            s->splittable = false;
+        defs = defs || s->p[k].defines;
+    }
+    if (s->splittable && !atomic_load(&s->stop) &&
+        prefixed_symbol(wk->L, run_gensym_prefix(s->whole)))
+        s->splittable = false;
+}
+
 static void *worker(void *arg)
 {
     work(arg, false);
@@ -548,7 +623,10 @@ static bool run_parts(struct split *s, struct worker *wk, unsigned threads)
         started[t] = pthread_create(&th[t], NULL, worker, &wk[t]) == 0;
     }
     wk[0].s = s;
-    work(&wk[0], true);
+    if (threads == 1)
+        work_in_order(&wk[0]);
+    else
+        work(&wk[0], true);
     bool oom = wk[0].oom;
     for (unsigned t = 1; t < threads; t++)
         if (started[t]) {

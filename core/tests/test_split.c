@@ -277,6 +277,36 @@ static void definition_at_the_top_keeps_one_piece(void **state)
     assert_int_equal(st.parts_redone, 0);
 }
 
+/* One thread learns from the forms its parts read, not from the text:
+ * a definer's name in a comment or a string near the top leaves the
+ * input in parts, with the result of one piece; a temporary's name as a
+ * symbol in the last part (read last) still has it run in one piece. */
+static void one_thread_learns_from_forms(void **state)
+{
+    (void)state;
+    for (int late_symbol = 0; late_symbol < 2; late_symbol++) {
+        FILE *f = create("mentions.el");
+        fprintf(f, ";; not a (cl-defstruct sp-pt x y) here\n");
+        fprintf(f, "(defvar sp-doc \"(pcase-defmacro sp-pair ...)\")\n");
+        forms(f, 0, 3000);
+        fprintf(f, "(defun sp-use (v) (pcase v (`(,x) (list x '%s))))\n",
+                late_symbol ? "_pcx--y1" : "pcx-y1");
+        close_file(f);
+        for (int compact = 0; compact < 2; compact++) {
+            struct outcome whole = run_opts("mentions.el", 1, compact, true);
+            struct outcome one = run("mentions.el", 1, compact);
+            same_outcome(&whole, &one);
+            if (late_symbol)
+                assert_int_equal(one.stats.parts, 0);
+            else
+                assert_true(one.stats.parts >= 4);
+            assert_int_equal(one.stats.parts_redone, 0);
+            outcome_free(&whole);
+            outcome_free(&one);
+        }
+    }
+}
+
 /* A read error in the middle: the same error as in one piece. */
 static void read_error_in_the_middle(void **state)
 {
@@ -320,6 +350,7 @@ int main(void)
         cmocka_unit_test(prefix_at_every_alignment),
         cmocka_unit_test(definitions_near_the_end),
         cmocka_unit_test(definition_at_the_top_keeps_one_piece),
+        cmocka_unit_test(one_thread_learns_from_forms),
         cmocka_unit_test(read_error_in_the_middle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
