@@ -170,19 +170,12 @@ const struct mtree *make_leaf(struct memo_ctx *m, const struct subj *s, const st
     return t;
 }
 
-/* SUCCEED and FAIL are asked for at every known leaf: kept in m. */
-const struct mtree *mtree_succeed(struct memo_ctx *m)
+const struct mtree *mtree_make_known(struct memo_ctx *m, enum mt_kind kind)
 {
-    if (!m->succeed)
-        m->succeed = make_mt(m, MT_SUCCEED, NULL, NULL, NULL);
-    return m->succeed;
-}
-
-const struct mtree *mtree_fail(struct memo_ctx *m)
-{
-    if (!m->fail)
-        m->fail = make_mt(m, MT_FAIL, NULL, NULL, NULL);
-    return m->fail;
+    const struct mtree **at = kind == MT_SUCCEED ? &m->succeed : &m->fail;
+    if (!*at)
+        *at = make_mt(m, kind, NULL, NULL, NULL);
+    return *at;
 }
 
 struct memo_list *mtree_alone(struct memo_ctx *m, const struct mtree *mt)
@@ -231,16 +224,6 @@ const struct mtree *mtree_make(struct memo_ctx *m, const struct subj *s,
 
 /* ---- splitting -------------------------------------------------------- */
 
-static const struct mtree *known(struct memo_ctx *m, enum mt_know k,
-                                 const struct mtree *leaf)
-{
-    if (k == MT_KNOWN_SUCCEED)
-        return mtree_succeed(m);
-    if (k == MT_KNOWN_FAIL)
-        return mtree_fail(m);
-    return leaf;
-}
-
 /* Rebuild an and/or from the split copies of its items, as pcase.md 3.4
  * says: the zero element absorbs, neutral elements vanish, one survivor is
  * unwrapped. */
@@ -265,29 +248,6 @@ static inline const struct mtree *rebuild(struct memo_ctx *m, enum mt_kind kind,
     return kind == MT_OR ? mtree_or(m, items) : mtree_and(m, items);
 }
 
-/* Is the leaf with pattern p one that which asks about? */
-static inline bool asked(const struct memo_ctx *m, enum mt_ask which, const struct pat *p)
-{
-    if (p->kind == PAT_PRED || p->kind == PAT_QUOTE || p->kind == PAT_GUARD ||
-        p->kind == PAT_MEMBER)
-        return true;
-    return which == MT_ASK_ALL || (which == MT_ASK_GUARDED && m->depth >= m->max_depth);
-}
-
-/* Split a tree that is not an and/or: a leaf on s is asked sp (if sp
- * asks about it). */
-static inline void split_leaf(struct memo_ctx *m, const struct mtree *mt,
-                              const struct subj *s, const struct mt_splitter *sp,
-                              const struct mtree **then_mt, const struct mtree **else_mt)
-{
-    *then_mt = *else_mt = mt;
-    if (mt->kind == MT_LEAF && mt->s == s && asked(m, sp->which, mt->p)) {
-        struct mt_split r = sp->ask(sp->arg, mt->p);
-        *then_mt = known(m, r.then_k, mt);
-        *else_mt = known(m, r.else_k, mt);
-    }
-}
-
 /* Split the items of and/or mt into ta and ea; *then_same / *else_same
  * tell whether every item came back as it was.  The items that are not
  * and/or are split here (most are leaves), the others recursively. */
@@ -302,8 +262,8 @@ static bool split_items(struct memo_ctx *m, const struct mtree *mt, const struct
         if (!(it->subjects & s->bit))
             ;
         else if (it->kind != MT_AND && it->kind != MT_OR)
-            split_leaf(m, it, s, sp, &t, &e);
-        else if (!mtree_split(m, it, s, sp, &t, &e))
+            mtree_split_leaf(m, it, s, sp, &t, &e);
+        else if (!mtree_split_items(m, it, s, sp, &t, &e))
             return false;
         ta[i] = (struct memo_obj *)t;
         ea[i] = (struct memo_obj *)e;
@@ -313,17 +273,10 @@ static bool split_items(struct memo_ctx *m, const struct mtree *mt, const struct
     return true;
 }
 
-bool mtree_split(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
-                 const struct mt_splitter *sp,
-                 const struct mtree **then_mt, const struct mtree **else_mt)
+bool mtree_split_items(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
+                       const struct mt_splitter *sp,
+                       const struct mtree **then_mt, const struct mtree **else_mt)
 {
-    *then_mt = *else_mt = mt;
-    if (!(mt->subjects & s->bit))
-        return true;
-    if (mt->kind != MT_AND && mt->kind != MT_OR) {
-        split_leaf(m, mt, s, sp, then_mt, else_mt);
-        return true;
-    }
     if (!memo_enter(m))
         return false;
     size_t n = mt->items->len;

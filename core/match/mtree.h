@@ -110,8 +110,20 @@ const struct subj *mtree_root(struct memo_ctx *m, struct value *expr, bool temp)
 const struct subj *mtree_temp(struct memo_ctx *m, const struct subj *parent,
                               const struct pat_val *fun, uint32_t gen);
 
-const struct mtree *mtree_succeed(struct memo_ctx *m);
-const struct mtree *mtree_fail(struct memo_ctx *m);
+/* SUCCEED and FAIL, made once per compilation (kept in m): every known
+ * leaf of a split is one of them.  Inline: a split asks for them at every
+ * leaf it learns about; mtree_make_known makes them. */
+const struct mtree *mtree_make_known(struct memo_ctx *m, enum mt_kind kind);
+
+static inline const struct mtree *mtree_succeed(struct memo_ctx *m)
+{
+    return m->succeed ? m->succeed : mtree_make_known(m, MT_SUCCEED);
+}
+
+static inline const struct mtree *mtree_fail(struct memo_ctx *m)
+{
+    return m->fail ? m->fail : mtree_make_known(m, MT_FAIL);
+}
 
 /* The match tree of pattern p on subject s, hoisting and/or.  NULL when
  * the depth guard trips. */
@@ -126,13 +138,66 @@ struct memo_list *mtree_alone(struct memo_ctx *m, const struct mtree *mt);
 const struct mtree *mtree_and(struct memo_ctx *m, struct memo_list *items);
 const struct mtree *mtree_or(struct memo_ctx *m, struct memo_list *items);
 
+/* mtree_split of an and/or tree (its out-of-line part); *then_mt and
+ * *else_mt hold mt on entry, and are set only to what changes. */
+bool mtree_split_items(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
+                       const struct mt_splitter *sp,
+                       const struct mtree **then_mt, const struct mtree **else_mt);
+
+/* The tree of what a leaf is known to be (k), or the leaf itself. */
+static inline const struct mtree *mtree_known(struct memo_ctx *m, enum mt_know k,
+                                              const struct mtree *leaf)
+{
+    if (k == MT_KNOWN_SUCCEED)
+        return mtree_succeed(m);
+    if (k == MT_KNOWN_FAIL)
+        return mtree_fail(m);
+    return leaf;
+}
+
+/* Is the leaf with pattern p one that which asks about? */
+static inline bool mtree_asked(const struct memo_ctx *m, enum mt_ask which,
+                               const struct pat *p)
+{
+    if (p->kind == PAT_PRED || p->kind == PAT_QUOTE || p->kind == PAT_GUARD ||
+        p->kind == PAT_MEMBER)
+        return true;
+    return which == MT_ASK_ALL || (which == MT_ASK_GUARDED && m->depth >= m->max_depth);
+}
+
+/* Split a tree that is not an and/or: a leaf on s is asked sp (if sp
+ * asks about it). */
+static inline void mtree_split_leaf(struct memo_ctx *m, const struct mtree *mt,
+                                    const struct subj *s, const struct mt_splitter *sp,
+                                    const struct mtree **then_mt,
+                                    const struct mtree **else_mt)
+{
+    *then_mt = *else_mt = mt;
+    if (mt->kind == MT_LEAF && mt->s == s && mtree_asked(m, sp->which, mt->p)) {
+        struct mt_split r = sp->ask(sp->arg, mt->p);
+        *then_mt = mtree_known(m, r.then_k, mt);
+        *else_mt = mtree_known(m, r.else_k, mt);
+    }
+}
+
 /* Split mt by a test on subject s: leaves on s are asked sp (those that
  * sp->which says); known leaves become SUCCEED/FAIL in the then/else
  * copies and and/or nodes are simplified.  Returns false when the depth
- * guard trips. */
-bool mtree_split(struct memo_ctx *m, const struct mtree *mt, const struct subj *s,
-                 const struct mt_splitter *sp,
-                 const struct mtree **then_mt, const struct mtree **else_mt);
+ * guard trips.  Inline: most trees a split meets are leaves, or hold no
+ * leaf on s (their Bloom set says so), and need no call. */
+static inline bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
+                               const struct subj *s, const struct mt_splitter *sp,
+                               const struct mtree **then_mt,
+                               const struct mtree **else_mt)
+{
+    *then_mt = *else_mt = mt;
+    if (!(mt->subjects & s->bit))
+        return true;
+    if (mt->kind == MT_AND || mt->kind == MT_OR)
+        return mtree_split_items(m, mt, s, sp, then_mt, else_mt);
+    mtree_split_leaf(m, mt, s, sp, then_mt, else_mt);
+    return true;
+}
 
 /* mt with every leaf (s . (app fun P)) replaced by the match tree of P on
  * n.  NULL when the depth guard trips. */
