@@ -7,8 +7,6 @@
 
 #include <string.h>
 
-enum { TAG_VAL = 100, TAG_PAT = 101 };
-
 /* ---- value hashing ---------------------------------------------------- */
 
 #define HASH_BUDGET 64 /* nodes visited per hash: bounded work */
@@ -81,15 +79,18 @@ uint32_t pat_value_hash(const struct value *v)
 
 /* ---- canonical values ------------------------------------------------- */
 
-static bool val_eq(const struct memo_entry *e, const void *v)
+/* The wrappers are their own key in m->vals (the table holds nothing
+ * else): a probe compares their value, a new one is stored without a key
+ * entry. */
+static bool val_eq(const void *pv, const void *v)
 {
-    return value_equal(((const struct pat_val *)e->obj)->v, v);
+    return value_equal(((const struct pat_val *)pv)->v, v);
 }
 
 /* pat_val's test for a symbol: `equal' is identity there. */
-static bool same_symbol(const struct memo_entry *e, const void *sym)
+static bool same_symbol(const void *pv, const void *sym)
 {
-    return ((const struct pat_val *)e->obj)->v == sym;
+    return ((const struct pat_val *)pv)->v == sym;
 }
 
 /* pat_value_hash of a symbol, without the calls: most values of
@@ -105,40 +106,54 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
 {
     bool sym = v->kind == VK_SYMBOL;
     uint32_t h = sym ? symbol_hash(v) : pat_value_hash(v);
+    uint32_t slot = memo_slot_hash(h); /* 0 marks an empty slot */
     size_t hole;
-    struct pat_val *pv = sym ? memo_probe(&m->vals, h, same_symbol, v, &hole)
-                             : memo_probe(&m->vals, h, val_eq, v, &hole);
+    struct pat_val *pv = sym ? memo_probe_obj(&m->vals, slot, same_symbol, v, &hole)
+                             : memo_probe_obj(&m->vals, slot, val_eq, v, &hole);
     if (pv)
         return pv;
     pv = ARENA_NEWN(m->a, struct pat_val, 1);
     pv->v = v;
     memo_stamp(m, &pv->o.h, h);
-    struct memo_key k = {TAG_VAL, pv->o.h.id, {NULL, NULL, NULL, NULL}};
-    memo_add(m, &m->vals, &k, h, pv, hole);
+    memo_add_obj(m, &m->vals, slot, pv, hole);
     return pv;
 }
 
 /* ---- constructors ----------------------------------------------------- */
 
+/* Patterns are their own key in m->unique: a probe compares their
+ * fields, a new one is stored without a key entry.  Their hashes carry
+ * the highest kind the top bits can hold, above the kinds memo.h
+ * numbers from 1, so no other object of the table is compared as one. */
+enum { PAT_HASH_KIND = (1u << MEMO_KIND_BITS) - 1 };
+
+static bool same_pat(const void *obj, const void *arg)
+{
+    const struct pat *p = obj, *k = arg;
+    return p->kind == k->kind && p->sub_kind == k->sub_kind && p->val == k->val &&
+           p->sub == k->sub && p->items == k->items && p->memfn == k->memfn;
+}
+
 /* Inline into each constructor: its constant fields (kind, no memfn,
- * NULL words) fold into the key and its hash. */
+ * NULL words) fold into the key and its hash.  memfn (a symbol) is hashed
+ * through its wrapper. */
 static inline __attribute__((always_inline)) const struct pat *
 make_sub(struct memo_ctx *m, enum pat_kind kind, const struct pat_val *val,
          struct value *memfn, const struct pat *sub, struct memo_list *items,
          int sub_kind)
 {
     const struct pat_val *fnv = memfn ? pat_val(m, memfn) : NULL;
-    struct memo_key k = {TAG_PAT, (uint32_t)kind | (uint32_t)sub_kind << 8,
-                         {val, fnv, sub, items}};
-    uint32_t h = memo_key_hash(&k);
+    struct pat k = {{{0, 0}}, kind, sub_kind, val, memfn, sub, items};
+    uint32_t h = memo_obj_hash(PAT_HASH_KIND, (uint32_t)kind | (uint32_t)sub_kind << 8,
+                               val, fnv, sub, items);
     size_t hole;
-    struct pat *p = memo_lookup(&m->unique, &k, h, &hole);
+    struct pat *p = memo_probe_obj(&m->unique, h, same_pat, &k, &hole);
     if (p)
         return p;
     p = ARENA_NEWN(m->a, struct pat, 1); /* every field is set here */
-    *p = (struct pat){{{0, 0}}, kind, sub_kind, val, memfn, sub, items};
+    *p = k;
     memo_stamp(m, &p->o.h, h);
-    memo_add(m, &m->unique, &k, h, p, hole);
+    memo_add_obj(m, &m->unique, h, p, hole);
     return p;
 }
 

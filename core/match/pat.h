@@ -87,7 +87,8 @@ const struct pat *pat_and(struct memo_ctx *m, const struct pat *const *items,
                           size_t n);
 const struct pat *pat_or(struct memo_ctx *m, const struct pat *const *items,
                          size_t n);
-/* Membership of the subject in the constants of list (a Lisp list). */
+/* Membership of the subject in the constants of list (a Lisp list);
+ * memfn is the symbol memq, memql or member. */
 const struct pat *pat_member(struct memo_ctx *m, struct value *memfn,
                              struct value *list);
 const struct pat *pat_dontcare(struct memo_ctx *m);

@@ -81,6 +81,22 @@ static void compound_patterns_share(void **state)
     arena_free(f->a);
 }
 
+/* A value whose hash is 0, the mark of an empty slot, is still found
+ * again (its wrapper is stored under another slot hash), and the pattern
+ * made from it is shared. */
+static void zero_hash_value_found_again(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_ctx *m = &f->m;
+    struct value *a = value_int(f->L->a, -533336354), *b = value_int(f->L->a, -533336354);
+    assert_int_equal(pat_value_hash(a), 0);
+    assert_ptr_equal(pat_val(m, a), pat_val(m, b));
+    assert_int_equal(pat_val(m, a)->o.h.hash, 0);
+    assert_ptr_equal(pat_quote(m, a), pat_quote(m, b));
+    arena_free(f->a);
+}
+
 static void hash_agrees_with_equal(void **state)
 {
     (void)state;
@@ -320,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(equal_values_share_patterns),
         cmocka_unit_test(compound_patterns_share),
+        cmocka_unit_test(zero_hash_value_found_again),
         cmocka_unit_test(hash_agrees_with_equal),
         cmocka_unit_test(mentions_like_fgrep),
         cmocka_unit_test(mentions_filter_collisions),
