@@ -270,12 +270,14 @@ static inline bool mention(const struct value *sym, struct value *const *syms, s
  * forms nested deeper than it holds. */
 enum { MENTIONS_STACK = 64 };
 
+/* A copy of the cap forms of st with room for twice as many.  Takes cap
+ * by value: the walk's state, whose address no call takes, stays in
+ * registers. */
 static const struct value **mentions_grow(struct memo_ctx *m, const struct value **st,
-                                          size_t *cap)
+                                          size_t cap)
 {
-    const struct value **bigger = ARENA_NEWN(m->a, const struct value *, *cap * 2);
-    memcpy(bigger, st, *cap * sizeof *st);
-    *cap *= 2;
+    const struct value **bigger = ARENA_NEWN(m->a, const struct value *, cap * 2);
+    memcpy(bigger, st, cap * sizeof *st);
     return bigger;
 }
 
@@ -304,8 +306,10 @@ static inline bool mention_elt(struct mwalk *w, const struct value *e,
     if (e->kind == VK_SYMBOL)
         return (w->bloom & mention_bit(e)) && mention(e, syms, n, found, count);
     if (e->kind == VK_CONS || (vectorlike(e) && e->u.vec.n)) {
-        if (w->top == w->cap)
-            w->st = mentions_grow(w->m, w->st, &w->cap);
+        if (w->top == w->cap) {
+            w->st = mentions_grow(w->m, w->st, w->cap);
+            w->cap *= 2;
+        }
         w->st[w->top++] = e;
     }
     return false;
