@@ -66,6 +66,8 @@ uint32_t pat_value_hash(const struct value *v)
                 stack[top++] = x->u.cons.cdr;
                 stack[top++] = x->u.cons.car;
             }
+        } else if (x->kind == VK_SYMBOL && x->u.sym.interned) {
+            h = memo_mix(h, x->u.sym.hash); /* hash_atom's, without the call */
         } else if (vectorlike(x)) {
             h = memo_mix(memo_mix(h, x->kind), (uint32_t)x->u.vec.n);
             for (size_t k = x->u.vec.n; k-- > 0 && top < HASH_BUDGET;)
