@@ -127,10 +127,41 @@ struct memo_list *cons(struct memo_ctx *m, struct memo_obj *car, struct memo_lis
     return l;
 }
 
+/* A new cell (car . cdr) of hash h at the hole its probe found, when the
+ * arena's page or the table must grow first: out of memo_cons, whose
+ * common path then makes no call and saves no registers. */
+__attribute__((noinline))
+static struct memo_list *cons_new(struct memo_ctx *m, struct memo_obj *car,
+                                  struct memo_list *cdr, uint32_t h, size_t hole)
+{
+    struct memo_list *l = ARENA_NEWN(m->a, struct memo_list, 1);
+    *l = (struct memo_list){.car = car, .cdr = cdr, .len = cdr ? cdr->len + 1 : 1};
+    memo_stamp(m, &l->o.h, h);
+    memo_add_obj(m, &m->unique, h, l, hole);
+    return l;
+}
+
 struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
                             struct memo_list *cdr)
 {
-    return cons(m, car, cdr);
+    struct cell_key k = {car, cdr};
+    uint32_t h = list_hash(car, cdr);
+    size_t hole;
+    struct memo_list *l = memo_probe_obj(&m->unique, h, same_cell, &k, &hole);
+    if (l)
+        return l;
+    struct arena *a = m->a;
+    struct memo_table *t = &m->unique;
+    if ((size_t)(a->end - a->cur) < sizeof *l || t->n == t->max)
+        return cons_new(m, car, cdr, h, hole);
+    l = (struct memo_list *)(void *)a->cur;
+    a->cur += sizeof *l; /* a multiple of ARENA_ALIGN */
+    *l = (struct memo_list){.car = car, .cdr = cdr, .len = cdr ? cdr->len + 1 : 1};
+    memo_stamp(m, &l->o.h, h);
+    t->n++;
+    t->hashes[hole] = h;
+    t->ptrs[hole] = l;
+    return l;
 }
 
 struct memo_list *memo_list_of(struct memo_ctx *m, struct memo_obj *const *items,
