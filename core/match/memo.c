@@ -109,10 +109,39 @@ static bool same_cell(const void *obj, const void *arg)
     return l->car == k->car && l->cdr == k->cdr;
 }
 
-/* memo_cons, inline in the loops below that cons many cells (their
- * table and context stay in registers from one cell to the next). */
+/* The cell (car . cdr), found or made, or NULL (nothing done) when a new
+ * cell would need a new arena page or a larger table.  Inline and without
+ * calls: memo_cons and the loops below keep everything in registers that
+ * no call clobbers, and save none on entry. */
 static inline __attribute__((always_inline))
-struct memo_list *cons(struct memo_ctx *m, struct memo_obj *car, struct memo_list *cdr)
+struct memo_list *cons_quick(struct memo_ctx *m, struct memo_obj *car,
+                             struct memo_list *cdr)
+{
+    struct cell_key k = {car, cdr};
+    uint32_t h = list_hash(car, cdr);
+    size_t hole;
+    struct memo_list *l = memo_probe_obj(&m->unique, h, same_cell, &k, &hole);
+    if (l)
+        return l;
+    struct arena *a = m->a;
+    struct memo_table *t = &m->unique;
+    if ((size_t)(a->end - a->cur) < sizeof *l || t->n == t->max)
+        return NULL;
+    l = (struct memo_list *)(void *)a->cur;
+    a->cur += sizeof *l; /* a multiple of ARENA_ALIGN */
+    *l = (struct memo_list){.car = car, .cdr = cdr, .len = cdr ? cdr->len + 1 : 1};
+    memo_stamp(m, &l->o.h, h);
+    t->n++;
+    t->hashes[hole] = h;
+    t->ptrs[hole] = l;
+    return l;
+}
+
+/* The cell (car . cdr) when cons_quick could not make it: the arena and
+ * the table grow as needed (a probe again, once per page or doubling). */
+__attribute__((noinline))
+static struct memo_list *cons_slow(struct memo_ctx *m, struct memo_obj *car,
+                                   struct memo_list *cdr)
 {
     struct cell_key k = {car, cdr};
     uint32_t h = list_hash(car, cdr);
@@ -127,40 +156,21 @@ struct memo_list *cons(struct memo_ctx *m, struct memo_obj *car, struct memo_lis
     return l;
 }
 
-/* A new cell (car . cdr) of hash h at the hole its probe found, when the
- * arena's page or the table must grow first: out of memo_cons, whose
- * common path then makes no call and saves no registers. */
-__attribute__((noinline))
-static struct memo_list *cons_new(struct memo_ctx *m, struct memo_obj *car,
-                                  struct memo_list *cdr, uint32_t h, size_t hole)
-{
-    struct memo_list *l = ARENA_NEWN(m->a, struct memo_list, 1);
-    *l = (struct memo_list){.car = car, .cdr = cdr, .len = cdr ? cdr->len + 1 : 1};
-    memo_stamp(m, &l->o.h, h);
-    memo_add_obj(m, &m->unique, h, l, hole);
-    return l;
-}
-
 struct memo_list *memo_cons(struct memo_ctx *m, struct memo_obj *car,
                             struct memo_list *cdr)
 {
-    struct cell_key k = {car, cdr};
-    uint32_t h = list_hash(car, cdr);
-    size_t hole;
-    struct memo_list *l = memo_probe_obj(&m->unique, h, same_cell, &k, &hole);
-    if (l)
-        return l;
-    struct arena *a = m->a;
-    struct memo_table *t = &m->unique;
-    if ((size_t)(a->end - a->cur) < sizeof *l || t->n == t->max)
-        return cons_new(m, car, cdr, h, hole);
-    l = (struct memo_list *)(void *)a->cur;
-    a->cur += sizeof *l; /* a multiple of ARENA_ALIGN */
-    *l = (struct memo_list){.car = car, .cdr = cdr, .len = cdr ? cdr->len + 1 : 1};
-    memo_stamp(m, &l->o.h, h);
-    t->n++;
-    t->hashes[hole] = h;
-    t->ptrs[hole] = l;
+    struct memo_list *l = cons_quick(m, car, cdr);
+    return l ? l : cons_slow(m, car, cdr);
+}
+
+/* items[0..n) consed onto l, the slow way (once cons_quick had no room):
+ * out of line, so that the loops' common paths make no call. */
+__attribute__((noinline))
+static struct memo_list *cons_all_slow(struct memo_ctx *m, struct memo_obj *const *items,
+                                       size_t n, struct memo_list *l)
+{
+    while (n > 0)
+        l = cons_slow(m, items[--n], l);
     return l;
 }
 
@@ -168,8 +178,12 @@ struct memo_list *memo_list_of(struct memo_ctx *m, struct memo_obj *const *items
                                size_t n)
 {
     struct memo_list *l = NULL;
-    while (n > 0)
-        l = cons(m, items[--n], l);
+    for (; n > 0; n--) {
+        struct memo_list *c = cons_quick(m, items[n - 1], l);
+        if (!c)
+            return cons_all_slow(m, items, n, l);
+        l = c;
+    }
     return l;
 }
 
@@ -184,7 +198,7 @@ struct memo_list *memo_reverse(struct memo_ctx *m, const struct memo_list *l)
 {
     struct memo_list *r = NULL;
     for (; l; l = l->cdr)
-        r = cons(m, l->car, r);
+        r = memo_cons(m, l->car, r);
     return r;
 }
 
@@ -201,8 +215,12 @@ struct memo_list *memo_append(struct memo_ctx *m, const struct memo_list *l,
     size_t n = 0;
     for (; l; l = l->cdr)
         items[n++] = l->car;
-    while (n > 0)
-        tail = cons(m, items[--n], tail);
+    for (; n > 0; n--) {
+        struct memo_list *c = cons_quick(m, items[n - 1], tail);
+        if (!c)
+            return cons_all_slow(m, items, n, tail);
+        tail = c;
+    }
     return tail;
 }
 

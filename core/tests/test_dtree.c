@@ -7,7 +7,8 @@
  * linear size of an `and` of `or`s, the computed cache changing nothing,
  * hash-consed decision nodes, the sets of temporaries the code below a
  * node reads (also past 64 of them), the dumps (match/dump) that pin the
- * structure, and own-key objects beside keyed entries in one table.
+ * structure, own-key objects beside keyed entries in one table, and long
+ * lists made across arena pages and table doublings.
  */
 #include "support.h"
 #include "match_fixture.h"
@@ -614,6 +615,38 @@ static void splits_ask_about_tests(void **state)
     arena_free(f->a);
 }
 
+/* Lists long enough to need new arena pages and several doublings of the
+ * unique table on the way are still hash-consed: built again, they are
+ * the same cells, with the right elements and lengths. */
+static void long_lists_stay_hash_consed(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_ctx *m = &f->m;
+    struct memo_obj *three[3] = {(struct memo_obj *)P(f, "p"), (struct memo_obj *)V(f, "x"),
+                                 (struct memo_obj *)Q(f, "a")};
+    enum { N = 3000 };
+    struct memo_obj **items = ARENA_NEWN(f->a, struct memo_obj *, N);
+    for (size_t i = 0; i < N; i++)
+        items[i] = three[i * 7 % 3];
+    size_t cap0 = m->unique.cap;
+    struct memo_list *l = memo_list_of(m, items, N);
+    assert_true(m->unique.cap >= cap0 * 8);
+    assert_ptr_equal(memo_list_of(m, items, N), l);
+    assert_ptr_equal(memo_cons(m, items[0], l->cdr), l);
+    size_t i = 0;
+    for (const struct memo_list *c = l; c; c = c->cdr, i++) {
+        assert_ptr_equal(c->car, items[i]);
+        assert_int_equal(c->len, N - i);
+    }
+    assert_int_equal(i, N);
+    struct memo_list *twice = memo_append(m, l, l);
+    assert_int_equal(twice->len, 2 * N);
+    assert_ptr_equal(memo_nth(twice, N + 1), items[1]);
+    assert_ptr_equal(memo_reverse(m, memo_reverse(m, twice)), twice);
+    arena_free(f->a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -640,6 +673,7 @@ int main(void)
         cmocka_unit_test(keyed_entry_with_hash_zero),
         cmocka_unit_test(membership_knowledge),
         cmocka_unit_test(splits_ask_about_tests),
+        cmocka_unit_test(long_lists_stay_hash_consed),
     };
     return SUPPORT_RUN(tests);
 }
