@@ -423,7 +423,9 @@ static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *
         const struct branch *b = (const struct branch *)l->car;
         const struct mtree *t, *e;
         sc->cells[i] = l;
-        if (!mtree_split(d->m, b->match, s, sp, &t, &e))
+        if (!(b->match->subjects & s->bit)) /* no leaf on s: as mtree_split */
+            t = e = b->match;
+        else if (!mtree_split(d->m, b->match, s, sp, &t, &e))
             return false;
         if (b->match->degenerate &&
             (!(t = mtree_simplify(d->m, t)) || !(e = mtree_simplify(d->m, e))))
@@ -685,20 +687,35 @@ static const struct pat *eql_pat(struct dt *d, const struct subj *prev)
     return p;
 }
 
+/* Does tree mt have a leaf on t?  Its Bloom set answers most questions
+ * without the call. */
+static inline bool mentions(const struct mtree *mt, const struct subj *t)
+{
+    return (mt->subjects & t->bit) && mtree_mentions_subj(mt, t);
+}
+
+/* Is t the subject of a binding of vars? */
+static inline bool vars_use(const struct memo_list *vars, const struct subj *t)
+{
+    for (const struct memo_list *l = vars; l; l = l->cdr)
+        if (((const struct vbind *)l->car)->s == t)
+            return true;
+    return false;
+}
+
 /* Is subject t still referenced by the state (so its temporary may not be
  * rebound)? */
 static bool state_uses(struct memo_list *pending, struct memo_list *vars,
                        struct memo_list *rest, const struct subj *t)
 {
     for (const struct memo_list *l = pending; l; l = l->cdr)
-        if (mtree_mentions_subj((const struct mtree *)l->car, t))
+        if (mentions((const struct mtree *)l->car, t))
             return true;
-    for (const struct memo_list *l = vars; l; l = l->cdr)
-        if (((const struct vbind *)l->car)->s == t)
-            return true;
+    if (vars_use(vars, t))
+        return true;
     for (const struct memo_list *l = rest; l; l = l->cdr) {
         const struct branch *b = (const struct branch *)l->car;
-        if (mtree_mentions_subj(b->match, t) || state_uses(NULL, b->vars, NULL, t))
+        if (mentions(b->match, t) || vars_use(b->vars, t))
             return true;
     }
     return false;
@@ -717,8 +734,9 @@ static bool subst_rest(struct dt *d, struct memo_list *rest, const struct subj *
     struct scratch *sc = &d->sc;
     for (struct memo_list *l = rest; l; l = l->cdr, i++) {
         const struct branch *b = (const struct branch *)l->car;
-        const struct mtree *mt = mtree_app_subst(d->m, b->match, s, fun, n);
-        if (!mt)
+        const struct mtree *mt = b->match;
+        if ((mt->subjects & s->bit) && /* else nothing on s: as mtree_app_subst */
+            !(mt = mtree_app_subst(d->m, mt, s, fun, n)))
             return false;
         sc->cells[i] = l;
         sc->tv[i] = l->car;
