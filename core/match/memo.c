@@ -8,6 +8,10 @@
 
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 void memo_ctx_init(struct memo_ctx *m, struct lisp *L,
                    const struct memo_hooks *hooks, bool use_cache,
                    int max_depth)
@@ -32,6 +36,20 @@ void memo_table_init(struct memo_table *t)
     *t = (struct memo_table){.hashes = no_slots};
 }
 
+/* Which of the four slots from h on are full (bit i: slot i): the slots
+ * of a table that grows are at most half full, so most of the scan of
+ * the old slots is over empty ones, four at a time. */
+static inline unsigned full_of_four(const uint32_t *h)
+{
+#ifdef __SSE2__
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)h);
+    return ~(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, _mm_setzero_si128()))) & 15u;
+#else
+    return (unsigned)(h[0] != 0) | (unsigned)(h[1] != 0) << 1 |
+           (unsigned)(h[2] != 0) << 2 | (unsigned)(h[3] != 0) << 3;
+#endif
+}
+
 /* Give t cap slots (a power of two), rehashed from the old slots: the
  * hashes are kept there. */
 static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
@@ -42,13 +60,13 @@ static void resize_slots(struct memo_ctx *m, struct memo_table *t, size_t cap)
     t->max = cap / 2; /* at most half full: short probes */
     t->hashes = arena_zalloc(m->a, cap * sizeof *t->hashes);
     t->ptrs = ARENA_NEWN(m->a, void *, cap);
-    for (size_t k = 0; k < old.cap; k++) {
-        if (old.hashes[k]) {
-            size_t j = memo_free_slot(t, old.hashes[k]);
-            t->hashes[j] = old.hashes[k];
-            t->ptrs[j] = old.ptrs[k];
+    for (size_t k = 0; k < old.cap; k += 4) /* cap is 0 or a multiple of 4 */
+        for (unsigned full = full_of_four(old.hashes + k); full; full &= full - 1) {
+            size_t i = k + (size_t)__builtin_ctz(full);
+            size_t j = memo_free_slot(t, old.hashes[i]);
+            t->hashes[j] = old.hashes[i];
+            t->ptrs[j] = old.ptrs[i];
         }
-    }
 }
 
 void memo_reserve(struct memo_ctx *m, struct memo_table *t, size_t n)
