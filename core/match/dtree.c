@@ -254,10 +254,12 @@ static bool same_test(const struct dtest *t, const struct dtest *k)
 /* The test of kind on p and s with the variables vars in scope.  Inline
  * at its two callers: a call and its saved registers cost more than the
  * test it makes. */
-static inline __attribute__((always_inline))
+static inline __attribute__((always_inline, returns_nonnull))
 const struct dtest *make_test(struct dt *d, enum dtest_kind kind, const struct pat *p,
                               const struct subj *s, struct memo_list *vars)
 {
+    if (!p || !s) /* never: their hashes need no test for NULL */
+        __builtin_unreachable();
     struct memo_list *env = NULL;
     const struct subj *prev = NULL;
     if (kind == DT_PRED || kind == DT_CALL) {
@@ -926,17 +928,24 @@ static bool same_state(const void *obj, const void *arg)
            s->clause == k->clause;
 }
 
-/* The state k as recorded (now if it is new): one probe serves the
- * cache's question and the recording of the state. */
-static struct state *state_of(struct dt *d, const struct state *k)
+/* The state of these fields as recorded (now if it is new): one probe
+ * serves the cache's question and the recording of the state. */
+static inline struct state *state_of(struct dt *d, struct memo_list *pending,
+                                     struct memo_list *vars, struct memo_list *rest,
+                                     uint32_t clause)
 {
     struct memo_ctx *m = d->m;
-    uint32_t h = memo_obj_hash(MEMO_KIND_STATE, k->clause, k->pending, k->vars, k->rest, NULL);
+    struct state k = {pending, vars, rest, clause, NULL};
+    uint32_t h = memo_obj_hash(MEMO_KIND_STATE, clause, pending, vars, rest, NULL);
     size_t hole;
-    struct state *st = memo_probe_obj(&m->unique, h, same_state, k, &hole);
+    struct state *st = memo_probe_obj(&m->unique, h, same_state, &k, &hole);
     if (!st) {
         st = ARENA_NEWN(m->a, struct state, 1);
-        *st = *k;
+        st->pending = pending; /* each field written once, from registers */
+        st->vars = vars;
+        st->rest = rest;
+        st->clause = clause;
+        st->node = NULL;
         memo_add_obj(m, &m->unique, h, st, hole);
     }
     return st;
@@ -950,7 +959,7 @@ static const struct dnode *u1(struct dt *d, struct memo_list *pending,
     if (m->too_deep || m->failed)
         return NULL;
     rest = prune(d, pending, clause, vars, rest);
-    struct state *st = state_of(d, &(struct state){pending, vars, rest, clause, NULL});
+    struct state *st = state_of(d, pending, vars, rest, clause);
     if (m->use_cache) {
         if (st->node) {
             m->hits++;
