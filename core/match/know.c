@@ -40,10 +40,19 @@ static const char *const exclusive[][2] = {
     {"vectorp", "stringp"}, {"vectorp", "symbolp"},
 };
 
+/* strcmp's order, settled by the first bytes when they differ (in most
+ * steps of the search: the table's names start with 8 letters). */
+static int name_cmp(const char *a, const char *b)
+{
+    if (a[0] != b[0])
+        return (unsigned char)a[0] < (unsigned char)b[0] ? -1 : 1;
+    return strcmp(a, b);
+}
+
 static int pair_cmp(const char *a, const char *b, const char *const e[2])
 {
-    int c = strcmp(a, e[0]);
-    return c ? c : strcmp(b, e[1]);
+    int c = name_cmp(a, e[0]);
+    return c ? c : name_cmp(b, e[1]);
 }
 
 bool know_exclusive(const struct value *f1, const struct value *f2)
@@ -149,13 +158,16 @@ static const struct value *other_pred(struct memo_ctx *m, const struct pat *pat)
 }
 
 /* `equal' for a constant of a set: symbols (most constants) are equal
- * only when they are the same, values of two kinds never. */
+ * only when they are the same, values of two kinds or strings of two
+ * lengths never. */
 static bool same_constant(const struct value *a, const struct value *c)
 {
     if (a == c)
         return true;
     if (a->kind != c->kind || a->kind == VK_SYMBOL)
         return false;
+    if (a->kind == VK_STRING && a->u.str.len != c->u.str.len)
+        return false; /* equal strings have the same bytes */
     return a->kind == VK_INT ? a->u.i == c->u.i : value_equal(a, c);
 }
 

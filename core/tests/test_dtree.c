@@ -560,20 +560,21 @@ static void keyed_entry_with_hash_zero(void **state)
 
 /* After a membership test, a constant of the set is unknown on success
  * and fails on failure; any other constant fails on success.  `equal'
- * decides: strings by contents, 1 and 1.0 differ, symbols by identity. */
+ * decides: strings by contents (and length), 1 and 1.0 differ, symbols by identity. */
 static void membership_knowledge(void **state)
 {
     (void)state;
     struct match_fx *f = match_fx_new(true);
     struct memo_ctx *m = &f->m;
     const struct pat *set = pat_member(m, rd(f, "member"), rd(f, "(\"a\" 1 b)"));
-    const char *in[] = {"\"a\"", "1", "b"}, *out[] = {"\"c\"", "1.0", "c", "2"};
+    const char *in[] = {"\"a\"", "1", "b"},
+               *out[] = {"\"c\"", "\"ab\"", "\"\"", "1.0", "c", "2"};
     for (size_t i = 0; i < 3; i++) {
         struct mt_split r = know_after_pred(m, set, Q(f, in[i]), NULL);
         assert_int_equal(r.then_k, MT_UNKNOWN);
         assert_int_equal(r.else_k, MT_KNOWN_FAIL);
     }
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < 6; i++) {
         struct mt_split r = know_after_pred(m, set, Q(f, out[i]), NULL);
         assert_int_equal(r.then_k, MT_KNOWN_FAIL);
         assert_int_equal(r.else_k, MT_UNKNOWN);
