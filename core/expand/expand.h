@@ -44,6 +44,8 @@ struct expand_ctx {
     size_t n_sites, cap_sites;
     void *priv;                     /* driver-private state (macro tables, memo) */
     struct pcase_macros *macros;    /* pattern macros and struct layouts (pcase_macros.h) */
+    struct pcase_scratch *scratch;  /* the pattern compilations' scratch arena
+                                       (pcase_compile.c), made on first use */
 };
 
 enum expand_head {

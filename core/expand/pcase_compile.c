@@ -556,11 +556,78 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
     return finish(c, m, form);
 }
 
+/* ---- the compilations' scratch arena ---------------------------------- */
+
 /* The compilation's own objects (patterns, match trees, the DAG, the memo
  * tables: most of the memory a compilation takes) live in a scratch arena
- * released when it ends, so a file's memory grows with its output only.
- * Out of memory in either arena releases the scratch one and goes on to
- * the handler that was installed before (nested compilations chain). */
+ * released to its mark when the compilation ends, so a file's memory grows
+ * with its output only.  One scratch arena serves every compilation of an
+ * expander (nested ones above the outer one's objects), so a compilation
+ * makes and frees no arena.  Its pages are blocks of the run's arena, each
+ * with its size before it: a page given back is kept as the spare when it
+ * is the largest yet, and the next page asked for is the spare, so a run
+ * keeps at most the pages of its largest compilation, about twice over. */
+struct pcase_scratch {
+    struct arena *main;   /* the run's arena, where the pages come from */
+    struct arena *a;      /* the scratch arena */
+    char *spare;          /* a page given back (its size block), or NULL */
+    size_t spare_n;       /* its bytes */
+};
+
+/* Room for a page's size before it, keeping the page aligned. */
+#define PAGE_HEAD ARENA_ALIGN
+
+static void *scratch_alloc(void *ctx, size_t n)
+{
+    struct pcase_scratch *s = ctx;
+    if (s->spare && s->spare_n >= n) {
+        char *p = s->spare;
+        s->spare = NULL;
+        s->spare_n = 0;
+        return p + PAGE_HEAD;
+    }
+    char *p = arena_alloc(s->main, n + PAGE_HEAD); /* out of memory: jumps */
+    *(size_t *)p = n;
+    return p + PAGE_HEAD;
+}
+
+/* A page the scratch arena gives back: kept when the largest yet (the
+ * others stay in the run's arena, which releases them with the run). */
+static void scratch_free(void *ctx, void *page)
+{
+    struct pcase_scratch *s = ctx;
+    char *p = (char *)page - PAGE_HEAD;
+    size_t n = *(size_t *)p;
+    if (n > s->spare_n) {
+        s->spare = p;
+        s->spare_n = n;
+        /* the next page asked for is the spare (less than its bytes
+         * by more than a page's header) */
+        s->a->next_page = n > 4 * PAGE_HEAD ? n - 4 * PAGE_HEAD : 0;
+    }
+}
+
+/* The expander's scratch arena, made in the run's arena on first use
+ * (the expander lives there too). */
+static struct arena *scratch_arena(struct pcase_run *c)
+{
+    struct pcase_scratch *s = c->x->scratch;
+    struct arena *main = c->L->a;
+    if (!s) {
+        s = ARENA_NEW(main, struct pcase_scratch);
+        s->main = main;
+        struct arena_backing b = {scratch_alloc, scratch_free, s};
+        s->a = arena_new(&b); /* from main: never NULL */
+        /* its first page: a release to a mark inside it keeps the page */
+        (void)arena_alloc(s->a, 1);
+        c->x->scratch = s;
+    }
+    return s->a;
+}
+
+/* Out of memory in either arena releases the compilation's objects and
+ * goes on to the handler that was installed before (nested compilations
+ * chain). */
 struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool subject_user,
                          struct pcase_clause *cl, size_t n, struct emit_info *info)
 {
@@ -571,27 +638,24 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
     m.unique.first = 256; /* most compilations make a few hundred objects */
     struct arena *main = c->L->a;
     jmp_buf *outer = main->oom;
-    struct arena *scratch = arena_new(&main->backing);
-    if (!scratch) { /* out of memory, as if the run's arena had failed */
-        if (outer)
-            longjmp(*outer, 1);
-        abort();
-    }
+    struct arena *scratch = scratch_arena(c);
+    jmp_buf *outer_scratch = scratch->oom;
+    struct arena_mark mark = arena_mark(scratch);
     jmp_buf jb;
     if (setjmp(jb)) {
         arena_on_oom(main, outer);
-        arena_free(scratch);
+        arena_on_oom(scratch, outer_scratch);
+        arena_release(scratch, mark);
         if (outer)
             longjmp(*outer, 1);
         abort();
     }
-    if (main->limit) /* the budget left, shared */
-        scratch->limit = main->limit > main->total ? main->limit - main->total : 1;
     arena_on_oom(main, &jb);
     arena_on_oom(scratch, &jb);
     m.a = scratch;
     struct value *form = compile(c, &m, subject, subject_user, cl, n, info);
     arena_on_oom(main, outer);
-    arena_free(scratch);
+    arena_on_oom(scratch, outer_scratch);
+    arena_release(scratch, mark);
     return form;
 }

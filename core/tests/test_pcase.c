@@ -293,23 +293,66 @@ static bool run_failing(const char *text, long at, long *count)
     return oom;
 }
 
+/* Every allocation of a run of text fails in turn: each such run takes
+ * the out-of-memory exit and nothing leaks (cmocka checks every page).
+ * Returns the allocations the run asks for when none fails. */
+static long fail_each(const char *text)
+{
+    long n, count;
+    assert_false(run_failing(text, 0, &n));
+    for (long at = 1; at <= n; at++)
+        if (!run_failing(text, at, &count))
+            fail_msg("allocation %ld of %ld failed, but the run completed", at, n);
+    return n;
+}
+
+/* A pcase whose body holds a pcase of n clauses (a compilation larger
+ * than the scratch arena's first page when n is large). */
+static char *nested_text(struct arena *a, size_t n)
+{
+    struct buf b;
+    buf_init(&b, a);
+    buf_puts(&b, "(pcase (f) (`(,a . ,b) (pcase a");
+    for (size_t i = 0; i < n; i++)
+        buf_printf(&b, " (`(k%zu ,x . ,y) (g%zu x y b))", i, i);
+    buf_puts(&b, " (_ (pcase-let ((`(,c) b)) c)))) (_ 0))");
+    return (char *)buf_cstr(&b);
+}
+
 /* Out of memory at any allocation, also inside a compilation (whose
- * scratch arena must then be released) and inside a nested one (the
- * handlers chain): every such run takes the out-of-memory exit and
- * nothing leaks (cmocka checks every page). */
+ * objects in the scratch arena must then be released) and inside a
+ * nested one (the handlers chain): the run's arena and its page, then
+ * the page that holds the scratch arena's; a large nested compilation
+ * grows the scratch arena past its first page while the outer one is
+ * under way. */
 static void test_out_of_memory(void **state)
 {
     (void)state;
     const char *text = "(pcase (f) (`(,a . ,b) (pcase a (1 b) ((pred g) (h))"
                        " (_ (pcase-let ((`(,c) b)) c)))) (_ 0))";
-    long n, count;
-    assert_false(run_failing(text, 0, &n));
-    /* the run's arena and its page, then a scratch arena and its page for
-     * each of the three compilations */
-    assert_true(n >= 8);
-    for (long at = 1; at <= n; at++)
-        if (!run_failing(text, at, &count))
-            fail_msg("allocation %ld of %ld failed, but the run completed", at, n);
+    assert_true(fail_each(text) >= 3);
+    struct arena *a = support_arena();
+    assert_true(fail_each(nested_text(a, 300)) >= 4);
+    arena_free(a);
+}
+
+/* The compilations of a run share one scratch arena whose pages are
+ * taken from the run's arena: a run of 200 compilations asks for the
+ * pages its text and output need, not two allocations a compilation. */
+static void test_scratch_reused(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct buf b;
+    buf_init(&b, a);
+    for (int i = 0; i < 200; i++)
+        buf_printf(&b, "(pcase x (`(a ,y) (f%d y)) ((pred g) 1) (_ 2))\n", i);
+    long one, many;
+    assert_false(run_failing("(pcase x (`(a ,y) (f y)) ((pred g) 1) (_ 2))", 0, &one));
+    assert_false(run_failing(buf_cstr(&b), 0, &many));
+    assert_true(one <= 4);
+    assert_true(many <= 20); /* the run's arena grows with the text */
+    arena_free(a);
 }
 
 /* ---- pattern macros declared in the configuration ---- */
@@ -523,6 +566,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_linear_growth),
         cmocka_unit_test(test_deep_and_wide),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_scratch_reused),
         cmocka_unit_test(test_config_templates),
         cmocka_unit_test(test_dump),
         cmocka_unit_test(test_memo_stats),
