@@ -635,7 +635,11 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
     struct memo_hooks hooks = {hook_gensym, hook_code, c};
     int depth = c->x->max_depth > 0 ? c->x->max_depth * 4 : 0;
     memo_ctx_init(&m, c->L, &hooks, c->x->memo, depth > 8000 || !depth ? 8000 : depth);
-    m.unique.first = 256; /* most compilations make a few hundred objects */
+    /* most compilations make a few hundred objects: room for the ones of
+     * patterns of up to 51 objects (compile's memo_reserve) without a
+     * rehash, and for all of nineteen compilations in twenty; 2 KiB of
+     * hashes to zero (a larger table is zeroed by a slower path) */
+    m.unique.first = 512;
     struct arena *main = c->L->a;
     jmp_buf *outer = main->oom;
     struct arena *scratch = scratch_arena(c);
