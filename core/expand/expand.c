@@ -466,13 +466,12 @@ static bool untouched(struct arena *a, struct priv *p, struct value *code)
     }
 }
 
-/* Walk code; on a depth overflow of the walker itself, record it. */
-static struct value *walk(struct expand_ctx *x, struct value *code)
+/* Walk code that untouched() did not rule out; on a depth overflow of
+ * the walker itself, record it. */
+static struct value *walk_touched(struct expand_ctx *x, struct value *code)
 {
     struct walker w;
     struct priv *p = priv_of(x);
-    if (untouched(x->L->a, p, code))
-        return code;
     /* code that is itself a form to expand (the usual top-level form, a
      * body form that is a nested pcase) needs no walker: the walk would
      * stop at its root */
@@ -499,6 +498,14 @@ static struct value *walk(struct expand_ctx *x, struct value *code)
                     w.circular ? "circular list in a code position"
                                : "nesting too deep to walk");
     return r;
+}
+
+/* Walk code, unless the look through it finds nothing to do. */
+static struct value *walk(struct expand_ctx *x, struct value *code)
+{
+    if (untouched(x->L->a, priv_of(x), code))
+        return code;
+    return walk_touched(x, code);
 }
 
 /* ---- public entry points ---- */
@@ -596,6 +603,15 @@ struct value *expand_code(struct expand_ctx *x, struct value *code)
     if (!enter(x, code))
         return NULL;
     struct value *r = walk(x, code);
+    x->depth--;
+    return r;
+}
+
+struct value *expand_code_touched(struct expand_ctx *x, struct value *code)
+{
+    if (!enter(x, code))
+        return NULL;
+    struct value *r = walk_touched(x, code);
     x->depth--;
     return r;
 }

@@ -97,6 +97,11 @@ struct value *expand_code(struct expand_ctx *x, struct value *code);
  * callers that keep expansions in a table (most code needs no entry). */
 bool expand_unchanged(struct expand_ctx *x, struct value *code);
 
+/* expand_code of code for which expand_unchanged has just answered
+ * false: the look through code is not made again (code holding a nested
+ * form is looked through up to it, then walked). */
+struct value *expand_code_touched(struct expand_ctx *x, struct value *code);
+
 /* A fresh temporary with base name base ("x", "val", ...): an uninterned
  * symbol, named when printed (gensym.h).  A base starting with '_'
  * ("_") marks a temporary bound only for its side effects. */

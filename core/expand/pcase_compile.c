@@ -92,7 +92,7 @@ struct value *pcase_code(struct pcase_run *c, struct value *form)
     if (!e) {
         e = ARENA_NEW(c->L->a, struct code_entry);
         e->form = form;
-        e->expanded = expand_code(c->x, form);
+        e->expanded = expand_code_touched(c->x, form);
         struct memo_key k = {1, (uint32_t)c->code.n, {NULL, NULL, NULL, NULL}};
         memo_insert(base_ctx(c), &c->code, &k, h, e); /* expand_code may add */
     }

@@ -370,10 +370,17 @@ static void test_unchanged(void **state)
     assert_false(expand_unchanged(&f->x, v[2])); /* a stray cond* keyword */
     assert_true(expand_unchanged(&f->x, v[3]));  /* not the macros */
     assert_false(expand_unchanged(&f->x, v[4])); /* circular: walked */
+    /* code found touched is walked as expand_code walks it */
+    assert_string_equal(pr(f, expand_code_touched(&f->x, v[1])),
+                        "(f (h (pcase-done x a)))");
+    assert_string_equal(pr(f, expand_code_touched(&f->x, v[2])),
+                        pr(f, expand_code(&f->x, v[2])));
     f->x.depth = f->x.max_depth; /* expand_code would report the depth */
     assert_false(expand_unchanged(&f->x, v[0]));
     assert_null(expand_code(&f->x, v[0]));
     assert_int_equal(f->diags.n_errors, 1);
+    assert_null(expand_code_touched(&f->x, v[1]));
+    assert_int_equal(f->diags.n_errors, 2);
     fx_free(f);
 }
 
