@@ -923,14 +923,9 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
                         const struct emit_clause *cl, size_t n,
                         struct emit_info *info)
 {
-    struct em e;
-    memset(&e, 0, sizeof e);
-    e.m = m;
-    e.L = m->L;
+    struct em e = {.m = m, .L = m->L, .rsubj = rsubj, .cl = cl};
     e.epoch = memo_epoch(m);
     e.progn = sym(&e, "progn");
-    e.rsubj = rsubj;
-    e.cl = cl;
     e.ci = ARENA_NEWN(m->a, struct cinfo, n + 1);
     memset(e.ci, 0, (n + 1) * sizeof *e.ci);
     e.info = info ? info : ARENA_NEWN(m->a, struct emit_info, n + 1);
