@@ -494,7 +494,7 @@ static struct value *emit_dag(struct pcase_run *c, struct memo_ctx *m,
                               struct value *expanded, struct pcase_clause *cl,
                               size_t n, struct emit_info *info)
 {
-    struct emit_clause *ec = ARENA_NEWN(c->L->a, struct emit_clause, n + 1);
+    struct emit_clause *ec = ARENA_NEWN(m->a, struct emit_clause, n + 1); /* for emit_form only */
     for (size_t i = 0; i < n; i++)
         ec[i] = (struct emit_clause){cl[i].kind, cl[i].body, cl[i].user,
                                      cl[i].vars, cl[i].n_vars, cl[i].used};
