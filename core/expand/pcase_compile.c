@@ -15,10 +15,8 @@
  */
 #include "expand/pcase_int.h"
 
-#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "lisp/print.h"
@@ -625,9 +623,9 @@ static struct arena *scratch_arena(struct pcase_run *c)
     return s->a;
 }
 
-/* Out of memory in either arena releases the compilation's objects and
- * goes on to the handler that was installed before (nested compilations
- * chain). */
+/* Out of memory needs no handler here: the scratch arena's pages are the
+ * run's memory, which the run's handler gives back whole, so the scratch
+ * arena jumps where the run's arena does. */
 struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool subject_user,
                          struct pcase_clause *cl, size_t n, struct emit_info *info)
 {
@@ -640,26 +638,11 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
      * rehash, and for all of nineteen compilations in twenty; 2 KiB of
      * hashes to zero (a larger table is zeroed by a slower path) */
     m.unique.first = 512;
-    struct arena *main = c->L->a;
-    jmp_buf *outer = main->oom;
     struct arena *scratch = scratch_arena(c);
-    jmp_buf *outer_scratch = scratch->oom;
+    arena_on_oom(scratch, c->L->a->oom);
     struct arena_mark mark = arena_mark(scratch);
-    jmp_buf jb;
-    if (setjmp(jb)) {
-        arena_on_oom(main, outer);
-        arena_on_oom(scratch, outer_scratch);
-        arena_release(scratch, mark);
-        if (outer)
-            longjmp(*outer, 1);
-        abort();
-    }
-    arena_on_oom(main, &jb);
-    arena_on_oom(scratch, &jb);
     m.a = scratch;
     struct value *form = compile(c, &m, subject, subject_user, cl, n, info);
-    arena_on_oom(main, outer);
-    arena_on_oom(scratch, outer_scratch);
     arena_release(scratch, mark);
     return form;
 }

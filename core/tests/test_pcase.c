@@ -319,12 +319,11 @@ static char *nested_text(struct arena *a, size_t n)
     return (char *)buf_cstr(&b);
 }
 
-/* Out of memory at any allocation, also inside a compilation (whose
- * objects in the scratch arena must then be released) and inside a
- * nested one (the handlers chain): the run's arena and its page, then
- * the page that holds the scratch arena's; a large nested compilation
- * grows the scratch arena past its first page while the outer one is
- * under way. */
+/* Out of memory at any allocation, also inside a compilation and inside
+ * a nested one, takes the run's exit (the scratch arena's pages are the
+ * run's memory): the run's arena and its page, then the page that holds
+ * the scratch arena's; a large nested compilation grows the scratch
+ * arena past its first page while the outer one is under way. */
 static void test_out_of_memory(void **state)
 {
     (void)state;
