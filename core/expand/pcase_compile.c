@@ -11,7 +11,8 @@
  *
  * Functions, in order: pcase_diag, pcase_show, pcase_code and the hooks,
  * pcase_init, warnings (unreachable-clause, unused-variable), the
- * description of a path (exhaustive-can-fail), pcase_compile and its steps.
+ * description of a path (exhaustive-can-fail), the steps of a
+ * compilation, the scratch arena the compilations share, pcase_compile.
  */
 #include "expand/pcase_int.h"
 
@@ -492,7 +493,8 @@ static struct value *emit_dag(struct pcase_run *c, struct memo_ctx *m,
                               struct value *expanded, struct pcase_clause *cl,
                               size_t n, struct emit_info *info)
 {
-    struct emit_clause *ec = ARENA_NEWN(m->a, struct emit_clause, n + 1); /* for emit_form only */
+    /* read by emit_form only: the compilation's memory */
+    struct emit_clause *ec = ARENA_NEWN(m->a, struct emit_clause, n + 1);
     for (size_t i = 0; i < n; i++)
         ec[i] = (struct emit_clause){cl[i].kind, cl[i].body, cl[i].user,
                                      cl[i].vars, cl[i].n_vars, cl[i].used};
