@@ -32,32 +32,6 @@ static inline uint64_t load4(const char *p)
     return w;
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
-    return h ^ (h >> 32);
-}
-
-/* The symbol's hash (value_symbol.hash): eight bytes at a time (the last
- * word overlapping the one before it); short names in one step.
- * Deterministic across runs and hosts. */
-static inline uint32_t hash_name(const char *s, size_t n)
-{
-    uint64_t h = (uint64_t)n * UINT64_C(0xC2B2AE3D27D4EB4F);
-    if (n >= 8) {
-        for (size_t k = 0; k + 8 < n; k += 8)
-            h = mix(h, intern_load8(s + k));
-        h = mix(h, intern_load8(s + n - 8));
-    } else if (n >= 4) {
-        h = mix(h, load4(s) | load4(s + n - 4) << 32);
-    } else if (n > 0) {
-        h = mix(h, (uint8_t)s[0] | (uint32_t)(uint8_t)s[n / 2] << 8 |
-                       (uint32_t)(uint8_t)s[n - 1] << 16);
-    }
-    h = mix(h, 0);
-    return (uint32_t)h;
-}
-
 /* The key of the n bytes at s (see intern.h), reading no byte outside
  * them: words that overlap, shifted. */
 static inline void name_key(const char *s, size_t n, uint64_t *w0, uint64_t *w1)
@@ -113,9 +87,12 @@ static uint64_t copy_long_name(char *dst, const char *name, size_t len)
 
 /* A symbol and its name in one block, the name zero-padded to 16 bytes
  * at least (its key, intern.h), the key w0, w1 of a name of up to 16
- * bytes stored as two words (zero bytes after the name: its NUL). */
+ * bytes stored as two words (zero bytes after the name: its NUL).  Its
+ * hash is mix, the name's intern_mix: a function of the name only, which
+ * the table's lookup has computed already. */
 static INTERN_INLINE struct value *new_symbol(struct lisp *L, const char *name, size_t len,
-                                              uint64_t w0, uint64_t w1, bool interned)
+                                              uint64_t w0, uint64_t w1, uint32_t mix,
+                                              bool interned)
 {
     char *block = arena_alloc(interned ? L->sym_a : L->a,
                               SYMBOL_SIZE + (len < 16 ? 16 : len + 1));
@@ -132,7 +109,7 @@ static INTERN_INLINE struct value *new_symbol(struct lisp *L, const char *name, 
     v->kind = VK_SYMBOL;
     v->u.sym.name = copy;
     v->u.sym.len = (uint32_t)len;
-    v->u.sym.hash = hash_name(name, len);
+    v->u.sym.hash = mix;
     v->u.sym.interned = interned;
     v->u.sym.multibyte = (acc & HIGHS) != 0;
     v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
@@ -147,7 +124,7 @@ static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
 {
     uint64_t w0, w1;
     name_key(name, len, &w0, &w1);
-    return new_symbol(L, name, len, w0, w1, interned);
+    return new_symbol(L, name, len, w0, w1, intern_mix(name, len, w0, w1), interned);
 }
 
 /* cap free slots (INTERN_FREE is all ones). */
@@ -190,7 +167,7 @@ struct value *intern_add_at(struct lisp *L, struct intern_slot *free, const char
         rehash(L, t->cap * 2);
         free = free_slot(t, mix);
     }
-    struct value *sym = new_symbol(L, name, len, w0, w1, true);
+    struct value *sym = new_symbol(L, name, len, w0, w1, mix, true);
     free->mixlen = mix | (uint64_t)len << 32;
     free->sym = sym;
     t->n++;

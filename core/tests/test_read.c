@@ -477,6 +477,50 @@ static void names_while_the_table_grows(void **state)
     arena_free(f.a);
 }
 
+/* The printer's class a symbol gets when the reader makes it agrees
+ * with what the printer finds for its name: names with `.` and `?` at
+ * each place of their words (the first two, the ones past 16 bytes, the
+ * last one overlapping the one before it), and plain ones. */
+static void symbols_know_whether_they_print_plainly(void **state)
+{
+    (void)state;
+    struct fx f = fx_new();
+    struct buf b;
+    buf_init(&b, f.a);
+    buf_puts(&b, "(a foo-bar x\177y 1+ <= ?a");
+    const char *marks = ".?";
+    for (int len = 1; len <= 40; len++)
+        for (int at = 0; at <= len; at++)
+            for (int m = 0; m < 2; m++) {
+                char name[48];
+                for (int k = 0; k < len; k++)
+                    name[k] = (char)('a' + (k + len) % 26);
+                if (at > 0 && at < len)
+                    name[at] = marks[m];
+                name[len] = 0;
+                buf_puts(&b, " ");
+                buf_puts(&b, name);
+            }
+    buf_puts(&b, ")                    ");
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)b.data, b.len, &r));
+    size_t known = 0, escaped = 0;
+    for (const struct value *l = r.forms[0].v; l != f.L->nil; l = value_cdr(l)) {
+        struct value *sym = value_car(l);
+        if (sym->kind != VK_SYMBOL || !sym->u.sym.plain)
+            continue;
+        uint8_t mine = sym->u.sym.plain;
+        sym->u.sym.plain = 0;
+        if (print_symbol_plain(sym) != (mine == 1))
+            fail_msg("%s: reader says %d", sym->u.sym.name, mine);
+        known++;
+        escaped += mine == 2;
+    }
+    assert_true(known > 1600);
+    assert_true(escaped > 1400);
+    arena_free(f.a);
+}
+
 /* A string of one escape "\\X" holds the character ?\\X stands for, for
  * every printable ASCII X that is all of its escape (the reader takes
  * the usual ones from a table, the character literal from lex_escape). */
@@ -813,6 +857,7 @@ int main(void)
         cmocka_unit_test(origin_map_across_chunks),
         cmocka_unit_test(origin_of_the_machines_tokens),
         cmocka_unit_test(names_while_the_table_grows),
+        cmocka_unit_test(symbols_know_whether_they_print_plainly),
         cmocka_unit_test(string_escapes_agree_with_characters),
         cmocka_unit_test(own_scanning_matches_lexer),
         cmocka_unit_test(boolvec_in_a_list),
