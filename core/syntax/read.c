@@ -491,13 +491,16 @@ static READ_INLINE uint8_t plain_class(const uint8_t *name, size_t n, uint64_t w
 }
 
 /* A name plain_symbol did not find (one in seven), out of the way of
- * the lookups: its key is found again here, so that nothing computed
- * there lives across the call. */
+ * the lookups: its key and mix are found again here, so that nothing
+ * computed there lives across the call (the registers of the machine's
+ * loop are few), and the symbol goes to the first free slot from its
+ * mix without a second look at the names on the way. */
 static READ_COLD struct value *intern_new_name(struct reader *R, const uint8_t *name, size_t n)
 {
     uint64_t w0, w1;
     plain_key(name, n, &w0, &w1);
-    struct value *sym = intern_symbol_key(R->L, (const char *)name, n, w0, w1);
+    const char *cname = (const char *)name;
+    struct value *sym = intern_add(R->L, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
     sym->u.sym.plain = plain_class(name, n, w0, w1);
     table_load(R);
     return sym;
