@@ -1138,15 +1138,42 @@ static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
     return put_item(R, intern_symbol(R->L, name, k), (uint32_t)at, (uint32_t)q, it);
 }
 
+/* The closing quote of the string whose text goes on at q (just after
+ * a backslash or a byte >= 0x80 that lex_plain_string_end stopped at),
+ * as the lexer finds it: a backslash hides the byte after it.  n when
+ * the string does not end. */
+static size_t escaped_string_end(const uint8_t *s, size_t n, size_t q)
+{
+    while (q < n && s[q] != '"') {
+        q += s[q] == '\\' ? 2 : 1;
+        if (q < n)
+            q = lex_plain_string_end(s, n, q);
+    }
+    return q < n ? q : n;
+}
+
 /* A string at *p: inline when its bytes are its characters (ASCII, no
- * backslash), the lexer's otherwise (and when it does not end). */
+ * backslash); decoded here from its text when it has escapes or other
+ * characters (one scan for its end, not the lexer's token); the
+ * lexer's when it does not end, for the error. */
 static int plain_string(struct reader *R, const uint8_t *s, size_t n, size_t *p,
                         struct item *it)
 {
     size_t at = *p, q = lex_plain_string_end(s, n, at + 1);
-    if (q >= n || s[q] != '"')
+    struct value *v;
+    if (q < n && s[q] != '"') {
+        q = escaped_string_end(s, n, q);
+        if (q >= n)
+            return lexer_token(R, p, it);
+        struct lex_token t = {.start = (uint32_t)at, .end = (uint32_t)q + 1,
+                              .kind = LK_STRING, .flags = LEX_ESCAPED};
+        if (!read_string_token(R, &t, &v))
+            return -1;
+    } else if (q < n) {
+        v = read_make_string(R, s + at + 1, q - at - 1, false, q - at - 1);
+    } else {
         return lexer_token(R, p, it);
-    struct value *v = read_make_string(R, s + at + 1, q - at - 1, false, q - at - 1);
+    }
     origin_new(R, v, (uint32_t)at, (uint32_t)q + 1, 0, 0);
     *p = after_token(s, n, q + 1);
     return put_item(R, v, (uint32_t)at, (uint32_t)q + 1, it);

@@ -662,6 +662,8 @@ static void own_scanning_matches_lexer(void **state)
         "caf\303\251", "\303\251t\303\251", "ab|{c}@:", "aaaaaaaaaaaaaaaa",
         "a-symbol-longer-than-sixteen", "\"\"", "\"str\"", "\"a\\\"b\"", "\"\303\251\"",
         "\"a long string of more than eight bytes\"", "#x1F", "##",
+        "\"x\\\\\"", "\"\\n\\t\303\251 ok, and eight more bytes\\\"\"",
+        "\"a\\\nb\"", "\"\303\251\\\"\303\251\\\\\"",
         "#:u", "\177", "a\177b",
     };
     static const char *const seps[] = {" ", "  ", "\n", "\t", " ;c\n", "\302\240", "\f "};
