@@ -145,11 +145,11 @@ static inline void origin_new(struct reader *R, struct value *v, uint32_t start,
  * value_string's). */
 #define STRING_SIZE (offsetof(struct value, u) + sizeof(struct value_string))
 
-/* A string value over data already in the arena (NUL-terminated). */
-static struct value *string_over(struct reader *R, uint8_t *data, size_t len,
-                                 bool multibyte, size_t nchars)
+/* Make v, STRING_SIZE bytes of the arena, the string of data (in the
+ * arena, with room for its NUL). */
+static inline struct value *string_at(struct value *v, uint8_t *data, size_t len,
+                                      bool multibyte, size_t nchars)
 {
-    struct value *v = arena_alloc(R->a, STRING_SIZE);
     v->kind = VK_STRING;
     v->origin = 0;
     data[len] = 0;
@@ -161,12 +161,20 @@ static struct value *string_over(struct reader *R, uint8_t *data, size_t len,
     return v;
 }
 
+/* A string value over data already in the arena. */
+static struct value *string_over(struct reader *R, uint8_t *data, size_t len,
+                                 bool multibyte, size_t nchars)
+{
+    return string_at(arena_alloc(R->a, STRING_SIZE), data, len, multibyte, nchars);
+}
+
+/* A copy of data: the value and its bytes in one block (one allocation). */
 struct value *read_make_string(struct reader *R, const uint8_t *data, size_t len,
                                bool multibyte, size_t nchars)
 {
-    uint8_t *copy = arena_alloc(R->a, len + 1);
-    memcpy(copy, data, len);
-    return string_over(R, copy, len, multibyte, nchars);
+    uint8_t *block = arena_alloc(R->a, STRING_SIZE + len + 1);
+    memcpy(block + STRING_SIZE, data, len);
+    return string_at((struct value *)block, block + STRING_SIZE, len, multibyte, nchars);
 }
 
 /* A string being decoded: internal encoding, plus Emacs's two flags. */
