@@ -127,11 +127,13 @@ static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
     return new_symbol(L, name, len, w0, w1, intern_mix(name, len, w0, w1), interned);
 }
 
-/* cap free slots (INTERN_FREE is all ones). */
+/* cap free slots: only their mixlen words are written (a free slot's
+ * symbol is never read), half the bytes of the table. */
 static struct intern_slot *new_slots(struct arena *a, size_t cap)
 {
     struct intern_slot *slots = arena_alloc(a, cap * sizeof *slots);
-    memset(slots, 0xFF, cap * sizeof *slots);
+    for (size_t k = 0; k < cap; k++)
+        slots[k].mixlen = INTERN_FREE;
     return slots;
 }
 
