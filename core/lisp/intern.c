@@ -195,8 +195,8 @@ struct value *intern_find(struct lisp *L, const char *name, size_t len)
 {
     uint64_t w0, w1;
     name_key(name, len, &w0, &w1);
-    struct intern_slot *free;
-    return intern_lookup_key(L->tab, name, len, w0, w1, intern_mix(name, len, w0, w1), &free);
+    struct intern_slot *s = intern_probe(L->tab, name, len, w0, w1, intern_mix(name, len, w0, w1));
+    return s->mixlen != INTERN_FREE ? s->sym : NULL;
 }
 
 struct value *intern_symbol(struct lisp *L, const char *name, size_t len)

@@ -121,7 +121,7 @@ struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t 
                          uint64_t w1, uint32_t mix);
 
 /* intern_add for a name whose free slot a lookup has found (see
- * intern_lookup_key); the slot is checked against the table's load. */
+ * intern_probe); the slot is checked against the table's load. */
 struct value *intern_add_at(struct lisp *L, struct intern_slot *free, const char *name,
                             size_t len, uint64_t w0, uint64_t w1, uint32_t mix);
 
@@ -145,15 +145,16 @@ static inline bool intern_same_tail(const char *a, const char *b, size_t len)
     return intern_load8(a + len - 8) == intern_load8(b + len - 8);
 }
 
-/* The interned symbol with this name, whose key is (w0, w1) and mix
- * intern_mix's, in the table's slots (mask: its capacity less one), or
- * NULL and in *free the free slot where it goes: the slot's mix and
- * length, then the key, compared in words (and the rest of a name longer
- * than 16 bytes), with no call. */
-static inline struct value *intern_lookup_in(struct intern_slot *slots, size_t mask,
-                                             const char *name, size_t len, uint64_t w0,
-                                             uint64_t w1, uint32_t mix,
-                                             struct intern_slot **free)
+/* The slot of the interned symbol with this name, whose key is (w0, w1)
+ * and mix intern_mix's, in the table's slots (mask: its capacity less
+ * one), or else the free slot where it goes (its mixlen INTERN_FREE):
+ * the slot's mix and length, then the key, compared in words (and the
+ * rest of a name longer than 16 bytes), with no call.  One answer, so
+ * that a caller that makes the symbol out of line (intern_add_at) keeps
+ * only the slot across the call. */
+static inline struct intern_slot *intern_probe_in(struct intern_slot *slots, size_t mask,
+                                                  const char *name, size_t len,
+                                                  uint64_t w0, uint64_t w1, uint32_t mix)
 {
     uint64_t want = mix | (uint64_t)len << 32;
     for (size_t j = mix & mask;; j = (j + 1) & mask) {
@@ -162,21 +163,19 @@ static inline struct value *intern_lookup_in(struct intern_slot *slots, size_t m
             const char *sn = intern_name_of(s->sym);
             if (intern_load8(sn) == w0 && intern_load8(sn + 8) == w1 &&
                 (len <= 16 || intern_same_tail(sn, name, len)))
-                return s->sym;
+                return s;
         }
-        if (s->mixlen == INTERN_FREE) {
-            *free = s;
-            return NULL;
-        }
+        if (s->mixlen == INTERN_FREE)
+            return s;
     }
 }
 
-/* intern_lookup_in of the table t. */
-static inline struct value *intern_lookup_key(const struct intern_table *t, const char *name,
-                                              size_t len, uint64_t w0, uint64_t w1,
-                                              uint32_t mix, struct intern_slot **free)
+/* intern_probe_in of the table t. */
+static inline struct intern_slot *intern_probe(const struct intern_table *t, const char *name,
+                                               size_t len, uint64_t w0, uint64_t w1,
+                                               uint32_t mix)
 {
-    return intern_lookup_in(t->slots, t->cap - 1, name, len, w0, w1, mix, free);
+    return intern_probe_in(t->slots, t->cap - 1, name, len, w0, w1, mix);
 }
 
 /* intern_symbol for a caller that has the name's key (w0, w1) already:
@@ -185,9 +184,8 @@ static inline struct value *intern_symbol_key(struct lisp *L, const char *name, 
                                               uint64_t w0, uint64_t w1)
 {
     uint32_t mix = intern_mix(name, len, w0, w1);
-    struct intern_slot *free;
-    struct value *sym = intern_lookup_key(L->tab, name, len, w0, w1, mix, &free);
-    return sym ? sym : intern_add_at(L, free, name, len, w0, w1, mix);
+    struct intern_slot *s = intern_probe(L->tab, name, len, w0, w1, mix);
+    return s->mixlen != INTERN_FREE ? s->sym : intern_add_at(L, s, name, len, w0, w1, mix);
 }
 
 /* intern_cstr's memory for the name at this address. */

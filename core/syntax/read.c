@@ -499,16 +499,18 @@ static READ_INLINE uint8_t plain_class(const uint8_t *name, size_t n, uint64_t w
 }
 
 /* A name plain_symbol did not find (one in seven), out of the way of
- * the lookups: its key and mix are found again here, so that nothing
- * computed there lives across the call (the registers of the machine's
- * loop are few), and the symbol goes to the first free slot from its
- * mix without a second look at the names on the way. */
-static READ_COLD struct value *intern_new_name(struct reader *R, const uint8_t *name, size_t n)
+ * the lookups: its key and mix are found again here, so that only the
+ * free slot where the lookup ended lives across the call (the registers
+ * of the machine's loop are few).  The symbol goes there: R->islots are
+ * the table's slots, table_load following every intern of the machine. */
+static READ_COLD struct value *intern_new_name(struct reader *R, const uint8_t *name, size_t n,
+                                               struct intern_slot *free)
 {
     uint64_t w0, w1;
     plain_key(name, n, &w0, &w1);
     const char *cname = (const char *)name;
-    struct value *sym = intern_add(R->L, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
+    struct value *sym =
+        intern_add_at(R->L, free, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
     sym->u.sym.plain = plain_class(name, n, w0, w1);
     table_load(R);
     return sym;
@@ -525,10 +527,9 @@ static READ_INLINE struct value *plain_symbol(struct reader *R, const uint8_t *n
         return intern_slow(R, cname, n);
     uint64_t w0, w1;
     plain_key(name, n, &w0, &w1);
-    struct intern_slot *free;
-    struct value *sym = intern_lookup_in(R->islots, R->imask, cname, n, w0, w1,
-                                         intern_mix(cname, n, w0, w1), &free);
-    return sym ? sym : intern_new_name(R, name, n);
+    struct intern_slot *s =
+        intern_probe_in(R->islots, R->imask, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
+    return s->mixlen != INTERN_FREE ? s->sym : intern_new_name(R, name, n, s);
 }
 
 /* Is s[0..n) the digits of an integer below 10^18 (most numbers)?  If so,
