@@ -1346,7 +1346,8 @@ static READ_INLINE struct frame *fast_push(struct reader *R, struct cursor *c, u
     f->dot = 0;
     f->flags = c->lim != R->items ? FRAME_IN_LIST : 0;
     f->start = start;
-    f->tok_end = start + (uint32_t)len;
+    if (kind != FR_LIST) /* a list's is its start plus one, and unused */
+        f->tok_end = start + (uint32_t)len;
     f->base = (uint32_t)(c->top - R->items);
     c->lim = kind == FR_LIST || kind == FR_VECTOR ? R->items + R->capitems : R->items;
     c->at += len;
