@@ -962,6 +962,9 @@ static const uint8_t single_kind[256] = {
 
 size_t lex_skip_trivia(const uint8_t *text, size_t n, size_t p)
 {
+    /* the reader's usual case: the newline or space between two forms */
+    if (p + 1 < n && text[p] <= ' ' && text[p + 1] > ' ' && !trivia_start[text[p + 1]])
+        return p + 1;
     return skip_trivia(text, n, p);
 }
 
