@@ -358,13 +358,21 @@ static bool scan_string(struct lex *lx, size_t p, struct lex_token *t, size_t *e
     return true;
 }
 
+/* The high bit of each byte of w that is ASCII and neither a quote nor a
+ * backslash.  Over the low seven bits of each byte, x + 0x7F reaches the
+ * high bit unless x is zero, and carries into no other byte. */
+static inline uint64_t plain_string_bytes(uint64_t w)
+{
+    uint64_t low = w & ~HIGHS, seven = ONES * 0x7F;
+    return ((low ^ (ONES * '"')) + seven) & ((low ^ (ONES * '\\')) + seven) & ~w & HIGHS;
+}
+
 size_t lex_plain_string_end(const uint8_t *s, size_t n, size_t q)
 {
     while (n - q >= 8) {
-        uint64_t w = load8(s + q);
-        uint64_t m = zero_bytes(w ^ (ONES * '"')) | zero_bytes(w ^ (ONES * '\\')) | (w & HIGHS);
-        if (m)
-            return q + first_byte(m);
+        uint64_t ok = plain_string_bytes(load8(s + q));
+        if (ok != HIGHS)
+            return q + first_byte(~ok & HIGHS);
         q += 8;
     }
     while (q < n && s[q] != '"' && s[q] != '\\' && s[q] < 0x80)

@@ -184,6 +184,48 @@ static void lexical_errors(void **state)
     }
 }
 
+/* The scans that go a word at a time stop where a byte at a time would:
+ * every byte value at every place of a run of plain bytes, the words
+ * and the tail after them. */
+static void scans_stop_at_the_first_byte_they_must(void **state)
+{
+    (void)state;
+    uint8_t text[40];
+    for (unsigned b = 0; b < 256; b++)
+        for (size_t at = 1; at < sizeof text; at++) {
+            memset(text, 'a', sizeof text);
+            text[at] = (uint8_t)b;
+            size_t n = sizeof text;
+            bool string_stop = b == '"' || b == '\\' || b >= 0x80;
+            size_t want = string_stop ? at : n;
+            if (lex_plain_string_end(text, n, 1) != want)
+                fail_msg("string: byte %u at %zu", b, at);
+            want = lex_atom_stop[b] ? at : n;
+            if (lex_plain_end(text, n, 1) != want)
+                fail_msg("atom: byte %u at %zu", b, at);
+        }
+}
+
+/* One blank before a token is passed at once; everything else as before:
+ * a comment, a #! line or an NBSP after the blank, two blanks, the end. */
+static void trivia_before_a_token(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t want;
+    } cases[] = {
+        {"\n(a)", 1}, {" a", 1}, {"\t\n(", 2}, {"\n;c\n(", 4}, {"\n#!x\n(", 5},
+        {"\n\302\240(", 3}, {"\n", 1}, {"(", 0}, {"\n#'a", 1}, {"", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const char *t = cases[k].text;
+        size_t got = lex_skip_trivia((const uint8_t *)t, strlen(t), 0);
+        if (got != cases[k].want)
+            fail_msg("case %zu: %zu, want %zu", k, got, cases[k].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -193,6 +235,8 @@ int main(void)
         cmocka_unit_test(decoding),
         cmocka_unit_test(docref_skips_and_line_skips),
         cmocka_unit_test(lexical_errors),
+        cmocka_unit_test(scans_stop_at_the_first_byte_they_must),
+        cmocka_unit_test(trivia_before_a_token),
     };
     return SUPPORT_RUN(tests);
 }
