@@ -1117,6 +1117,15 @@ static inline int put_item(struct reader *R, struct value *v, uint32_t start, ui
     return r;
 }
 
+/* Is the atom at `at` a backslash and a comma, nothing more: the symbol
+ * `,`?  What follows must end it the way escaped_atom's scan ends a name. */
+static inline bool escaped_comma(const uint8_t *s, size_t n, size_t at)
+{
+    if (n - at < 2 || s[at] != '\\' || s[at + 1] != ',')
+        return false;
+    return n - at == 2 || (lex_atom_stop[s[at + 2]] && s[at + 2] != '\\' && s[at + 2] < 0x80);
+}
+
 /* Longest name escaped_atom builds on the stack. */
 #define ESCAPED_MAX 64
 
@@ -1129,6 +1138,10 @@ static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
 {
     char name[ESCAPED_MAX];
     size_t at = *p, q = at, k = 0;
+    if (escaped_comma(s, n, at)) { /* most of them (backquote patterns) */
+        *p = at + 2;
+        return put_item(R, R->L->comma, (uint32_t)at, (uint32_t)at + 2, it);
+    }
     while (q < n && k < ESCAPED_MAX) {
         uint8_t b = s[q];
         if (b == '\\') {

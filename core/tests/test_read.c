@@ -657,7 +657,7 @@ static void own_scanning_matches_lexer(void **state)
     (void)state;
     static const char *const toks[] = {
         "a", "foo-bar", "x1", "1", "-1", "+", "-", "1.5", ".5", "1e3", "a.b", "a?b",
-        "\\(x", "ab\\ c", "\\,", "a\\\\b", "\\\303\251", "x\\\n",
+        "\\(x", "ab\\ c", "\\,", "\\,a", "\\,\\,", "\\,\303\251", "a\\\\b", "\\\303\251", "x\\\n",
         "a-name-with-an-escape-\\ and-more-than-sixty-four-bytes-of-name-in-all-xx",
         "caf\303\251", "\303\251t\303\251", "ab|{c}@:", "aaaaaaaaaaaaaaaa",
         "a-symbol-longer-than-sixteen", "\"\"", "\"str\"", "\"a\\\"b\"", "\"\303\251\"",
