@@ -128,12 +128,17 @@ static struct value *make_symbol(struct lisp *L, const char *name, size_t len,
 }
 
 /* cap free slots: only their mixlen words are written (a free slot's
- * symbol is never read), half the bytes of the table. */
+ * symbol is never read), half the bytes of the table, four a turn (cap
+ * is a power of two, 256 or more). */
 static struct intern_slot *new_slots(struct arena *a, size_t cap)
 {
     struct intern_slot *slots = arena_alloc(a, cap * sizeof *slots);
-    for (size_t k = 0; k < cap; k++)
+    for (size_t k = 0; k < cap; k += 4) {
         slots[k].mixlen = INTERN_FREE;
+        slots[k + 1].mixlen = INTERN_FREE;
+        slots[k + 2].mixlen = INTERN_FREE;
+        slots[k + 3].mixlen = INTERN_FREE;
+    }
     return slots;
 }
 
