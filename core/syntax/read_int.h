@@ -154,6 +154,8 @@ struct read_origin {
     struct origin_slot **chunks; /* entry 0 of chunk 0 unused: index 0 means none */
     size_t nchunks, capchunks;
     struct origin_slot *last;    /* the last chunk */
+    struct origin_slot *next;    /* its first unused entry (entry n) */
+    struct origin_slot *end;     /* and its end (entry lim) */
     uint32_t first;              /* index of its first entry */
     uint32_t lim;                /* index past its last entry */
     uint32_t n;                  /* entries used, entry 0 included */
@@ -179,15 +181,17 @@ READ_COLD void read_origin_grow(struct read_origin *o);
 static inline struct origin_slot *read_origin_take(struct read_origin *o, size_t n,
                                                    uint32_t *index)
 {
-    if (o->lim - o->n < n) {
+    struct origin_slot *e = o->next;
+    if ((size_t)((char *)o->end - (char *)e) < n * sizeof *e) {
         if (n > 1)
             return NULL;
         read_origin_grow(o);
+        e = o->next;
     }
-    uint32_t i = o->n;
-    o->n = i + (uint32_t)n;
-    *index = i;
-    return &o->last[i - o->first];
+    o->next = e + n;
+    *index = o->n;
+    o->n += (uint32_t)n;
+    return e;
 }
 
 /* Record the span of v (and, for conses, of its car). */

@@ -31,6 +31,8 @@ struct read_origin *read_origin_new(struct arena *a, const uint8_t *text, size_t
     o->first = 0;
     o->lim = (uint32_t)first;
     o->n = 1;
+    o->next = o->last + 1;
+    o->end = o->last + first;
     return o;
 }
 
@@ -52,6 +54,8 @@ void read_origin_grow(struct read_origin *o)
                              ORIGIN_CHUNK * sizeof *o->last);
         o->chunks[o->nchunks - 1] = o->last;
         o->lim = o->first + (uint32_t)ORIGIN_CHUNK;
+        o->next = o->last + (o->n - o->first);
+        o->end = o->last + ORIGIN_CHUNK;
         return;
     }
     if (o->nchunks == o->capchunks) {
@@ -63,6 +67,8 @@ void read_origin_grow(struct read_origin *o)
     o->chunks[o->nchunks++] = o->last;
     o->first = o->lim;
     o->lim += (uint32_t)ORIGIN_CHUNK;
+    o->next = o->last + (o->n - o->first);
+    o->end = o->last + ORIGIN_CHUNK;
 }
 
 /* A fresh entry for v, its index stored in v (the reader's own value,
