@@ -36,8 +36,10 @@ struct temp {
  * distinct string (bases "x1" and "x" both reach "x10"), so that which
  * temporary of the form took it is a stamp on the entry. */
 struct name {
-    const char *name;   /* PREFIX BASE N, or _ PREFIX BASE N */
-    uint32_t hash;      /* hash_str(name) */
+    const char *name;   /* PREFIX BASE N, or _ PREFIX BASE N (zero-padded to
+                           16 bytes at least, as interned names are) */
+    uint32_t hash;      /* intern_mix of the name: the symbol table's hash */
+    uint32_t name_len;
     uint32_t taken;     /* the form (epoch) that gave it to a temporary */
     bool input;         /* a symbol of the input file has this name */
     const char *text;   /* rename mode's text (NULL until needed) */
@@ -52,7 +54,10 @@ struct name {
 
 /* Next N for one base in the current form. */
 struct counter {
-    const char *base;   /* without the leading '_' (its first symbol's name) */
+    const char *base;   /* without the leading '_' (its first symbol's name,
+                           zero-padded to 16 bytes at least) */
+    uint32_t base_len;
+    bool base_plain;    /* every byte a letter, digit, - or _ (name_char) */
     const struct value *first; /* its first temporary's symbol: the others
                            are copies with their own id and index */
     bool effect_only;
@@ -65,7 +70,9 @@ struct counter {
 struct gensym {
     struct lisp *L;
     enum gensym_mode mode;
-    const char *prefix;
+    const char *prefix;       /* zero-padded to 16 bytes at least */
+    size_t prefix_len;
+    bool prefix_plain;        /* every byte a letter, digit, - or _ */
     uint32_t input_limit;     /* symbol ids below this are the input's */
     uint32_t epoch;           /* current top-level form (1-based) */
     unsigned label_next;      /* next circle label in this form */
@@ -82,12 +89,32 @@ struct gensym {
     } recent[8];
 };
 
-static uint32_t hash_str(const char *s)
+/* 2 for an ASCII letter or _, 1 for a digit or -, else 0 (no locale). */
+static int name_char(char c)
 {
-    uint32_t h = 2166136261u;
-    for (; *s; s++)
-        h = (h ^ (uint8_t)*s) * 16777619u;
-    return h;
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
+        return 2;
+    return (c >= '0' && c <= '9') || c == '-';
+}
+
+/* Is every one of the n bytes at s a letter, digit, - or _? */
+static bool all_name_chars(const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!name_char(s[k]))
+            return false;
+    return true;
+}
+
+/* A copy of prefix p (n bytes) zero-padded to 16 bytes at least, so that
+ * names are joined with fixed-size moves (put_piece). */
+static void set_prefix(struct gensym *g, const char *p, size_t n)
+{
+    char *copy = arena_zalloc(g->L->a, n + 17);
+    memcpy(copy, p, n);
+    g->prefix = copy;
+    g->prefix_len = n;
+    g->prefix_plain = all_name_chars(p, n);
 }
 
 struct gensym *gensym_new(struct lisp *L)
@@ -95,7 +122,7 @@ struct gensym *gensym_new(struct lisp *L)
     struct gensym *g = arena_zalloc(L->a, sizeof *g);
     g->L = L;
     g->mode = GENSYM_RENAME;
-    g->prefix = "pcx--";
+    set_prefix(g, "pcx--", 5);
     g->input_limit = L->next_id;
     g->cap = 64;
     g->temps = ARENA_NEWN(L->a, struct temp *, g->cap);
@@ -117,7 +144,7 @@ void gensym_configure(struct gensym *g, enum gensym_mode mode,
 {
     g->mode = mode;
     if (prefix)
-        g->prefix = arena_strndup(g->L->a, prefix, strlen(prefix));
+        set_prefix(g, prefix, strlen(prefix));
     forget_names(g);
 }
 
@@ -179,6 +206,8 @@ __attribute__((noinline)) static void first_symbol(struct gensym *g, struct coun
     memcpy(sym, s, SYMBOL_BYTES);
     c->first = sym;
     c->base = sym->u.sym.name;
+    c->base_len = sym->u.sym.len;
+    c->base_plain = all_name_chars(c->base, c->base_len);
 }
 
 /* Index of the counter of base as gensym_make gets it (a leading '_' for
@@ -240,12 +269,18 @@ void gensym_begin_form_cb(void *g, unsigned label_floor)
 
 /* ---- the run's names ---- */
 
-/* The slot of the names table holding name, or the empty slot where it
- * would go. */
-static size_t name_slot(const struct gensym *g, const char *name, uint32_t h)
+/* Is entry e the name of len bytes at name, whose hash is h? */
+static bool same_name(const struct name *e, const char *name, size_t len, uint32_t h)
+{
+    return e->hash == h && e->name_len == len && memcmp(e->name, name, len) == 0;
+}
+
+/* The slot of the names table holding name (len bytes, hash h), or the
+ * empty slot where it would go. */
+static size_t name_slot(const struct gensym *g, const char *name, size_t len, uint32_t h)
 {
     size_t j = h & (g->names_cap - 1);
-    while (g->names[j] && (g->names[j]->hash != h || strcmp(g->names[j]->name, name) != 0))
+    while (g->names[j] && !same_name(g->names[j], name, len, h))
         j = (j + 1) & (g->names_cap - 1);
     return j;
 }
@@ -258,51 +293,65 @@ static void names_grow(struct gensym *g)
     g->names = arena_zalloc(g->L->a, g->names_cap * sizeof *g->names);
     for (size_t k = 0; k < old_cap; k++)
         if (old[k])
-            g->names[name_slot(g, old[k]->name, old[k]->hash)] = old[k];
+            g->names[name_slot(g, old[k]->name, old[k]->name_len, old[k]->hash)] = old[k];
 }
 
 /* ---- choosing N ---- */
 
-/* A B C N as one string (in the arena): without printf, as names are
- * made for every N of every base. */
-static const char *join_name(struct gensym *g, const char *a, const char *b,
-                             const char *c, unsigned n)
+/* The n bytes of s at d, which has room for n + 16: a piece of up to 16
+ * bytes (s zero-padded to 16 bytes) is one fixed-size move, no call. */
+static char *put_piece(char *d, const char *s, size_t n)
 {
-    size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
-    char digits[16], *d = digits + sizeof digits;
+    if (n <= 16)
+        memcpy(d, s, 16);
+    else
+        memcpy(d, s, n);
+    return d + n;
+}
+
+/* [_] [PREFIX] BASE N of counter c as one string in the arena, zero-padded
+ * to 16 bytes at least (the symbol table's key is then two loads); *len
+ * gets its length.  Without printf or strlen: names are made for every N
+ * of every base. */
+static const char *join_name(struct gensym *g, const struct counter *c, bool prefixed,
+                             unsigned n, size_t *len)
+{
+    char digits[32], *d = digits + 16; /* a 16-byte move from d stays inside */
     do
         *--d = (char)('0' + n % 10);
     while (n /= 10);
-    size_t ld = (size_t)(digits + sizeof digits - d);
-    char *s = arena_alloc(g->L->a, la + lb + lc + ld + 1);
-    memcpy(s, a, la);
-    memcpy(s + la, b, lb);
-    memcpy(s + la + lb, c, lc);
-    memcpy(s + la + lb + lc, d, ld);
-    s[la + lb + lc + ld] = '\0';
+    size_t ld = (size_t)(digits + 16 - d), la = prefixed ? g->prefix_len : 0;
+    size_t total = c->effect_only + la + c->base_len + ld;
+    char *s = arena_alloc(g->L->a, total + 33), *p = s;
+    if (c->effect_only)
+        *p++ = '_';
+    if (la)
+        p = put_piece(p, g->prefix, la);
+    p = put_piece(p, c->base, c->base_len);
+    p = put_piece(p, d, ld);
+    memset(p, 0, 16);
+    *len = total;
     return s;
 }
 
-/* Is name a symbol of the input file? */
-static bool input_symbol(struct gensym *g, const char *name)
-{
-    struct value *s = intern_find(g->L, name, strlen(name));
-    return s && s->u.sym.id < g->input_limit;
-}
-
-/* The entry of name (made in the arena), shared by every base that
- * reaches it. */
-static struct name *name_entry(struct gensym *g, const char *name)
+/* The entry of the name of len bytes at name (zero-padded to 16 bytes),
+ * made in the arena: shared by every base that reaches it.  Its hash is
+ * the symbol table's, which tells whether the input has the name. */
+static struct name *name_entry(struct gensym *g, const char *name, size_t len)
 {
     if ((g->names_n + 1) * 2 > g->names_cap)
         names_grow(g);
-    uint32_t h = hash_str(name);
-    size_t j = name_slot(g, name, h);
+    uint64_t w0 = intern_load8(name), w1 = intern_load8(name + 8);
+    uint32_t h = intern_mix(name, len, w0, w1);
+    size_t j = name_slot(g, name, len, h);
     if (!g->names[j]) {
         struct name *e = arena_zalloc(g->L->a, sizeof *e);
+        struct intern_slot *slot = intern_probe(g->L->tab, name, len, w0, w1, h);
+        struct value *s = slot->mixlen != INTERN_FREE ? slot->sym : NULL;
         e->name = name;
         e->hash = h;
-        e->input = input_symbol(g, name);
+        e->name_len = (uint32_t)len;
+        e->input = s && s->u.sym.id < g->input_limit;
         g->names[j] = e;
         g->names_n++;
     }
@@ -323,8 +372,9 @@ __attribute__((noinline)) static struct name *new_name(struct gensym *g, struct 
                               cap * sizeof *c->names);
         c->cap_names = cap;
     }
-    const char *s = join_name(g, c->effect_only ? "_" : "", g->prefix, c->base, n);
-    return c->names[c->n_names++] = name_entry(g, s);
+    size_t len;
+    const char *s = join_name(g, c, true, n, &len);
+    return c->names[c->n_names++] = name_entry(g, s, len);
 }
 
 /* c's name number n (n is at most c->n_names). */
@@ -354,14 +404,6 @@ static unsigned choose_n(struct gensym *g, struct counter *c, struct name **out)
 
 /* ---- printed forms ---- */
 
-/* 2 for an ASCII letter or _, 1 for a digit or -, else 0 (no locale). */
-static int name_char(char c)
-{
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
-        return 2;
-    return (c >= '0' && c <= '9') || c == '-';
-}
-
 /* prin1 text of a symbol named name (escapes as Emacs writes them): a
  * prefix from the configuration may contain characters that need them.
  * A throwaway uninterned symbol on the stack is printed, so nothing is
@@ -390,10 +432,23 @@ static const char *printed(struct gensym *g, const char *name, bool hash,
     return buf_cstr(&b);
 }
 
-/* Give t its name for the current form.  Kept out of line: once per
- * temporary and form, while gensym_text runs for every occurrence and
- * would otherwise save and restore this function's registers each time. */
-__attribute__((noinline)) static void assign(struct gensym *g, struct temp *t)
+/* Rename mode's text of e, counter c's name: the name itself when its
+ * pieces are letters, digits, - and _ and it starts with a letter or _
+ * (what printed finds byte by byte), else printed's. */
+static const char *rename_text(struct gensym *g, const struct counter *c,
+                               const struct name *e, size_t *len)
+{
+    char first = c->effect_only ? '_' : g->prefix_len ? g->prefix[0] : c->base[0];
+    if (g->prefix_plain && c->base_plain && name_char(first) > 1) {
+        *len = e->name_len;
+        return e->name;
+    }
+    return printed(g, e->name, false, len);
+}
+
+/* Give t its name for the current form (once per temporary and form:
+ * part of text_slow, which is out of line). */
+static inline void assign(struct gensym *g, struct temp *t)
 {
     struct counter *c = &g->counters[t->counter];
     struct name *e;
@@ -402,14 +457,15 @@ __attribute__((noinline)) static void assign(struct gensym *g, struct temp *t)
     t->shown = false;
     if (g->mode == GENSYM_RENAME) {
         if (!e->text)
-            e->text = printed(g, e->name, false, &e->len);
+            e->text = rename_text(g, c, e, &e->len);
         t->text = e->text;
         t->len = e->len;
         return;
     }
-    if (!e->htext)
-        e->htext = printed(g, join_name(g, c->effect_only ? "_" : "", "", c->base, n),
-                           true, &e->hlen);
+    if (!e->htext) {
+        size_t len;
+        e->htext = printed(g, join_name(g, c, false, n, &len), true, &e->hlen);
+    }
     t->text = e->htext;
     t->len = e->hlen;
     if (g->mode == GENSYM_CIRCLE)
@@ -417,7 +473,7 @@ __attribute__((noinline)) static void assign(struct gensym *g, struct temp *t)
 }
 
 /* Circle mode's text of t: #K= and the name at its first occurrence in
- * the form, #K# after it (out of line for the reason assign is). */
+ * the form, #K# after it (out of line, as text_slow is). */
 __attribute__((noinline)) static const char *circle_text(struct gensym *g, struct temp *t, size_t *n)
 {
     struct buf b;

@@ -246,6 +246,30 @@ static void test_fresh_symbols(void **state)
     fx_free(f);
 }
 
+/* Names joined from pieces longer than 16 bytes, colliding with input
+ * symbols of over 16 bytes (whose lookup compares the tail too), and a
+ * base whose name needs a backslash. */
+static void test_long_pieces(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("a-rather-long-prefix--very-long-base-name0 "
+                          "a-rather-long-prefix--x1 pcx--very-long-base-name1");
+    gensym_configure(f->g, GENSYM_RENAME, "a-rather-long-prefix--");
+    struct value *a = gensym_make(f->g, "very-long-base-name"),
+                 *b = gensym_make(f->g, "very-long-base-name"), *x = gensym_make(f->g, "x"),
+                 *q = gensym_make(f->g, "a.b");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, a), "a-rather-long-prefix--very-long-base-name1");
+    assert_string_equal(txt(f, x), "a-rather-long-prefix--x0");
+    assert_string_equal(txt(f, b), "a-rather-long-prefix--very-long-base-name2");
+    assert_string_equal(txt(f, q), "a-rather-long-prefix--a\\.b0");
+    gensym_configure(f->g, GENSYM_RENAME, "pcx--");
+    gensym_begin_form(f->g, 0);
+    assert_string_equal(txt(f, b), "pcx--very-long-base-name0");
+    assert_string_equal(txt(f, a), "pcx--very-long-base-name2");
+    fx_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_not_temporaries),
         cmocka_unit_test(test_many),
         cmocka_unit_test(test_fresh_symbols),
+        cmocka_unit_test(test_long_pieces),
     };
     return SUPPORT_RUN(tests);
 }
