@@ -338,6 +338,19 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
     return true;
 }
 
+/* fast_name for an interned symbol not printed before: its plain-name
+ * cache is filled first (out of line), then the loop copies it. */
+static inline bool fast_new_name(const struct fast *f, const struct value *v, char **pp,
+                                 const char *lim)
+{
+    (void)f;
+    if (v->kind != VK_SYMBOL || v->u.sym.plain || !v->u.sym.interned ||
+        !print_symbol_plain(v) || v->u.sym.len > FAST_SHORT || *pp > lim)
+        return false;
+    *pp = copy_name(*pp, v->u.sym.name, v->u.sym.len);
+    return true;
+}
+
 static bool quote_head(const struct lisp *L, const struct value *h)
 {
     return h == L->quote || h == L->function || h == L->backquote || h == L->comma ||
@@ -367,8 +380,8 @@ static inline char *name_prefix(const struct fast *f, char *p, const struct valu
     return p;
 }
 
-/* 'X #'X `X ,X ,@X for a name X that fast_name copies: its prefix and
- * X, and true; false for any other value (the bytes past *pp may have
+/* 'X #'X `X ,X ,@X for a name X that fast_name or fast_new_name copies:
+ * its prefix and X, and true; false for any other value (the bytes past *pp may have
  * changed).  Such a form needs no frame, but counts as one toward the
  * depth limit (t: the frame it is in), as everywhere else.  v's head is
  * one of the five (or the caller's range test passed it: then the tests
@@ -381,22 +394,10 @@ static inline bool fast_quoted_name(const struct fast *f, const struct value *v,
         rest->u.cons.cdr != f->nil || t == f->deepest)
         return false;
     char *p = name_prefix(f, *pp, v->u.cons.car, rest->u.cons.car);
-    if (!p || !fast_name(f, rest->u.cons.car, &p, lim))
+    const struct value *x = rest->u.cons.car;
+    if (!p || !(fast_name(f, x, &p, lim) || fast_new_name(f, x, &p, lim)))
         return false;
     *pp = p;
-    return true;
-}
-
-/* fast_name for an interned symbol not printed before: its plain-name
- * cache is filled first (out of line), then the loop copies it. */
-static inline bool fast_new_name(const struct fast *f, const struct value *v, char **pp,
-                                 const char *lim)
-{
-    (void)f;
-    if (v->kind != VK_SYMBOL || v->u.sym.plain || !v->u.sym.interned ||
-        !print_symbol_plain(v) || v->u.sym.len > FAST_SHORT || *pp > lim)
-        return false;
-    *pp = copy_name(*pp, v->u.sym.name, v->u.sym.len);
     return true;
 }
 

@@ -1284,6 +1284,35 @@ static void plain_names_cache(void **state)
     fx_free(f);
 }
 
+/* Quoted names printed for the first time (their plain-name cache not
+ * filled yet) by print_fast: the same text as once the cache is filled,
+ * for names that print as they are, short and long, and names that need
+ * a backslash or read as numbers. */
+static void quoted_new_names(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o = print_opts_compact();
+    struct lisp *L = f->L;
+    struct value *form = LIST(
+        f, LIST(f, L->quote, S(f, "qa")), LIST(f, L->function, S(f, "qb-function-name")),
+        LIST(f, L->quote, S(f, "a-quoted-name-of-more-than-32-bytes")),
+        LIST(f, L->quote, S(f, "q.c")), LIST(f, L->quote, S(f, "12")),
+        LIST(f, L->backquote, LIST(f, LIST(f, L->comma, S(f, "qd")),
+                                   LIST(f, L->comma_at, S(f, "qe")), LIST(f, L->comma, S(f, "@qf")))));
+    const char *want = "('qa #'qb-function-name 'a-quoted-name-of-more-than-32-bytes 'q\\.c '\\12 "
+                       "`(,qd ,@qe (\\, @qf)))";
+    for (int round = 0; round < 2; round++) {
+        struct buf b;
+        buf_init(&b, f->a);
+        assert_true(print_fast(f->L, &b, form, &f->o));
+        assert_string_equal(buf_cstr(&b), want);
+    }
+    assert_int_equal(S(f, "qa")->u.sym.plain, 1);
+    assert_int_equal(S(f, "q.c")->u.sym.plain, 2);
+    fx_free(f);
+}
+
 /* print_fast on v: prints what print_value prints (true), or gives up
  * with the buffer as it was (false). */
 static bool fast_prints(struct fx *f, const struct value *v)
@@ -1467,7 +1496,7 @@ static const struct CMUnitTest unit_tests[] = {
     T(vectors_records_and_tables), T(char_tables), T(bool_vectors), T(deep_nesting_is_iterative),
     T(long_list), T(deep_self_reference), T(atom_text_keeps_source), T(lone_atoms), T(compact_options),
     T(tree_printing), T(fast_path), T(fast_path_limits), T(fast_path_cycles),
-    T(plain_names_cache), T(temp_texts),
+    T(plain_names_cache), T(quoted_new_names), T(temp_texts),
 };
 
 int main(void)
