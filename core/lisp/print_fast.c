@@ -215,16 +215,35 @@ static char *fast_atom_opts(struct fast *f, const struct ffr *top, char *p,
     return fast_resume(f, top);
 }
 
-/* A temporary's text from the caller's hook at p (room known), kept for
- * its next occurrences when it is short; NULL when the hook has none
- * (or the walk gave up). */
-static char *fast_temp_text(struct fast *f, const struct ffr *top, char *p,
-                            const struct value *v)
+/* Symbol v as print_symbol writes it, at p (room known). */
+static char *fast_print_symbol(struct fast *f, const struct ffr *top, char *p,
+                               const struct value *v)
+{
+    f->b->len = (size_t)(p - f->b->data);
+    print_symbol(f->b, v, f->o->gensym);
+    return fast_resume(f, top);
+}
+
+/* fast_temp's text t of n bytes (NULL: the hook has none for v). */
+static __attribute__((noinline)) char *fast_temp_other(struct fast *f, const struct ffr *top,
+                                                       char *p, const struct value *v,
+                                                       const char *t, size_t n)
+{
+    return t ? fast_text(f, top, p, t, n) : fast_print_symbol(f, top, p, v);
+}
+
+/* An uninterned symbol, the caller's hook given, at p (room known): a
+ * temporary's text, kept for its next occurrences when it is short, or
+ * the symbol itself when the hook has no text for it.  Anything but a
+ * short text is a tail call, so that the usual case keeps few
+ * registers (it runs once per temporary and walk). */
+static __attribute__((noinline)) char *fast_temp(struct fast *f, const struct ffr *top, char *p,
+                                                 const struct value *v)
 {
     size_t n = 0;
     const char *t = f->o->sym_text(f->o->sym_ctx, v, &n);
     if (!t || n > FAST_NAME)
-        return t ? fast_text(f, top, p, t, n) : NULL;
+        return fast_temp_other(f, top, p, v, t, n);
     size_t k = v->u.sym.id & (FAST_TEMPS - 1);
     struct ftemp *e = &f->temps[k];
     f->temp_sym[k] = v;
@@ -240,14 +259,11 @@ static char *fast_temp_text(struct fast *f, const struct ffr *top, char *p,
 static char *fast_symbol(struct fast *f, const struct ffr *top, char *p, const struct value *v)
 {
     const struct value_symbol *s = &v->u.sym;
+    if (!s->interned && f->o->sym_text)
+        return fast_temp(f, top, p, v);
     if (s->interned && print_symbol_plain(v))
         return fast_text(f, top, p, s->name, s->len);
-    char *q;
-    if (!s->interned && f->o->sym_text && ((q = fast_temp_text(f, top, p, v)) || f->bail))
-        return q;
-    f->b->len = (size_t)(p - f->b->data);
-    print_symbol(f->b, v, f->o->gensym);
-    return fast_resume(f, top);
+    return fast_print_symbol(f, top, p, v);
 }
 
 /* A fixnum in decimal, as print_integer writes it (at most 20 bytes). */
@@ -461,6 +477,12 @@ static inline char *fast_value(struct fast *f, struct ffr **pt, char *p,
     return fast_atom(f, *pt, p, v);
 }
 
+/* Does v go to the caller's hook (an uninterned symbol, a hook given)? */
+static inline bool fast_is_temp(const struct fast *f, const struct value *v)
+{
+    return v->kind == VK_SYMBOL && !v->u.sym.interned && f->o->sym_text;
+}
+
 /* Is list v opened inside the loop: no quote form, not too deep? */
 static inline bool fast_opens(const struct fast *f, const struct value *v,
                               const struct ffr *t)
@@ -520,7 +542,8 @@ static inline const struct value *fast_lists(struct fast *f, struct ffr **pt, ch
         t->cur = c, t->k = 1;
         if (v->kind == VK_CONS || v->kind == VK_VECTOR)
             break;
-        if (!(p = fast_leaf(f, t, p, v)))
+        p = fast_is_temp(f, v) && p <= lim ? fast_temp(f, t, p, v) : fast_leaf(f, t, p, v);
+        if (!p)
             return fast_fail(f);
         lim = f->e - FAST_SLACK;
     }
