@@ -281,9 +281,7 @@ static char *fast_int(char *p, int64_t i)
     } while (u);
     if (i < 0)
         *--q = '-';
-    size_t n = (size_t)(tmp + sizeof tmp - q);
-    memcpy(p, q, n);
-    return p + n;
+    return copy_name(p, q, (size_t)(tmp + sizeof tmp - q));
 }
 
 /* Any other atom; NULL for what the fast path does not print. */
@@ -355,16 +353,14 @@ static inline bool fast_name(const struct fast *f, const struct value *v, char *
 }
 
 /* fast_name for an interned symbol not printed before: its plain-name
- * cache is filled first (out of line), then the loop copies it. */
+ * cache is filled first (out of line), then fast_name copies it. */
 static inline bool fast_new_name(const struct fast *f, const struct value *v, char **pp,
                                  const char *lim)
 {
-    (void)f;
     if (v->kind != VK_SYMBOL || v->u.sym.plain || !v->u.sym.interned ||
-        !print_symbol_plain(v) || v->u.sym.len > FAST_SHORT || *pp > lim)
+        !print_symbol_plain(v))
         return false;
-    *pp = copy_name(*pp, v->u.sym.name, v->u.sym.len);
-    return true;
+    return fast_name(f, v, pp, lim);
 }
 
 static bool quote_head(const struct lisp *L, const struct value *h)
