@@ -575,7 +575,8 @@ static char *string_words(char *d, const uint8_t **pq, const uint8_t *end, uint8
     return d;
 }
 
-char *print_string_short(char *d, const struct value *v, bool nl)
+/* print_string_short's general case: any length, any byte. */
+static __attribute__((noinline)) char *string_short_any(char *d, const struct value *v, bool nl)
 {
     const struct value_string *s = &v->u.str;
     const uint8_t *q = s->data, *end = q + s->len;
@@ -593,6 +594,26 @@ char *print_string_short(char *d, const struct value *v, bool nl)
     }
     *d++ = '"';
     return d;
+}
+
+char *print_string_short(char *d, const struct value *v, bool nl)
+{
+    /* Most strings of a program are a few bytes that need nothing: a
+     * byte loop with no setup and no call, which the general case (word
+     * checks, escapes) would cost several times over. */
+    const uint8_t *q = v->u.str.data;
+    size_t n = v->u.str.len, k = 0;
+    uint8_t mask = nl ? 3 : 1;
+    if (n < 8) {
+        for (; k < n && !(str_stop[q[k]] & mask); k++)
+            d[k + 1] = (char)q[k];
+        if (k == n) {
+            d[0] = '"';
+            d[n + 1] = '"';
+            return d + n + 2;
+        }
+    }
+    return string_short_any(d, v, nl);
 }
 
 void print_string_text(struct buf *b, const struct value *v,

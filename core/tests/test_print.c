@@ -356,6 +356,10 @@ static void string_runs(void **state)
                     CHECK(f, STR(f, text), want);
                 }
     }
+    /* short strings: empty, a multibyte character, a raw byte */
+    CHECK(f, STR(f, ""), "\"\"");
+    CHECK(f, value_string(f->a, "x\xc3\xa9", 3, true), "\"x\xc3\xa9\"");
+    CHECK(f, value_string(f->a, "\xc1\xbfy", 3, true), "\"\\377y\"");
     /* a tab is copied as it is; a multibyte character in a word stops it */
     CHECK(f, STR(f, "abcdefgh\tij\xc3\xa9klmnopq\"r"), "\"abcdefgh\tij\xc3\xa9klmnopq\\\"r\"");
     /* past the length the fast path writes itself: the same escapes */
