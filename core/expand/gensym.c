@@ -489,11 +489,9 @@ __attribute__((noinline)) static const char *circle_text(struct gensym *g, struc
     return buf_cstr(&b);
 }
 
-/* gensym_text for a temporary not yet named in this form, or in circle
- * mode.  Out of line, and reached by a tail call, so that the common case
- * (a name given already) saves no registers. */
-__attribute__((noinline)) static const char *text_slow(struct gensym *g, struct temp *t,
-                                                       size_t *n)
+/* text_slow's general case: any mode, names made as needed. */
+__attribute__((noinline)) static const char *text_assign(struct gensym *g, struct temp *t,
+                                                         size_t *n)
 {
     if (t->epoch != g->epoch)
         assign(g, t);
@@ -501,6 +499,37 @@ __attribute__((noinline)) static const char *text_slow(struct gensym *g, struct 
         return circle_text(g, t, n);
     *n = t->len;
     return t->text;
+}
+
+/* gensym_text for a temporary not yet named in this form, or in circle
+ * mode.  Out of line, and reached by a tail call, so that the common case
+ * (a name given already) saves no registers.  Its own usual case, rename
+ * mode with the name chosen made and printed already (by an earlier form
+ * of the run), is choose_n's loop without a call; anything else goes to
+ * text_assign, before anything is changed. */
+__attribute__((noinline)) static const char *text_slow(struct gensym *g, struct temp *t,
+                                                       size_t *n)
+{
+    if (g->mode != GENSYM_RENAME)
+        return text_assign(g, t, n);
+    struct counter *c = &g->counters[t->counter];
+    for (unsigned k = c->epoch == g->epoch ? c->next : 0; k < c->n_names; k++) {
+        struct name *e = c->names[k];
+        if (e->input || e->taken == g->epoch)
+            continue;
+        if (!e->text)
+            break;
+        c->epoch = g->epoch;
+        c->next = k + 1;
+        e->taken = g->epoch;
+        t->epoch = g->epoch;
+        t->shown = false;
+        t->text = e->text;
+        t->len = e->len;
+        *n = e->len;
+        return e->text;
+    }
+    return text_assign(g, t, n);
 }
 
 const char *gensym_text(void *ctx, const struct value *sym, size_t *n)
