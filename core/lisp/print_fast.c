@@ -426,26 +426,38 @@ static inline struct ffr *fast_push(struct fast *f, struct ffr *t, uint8_t kind,
     return t;
 }
 
-/* 'X #'X `X ,X ,@X (print-quoted), as the general walker's enter_quote:
- * the prefix and a frame that prints X above *pt; false when v prints as
- * a list (or the walk gave up). */
+/* Is list v opened inside the loop: no quote form, not too deep? */
+static inline bool fast_opens(const struct fast *f, const struct value *v,
+                              const struct ffr *t)
+{
+    return (uintptr_t)v->u.cons.car - f->qlo > f->qspan && t != f->deepest;
+}
+
+/* 'X #'X `X ,X ,@X (print-quoted), as the general walker's enter_quote
+ * (print_quote_prefix's rules, as name_prefix writes them): the prefix
+ * and a frame that prints X above *pt; when X is a list, its frame too,
+ * the wrap's item taken (what fast_walk's next turn would do).  False
+ * when v prints as a list (or the walk gave up). */
 static bool fast_quote(struct fast *f, struct ffr **pt, char **pp, const struct value *v)
 {
-    struct buf *b = f->b;
-    int8_t bq;
-    const struct value *arg;
-    if (!quote_head(f->L, v->u.cons.car))
+    const struct lisp *L = f->L;
+    const struct value *h = v->u.cons.car, *rest = v->u.cons.cdr, *arg;
+    char *p;
+    if (!quote_head(L, h) || rest->kind != VK_CONS || rest->u.cons.cdr != f->nil ||
+        !(p = name_prefix(f, *pp, h, arg = rest->u.cons.car)))
         return false;
-    b->len = (size_t)(*pp - b->data); /* the prefix fits the step's room */
-    if (!print_quote_prefix(f->L, b, v, f->bq, &bq, &arg))
-        return false;
-    *pp = b->data + b->len;
     struct ffr *t = fast_push(f, *pt, FK_WRAP, arg);
-    if (t) {
-        t->bq = bq;
-        f->bq += bq;
-        *pt = t;
+    if (!t)
+        return true;
+    t->bq = h == L->backquote ? 1 : h == L->comma || h == L->comma_at ? -1 : 0;
+    f->bq += t->bq;
+    if (arg->kind == VK_CONS && fast_opens(f, arg, t)) {
+        t->k = 1;
+        *p++ = '(';
+        t = fast_push(f, t, FK_LIST, arg);
     }
+    *pt = t;
+    *pp = p;
     return true;
 }
 
@@ -477,13 +489,6 @@ static inline char *fast_value(struct fast *f, struct ffr **pt, char *p,
 static inline bool fast_is_temp(const struct fast *f, const struct value *v)
 {
     return v->kind == VK_SYMBOL && !v->u.sym.interned && f->o->sym_text;
-}
-
-/* Is list v opened inside the loop: no quote form, not too deep? */
-static inline bool fast_opens(const struct fast *f, const struct value *v,
-                              const struct ffr *t)
-{
-    return (uintptr_t)v->u.cons.car - f->qlo > f->qspan && t != f->deepest;
 }
 
 /* The lists on top of the stack, from frame *pt: plain names (most of

@@ -1356,6 +1356,11 @@ static void fast_path(void **state)
         LIST(f, bq, LIST(f, bq, LIST(f, a, LIST(f, cm, LIST(f, cm, b))))),
         LIST(f, f->L->function, LIST(f, S(f, "lambda"), f->L->nil, S(f, "a b"))),
         value_cons(f->a, vec, vec), /* shared, not circular: printed twice */
+        /* quote forms around lists, at each backquote level */
+        LIST(f, bq, LIST(f, a, LIST(f, cm, LIST(f, b, x)), LIST(f, ca, LIST(f, x)),
+                         LIST(f, cm, LIST(f, bq, LIST(f, cm, LIST(f, a)))))),
+        LIST(f, a, LIST(f, f->L->quote, LIST(f, a, b)), LIST(f, cm, LIST(f, b)),
+             LIST(f, f->L->quote, LIST(f, f->L->quote, LIST(f, a))), LIST(f, ca, LIST(f, x))),
         intern_uninterned(f->L, "g", 1),
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
