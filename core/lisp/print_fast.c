@@ -284,6 +284,16 @@ static char *fast_int(char *p, int64_t i)
     return copy_name(p, q, (size_t)(tmp + sizeof tmp - q));
 }
 
+/* Is v a string print_string_short writes, with its room at p (the
+ * usual string of a program)? */
+static inline bool fast_short_string(const struct fast *f, const struct value *v,
+                                     const char *p)
+{
+    return v->kind == VK_STRING && (!v->u.str.props || v->u.str.props == f->nil) &&
+           v->u.str.len <= FAST_STRING && !f->o->escape_control && !f->o->escape_multibyte &&
+           f->e - p >= 4 * FAST_STRING + 2 + FAST_SLACK;
+}
+
 /* Any other atom; NULL for what the fast path does not print. */
 static char *fast_atom(struct fast *f, const struct ffr *top, char *p, const struct value *v)
 {
@@ -317,6 +327,11 @@ static __attribute__((noinline)) char *fast_leaf(struct fast *f, const struct ff
 {
     if (f->e - p < FAST_SLACK && !(p = fast_room(f, top, p, FAST_SLACK)))
         return NULL;
+    /* the usual strings and integers without fast_atom's frame */
+    if (fast_short_string(f, v, p))
+        return print_string_short(p, v, f->o->escape_newlines);
+    if (v->kind == VK_INT && !f->o->integers_as_chars)
+        return fast_int(p, v->u.i);
     return v->kind == VK_SYMBOL ? fast_symbol(f, top, p, v) : fast_atom(f, top, p, v);
 }
 
