@@ -636,7 +636,6 @@ static bool compact_form(struct run *r, size_t i)
  * with --at only the form that holds the selected one. */
 static void render_compact(struct run *r, size_t upto)
 {
-    struct print_opts po = print_opts_compact();
     if (!r->nl)
         r->nl = splice_crlf(r->text, r->len) ? "\r\n" : "\n";
     for (size_t i = r->rendered; i < upto; i++) {
@@ -654,6 +653,7 @@ static void render_compact(struct run *r, size_t upto)
              * inside itself, which is most of its cost on deep code.
              * What is not a tree prints with print-circle labels, so
              * that data read with #N= labels reads back the same. */
+            struct print_opts po = print_opts_compact();
             if (!print_tree(r->L, &r->out, r->forms[i], &po)) {
                 struct print_opts pc = po;
                 pc.circle = true;
