@@ -408,11 +408,11 @@ static inline char *name_prefix(const struct fast *f, char *p, const struct valu
 }
 
 /* 'X #'X `X ,X ,@X for a name X that fast_name or fast_new_name copies:
- * its prefix and X, and true; false for any other value (the bytes past *pp may have
- * changed).  Such a form needs no frame, but counts as one toward the
- * depth limit (t: the frame it is in), as everywhere else.  v's head is
- * one of the five (or the caller's range test passed it: then the tests
- * below fail for any other symbol). */
+ * its prefix and X, and true; false for any other value (the bytes past
+ * *pp may have changed).  Such a form needs no frame, but counts as one
+ * toward the depth limit (t: the frame it is in), as everywhere else.
+ * v's head is one of the five (or the caller's range test passed it:
+ * then the tests below fail for any other symbol). */
 static inline bool fast_quoted_name(const struct fast *f, const struct value *v, char **pp,
                                     const char *lim, const struct ffr *t)
 {
