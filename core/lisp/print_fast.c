@@ -598,6 +598,13 @@ static void fast_walk(struct fast *f, const struct value *v)
     t->cur = v;
     t->k = 0;
     t->bq = 0;
+    /* The usual value, a list, is opened at once (in fast_init's room),
+     * without the turns that take the wrap's item and print it. */
+    if (v->kind == VK_CONS && fast_opens(f, v, t)) {
+        t->k = 1;
+        *p++ = '(';
+        t = fast_push(f, t, FK_LIST, v);
+    }
     for (;;) {
         if (t->kind == FK_LIST) {
             v = fast_lists(f, &t, &p);
