@@ -362,7 +362,7 @@ static void scan_once(struct split *s)
 static void keep(struct part *p, const struct run *q, size_t from_byte)
 {
     struct arena *a = p->a;
-    p->out = q->out.data + from_byte;
+    p->out = q->out.data ? q->out.data + from_byte : NULL; /* none printed */
     p->out_len = q->out.len - from_byte;
     size_t from = q->diag_mark == SIZE_MAX ? q->diags.n : q->diag_mark;
     p->n_diags = q->diags.n - from;
