@@ -421,6 +421,13 @@ static bool worker_start(struct worker *wk)
             (size_t)(wk->run->end - wk->run->cur) >= PART_OUT_SHARE + PART_OUT_SHARE / 2)
             arena_adopt(wk->out, arena_alloc(wk->run, PART_OUT_SHARE), PART_OUT_SHARE);
         wk->L = intern_new(wk->out);
+        /* one thread: room for the whole text's symbols at once (as
+         * read_source_range reserves a part's): the table is not rehashed
+         * at every doubling as the parts add theirs, nor left behind in
+         * the arena at each size (with several threads, each table holds
+         * a share, which the adopted page has room for as it grows) */
+        if (wk->joined)
+            intern_reserve(wk->L, w->len / 64);
         wk->mark = arena_mark(wk->run);
         made = true;
     }
