@@ -83,6 +83,17 @@ void memo_table_grow(struct memo_ctx *m, struct memo_table *t)
     resize_slots(m, t, t->cap ? t->cap * 2 : t->first ? t->first : 64);
 }
 
+void *memo_obj_room(struct memo_ctx *m, struct memo_table *t, uint32_t h, size_t size,
+                    size_t *hole)
+{
+    void *p = arena_alloc(m->a, size);
+    if (t->n == t->max) {
+        memo_table_grow(m, t); /* the slots moved: probe anew */
+        *hole = memo_free_slot(t, h);
+    }
+    return p;
+}
+
 void *memo_cache_get(struct memo_ctx *m, const struct memo_key *k, uint32_t h)
 {
     if (!m->use_cache)

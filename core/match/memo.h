@@ -13,7 +13,8 @@
  * memo_lookup, memo_find (inline, as are memo_slot_hash to memo_find),
  * memo_find_by, memo_free_slot (inline), memo_reserve, memo_table_grow
  * (the inserts' slow path), memo_add_ptr, memo_add_obj, memo_add,
- * memo_insert, memo_stamp (inline), memo_cons (and list helpers),
+ * memo_insert, memo_obj_room, memo_obj_new and memo_put_obj (inline),
+ * memo_stamp (inline), memo_cons (and list helpers),
  * memo_cache_get, memo_cache_put, memo_epoch, memo_enter and memo_leave
  * (inline).
  */
@@ -371,6 +372,37 @@ static inline void memo_insert(struct memo_ctx *m, struct memo_table *t,
                                const struct memo_key *k, uint32_t h, void *obj)
 {
     memo_add(m, t, k, h, obj, t->cap ? memo_free_slot(t, memo_slot_hash(h)) : 0);
+}
+
+/* Memory for a new object of size bytes that is its own key, about to be
+ * stored in t under kind hash h at *hole (memo_probe_obj's miss): the
+ * arena's page and t have room (the usual case) and no call is made, or
+ * memo_obj_room makes room (*hole then moves).  The caller stores it with
+ * memo_put_obj.  Inline, so that the constructors of the layer's objects
+ * save no register on their common paths. */
+void *memo_obj_room(struct memo_ctx *m, struct memo_table *t, uint32_t h, size_t size,
+                    size_t *hole);
+
+static inline __attribute__((always_inline))
+void *memo_obj_new(struct memo_ctx *m, struct memo_table *t, uint32_t h, size_t size,
+                   size_t *hole)
+{
+    struct arena *a = m->a;
+    size_t r = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (__builtin_expect(r <= (size_t)(a->end - a->cur) && t->n < t->max, 1)) {
+        void *p = a->cur;
+        a->cur += r;
+        return p;
+    }
+    return memo_obj_room(m, t, h, size, hole);
+}
+
+/* Store obj (from memo_obj_new, which gave hole) under kind hash h. */
+static inline void memo_put_obj(struct memo_table *t, uint32_t h, void *obj, size_t hole)
+{
+    t->n++;
+    t->hashes[hole] = h;
+    t->ptrs[hole] = obj;
 }
 
 /* Stamp a fresh object's header with the next id and hash h. */

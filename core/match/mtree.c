@@ -38,11 +38,11 @@ const struct subj *make_subj(struct memo_ctx *m, const struct subj *parent,
     struct subj *s = memo_probe_obj(&m->unique, h, same_subj, &k, &hole);
     if (s)
         return s;
-    s = ARENA_NEWN(m->a, struct subj, 1);
+    s = memo_obj_new(m, &m->unique, h, sizeof *s, &hole);
     *s = (struct subj){.parent = parent, .fun = fun, .root = root, .gen = gen,
                        .bit = UINT64_C(1) << (h % 64)};
     memo_stamp(m, &s->o.h, h);
-    memo_add_obj(m, &m->unique, h, s, hole);
+    memo_put_obj(&m->unique, h, s, hole);
     return s;
 }
 
@@ -137,11 +137,11 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     struct mtree *t = memo_probe_obj(&m->unique, h, same_mt, &k, &hole);
     if (t)
         return t;
-    t = ARENA_NEWN(m->a, struct mtree, 1);
+    t = memo_obj_new(m, &m->unique, h, sizeof *t, &hole);
     *t = (struct mtree){.kind = kind, .s = s, .p = p, .items = items};
     memo_stamp(m, &t->o.h, h);
     summarise(t);
-    memo_add_obj(m, &m->unique, h, t, hole);
+    memo_put_obj(&m->unique, h, t, hole);
     return t;
 }
 
@@ -163,10 +163,10 @@ const struct mtree *make_leaf(struct memo_ctx *m, const struct subj *s, const st
     struct mtree *t = memo_probe_obj(&m->unique, h, same_leaf, &k, &hole);
     if (t)
         return t;
-    t = ARENA_NEWN(m->a, struct mtree, 1);
+    t = memo_obj_new(m, &m->unique, h, sizeof *t, &hole);
     *t = (struct mtree){.kind = MT_LEAF, .s = s, .p = p, .subjects = s->bit};
     memo_stamp(m, &t->o.h, h);
-    memo_add_obj(m, &m->unique, h, t, hole);
+    memo_put_obj(&m->unique, h, t, hole);
     return t;
 }
 
@@ -407,10 +407,10 @@ const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
     struct vbind *b = memo_probe_obj(&m->unique, h, same_vbind, &k, &hole);
     if (b)
         return b;
-    b = ARENA_NEWN(m->a, struct vbind, 1);
+    b = memo_obj_new(m, &m->unique, h, sizeof *b, &hole);
     *b = k;
     memo_stamp(m, &b->o.h, h);
-    memo_add_obj(m, &m->unique, h, b, hole);
+    memo_put_obj(&m->unique, h, b, hole);
     return b;
 }
 
@@ -429,9 +429,9 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
     struct branch *b = memo_probe_obj(&m->unique, h, same_branch, &k, &hole);
     if (b)
         return b;
-    b = ARENA_NEWN(m->a, struct branch, 1);
+    b = memo_obj_new(m, &m->unique, h, sizeof *b, &hole);
     *b = k;
     memo_stamp(m, &b->o.h, h);
-    memo_add_obj(m, &m->unique, h, b, hole);
+    memo_put_obj(&m->unique, h, b, hole);
     return b;
 }

@@ -316,6 +316,47 @@ static void reserved_table(void **state)
     arena_free(f->a);
 }
 
+/* An own-key object of ours: its kind hash and a number. */
+struct num_obj {
+    struct memo_obj o;
+    uint32_t n;
+};
+
+static bool same_num(const void *obj, const void *arg)
+{
+    return ((const struct num_obj *)obj)->n == *(const uint32_t *)arg;
+}
+
+/* memo_obj_new's objects, made across table doublings and arena pages
+ * (its slow path), are each found again, distinct and intact. */
+static void own_key_objects_grow(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct memo_table t;
+    memo_table_init(&t);
+    t.first = 4;
+    struct num_obj *made[3000];
+    for (uint32_t i = 0; i < 3000; i++) {
+        uint32_t h = memo_obj_hash(MEMO_KIND_STATE, i % 7, NULL, NULL, NULL, NULL);
+        size_t hole;
+        assert_null(memo_probe_obj(&t, h, same_num, &i, &hole));
+        struct num_obj *o = memo_obj_new(&f->m, &t, h, sizeof *o, &hole);
+        *o = (struct num_obj){.o.h = {i, h}, .n = i};
+        memo_put_obj(&t, h, o, hole);
+        made[i] = o;
+    }
+    assert_int_equal(t.n, 3000);
+    assert_true(t.cap >= 6000);
+    for (uint32_t i = 0; i < 3000; i++) {
+        uint32_t h = memo_obj_hash(MEMO_KIND_STATE, i % 7, NULL, NULL, NULL, NULL);
+        size_t hole;
+        assert_ptr_equal(memo_probe_obj(&t, h, same_num, &i, &hole), made[i]);
+        assert_int_equal(made[i]->n, i);
+    }
+    arena_free(f->a);
+}
+
 static void depth_guard(void **state)
 {
     (void)state;
@@ -345,6 +386,7 @@ int main(void)
         cmocka_unit_test(small_first_table),
         cmocka_unit_test(entries_stay_in_place),
         cmocka_unit_test(reserved_table),
+        cmocka_unit_test(own_key_objects_grow),
         cmocka_unit_test(depth_guard),
     };
     return SUPPORT_RUN(tests);
