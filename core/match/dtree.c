@@ -318,7 +318,7 @@ const struct dnode *make_node(struct dt *d, enum dnode_kind kind, const struct d
     struct dnode *n = memo_probe_obj(&d->m->unique, h, same_node, &k, &hole);
     if (n)
         return n;
-    n = ARENA_NEWN(d->m->a, struct dnode, 1);
+    n = memo_obj_new(d->m, &d->m->unique, h, sizeof *n, &hole);
     memo_stamp(d->m, &n->o.h, h);
     n->kind = kind; /* every field written once: no zeroing first */
     n->test = t;
@@ -330,7 +330,7 @@ const struct dnode *make_node(struct dt *d, enum dnode_kind kind, const struct d
     n->mark_epoch = 0;
     n->em = (struct dnode_emit){0, 0, 0, NULL};
     compute_free(d, n);
-    memo_add_obj(d->m, &d->m->unique, h, n, hole);
+    memo_put_obj(&d->m->unique, h, n, hole);
     return n;
 }
 
@@ -940,13 +940,13 @@ static inline struct state *state_of(struct dt *d, struct memo_list *pending,
     size_t hole;
     struct state *st = memo_probe_obj(&m->unique, h, same_state, &k, &hole);
     if (!st) {
-        st = ARENA_NEWN(m->a, struct state, 1);
+        st = memo_obj_new(m, &m->unique, h, sizeof *st, &hole);
         st->pending = pending; /* each field written once, from registers */
         st->vars = vars;
         st->rest = rest;
         st->clause = clause;
         st->node = NULL;
-        memo_add_obj(m, &m->unique, h, st, hole);
+        memo_put_obj(&m->unique, h, st, hole);
     }
     return st;
 }

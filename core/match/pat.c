@@ -114,10 +114,10 @@ const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
                              : memo_probe_obj(&m->vals, slot, val_eq, v, &hole);
     if (pv)
         return pv;
-    pv = ARENA_NEWN(m->a, struct pat_val, 1);
+    pv = memo_obj_new(m, &m->vals, slot, sizeof *pv, &hole);
     pv->v = v;
     memo_stamp(m, &pv->o.h, h);
-    memo_add_obj(m, &m->vals, slot, pv, hole);
+    memo_put_obj(&m->vals, slot, pv, hole);
     return pv;
 }
 
@@ -152,10 +152,10 @@ make_sub(struct memo_ctx *m, enum pat_kind kind, const struct pat_val *val,
     struct pat *p = memo_probe_obj(&m->unique, h, same_pat, &k, &hole);
     if (p)
         return p;
-    p = ARENA_NEWN(m->a, struct pat, 1); /* every field is set here */
+    p = memo_obj_new(m, &m->unique, h, sizeof *p, &hole); /* every field set here */
     *p = k;
     memo_stamp(m, &p->o.h, h);
-    memo_add_obj(m, &m->unique, h, p, hole);
+    memo_put_obj(&m->unique, h, p, hole);
     return p;
 }
 
