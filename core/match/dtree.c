@@ -47,7 +47,9 @@ struct dt {
     uint64_t *words;            /* compute_free's buffer (past 64 temporaries) */
     uint32_t cap_words;
     size_t size;                /* state_size of the distinct states built */
-    struct value *not;          /* the symbol (strip_not, at every test) */
+    struct value *not;          /* the symbol (strip_not), looked up at the
+                                   first function that is a list: most
+                                   compilations have none */
     bool or_branches;           /* or_step pushed a branch of its clause
                                    (before, prune has nothing to drop) */
 };
@@ -235,8 +237,11 @@ static struct memo_list *env_of(struct dt *d, const struct value *code,
 /* FUN without its `not` wrappers (the code whose variables matter). */
 static const struct value *strip_not(struct dt *d, const struct value *fun)
 {
-    struct value *not = d->not;
-    while (fun->kind == VK_CONS && value_car(fun) == not) {
+    if (fun->kind != VK_CONS)
+        return fun;
+    if (!d->not)
+        d->not = pat_sym_not(d->m);
+    while (fun->kind == VK_CONS && value_car(fun) == d->not) {
         const struct value *r = value_cdr(fun);
         fun = r->kind == VK_CONS ? value_car(r) : d->m->L->nil;
     }
@@ -1056,7 +1061,6 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
     struct dt d;
     memset(&d, 0, sizeof d);
     d.m = m;
-    d.not = pat_sym_not(m);
     d.fail = fail_node(&d);
     if (n >= (size_t)m->max_depth) { /* each clause may need a level */
         m->too_deep = true;
