@@ -13,7 +13,8 @@
  * memo_lookup, memo_find (inline, as are memo_slot_hash to memo_find),
  * memo_find_by, memo_free_slot (inline), memo_reserve, memo_table_grow
  * (the inserts' slow path), memo_add_ptr, memo_add_obj, memo_add,
- * memo_insert, memo_obj_room, memo_obj_new and memo_put_obj (inline),
+ * memo_insert, memo_obj_room, memo_obj_quick, memo_obj_new and
+ * memo_put_obj (inline),
  * memo_stamp (inline), memo_cons (and list helpers),
  * memo_cache_get, memo_cache_put, memo_epoch, memo_enter and memo_leave
  * (inline).
@@ -382,6 +383,22 @@ static inline void memo_insert(struct memo_ctx *m, struct memo_table *t,
  * save no register on their common paths. */
 void *memo_obj_room(struct memo_ctx *m, struct memo_table *t, uint32_t h, size_t size,
                     size_t *hole);
+
+/* memo_obj_new's common path alone: the memory, or NULL (nothing done)
+ * when the arena's page or t has no room, for callers whose slow path is
+ * a tail call. */
+static inline __attribute__((always_inline))
+void *memo_obj_quick(struct memo_ctx *m, const struct memo_table *t, size_t size)
+{
+    struct arena *a = m->a;
+    size_t r = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+    if (__builtin_expect(r <= (size_t)(a->end - a->cur) && t->n < t->max, 1)) {
+        void *p = a->cur;
+        a->cur += r;
+        return p;
+    }
+    return NULL;
+}
 
 static inline __attribute__((always_inline))
 void *memo_obj_new(struct memo_ctx *m, struct memo_table *t, uint32_t h, size_t size,

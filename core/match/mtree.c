@@ -127,6 +127,32 @@ static void summarise(struct mtree *t)
     }
 }
 
+/* The new tree of these fields, stored at hole under h (t is its memory,
+ * or NULL: memo_obj_new makes room). */
+static inline __attribute__((always_inline))
+const struct mtree *put_mt(struct memo_ctx *m, struct mtree *t, uint32_t h, size_t hole,
+                           enum mt_kind kind, const struct subj *s, const struct pat *p,
+                           struct memo_list *items)
+{
+    if (!t)
+        t = memo_obj_new(m, &m->unique, h, sizeof *t, &hole);
+    *t = (struct mtree){.kind = kind, .s = s, .p = p, .items = items};
+    memo_stamp(m, &t->o.h, h);
+    summarise(t);
+    memo_put_obj(&m->unique, h, t, hole);
+    return t;
+}
+
+/* put_mt when the arena's page or the table is full: out of line, so
+ * that make_mt's own path makes no call. */
+__attribute__((noinline))
+static const struct mtree *put_mt_slow(struct memo_ctx *m, uint32_t h, size_t hole,
+                                       enum mt_kind kind, const struct subj *s,
+                                       const struct pat *p, struct memo_list *items)
+{
+    return put_mt(m, NULL, h, hole, kind, s, p, items);
+}
+
 static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
                                    const struct subj *s, const struct pat *p,
                                    struct memo_list *items)
@@ -137,12 +163,10 @@ static const struct mtree *make_mt(struct memo_ctx *m, enum mt_kind kind,
     struct mtree *t = memo_probe_obj(&m->unique, h, same_mt, &k, &hole);
     if (t)
         return t;
-    t = memo_obj_new(m, &m->unique, h, sizeof *t, &hole);
-    *t = (struct mtree){.kind = kind, .s = s, .p = p, .items = items};
-    memo_stamp(m, &t->o.h, h);
-    summarise(t);
-    memo_put_obj(&m->unique, h, t, hole);
-    return t;
+    t = memo_obj_quick(m, &m->unique, sizeof *t);
+    if (!t)
+        return put_mt_slow(m, h, hole, kind, s, p, items);
+    return put_mt(m, t, h, hole, kind, s, p, items);
 }
 
 static bool same_leaf(const void *obj, const void *arg)
@@ -398,6 +422,30 @@ static bool same_vbind(const void *obj, const void *arg)
     return b->name == k->name && b->s == k->s;
 }
 
+/* The new binding of these fields, stored at hole under h (b is its
+ * memory, or NULL: memo_obj_new makes room). */
+static inline __attribute__((always_inline))
+const struct vbind *put_vbind(struct memo_ctx *m, struct vbind *b, uint32_t h,
+                              size_t hole, const struct pat_val *name,
+                              const struct subj *s)
+{
+    if (!b)
+        b = memo_obj_new(m, &m->unique, h, sizeof *b, &hole);
+    *b = (struct vbind){{{0, 0}}, name, s};
+    memo_stamp(m, &b->o.h, h);
+    memo_put_obj(&m->unique, h, b, hole);
+    return b;
+}
+
+/* put_vbind when the arena's page or the table is full (out of line). */
+__attribute__((noinline))
+static const struct vbind *put_vbind_slow(struct memo_ctx *m, uint32_t h, size_t hole,
+                                          const struct pat_val *name,
+                                          const struct subj *s)
+{
+    return put_vbind(m, NULL, h, hole, name, s);
+}
+
 const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
                                 const struct subj *s)
 {
@@ -407,17 +455,40 @@ const struct vbind *mtree_vbind(struct memo_ctx *m, const struct pat_val *name,
     struct vbind *b = memo_probe_obj(&m->unique, h, same_vbind, &k, &hole);
     if (b)
         return b;
-    b = memo_obj_new(m, &m->unique, h, sizeof *b, &hole);
-    *b = k;
-    memo_stamp(m, &b->o.h, h);
-    memo_put_obj(&m->unique, h, b, hole);
-    return b;
+    b = memo_obj_quick(m, &m->unique, sizeof *b);
+    if (!b)
+        return put_vbind_slow(m, h, hole, name, s);
+    return put_vbind(m, b, h, hole, name, s);
 }
 
 static bool same_branch(const void *obj, const void *arg)
 {
     const struct branch *b = obj, *k = arg;
     return b->match == k->match && b->clause == k->clause && b->vars == k->vars;
+}
+
+/* The new branch of these fields, stored at hole under h (b is its
+ * memory, or NULL: memo_obj_new makes room). */
+static inline __attribute__((always_inline))
+const struct branch *put_branch(struct memo_ctx *m, struct branch *b, uint32_t h,
+                                size_t hole, const struct mtree *match,
+                                uint32_t clause, struct memo_list *vars)
+{
+    if (!b)
+        b = memo_obj_new(m, &m->unique, h, sizeof *b, &hole);
+    *b = (struct branch){{{0, 0}}, match, clause, vars};
+    memo_stamp(m, &b->o.h, h);
+    memo_put_obj(&m->unique, h, b, hole);
+    return b;
+}
+
+/* put_branch when the arena's page or the table is full (out of line). */
+__attribute__((noinline))
+static const struct branch *put_branch_slow(struct memo_ctx *m, uint32_t h, size_t hole,
+                                            const struct mtree *match, uint32_t clause,
+                                            struct memo_list *vars)
+{
+    return put_branch(m, NULL, h, hole, match, clause, vars);
 }
 
 const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
@@ -429,9 +500,8 @@ const struct branch *mtree_branch(struct memo_ctx *m, const struct mtree *match,
     struct branch *b = memo_probe_obj(&m->unique, h, same_branch, &k, &hole);
     if (b)
         return b;
-    b = memo_obj_new(m, &m->unique, h, sizeof *b, &hole);
-    *b = k;
-    memo_stamp(m, &b->o.h, h);
-    memo_put_obj(&m->unique, h, b, hole);
-    return b;
+    b = memo_obj_quick(m, &m->unique, sizeof *b);
+    if (!b)
+        return put_branch_slow(m, h, hole, match, clause, vars);
+    return put_branch(m, b, h, hole, match, clause, vars);
 }

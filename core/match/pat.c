@@ -104,17 +104,45 @@ static inline uint32_t symbol_hash(const struct value *sym)
     return memo_mix(0x2545f491u, h);
 }
 
-const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
+/* A new wrapper of v (hash h, slot hash slot) at hole, the arena or the
+ * table grown first if need be. */
+__attribute__((noinline))
+static const struct pat_val *new_val(struct memo_ctx *m, struct value *v, uint32_t h,
+                                     uint32_t slot, size_t hole)
 {
-    bool sym = v->kind == VK_SYMBOL;
-    uint32_t h = sym ? symbol_hash(v) : pat_value_hash(v);
+    struct pat_val *pv = memo_obj_new(m, &m->vals, slot, sizeof *pv, &hole);
+    pv->v = v;
+    memo_stamp(m, &pv->o.h, h);
+    memo_put_obj(&m->vals, slot, pv, hole);
+    return pv;
+}
+
+/* pat_val of a value that is not a symbol. */
+__attribute__((noinline))
+static const struct pat_val *val_of(struct memo_ctx *m, struct value *v)
+{
+    uint32_t h = pat_value_hash(v);
     uint32_t slot = memo_slot_hash(h); /* 0 marks an empty slot */
     size_t hole;
-    struct pat_val *pv = sym ? memo_probe_obj(&m->vals, slot, same_symbol, v, &hole)
-                             : memo_probe_obj(&m->vals, slot, val_eq, v, &hole);
+    struct pat_val *pv = memo_probe_obj(&m->vals, slot, val_eq, v, &hole);
+    return pv ? pv : new_val(m, v, h, slot, hole);
+}
+
+/* Symbols (most values) take a path without calls but tail calls, so
+ * that it saves no register. */
+const struct pat_val *pat_val(struct memo_ctx *m, struct value *v)
+{
+    if (v->kind != VK_SYMBOL)
+        return val_of(m, v);
+    uint32_t h = symbol_hash(v);
+    uint32_t slot = memo_slot_hash(h);
+    size_t hole;
+    struct pat_val *pv = memo_probe_obj(&m->vals, slot, same_symbol, v, &hole);
     if (pv)
         return pv;
-    pv = memo_obj_new(m, &m->vals, slot, sizeof *pv, &hole);
+    pv = memo_obj_quick(m, &m->vals, sizeof *pv);
+    if (!pv)
+        return new_val(m, v, h, slot, hole);
     pv->v = v;
     memo_stamp(m, &pv->o.h, h);
     memo_put_obj(&m->vals, slot, pv, hole);
