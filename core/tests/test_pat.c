@@ -341,6 +341,8 @@ static void own_key_objects_grow(void **state)
         uint32_t h = memo_obj_hash(MEMO_KIND_STATE, i % 7, NULL, NULL, NULL, NULL);
         size_t hole;
         assert_null(memo_probe_obj(&t, h, same_num, &i, &hole));
+        if (t.n == t.max) /* full (or no slots yet): only the slow path grows it */
+            assert_null(memo_obj_quick(&f->m, &t, sizeof(struct num_obj)));
         struct num_obj *o = memo_obj_new(&f->m, &t, h, sizeof *o, &hole);
         *o = (struct num_obj){.o.h = {i, h}, .n = i};
         memo_put_obj(&t, h, o, hole);
