@@ -112,8 +112,9 @@ static uint32_t mt_hash(enum mt_kind kind, const struct subj *s, const struct pa
     return memo_obj_hash(MEMO_KIND_MTREE, kind, p, items, NULL, NULL);
 }
 
-/* The summaries of a new tree t (its fields set). */
-static void summarise(struct mtree *t)
+/* The summaries of a new tree t (its fields set).  Inline in make_mt:
+ * called, its loop saves registers at every new tree. */
+static inline __attribute__((always_inline)) void summarise(struct mtree *t)
 {
     const struct memo_list *items = t->items;
     t->subjects = t->kind == MT_LEAF ? t->s->bit : 0;
