@@ -47,8 +47,9 @@ const struct subj *make_subj(struct memo_ctx *m, const struct subj *parent,
 }
 
 /* s becomes a temporary: the next number, in creation order (a subject
- * is made a temporary right after it is made). */
-static void number_temp(struct memo_ctx *m, struct subj *s)
+ * is made a temporary right after it is made).  Inline at its two
+ * callers: the call cost more than the numbering. */
+static inline void number_temp(struct memo_ctx *m, struct subj *s)
 {
     if (m->n_temps == m->cap_temps) {
         uint32_t cap = m->cap_temps * 2 + 16;
