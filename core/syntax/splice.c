@@ -27,9 +27,8 @@ static size_t line_start(const uint8_t *text, size_t off)
 
 static size_t line_end(const uint8_t *text, size_t len, size_t off)
 {
-    while (off < len && text[off] != '\n')
-        off++;
-    return off;
+    const uint8_t *nl = off < len ? memchr(text + off, '\n', len - off) : NULL;
+    return nl ? (size_t)(nl - text) : len;
 }
 
 /* Display column of offset off (as Emacs's current-column). */
