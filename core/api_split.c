@@ -437,11 +437,13 @@ static bool worker_start(struct worker *wk)
     return made;
 }
 
+/* The output arena first: its first page may be adopted from the run
+ * arena, whose pages must outlive it. */
 static void worker_end(struct worker *wk)
 {
-    arena_free(wk->run);
     if (!wk->joined)
         arena_free(wk->out);
+    arena_free(wk->run);
 }
 
 static void part_compute(struct worker *wk, unsigned k)
