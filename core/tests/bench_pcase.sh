@@ -32,26 +32,34 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 el() { "$emacs" -Q --batch -l "$here/bench_pcase.el" -f "$@"; }
 
-# best_time OUT CMD...: "WALL CPU" (seconds; CPU = user + system) of the
-# fastest of $runs runs of CMD (the smallest of each), which writes the
-# file OUT.  Wall clock from $EPOCHREALTIME (microseconds: a run of
-# pcexpand takes a few milliseconds), CPU from bash's `time' (whole
-# milliseconds).  CPU time is the steadier figure on a loaded machine.
-# OUT is removed before each run, outside the time: each run writes a
-# new file, as a first run does (truncating the last run's 700 KB took
-# the file system about a millisecond, a tenth of pcexpand's time).
-best_time() {
-    local out=$1 bw="" bc="" t w u s c t0 t1
+# time_once OUT CMD...: "WALL CPU" (seconds; CPU = user + system) of one
+# run of CMD, which writes the file OUT.  Wall clock from $EPOCHREALTIME
+# (microseconds: a run of pcexpand takes a few milliseconds), CPU from
+# bash's `time' (whole milliseconds).  OUT is removed before the run,
+# outside the time: each run writes a new file, as a first run does
+# (truncating the last run's 700 KB took the file system about a
+# millisecond, a tenth of pcexpand's time).
+time_once() {
+    local out=$1 t u s t0 t1
     shift
+    rm -f -- "$out"
+    t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@"
+           t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
+    read -r u s t0 t1 <<<"$(echo $t)"
+    echo "$(echo "$t1 - $t0" | bc -l) $(echo "$u + $s" | bc -l)"
+}
+
+# smaller A B: the smaller of two numbers (A empty: B).
+smaller() { if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi; }
+
+# best_time OUT CMD...: "WALL CPU" of the fastest of $runs runs of CMD
+# (the smallest of each).  CPU time is the steadier figure on a loaded
+# machine.
+best_time() {
+    local bw="" bc="" w c
     for _ in $(seq "$runs"); do
-        rm -f -- "$out"
-        t=$( { TIMEFORMAT='%U %S'; t0=$EPOCHREALTIME; time "$@"
-               t1=$EPOCHREALTIME; echo "${t0/,/.} ${t1/,/.}"; } 2>&1 )
-        read -r u s t0 t1 <<<"$(echo $t)"
-        w=$(echo "$t1 - $t0" | bc -l)
-        c=$(echo "$u + $s" | bc -l)
-        if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
-        if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
+        read -r w c < <(time_once "$@")
+        bw=$(smaller "$bw" "$w") bc=$(smaller "$bc" "$c")
     done
     printf '%.4f %.3f\n' "$bw" "$bc"
 }
@@ -73,9 +81,22 @@ el bench-pcase-select "$tmp/all.el" "$tmp/all.err" "$tmp/forms.el" 2>/dev/null
 run_pcx() { "$pcexpand" --compact -q "$tmp/forms.el" >"$tmp/pcx.el" 2>/dev/null; }
 run_pcx_j() { "$pcexpand" --compact -q -j 0 "$tmp/forms.el" >"$tmp/pcx-j.el" 2>/dev/null; }
 run_emacs() { el bench-pcase-expand "$tmp/forms.el" "$tmp/emacs.el" 2>/dev/null; }
-read -r w_pcx c_pcx < <(best_time "$tmp/pcx.el" run_pcx)
-read -r w_pcxj c_pcxj < <(best_time "$tmp/pcx-j.el" run_pcx_j)
-read -r w_emacs c_emacs < <(best_time "$tmp/emacs.el" run_emacs)
+# The three take turns, $runs rounds of one run each: a slow stretch of
+# the machine (another program, a virtual machine's host) then slows a
+# run of each alike, not all the runs of one of them.  The best run of
+# each counts.
+w_pcx="" c_pcx="" w_pcxj="" c_pcxj="" w_emacs="" c_emacs=""
+for _ in $(seq "$runs"); do
+    read -r w c < <(time_once "$tmp/pcx.el" run_pcx)
+    w_pcx=$(smaller "$w_pcx" "$w") c_pcx=$(smaller "$c_pcx" "$c")
+    read -r w c < <(time_once "$tmp/pcx-j.el" run_pcx_j)
+    w_pcxj=$(smaller "$w_pcxj" "$w") c_pcxj=$(smaller "$c_pcxj" "$c")
+    read -r w c < <(time_once "$tmp/emacs.el" run_emacs)
+    w_emacs=$(smaller "$w_emacs" "$w") c_emacs=$(smaller "$c_emacs" "$c")
+done
+read -r w_pcx c_pcx < <(printf '%.4f %.3f\n' "$w_pcx" "$c_pcx")
+read -r w_pcxj c_pcxj < <(printf '%.4f %.3f\n' "$w_pcxj" "$c_pcxj")
+read -r w_emacs c_emacs < <(printf '%.4f %.3f\n' "$w_emacs" "$c_emacs")
 cmp -s "$tmp/pcx.el" "$tmp/pcx-j.el" || echo "pcexpand -j 0 printed other bytes than -j 1"
 echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s CPU;" \
      "pcexpand -j 0 ($(nproc) CPUs: the file in parts) ${w_pcxj} s wall, ${c_pcxj} s CPU;" \
