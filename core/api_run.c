@@ -138,6 +138,8 @@ static bool read_stage(struct run *r)
     /* Without expansion nothing asks where a value came from, and the
      * origin map is a large share of reading time. */
     unsigned flags = expanding(r) ? 0 : READ_NO_ORIGIN;
+    if (!flags)
+        expand_prime_heads(r->L);
     if (!read_source_range(r->L, r->text, r->read_lo, r->len, flags, &r->rd)) {
         /* a part: the cut may be wrong; the whole text, read in one
          * piece, says where the error is */
@@ -312,7 +314,9 @@ static void too_large(struct run *r, struct value *orig, const char *head,
 static void expand_top(struct run *r, size_t i)
 {
     struct expand_ctx *x = &r->x;
+    x->top = r->forms[i] == r->rd.forms[i].v ? &r->rd.forms[i] : NULL;
     struct value *v = expand_form(x, r->forms[i]);
+    x->top = NULL;
     if (!v)
         return;
     r->forms[i] = v;

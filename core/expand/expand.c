@@ -500,10 +500,37 @@ static struct value *walk_touched(struct expand_ctx *x, struct value *code)
     return r;
 }
 
+/* Does the reader say code holds no head symbol?  It does when code is
+ * a list or vector it read, of the top-level form x->top (no read label
+ * in it: a label could bring in structure from elsewhere), and none of
+ * that form's head tokens lies in code's text: a read value is made of
+ * what its text says, and nothing changes it after reading. */
+static bool quiet_text(const struct expand_ctx *x, const struct value *code)
+{
+    const struct read_form *f = x->top;
+    struct span sp;
+    if (!f || !x->src || !x->src->heads_known || f->labels || f->n_heads > READ_HEADS_MAX ||
+        !(value_consp(code) || value_is(code, VK_VECTOR)) ||
+        !read_origin_span(x->src, code, &sp) || sp.start < f->span.start ||
+        sp.end > f->span.end)
+        return false;
+    for (uint32_t i = 0; i < f->n_heads; i++)
+        if (f->heads[i] >= sp.start && f->heads[i] < sp.end)
+            return false;
+    return true;
+}
+
+/* Is there nothing to do in code?  The reader may know; else a look
+ * through it. */
+static bool nothing_to_do(struct expand_ctx *x, struct value *code)
+{
+    return quiet_text(x, code) || untouched(x->L->a, priv_of(x), code);
+}
+
 /* Walk code, unless the look through it finds nothing to do. */
 static struct value *walk(struct expand_ctx *x, struct value *code)
 {
-    if (untouched(x->L->a, priv_of(x), code))
+    if (nothing_to_do(x, code))
         return code;
     return walk_touched(x, code);
 }
@@ -595,7 +622,18 @@ void expand_set_target(struct expand_ctx *x, const struct value *target)
 
 bool expand_unchanged(struct expand_ctx *x, struct value *code)
 {
-    return x->depth < x->max_depth && untouched(x->L->a, priv_of(x), code);
+    return x->depth < x->max_depth && nothing_to_do(x, code);
+}
+
+void expand_prime_heads(struct lisp *L)
+{
+    if (L->heads_primed)
+        return;
+    for (size_t i = 0; i < COUNT(head_rows); i++)
+        value_sym_row(intern_cstr(L, head_rows[i].name), VALUE_ROW_EXPAND, classify_head);
+    for (size_t i = 0; i < COUNT(stray_keywords); i++)
+        value_sym_row(intern_cstr(L, stray_keywords[i]), VALUE_ROW_EXPAND, classify_head);
+    L->heads_primed = true;
 }
 
 struct value *expand_code(struct expand_ctx *x, struct value *code)

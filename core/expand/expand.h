@@ -34,6 +34,8 @@ struct expand_stats {
 struct expand_ctx {
     struct lisp *L;                 /* values and symbols of the run */
     const struct read_result *src;  /* origin map for diagnostics; may be NULL */
+    const struct read_form *top;    /* the top-level form expand_form is given,
+                                       as src read it; NULL when unknown */
     struct diag_list *diags;        /* where errors/warnings go */
     bool memo;                      /* computed cache on (results identical when off) */
     unsigned heads;                 /* bit set of selected heads (EXPAND_HEAD_*), 0 = all */
@@ -96,6 +98,12 @@ struct value *expand_code(struct expand_ctx *x, struct value *code);
  * guard has room: a look through code, cheaper than expand_code, for
  * callers that keep expansions in a table (most code needs no entry). */
 bool expand_unchanged(struct expand_ctx *x, struct value *code);
+
+/* Intern every head symbol of the expander in L with its VALUE_ROW_EXPAND
+ * row, before a text is read into L: the reader then counts each
+ * top-level form's head tokens (read_form.n_heads), and code read from
+ * a stretch of text with none needs no look through it. */
+void expand_prime_heads(struct lisp *L);
 
 /* expand_code of code for which expand_unchanged has just answered
  * false: the look through code is not made again (code holding a nested

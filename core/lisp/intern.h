@@ -22,6 +22,10 @@ struct lisp {
                                    (the arena L was made in; a may change) */
     struct intern_table *tab;   /* the obarray */
     uint32_t next_id;           /* creation counter for symbols */
+    bool heads_primed;          /* every head symbol of the expander is
+                                   interned with its VALUE_ROW_EXPAND row
+                                   (expand_prime_heads): the reader counts
+                                   head tokens */
     /* Well-known symbols, interned at creation. */
     struct value *nil, *t, *quote, *function, *backquote, *comma, *comma_at;
     struct value *lambda;

@@ -609,6 +609,25 @@ static struct value *radix_value(struct reader *R, const struct lex_token *t)
 
 /* ---- atoms ---- */
 
+/* Note v, an atom read at `at`, when it is a head symbol: one whose
+ * VALUE_ROW_EXPAND cache holds a row (the expander primes every head's
+ * before reading; any other symbol's is unknown or none). */
+static inline void note_symbol_head(struct reader *R, const struct value *sym, uint32_t at)
+{
+    /* rows 1 .. VALUE_ROW_NONE - 1: one compare (0 and NONE wrap past) */
+    if ((uint8_t)(sym->u.sym.row[VALUE_ROW_EXPAND] - 1) < VALUE_ROW_NONE - 1) {
+        if (R->n_heads < READ_HEADS_MAX)
+            R->heads[R->n_heads] = at;
+        R->n_heads++;
+    }
+}
+
+static inline void note_head(struct reader *R, const struct value *v, uint32_t at)
+{
+    if (v->kind == VK_SYMBOL)
+        note_symbol_head(R, v, at);
+}
+
 static bool atom_item(struct reader *R, const struct lex_token *t, struct item *it)
 {
     struct lisp *L = R->L;
@@ -646,6 +665,7 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
         v = L->nil;
         break;
     }
+    note_head(R, v, t->start);
     it->v = v;
     return true;
 }
@@ -1157,7 +1177,9 @@ static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
     if (q < n && (s[q] == '\\' || s[q] >= 0x80 || !lex_atom_stop[s[q]]))
         return lexer_token(R, p, it);
     *p = q;
-    return put_item(R, intern_symbol(R->L, name, k), (uint32_t)at, (uint32_t)q, it);
+    struct value *sym = intern_symbol(R->L, name, k);
+    note_head(R, sym, (uint32_t)at);
+    return put_item(R, sym, (uint32_t)at, (uint32_t)q, it);
 }
 
 /* The closing quote of the string whose text goes on at q (just after
@@ -1339,8 +1361,14 @@ static READ_INLINE int fast_atom(struct reader *R, struct cursor *c, struct item
             return FAST_NOT;
     }
     uint32_t start = cursor_pos(c, a), stop = cursor_pos(c, q);
-    struct value *v = may_be_number ? plain_atom_value(R, start, stop)
-                                    : plain_symbol(R, a, (size_t)(q - a), c->end);
+    struct value *v;
+    if (may_be_number) {
+        v = plain_atom_value(R, start, stop);
+        note_head(R, v, start);
+    } else {
+        v = plain_symbol(R, a, (size_t)(q - a), c->end);
+        note_symbol_head(R, v, start);
+    }
     c->at = next;
     return cursor_put(c, v, start, stop, it);
 }
@@ -1534,6 +1562,7 @@ static int read_object(struct reader *R, struct item *out)
 {
     R->nframes = 0;
     R->nitems = 0;
+    R->n_heads = 0;
     if (R->labels_used)
         read_labels_reset(R);
     size_t p = lex_skip_trivia(R->text, R->len, R->pos);
@@ -1585,7 +1614,7 @@ static struct reader *reader_new(struct lisp *L, const uint8_t *text, size_t sta
 }
 
 static void add_form(struct read_result *out, size_t *cap, struct arena *a,
-                     const struct item *it, bool labels)
+                     const struct item *it, const struct reader *R)
 {
     if (out->n_forms == *cap) {
         size_t ncap = *cap ? *cap * 2 : 64;
@@ -1597,7 +1626,9 @@ static void add_form(struct read_result *out, size_t *cap, struct arena *a,
     f->v = it->v;
     f->span.start = it->start;
     f->span.end = it->end;
-    f->labels = labels;
+    f->labels = R->labels_used;
+    f->n_heads = R->n_heads;
+    memcpy(f->heads, R->heads, sizeof f->heads);
 }
 
 bool read_source(struct lisp *L, const uint8_t *text, size_t len,
@@ -1621,6 +1652,7 @@ bool read_source_range(struct lisp *L, const uint8_t *text, size_t start,
         start = len = 0;
     struct reader *R = reader_new(L, text, start, len, !(flags & READ_NO_ORIGIN));
     out->origin = R->origin;
+    out->heads_known = L->heads_primed;
     if (huge) {
         read_fail(R, 0, "error", "Input too large (4 GiB or more)");
         out->err = R->err;
@@ -1636,7 +1668,7 @@ bool read_source_range(struct lisp *L, const uint8_t *text, size_t start,
             out->err = R->err;
             return false;
         }
-        add_form(out, &cap, L->a, &it, R->labels_used);
+        add_form(out, &cap, L->a, &it, R);
     }
     out->ok = true;
     return true;

@@ -36,10 +36,20 @@ struct read_error {
                             (wholenump -1); nil for end-of-file */
 };
 
+/* At most this many head tokens of a top-level form are kept. */
+#define READ_HEADS_MAX 4
+
 struct read_form {
     struct value *v;   /* the object read */
     struct span span;  /* its text, without leading whitespace/comments */
     bool labels;       /* its text defines a read label (#N=) */
+    /* Its head tokens (when read_result.heads_known): the symbols whose
+     * VALUE_ROW_EXPAND cache held a row when read, that many of them
+     * (more than READ_HEADS_MAX: their places are not all kept), and
+     * where the first READ_HEADS_MAX start.  A piece of the form's text
+     * that holds none of them has no such symbol in what it reads to. */
+    uint32_t n_heads;
+    uint32_t heads[READ_HEADS_MAX];
 };
 
 struct read_origin; /* value -> span side map (opaque) */
@@ -49,6 +59,9 @@ struct read_result {
     size_t n_forms;
     struct read_origin *origin; /* for read_origin_* */
     bool ok;                    /* false: err is set, forms holds those read before it */
+    bool heads_known;           /* the symbol table's head symbols had their
+                                   VALUE_ROW_EXPAND rows before reading
+                                   (L->heads_primed): forms' n_heads count */
     struct read_error err;
 };
 

@@ -86,6 +86,8 @@ struct reader {
     struct label_slot *labels; /* NULL until the first #N= of a form */
     size_t capl, nlabels;
     bool labels_used;         /* some #N= occurred in this top-level form */
+    uint32_t n_heads;         /* head tokens of this top-level form so far */
+    uint32_t heads[READ_HEADS_MAX]; /* where the first ones start */
     struct read_origin *origin;
     struct intern_slot *islots; /* the symbol table's slots and capacity */
     size_t imask;               /* less one, as of the last intern by the

@@ -147,6 +147,49 @@ static void test_nested_expanded_inside(void **state)
     fx_free(f);
 }
 
+/* With the heads primed before reading, the reader counts each form's
+ * head tokens, however written, and says where they are; expanding with
+ * that knowledge (x.top) gives what the look through every list gives,
+ * nested heads included. */
+static void test_reader_counted_heads(void **state)
+{
+    (void)state;
+    const char *text = "(pcase x (a (p\\case a (b b))) (c (list 1 2)))\n"
+                       "(list 'pcase-let 2)\n"
+                       "(defun g () [pcase] (when q (cond* w)))\n"
+                       "(defun h (y) (list y y))\n";
+    struct fx *plain = fx_new(text);
+    struct fx *f = test_calloc(1, sizeof *f);
+    f->a = support_arena();
+    f->L = intern_new(f->a);
+    f->text = text;
+    diag_init(&f->diags, f->a);
+    expand_prime_heads(f->L);
+    assert_true(read_source(f->L, (const uint8_t *)text, strlen(text), &f->r));
+    expand_init(&f->x, f->L, &f->diags, &f->r);
+    assert_true(f->r.heads_known);
+    assert_false(plain->r.heads_known);
+    static const uint32_t n_heads[] = {2, 1, 2, 0};
+    for (size_t i = 0; i < 4; i++)
+        assert_int_equal(f->r.forms[i].n_heads, n_heads[i]);
+    const struct read_form *f0 = &f->r.forms[0];
+    assert_string_equal(text_of(f, f0->heads[0], f0->heads[0] + 5), "pcase");
+    assert_string_equal(text_of(f, f0->heads[1], f0->heads[1] + 6), "p\\case");
+    for (size_t i = 0; i < 4; i++) {
+        front_end_calls = 0;
+        const char *want = expand(plain, i);
+        int calls = front_end_calls;
+        front_end_calls = 0;
+        f->x.top = &f->r.forms[i];
+        const char *got = expand(f, i);
+        f->x.top = NULL;
+        assert_string_equal(got, want);
+        assert_int_equal(front_end_calls, calls);
+    }
+    fx_free(plain);
+    fx_free(f);
+}
+
 static void test_sites_in_order(void **state)
 {
     (void)state;
@@ -466,6 +509,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outermost_site),
         cmocka_unit_test(test_nested_expanded_inside),
+        cmocka_unit_test(test_reader_counted_heads),
         cmocka_unit_test(test_sites_in_order),
         cmocka_unit_test(test_data_positions),
         cmocka_unit_test(test_only_skip),
