@@ -181,12 +181,6 @@ struct value *intern_add_at(struct lisp *L, struct intern_slot *free, const char
     return sym;
 }
 
-struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
-                         uint64_t w1, uint32_t mix)
-{
-    return intern_add_at(L, free_slot(L->tab, mix), name, len, w0, w1, mix);
-}
-
 void intern_reserve(struct lisp *L, size_t n)
 {
     size_t cap = L->tab->cap;

@@ -120,12 +120,9 @@ static inline uint32_t intern_mix(const char *name, size_t len, uint64_t w0, uin
     return (uint32_t)((h * UINT64_C(0x9E3779B97F4A7C15)) >> 32);
 }
 
-/* intern_symbol_key's miss: create the symbol and give it a slot. */
-struct value *intern_add(struct lisp *L, const char *name, size_t len, uint64_t w0,
-                         uint64_t w1, uint32_t mix);
-
-/* intern_add for a name whose free slot a lookup has found (see
- * intern_probe); the slot is checked against the table's load. */
+/* A lookup's miss: make the symbol of this name, whose free slot the
+ * lookup found (intern_probe), and put it there; the slot is checked
+ * against the table's load. */
 struct value *intern_add_at(struct lisp *L, struct intern_slot *free, const char *name,
                             size_t len, uint64_t w0, uint64_t w1, uint32_t mix);
 
