@@ -136,11 +136,13 @@ static bool read_stage(struct run *r)
     if (!r->L)
         r->L = intern_new(r->a);
     /* Without expansion nothing asks where a value came from, and the
-     * origin map is a large share of reading time. */
-    unsigned flags = expanding(r) ? 0 : READ_NO_ORIGIN;
-    if (!flags)
+     * origin map is a large share of reading time; with it, the reader
+     * counts the head tokens of each form (expand_prime_heads). */
+    bool expand = expanding(r);
+    if (expand)
         expand_prime_heads(r->L);
-    if (!read_source_range(r->L, r->text, r->read_lo, r->len, flags, &r->rd)) {
+    if (!read_source_range(r->L, r->text, r->read_lo, r->len, expand ? 0 : READ_NO_ORIGIN,
+                           &r->rd)) {
         /* a part: the cut may be wrong; the whole text, read in one
          * piece, says where the error is */
         r->split_failed = r->parts > 1;
