@@ -473,6 +473,45 @@ static struct site_pos site_pos(const struct splice_in *in, struct span sp,
     return p;
 }
 
+/* Does an atom run on over byte b?  Over what lex_atom_stop lets the
+ * scan of a plain atom pass, and the backslash escapes and non-ASCII
+ * bytes the lexer takes on its slow path. */
+static bool joins(uint8_t b) { return !lex_atom_stop[b] || b == '\\' || b >= 0x80; }
+
+/* Does b end with a read label's definition, "#N="? */
+static bool ends_label(const struct buf *b)
+{
+    size_t n = b->len, k = n - 1; /* n > 0, b ends with '=' */
+    while (k > 0 && b->data[k - 1] >= '0' && b->data[k - 1] <= '9')
+        k--;
+    return k < n - 1 && k > 0 && b->data[k - 1] == '#';
+}
+
+/* Does the text in b end a token that an atom written right after it
+ * would run into?  An atom does (not a label's "#N=", whose `=` is not
+ * a name's), and a character literal: `?X` and `?\X` want a delimiter
+ * after them whatever X is (`??`, `?(`, `? `), and so does an escaped
+ * byte at the end of a name.  A space after any other token is
+ * harmless, so the test need not know which token ends b. */
+static bool ends_joinable(const struct buf *b)
+{
+    size_t n = b->len;
+    if (n == 0)
+        return false;
+    char last = b->data[n - 1];
+    if (last == '=' && ends_label(b))
+        return false;
+    return joins((uint8_t)last) ||
+           (n > 1 && (b->data[n - 2] == '?' || b->data[n - 2] == '\\'));
+}
+
+/* May the printed v start with an atom's byte?  Lists, vectors and
+ * strings start with a delimiter (a list also as 'X, #'X, `X or ,X). */
+static bool may_start_atom(const struct value *v)
+{
+    return !value_consp(v) && !value_is(v, VK_VECTOR) && !value_is(v, VK_STRING);
+}
+
 /* Print one site; out already holds the input up to *pos.  Sets *pos to
  * the end of the replaced span.  The document is built first: only then
  * is it known which comments found their code in the expansion and
@@ -515,6 +554,10 @@ static bool emit_site(const struct splice_in *in, struct out *o,
         /* The column in the output: an earlier expansion on the same
          * line may have moved the form. */
         buf_put(o->b, in->text + *pos, p.sp.start - *pos);
+        /* a replaced form starts with "(": an atom put in its place
+         * must not run into the token before it ("??nil", "anil") */
+        if (may_start_atom(s->expansion) && ends_joinable(o->b))
+            buf_putc(o->b, ' ');
         col = out_column(o->b);
     }
     size_t mark = o->b->len;
@@ -525,6 +568,9 @@ static bool emit_site(const struct splice_in *in, struct out *o,
         t->text = arena_strndup(a, o->b->data + mark, o->b->len - mark);
         t->len = o->b->len - mark;
     }
+    /* nor the token after it into the expansion ("nilx") */
+    if (p.sp.end < in->len && joins(in->text[p.sp.end]) && ends_joinable(o->b))
+        buf_putc(o->b, ' ');
     *pos = p.sp.end;
     return true;
 }

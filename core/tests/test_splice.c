@@ -5,7 +5,7 @@
  * (own-line, trailing, symbols, repeated anchors, copies through the
  * origin map); the line break inserted before an expansion that starts
  * with comments; CRLF output; per-form callbacks with label floors; the
- * per-site texts; failures.  Expansions are built by hand from pieces of
+ * per-site texts; atoms kept apart from their neighbours; failures.  Expansions are built by hand from pieces of
  * the input, as a front end would build them.
  */
 #include "support.h"
@@ -19,7 +19,7 @@ struct fx {
     struct lisp *L;
     struct read_result r;
     struct splice_in in;
-    struct splice_site sites[4];
+    struct splice_site sites[8];
     unsigned floors[4];
     int n_begun;
 };
@@ -292,6 +292,23 @@ static void test_comment_columns(void **state)
     fx_free(f);
 }
 
+/* An atom put where a form was is kept apart from the tokens around it:
+ * a form starts and ends with a delimiter, an atom does not ("??nil",
+ * "xnil", "nily", "nilnil", "?(nil" and "z\(nil" would read otherwise or
+ * not at all); where the neighbour is a delimiter, a blank or a read
+ * label's "#N=" nothing is added. */
+static void test_atoms_kept_apart(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(list ?\?(a) x(b)y (c)(d) ?((e) z\\((f) #1=(g))\n"); /* no trigraph */
+    struct value *form = f->r.forms[0].v;
+    static const int at[] = {2, 4, 6, 7, 9, 11, 12};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+        add_site(f, nth(form, at[k]), S(f, "q"));
+    assert_string_equal(run(f, NULL), "(list ?\? q x q y q q ?( q z\\( q #1=q)\n");
+    fx_free(f);
+}
+
 static void test_failures(void **state)
 {
     (void)state;
@@ -321,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_line_break_before),
         cmocka_unit_test(test_forms_and_crlf),
         cmocka_unit_test(test_comment_columns),
+        cmocka_unit_test(test_atoms_kept_apart),
         cmocka_unit_test(test_failures),
     };
     return SUPPORT_RUN(tests);
