@@ -1,0 +1,1 @@
+??(pcase b) (guard (< ÿÿÿÿ)) (- b'(3 . 4) ((and `(,a . ,b) list(guard (< a b©))) (- b a)))
