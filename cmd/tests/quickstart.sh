@@ -30,6 +30,45 @@ for pkg in valgrind clang libclang-rt-14-dev; do
     [[ " ${lines[0]} " == *" $pkg "* ]] || { echo "line 1 does not install $pkg"; exit 1; }
 done
 
+# Emacs 30.1, the reference, comes from bookworm-backports and nothing else
+# does: line 1 adds the suite to the main stanza of Debian 12's own
+# debian.sources (not the security one; a second run changes nothing) and
+# installs emacs-nox and emacs-el alone with -t bookworm-backports.
+[[ ${lines[0]} == *"apt-get install -y --no-install-recommends -t bookworm-backports emacs-nox emacs-el &&"* ]] ||
+    { echo "line 1 must install emacs-nox emacs-el alone from bookworm-backports"; exit 1; }
+[[ $(grep -o -- '-t bookworm-backports' <<<"${lines[0]}" | wc -l) -eq 1 ]] ||
+    { echo "line 1 must take only Emacs from bookworm-backports"; exit 1; }
+for pkg in emacs-nox emacs-el; do
+    [[ $(grep -o -- " $pkg " <<<"${lines[0]} " | wc -l) -eq 1 ]] ||
+        { echo "line 1 installs $pkg more than once"; exit 1; }
+done
+sources_cmd=${lines[0]%% && *}
+[[ $sources_cmd == "sed -i "*" /etc/apt/sources.list.d/debian.sources" ]] ||
+    { echo "line 1 must begin by enabling bookworm-backports in debian.sources"; exit 1; }
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cat >"$scratch/debian.sources" <<'SRC'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+sed 's/^Suites: bookworm bookworm-updates$/Suites: bookworm bookworm-updates bookworm-backports/' \
+    "$scratch/debian.sources" >"$scratch/expected"
+local_cmd=${sources_cmd/\/etc\/apt\/sources.list.d\/debian.sources/$scratch/debian.sources}
+eval "$local_cmd"
+eval "$local_cmd"
+cmp -s "$scratch/debian.sources" "$scratch/expected" ||
+    { echo "line 1's change to debian.sources is not the one suite added once:";
+      diff "$scratch/expected" "$scratch/debian.sources"; exit 1; }
+
 mapfile -t ci < <(grep -v '^#' "$root/.ci/run" | grep -v '^$')
 expected=("set -euo pipefail" "apt-get update" "${lines[0]}" "${lines[1]}")
 if [[ "${ci[*]}" != "${expected[*]}" || ${#ci[@]} -ne 4 ]]; then
