@@ -37,6 +37,7 @@ enum role {
     R_PATTERNS,        /* list of patterns (pcase-lambda arguments) */
     R_CSTAR_CLAUSE,    /* cond* clause (CONDITION BODY...) */
     R_CSTAR_COND,      /* cond* condition: match*, bind* ... or code */
+    R_DECLARE,         /* a clause of declare: by its head (decl_heads) */
 };
 
 /* Roles of a list's elements: fixed[] for the first n_fixed positions
@@ -79,6 +80,8 @@ static const struct spec sp_condstar = SPEC1(R_DATA, R_CSTAR_CLAUSE);
 static const struct spec sp_match = SPEC2(R_DATA, R_DATA, R_CODE);
 static const struct spec sp_bind = SPEC1(R_DATA, R_BINDING);
 static const struct spec sp_two_data = SPEC2(R_DATA, R_DATA, R_CODE);
+static const struct spec sp_declare = SPEC1(R_DATA, R_DECLARE);
+static const struct spec sp_interactive = SPEC2(R_DATA, R_CODE, R_DATA);
 
 struct head {
     const char *name;
@@ -121,7 +124,7 @@ static const struct head heads[] = {
     {"cond*", &sp_condstar},
     {"condition-case", &sp_condcase},
     {"condition-case-unless-debug", &sp_condcase},
-    {"declare", &sp_quote},
+    {"declare", &sp_declare},
     {"define-inline", &sp_defun},
     {"defmacro", &sp_defun},
     {"defsubst", &sp_defun},
@@ -137,7 +140,7 @@ static const struct head heads[] = {
     {"if-let", &sp_iflet},
     {"if-let*", &sp_iflet},
     {"ignore-error", &sp_two_data},
-    {"interactive", &sp_quote},
+    {"interactive", &sp_interactive},
     {"iter-defun", &sp_defun},
     {"iter-lambda", &sp_lambda},
     {"lambda", &sp_lambda},
@@ -194,6 +197,26 @@ static const struct head pattern_heads[] = {
     {"pred", &pp_pred},
 };
 
+/* Clauses of declare whose arguments hold code: what the handlers of
+ * Emacs 30.1's defun-declarations-alist and macro-declarations-alist put
+ * in an evaluated (or compiled) position.  A function argument (a symbol,
+ * or a lambda that becomes a definition); obsolete's WHEN; the FORMs of
+ * interactive-args, which call-interactively stores in the command
+ * history and `repeat-complex-command' evaluates.  Every other clause
+ * (indent, debug, doc-string, pure, ftype, ...) is data. */
+static const struct spec dc_function = SPEC2(R_DATA, R_FUNCTION, R_DATA);
+static const struct spec dc_obsolete = SPEC3(R_DATA, R_DATA, R_CODE, R_DATA);
+static const struct spec dc_arg_forms = SPEC1(R_DATA, R_HEADED);
+
+static const struct head decl_heads[] = {
+    {"compiler-macro", &dc_function},
+    {"completion", &dc_function},
+    {"gv-expander", &dc_function},
+    {"gv-setter", &dc_function},
+    {"interactive-args", &dc_arg_forms},
+    {"obsolete", &dc_obsolete},
+};
+
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
 /* Index of name in the sorted table t[0..n), or -1.  Most steps of the
@@ -248,7 +271,10 @@ long walk_check_tables(void)
     if (bad >= 0)
         return bad;
     bad = check_sorted(pattern_heads, COUNT(pattern_heads));
-    return bad >= 0 ? 1000 + bad : -1;
+    if (bad >= 0)
+        return 1000 + bad;
+    bad = check_sorted(decl_heads, COUNT(decl_heads));
+    return bad >= 0 ? 2000 + bad : -1;
 }
 
 /* ---- frames ---- */
@@ -564,6 +590,15 @@ static int enter_cstar_cond(struct state *s, struct value *v, struct value **out
     return enter_code(s, v, out);
 }
 
+/* A clause of declare: walked by decl_heads, else data. */
+static int enter_declare(struct state *s, struct value *v)
+{
+    if (!value_consp(v) || !value_symbolp(value_car(v)))
+        return E_DONE;
+    const struct spec *sp = lookup(decl_heads, COUNT(decl_heads), value_car(v));
+    return sp ? pushed(s, v, sp, 1, R_CODE) : E_DONE;
+}
+
 /* Push a frame over v with spec sp when v is a list, else nothing. */
 static int list_of(struct state *s, struct value *v, const struct spec *sp)
 {
@@ -603,6 +638,7 @@ static int enter(struct state *s, struct value *v, enum role r,
     case R_PATTERNS: return list_of(s, v, &sp_list_patterns);
     case R_CSTAR_CLAUSE: return list_of(s, v, &sp_cstar_clause);
     case R_CSTAR_COND: return enter_cstar_cond(s, v, out);
+    case R_DECLARE: return enter_declare(s, v);
     }
     return E_DONE;
 }
