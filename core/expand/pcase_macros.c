@@ -666,6 +666,10 @@ static struct value *unknown(struct expand_ctx *x, struct value *pat,
     const char *name = pm_name(x, value_car(pat));
     pm_error(x, at, "unknown-pattern", "Unknown %s pattern: %s", name,
              pm_show(x, pat));
+    struct buf prefix;
+    buf_init(&prefix, x->L->a);
+    buf_printf(&prefix, "Unknown %s pattern: ", name);
+    expand_set_error_signal(x, buf_cstr(&prefix), pat);
     if (t && t->opaque)
         expand_diag(x, DIAG_NOTE, t->def, "unknown-pattern",
                     "pattern macro '%s' is defined by a pcase-defmacro whose body "
