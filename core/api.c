@@ -173,7 +173,7 @@ struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
         api_run_init(fresh, cx, a, in);
         r = fresh;
         run_input(fresh);
-        if (!run_failed(fresh) && !fresh->internal && !fresh->oom)
+        if (run_writes(fresh))
             target_prepare(fresh);
     } else if (r) {
         r->oom = true;
@@ -214,7 +214,7 @@ static void file_stats(struct pcx_ctx *cx, const struct run *r)
 
 enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
 {
-    if (!run_failed(r) && !r->internal)
+    if (run_writes(r))
         r->stats.bytes_out += r->out.len;
     r->stats.errors += r->diags.n_errors;
     r->stats.warnings += r->diags.n_warnings;
@@ -224,7 +224,8 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
     if (r->internal)
         st = PCX_STATUS_INTERNAL;
     else if (run_failed(r))
-        st = PCX_STATUS_ERROR;
+        st = worst(PCX_STATUS_ERROR,
+                   run_writes(r) ? target_commit(cx, r) : PCX_STATUS_OK);
     else
         st = target_commit(cx, r);
     file_stats(cx, r);

@@ -115,6 +115,8 @@ struct run {
                                  its text ends where its share does */
     size_t diag_mark;         /* a part: its diagnostics from here on are
                                  about its share (SIZE_MAX: none) */
+    bool made;                /* r->out holds the output (--keep-going: also
+                                 when the run has errors) */
     bool split_failed;        /* a part could not read its text (a cut
                                  inside a form: api_split_run runs the
                                  input in one piece) */
@@ -241,6 +243,10 @@ void run_text(struct run *r);
 
 /* Did the run fail (errors, or warnings under --werror)? */
 bool run_failed(const struct run *r);
+
+/* Is the run's output written to its target or sink?  When it did not
+ * fail; with --keep-going, whenever it was made. */
+bool run_writes(const struct run *r);
 
 /* Position of offset off of r->text in the whole input. */
 struct source_pos run_pos(struct run *r, uint32_t off);

@@ -158,6 +158,14 @@ static bool read_stage(struct run *r)
 
 /* ---- expansion ---- */
 
+/* --keep-going, for a run that expands the whole input (not with --at or
+ * a golden selector, which print one form). */
+static bool keeps_going(const struct run *r)
+{
+    return r->cx->o.keep_going && !r->cx->o.at_line && r->select_nth < 0 &&
+           !r->select_defun;
+}
+
 /* Make the expander at the first part of a run; later parts of a stream
  * keep it (definitions of earlier parts stay known) with this part's
  * reader result and diagnostics. */
@@ -173,6 +181,7 @@ static void prepare_expander(struct run *r)
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
+    x->keep_going = keeps_going(r);
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
@@ -522,7 +531,7 @@ static void expand_stage(struct run *r)
             pcase_macros_learn(&r->x, r->forms[i]);
         else if (!top || (long)i == r->at_form)
             expand_top(r, i);
-        if (early && r->diags.n_errors == 0)
+        if (early && (r->diags.n_errors == 0 || r->x.keep_going))
             render_compact(r, i + 1);
     }
     r->stats.expanded += r->n_sites - first;
@@ -874,6 +883,13 @@ struct source_pos run_pos(struct run *r, uint32_t off)
     return source_pos(&r->src, r->base + off);
 }
 
+/* Is the output the input's text with forms replaced (cli.md 4.1)? */
+static bool plain_text(const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    return !o->dump && !o->compact && o->format == PCX_FORMAT_LISP;
+}
+
 void run_stages(struct run *r)
 {
     /* --compact's progress through this text (a stream runs several) */
@@ -885,8 +901,14 @@ void run_stages(struct run *r)
         r->expanding = expanding(r);
         if (r->expanding)
             expand_stage(r);
-        if (r->diags.n_errors == 0)
+        if (r->diags.n_errors == 0 || keeps_going(r)) {
             render(r);
+            r->made = true;
+        }
+    } else if (keeps_going(r) && plain_text(r) && !r->split_failed) {
+        /* the input cannot be read: it is its own output, unchanged */
+        buf_put(&r->out, r->text + r->share_lo, r->len - r->share_lo);
+        r->made = true;
     }
 }
 
@@ -905,6 +927,13 @@ void run_input(struct run *r)
         api_split_run(r, n);
     else
         run_text(r);
+}
+
+bool run_writes(const struct run *r)
+{
+    if (r->internal || r->oom)
+        return false;
+    return !run_failed(r) || (r->made && keeps_going(r));
 }
 
 bool run_failed(const struct run *r)

@@ -1076,6 +1076,102 @@ config-errors)
     [[ $(sed -n 1p out) == "# pcexpand configuration: built-in defaults (no configuration file)" ]] ||
         fail "source comment without a file"
     ;;
+keep-going)
+    # --keep-going: every form that can be expanded is, a failing form
+    # stays as written byte for byte, each error is reported, exit 2, and
+    # the output is made and written in every mode.  Without it nothing
+    # is printed or written for a file with errors.
+    make_sample g1.el
+    printf '\n(defun bad-a (x)\n  ;; two  spaces\n  (pcase x 1   (2 3)))\n' >f1.el
+    printf '\n(pcase-let ((`(,a) y)) a)   ; good\n' >g2.el
+    printf '(pcase-setq p 1\n            q)\n' >f2.el
+    cat g1.el f1.el g2.el f2.el >mixed.el
+    # the expected text: good forms as expanded alone, failing ones as written
+    { "$prog" g1.el; cat f1.el; "$prog" g2.el; cat f2.el; } >expected.el
+    run mixed.el
+    expect_status 2
+    [[ ! -s out ]] || fail "output without --keep-going"
+    cp err plain.err
+    run --keep-going mixed.el
+    expect_status 2
+    cmp -s out expected.el || fail "stdout: not the good forms expanded and the others as written"
+    cmp -s err plain.err || fail "the diagnostics differ from a run without --keep-going"
+    [[ $(grep -c ': error: ' err) -eq 2 ]] || fail "both errors reported"
+    # one top-level form with a good and a failing form, and one inside another
+    printf '(defun m (x)\n  (list (pcase x (1 2))\n        (pcase x 3)\n        (pcase x (4 (pcase-setq a 1 b)))))\n' >inner.el
+    run -k inner.el
+    expect_status 2
+    grep -qF '(list (if (eql x 1) 2)' out || fail "the good form of the defun was not expanded"
+    grep -qF '        (pcase x 3)' out || fail "the failing form was changed"
+    grep -qF '        (pcase x (4 (pcase-setq a 1 b)))))' out || fail "a form with a failing nested form was changed"
+    [[ $(grep -c ': error: ' err) -eq 2 ]] || fail "not every error of the defun was reported"
+    # -o, --out-dir, -w: written, the same bytes; status 2
+    run -k -o o.el mixed.el
+    expect_status 2
+    cmp -s o.el expected.el || fail "-o: wrong file"
+    run -o o2.el mixed.el
+    expect_status 2
+    [[ ! -e o2.el ]] || fail "-o without --keep-going wrote a file with errors"
+    mkdir -p src
+    cp mixed.el src/mixed.el
+    make_sample src/good.el
+    run -k --out-dir d src
+    expect_status 2
+    cmp -s d/mixed.el expected.el || fail "--out-dir: wrong file"
+    grep -q '(cond' d/good.el || fail "--out-dir: the good file was not written"
+    run --out-dir d2 src
+    expect_status 2
+    [[ ! -e d2/mixed.el && -e d2/good.el ]] || fail "--out-dir without --keep-going"
+    cp mixed.el w.el
+    run -w w.el
+    expect_status 2
+    cmp -s w.el mixed.el || fail "-w without --keep-going changed the file"
+    run -k -w w.el
+    expect_status 2
+    cmp -s w.el expected.el || fail "-w: wrong file"
+    # check modes compare the output made
+    cp mixed.el c.el
+    run -k -c c.el
+    expect_status 2
+    run -k -l c.el
+    expect_status 2
+    [[ $(cat out) == c.el ]] || fail "-l: the stale file is not listed"
+    # a file that cannot be read is its own output
+    printf '(pcase x (1 2)\n' >unread.el
+    cp unread.el unread.orig
+    run -k unread.el
+    expect_status 2
+    cmp -s out unread.orig || fail "unreadable: stdout is not the input"
+    run -k --out-dir d3 unread.el
+    expect_status 2
+    cmp -s d3/unread.el unread.orig || fail "unreadable: --out-dir copy differs"
+    run -k -w unread.el
+    cmp -s unread.el unread.orig || fail "unreadable: -w changed the file"
+    # --compact: one line per form, a failing form printed as read
+    run -k --compact mixed.el
+    expect_status 2
+    [[ $(wc -l <out) -eq 5 ]] || fail "--compact: not one line per form"
+    grep -qxF '(pcase-setq p 1 q)' out || fail "--compact: the failing form"
+    grep -q '^(defun sample-kind (x) (cond' out || fail "--compact: a good form"
+    # --format=json: records of the forms that expanded
+    run -k --format=json mixed.el
+    expect_status 2
+    [[ $(grep -c '"macro"' out) -eq 3 ]] || fail "--format=json: not one record per expanded form"
+    # a large input, computed in parts or whole: the same bytes
+    { for i in $(seq 1500); do printf '(defun big%d (v)\n  (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n' "$i" "$i"; done
+      printf '(pcase z ((frob a) 1))\n'; } >big.el
+    run -k --whole big.el
+    expect_status 2
+    cp out big1.out
+    cp err big1.err
+    tail -1 big1.out | grep -qxF '(pcase z ((frob a) 1))' || fail "big: the failing form"
+    for j in 1 2; do
+        run -k -j $j big.el
+        expect_status 2
+        cmp -s out big1.out || fail "-j $j: output differs"
+        cmp -s err big1.err || fail "-j $j: diagnostics differ"
+    done
+    ;;
 *)
     fail "unknown case"
     ;;
