@@ -38,6 +38,9 @@ enum role {
     R_CSTAR_CLAUSE,    /* cond* clause (CONDITION BODY...) */
     R_CSTAR_COND,      /* cond* condition: match*, bind* ... or code */
     R_DECLARE,         /* a clause of declare: by its head (decl_heads) */
+    R_CL_ARGS,         /* cl-lib argument list: list of R_CL_ARG */
+    R_CL_ARG,          /* VAR, or (VAR-or-LIST DEFAULT SVAR): DEFAULT is code */
+    R_CL_LAMBDA,       /* (lambda CL-ARGS BODY...) of cl-function, else code */
 };
 
 /* Roles of a list's elements: fixed[] for the first n_fixed positions
@@ -81,6 +84,13 @@ static const struct spec sp_match = SPEC2(R_DATA, R_DATA, R_CODE);
 static const struct spec sp_bind = SPEC1(R_DATA, R_BINDING);
 static const struct spec sp_two_data = SPEC2(R_DATA, R_DATA, R_CODE);
 static const struct spec sp_declare = SPEC1(R_DATA, R_DECLARE);
+static const struct spec sp_assert = {{R_DATA, R_CODE, R_DATA, R_CODE}, 4, R_CODE, 0, 0};
+static const struct spec sp_callf = SPEC2(R_DATA, R_FUNCTION, R_CODE);
+static const struct spec sp_do = SPEC3(R_DATA, R_BINDINGS, R_CLAUSE, R_CODE);
+static const struct spec sp_args_list = SPEC2(R_DATA, R_CLAUSE, R_CODE);
+static const struct spec sp_cl_defun = SPEC3(R_DATA, R_DATA, R_CL_ARGS, R_CODE);
+static const struct spec sp_cl_bind = SPEC2(R_DATA, R_CL_ARGS, R_CODE);
+static const struct spec sp_cl_function = SPEC2(R_DATA, R_CL_LAMBDA, R_DATA);
 static const struct spec sp_interactive = SPEC2(R_DATA, R_CODE, R_DATA);
 
 struct head {
@@ -97,34 +107,53 @@ static const struct head heads[] = {
     {"bind*", &sp_bind},
     {"bind-and*", &sp_bind},
     {"catch", &sp_code},
+    {"cl-assert", &sp_assert},
     {"cl-block", &sp_two_data},
+    {"cl-callf", &sp_callf},
+    {"cl-callf2", &sp_callf},
     {"cl-case", &sp_case},
+    {"cl-check-type", &sp_assert},
+    {"cl-declare", &sp_quote},
     {"cl-defgeneric", &sp_defun},
-    {"cl-define-compiler-macro", &sp_defun},
-    {"cl-defmacro", &sp_defun},
-    {"cl-defsubst", &sp_defun},
-    {"cl-defun", &sp_defun},
-    {"cl-destructuring-bind", &sp_two_data},
+    {"cl-define-compiler-macro", &sp_cl_defun},
+    {"cl-defmacro", &sp_cl_defun},
+    {"cl-defsubst", &sp_cl_defun},
+    {"cl-defun", &sp_cl_defun},
+    {"cl-destructuring-bind", &sp_cl_bind},
+    {"cl-do", &sp_do},
+    {"cl-do*", &sp_do},
+    {"cl-do-all-symbols", &sp_dolist},
     {"cl-do-symbols", &sp_dolist},
     {"cl-dolist", &sp_dolist},
     {"cl-dotimes", &sp_dolist},
     {"cl-ecase", &sp_case},
     {"cl-etypecase", &sp_case},
+    {"cl-eval-when", &sp_two_data},
     {"cl-flet", &sp_flet},
     {"cl-flet*", &sp_flet},
-    {"cl-iter-defun", &sp_defun},
+    {"cl-function", &sp_cl_function},
+    {"cl-iter-defun", &sp_cl_defun},
     {"cl-labels", &sp_flet},
     {"cl-letf", &sp_let},
     {"cl-letf*", &sp_let},
     {"cl-macrolet", &sp_flet},
     {"cl-multiple-value-bind", &sp_two_data},
+    {"cl-multiple-value-setq", &sp_two_data},
+    {"cl-once-only", &sp_let},
+    {"cl-prog", &sp_let},
+    {"cl-prog*", &sp_let},
     {"cl-return-from", &sp_two_data},
+    {"cl-symbol-macrolet", &sp_let},
+    {"cl-the", &sp_two_data},
     {"cl-typecase", &sp_case},
+    {"cl-with-gensyms", &sp_let},
     {"cond", &sp_cond},
     {"cond*", &sp_condstar},
     {"condition-case", &sp_condcase},
     {"condition-case-unless-debug", &sp_condcase},
     {"declare", &sp_declare},
+    {"declare-function", &sp_quote},
+    {"def-edebug-spec", &sp_quote},
     {"define-inline", &sp_defun},
     {"defmacro", &sp_defun},
     {"defsubst", &sp_defun},
@@ -136,6 +165,8 @@ static const struct head heads[] = {
     {"dotimes-with-progress-reporter", &sp_dolist},
     {"ert-deftest", &sp_defun},
     {"function", &sp_function},
+    {"gv-define-expander", &sp_two_data},
+    {"gv-define-simple-setter", &sp_quote},
     {"if", &sp_code},
     {"if-let", &sp_iflet},
     {"if-let*", &sp_iflet},
@@ -177,7 +208,9 @@ static const struct head heads[] = {
     {"when-let", &sp_iflet},
     {"when-let*", &sp_iflet},
     {"while", &sp_code},
+    {"with-delayed-message", &sp_args_list},
     {"with-slots", &sp_two_data},
+    {"with-suppressed-warnings", &sp_two_data},
 };
 
 /* Heads of pcase patterns whose arguments hold patterns or code. */
@@ -457,6 +490,9 @@ static const struct spec sp_not_fun = SPEC1(R_DATA, R_PREDFUN);
 static const struct spec sp_cstar_clause = SPEC1(R_CSTAR_COND, R_CODE);
 static const struct spec sp_unquote_code = SPEC1(R_DATA, R_CODE);
 static const struct spec sp_unquote_pat = SPEC1(R_DATA, R_PATTERN);
+static const struct spec sp_list_cl_args = {{0}, 0, R_CL_ARG, 0, 0};
+static const struct spec sp_cl_arg = SPEC2(R_CL_ARGS, R_CODE, R_DATA);
+static const struct spec sp_cl_lambda = SPEC2(R_DATA, R_CL_ARGS, R_CODE);
 
 /* Is v a symbol named name?  The first byte rules most out. */
 static bool symbol_named(const struct value *v, const char *name)
@@ -639,6 +675,10 @@ static int enter(struct state *s, struct value *v, enum role r,
     case R_CSTAR_CLAUSE: return list_of(s, v, &sp_cstar_clause);
     case R_CSTAR_COND: return enter_cstar_cond(s, v, out);
     case R_DECLARE: return enter_declare(s, v);
+    case R_CL_ARGS: return list_of(s, v, &sp_list_cl_args);
+    case R_CL_ARG: return list_of(s, v, &sp_cl_arg);
+    case R_CL_LAMBDA:
+        return head_is(v, "lambda") ? list_of(s, v, &sp_cl_lambda) : enter_code(s, v, out);
     }
     return E_DONE;
 }
