@@ -32,7 +32,7 @@ void run_set_text(struct run *r, const uint8_t *text, size_t len)
 static bool load(struct run *r)
 {
     const struct input *in = r->in;
-    struct file_data fd = {(uint8_t *)in->data, in->len, NULL};
+    struct file_data fd = {(uint8_t *)in->data, in->len, NULL, {0}};
     /* A run takes some 30 bytes of memory per byte of text.  For a large
      * text (itself included) the arena's next page is at once a multiple
      * of the huge page: the kernel fills those in 2 MiB per fault
