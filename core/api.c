@@ -385,6 +385,7 @@ static enum pcx_status run_listed(struct pcx_ctx *cx, const struct operands *o)
         arena_on_oom(a, &jb);
         arena_on_oom(cx->cfg_arena, &jb);
         list_all(cx, a, &v, o);
+        target_sweep(cx, a, v.items, v.n);
         arena_on_oom(a, NULL);
         arena_on_oom(cx->cfg_arena, NULL);
         st = jobs_run(cx, v.items, v.n);

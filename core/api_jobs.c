@@ -166,9 +166,7 @@ static bool mark_shared_targets(const struct pcx_ctx *cx, struct input *ins,
         arena_on_oom(a, &jb);
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            const char *err = NULL;
-            const char *t = o->target == PCX_TARGET_DIR
-                                ? target_mirror(a, o, &ins[i], &err) : ins[i].path;
+            const char *t = target_of(a, o, &ins[i]);
             if (t)
                 v[k++] = (struct named){t, i};
         }
