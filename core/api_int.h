@@ -38,6 +38,8 @@ struct pcx_ctx {
     bool golden;            /* golden mode ran: its own summary, no notes */
     struct arena *cfg_arena;/* the configurations loaded (owner thread only) */
     struct config_set *configs;
+    bool out_failed;        /* writing to the output sink failed (said once):
+                               the run stops, nothing more can reach it */
 };
 
 /* One input: data, or else path, or else stream. */
@@ -136,6 +138,13 @@ struct run {
 
 /* Write to a sink; false (errno set) on failure. */
 bool api_sink_write(const struct pcx_sink *s, const void *p, size_t n);
+
+/* Write to the output sink (api_out_flush: flush it); on the first
+ * failure say so, with the reason, and set cx->out_failed, after which
+ * nothing more is written or said.  Returns PCX_STATUS_ERROR on failure,
+ * PCX_STATUS_OK otherwise. */
+enum pcx_status api_out(struct pcx_ctx *cx, const void *p, size_t n);
+enum pcx_status api_out_flush(struct pcx_ctx *cx);
 
 /* Say something that is not about a position in a text on the
  * diagnostic sink; name NULL = the program.  Returns PCX_STATUS_ERROR for

@@ -286,13 +286,10 @@ enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r)
         if (!r->stale)
             return PCX_STATUS_OK;
         cx->stats.stale++;
-        if (!api_sink_write(&o->out, r->report.data, r->report.len))
-            return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
-        return PCX_STATUS_STALE;
+        enum pcx_status st = api_out(cx, r->report.data, r->report.len);
+        return st == PCX_STATUS_OK ? PCX_STATUS_STALE : st;
     }
-    if (!api_sink_write(&o->out, r->out.data, r->out.len))
-        return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
-    return PCX_STATUS_OK;
+    return api_out(cx, r->out.data, r->out.len);
 }
 
 void target_summary(struct pcx_ctx *cx)

@@ -1216,6 +1216,55 @@ pipe-targets)
     grep -q '^fifo.el: error: cannot compare: it is a FIFO, not a regular file \[io\]$' err ||
         fail "-c -o FIFO: diagnostic"
     ;;
+write-failures)
+    # Every write is checked: a full device or a file-size limit is exit 2
+    # with a diagnostic, in every mode, never exit 0 with a cut output.
+    make_sample a.el
+    if [[ -c /dev/full ]]; then
+        for input in file stdin; do
+            set +e
+            if [[ $input == file ]]; then
+                "$prog" a.el >/dev/full 2>err
+            else
+                printf 'F\n' | "$prog" >/dev/full 2>err
+            fi
+            status=$?
+            set -e
+            expect_status 2
+            [[ $(cat err) == "pcexpand: error: cannot write the output: No space left on device" ]] ||
+                fail "full device ($input): $(cat err)"
+        done
+    fi
+    make_many_forms big.el
+    cp big.el w.el
+    # limited: MODE ARGS... runs the program under a 64 KiB file-size limit
+    limited() {
+        set +e
+        (ulimit -f 64 && exec "$prog" "$@" >out 2>err)
+        status=$?
+        set -e
+    }
+    check_limited() { # WHAT: exit 2 and "File too large"
+        expect_status 2
+        grep -q 'File too large' err || fail "$1: no diagnostic"
+    }
+    limited big.el
+    check_limited "standard output"
+    limited <big.el
+    check_limited "streamed standard input"
+    limited -d big.el
+    check_limited "-d output"
+    limited -o o.el big.el
+    check_limited "-o"
+    [[ ! -e o.el ]] || fail "-o left a cut file"
+    limited --out-dir od big.el
+    check_limited "--out-dir"
+    [[ ! -e od/big.el ]] || fail "--out-dir left a cut file"
+    limited -w w.el
+    check_limited "-w"
+    cmp -s w.el big.el || fail "-w changed the file"
+    ls -A | grep -q '\.tmp$' && fail "a temporary file was left"
+    ;;
 write-keeps)
     # -w keeps what the file had: owner and group (as root: another
     # user's), permission bits (0444 too), extended attributes; refuses
@@ -1302,6 +1351,37 @@ write-keeps)
         fail "edit during the run: diagnostic"
     { cat old.el; printf ';; edited\n'; } | cmp -s - e.el || fail "the edit was lost"
     ls -A | grep -q '\.tmp$' && fail "a temporary file was left"
+    ;;
+broken-pipe)
+    # A reader that leaves ends the run at the first failed write, with
+    # one message and exit 2 (SIGPIPE ignored, as some parents leave it;
+    # otherwise the signal ends the program).  Standard input never ends
+    # here: only the failed write can stop the program.
+    set +e
+    (trap '' PIPE; yes '(pcase x (1 2))' 2>/dev/null | timeout 30 "$prog" 2>err |
+        head -c 100 >/dev/null; echo "${PIPESTATUS[1]}" >status)
+    set -e
+    status=$(cat status)
+    expect_status 2
+    [[ $(cat err) == "pcexpand: error: cannot write the output: Broken pipe" ]] ||
+        fail "streamed input: not one message: $(wc -l <err) lines"
+    # Many files (260 KB of output, four times what a pipe holds), in
+    # order and in parallel: the files after the failure are not run
+    # (--stats counts those that were).
+    mkdir d
+    for i in $(seq 600); do make_sample "d/f$i.el"; done
+    for j in 1 2; do
+        set +e
+        (trap '' PIPE; timeout 30 "$prog" --stats -j "$j" d 2>err | head -c 100 >/dev/null;
+         echo "${PIPESTATUS[0]}" >status)
+        set -e
+        status=$(cat status)
+        expect_status 2
+        [[ $(sed -n 1p err) == "pcexpand: error: cannot write the output: Broken pipe" &&
+           $(wc -l <err) -eq 2 ]] || fail "-j $j: not one message: $(wc -l <err) lines"
+        files=$(sed -n 's/^pcexpand: stats: files=\([0-9]*\) .*/\1/p' err)
+        [[ -n $files && $files -lt 600 ]] || fail "-j $j: the run went on after the failure"
+    done
     ;;
 *)
     fail "unknown case"
