@@ -333,7 +333,8 @@ static int teardown(void **state)
 {
     (void)state;
     static const char *const names[] = {"plain.el", "string.el", "quote.el", "char.el",
-                                        "names.el", "defs.el", "bad.el", "align.el"};
+                                        "names.el", "defs.el", "bad.el", "align.el",
+                                        "mentions.el"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(path_of(names[i]));
     return rmdir(dir);
