@@ -319,11 +319,19 @@ bool rx_foreign(struct rx_tr *t, const struct value *at)
     return false;
 }
 
+bool rx_steps(struct rx_tr *t, size_t n, const struct value *at)
+{
+    t->steps += n;
+    if (t->steps <= RX_MAX_STEPS)
+        return true;
+    return rx_too_deep(t, at, "rx pattern too large: more than %d steps to "
+                       "translate it, its definitions expanded", RX_MAX_STEPS);
+}
+
 bool rx_enter(struct rx_tr *t, const struct value *form)
 {
-    if (++t->steps > RX_MAX_STEPS)
-        return rx_too_deep(t, form, "rx pattern too large once its definitions are "
-                           "expanded (more than %d steps)", RX_MAX_STEPS);
+    if (!rx_steps(t, 1, form))
+        return false;
     if (++t->depth > RX_MAX_DEPTH) {
         t->depth--;
         return rx_too_deep(t, form, "rx pattern nested too deeply");
@@ -340,12 +348,18 @@ void rx_item_init(struct rx_item *it, enum rx_prec prec)
 static void item_push(struct rx_tr *t, struct rx_item *it, struct rx_piece pc)
 {
     struct arena *a = t->L->a;
-    if (pc.s && it->n > 0 && it->p[it->n - 1].s) {
-        /* adjacent constant text merges, as rx--to-expr would later */
-        struct rx_str *m = rx_str_new(a);
-        rx_str_append(a, m, it->p[it->n - 1].s);
-        rx_str_append(a, m, pc.s);
-        it->p[it->n - 1].s = m;
+    struct rx_piece *last = it->n > 0 ? &it->p[it->n - 1] : NULL;
+    if (pc.s && last && last->s) {
+        /* adjacent constant text merges, as rx--to-expr would later: into
+         * a copy the first time, then in place (items are used once), so
+         * a long sequence costs linear time */
+        if (!last->merged) {
+            struct rx_str *m = rx_str_new(a);
+            rx_str_append(a, m, last->s);
+            last->s = m;
+            last->merged = true;
+        }
+        rx_str_append(a, last->s, pc.s);
         return;
     }
     if (it->n == it->cap) {
@@ -358,7 +372,7 @@ static void item_push(struct rx_tr *t, struct rx_item *it, struct rx_piece pc)
 
 void rx_item_str(struct rx_tr *t, struct rx_item *it, struct rx_str *s)
 {
-    item_push(t, it, (struct rx_piece){s, NULL});
+    item_push(t, it, (struct rx_piece){.s = s});
 }
 
 void rx_item_puts(struct rx_tr *t, struct rx_item *it, const char *text)
@@ -683,7 +697,7 @@ static bool tr_literal(struct rx_tr *t, struct value *form, struct value *body,
     }
     rx_item_init(out, RX_P_SEQ);
     struct value *call = lisp_listv(t->L, INTERN_LIT(t->L, "regexp-quote"), arg, NULL);
-    item_push(t, out, (struct rx_piece){NULL, call});
+    item_push(t, out, (struct rx_piece){.expr = call});
     return true;
 }
 
@@ -774,12 +788,12 @@ static bool tr_regexp(struct rx_tr *t, struct value *form, struct value *body,
         rx_item_init(out, regexp_atomic(t->L->a, s) ? RX_P_T : RX_P_NIL);
         /* the string itself, even when empty (rx.el keeps ("")) */
         out->p = ARENA_NEWN(t->L->a, struct rx_piece, 1);
-        out->p[0] = (struct rx_piece){s, NULL};
+        out->p[0] = (struct rx_piece){.s = s};
         out->n = out->cap = 1;
         return true;
     }
     rx_item_init(out, RX_P_NIL);
-    item_push(t, out, (struct rx_piece){NULL, arg});
+    item_push(t, out, (struct rx_piece){.expr = arg});
     return true;
 }
 

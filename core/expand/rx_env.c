@@ -143,8 +143,11 @@ bool rx_env_push_let(struct rx_env *env, struct value *bindings,
         if (!value_consp(spec))
             return rx_error_set(L, err, spec, "Bad `rx-let' binding: %s",
                                 rx_print(L, spec, false));
-        if (!make_def(L, value_car(spec), value_cdr(spec), &defs[k++], err))
+        if (!make_def(L, value_car(spec), value_cdr(spec), &defs[k++], err)) {
+            if (!value_consp(err->at)) /* a name has no place of its own */
+                err->at = spec;
             return false;
+        }
     }
     if (env->n_scopes == env->cap_scopes) {
         size_t cap = env->cap_scopes ? env->cap_scopes * 2 : 8;
@@ -223,9 +226,10 @@ static struct value *bound(const struct binds *b, const struct value *name)
 }
 
 /* rx--expand-template's binding of arglist to the values. */
-static bool bind(struct rx_tr *t, struct value *op, struct value **vals, size_t nv,
+static bool bind(struct rx_tr *t, struct value *form, struct value **vals, size_t nv,
                  struct value *arglist, struct binds *b)
 {
+    struct value *op = value_car(form);
     struct lisp *L = t->L;
     size_t nargs = (size_t)value_list_length(arglist, L->nil), nreq = 0, k = 0;
     bool rest = false;
@@ -241,7 +245,7 @@ static bool bind(struct rx_tr *t, struct value *op, struct value **vals, size_t 
         struct value *name = value_car(f);
         if (rx_sym_is(name, "&rest")) {
             if (!value_consp(value_cdr(f)))
-                return rx_fail(t, op, "Expanding rx def `%s': missing &rest parameter name",
+                return rx_fail(t, form, "Expanding rx def `%s': missing &rest parameter name",
                                op->u.sym.name);
             b->names[b->n] = value_car(value_cdr(f));
             b->vals[b->n++] = lisp_list(L, nv - k, vals + k);
@@ -249,14 +253,14 @@ static bool bind(struct rx_tr *t, struct value *op, struct value **vals, size_t 
             break;
         }
         if (k == nv)
-            return rx_fail(t, op, "Expanding rx def `%s': too few arguments (got %zu, "
+            return rx_fail(t, form, "Expanding rx def `%s': too few arguments (got %zu, "
                            "need %s%zu)", op->u.sym.name, nv, rest ? "at least " : "",
                            nreq);
         b->names[b->n] = name;
         b->vals[b->n++] = lisp_listv(L, vals[k++], NULL);
     }
     if (k < nv)
-        return rx_fail(t, op, "Expanding rx def `%s': too many arguments (got %zu, "
+        return rx_fail(t, form, "Expanding rx def `%s': too many arguments (got %zu, "
                        "need %zu)", op->u.sym.name, nv, nargs);
     return true;
 }
@@ -299,13 +303,18 @@ static bool substitute(struct rx_tr *t, const struct binds *b, struct value *for
 {
     struct value *v = value_symbolp(form) ? bound(b, form) : NULL;
     if (v) {
-        for (; value_consp(v); v = value_cdr(v))
+        /* every value spliced in counts: &rest parameters used twice
+         * double the list at each level of definitions */
+        for (; value_consp(v); v = value_cdr(v)) {
+            if (!rx_steps(t, 1, form))
+                return false;
             vals_push(t->L->a, out, value_car(v));
+        }
         return true;
     }
     if (!value_consp(form)) {
         vals_push(t->L->a, out, form);
-        return true;
+        return rx_steps(t, 1, form);
     }
     if (!rx_enter(t, form))
         return false;
@@ -341,7 +350,7 @@ bool rx_expand_form(struct rx_tr *t, struct value *form, struct value **out)
     struct binds b;
     struct vals r = {0};
     if (!rx_list(t, form, value_cdr(form), &vals, &nv)
-        || !bind(t, op, vals, nv, d->args, &b) || !substitute(t, &b, d->body, &r))
+        || !bind(t, form, vals, nv, d->args, &b) || !substitute(t, &b, d->body, &r))
         return false;
     if (r.n != 1)
         return rx_fail(t, form, "Expanding rx def `%s': must result in a single value",

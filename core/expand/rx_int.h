@@ -26,6 +26,7 @@ enum rx_prec {
 struct rx_piece {
     struct rx_str *s;    /* constant text, or NULL */
     struct value *expr;  /* run-time string expression when s is NULL */
+    bool merged;         /* s is the piece's own copy (appended to in place) */
 };
 
 struct rx_item {
@@ -78,6 +79,8 @@ struct rx_tr {
 
 /* ---- rx.c ---- */
 bool rx_tr_item(struct rx_tr *t, struct value *form, struct rx_item *out);
+/* Count n steps at `at` (false with the error past RX_MAX_STEPS). */
+bool rx_steps(struct rx_tr *t, size_t n, const struct value *at);
 /* Count a step and a level of nesting at form (false with the error when
  * a limit is passed); rx_leave undoes the level. */
 bool rx_enter(struct rx_tr *t, const struct value *form);

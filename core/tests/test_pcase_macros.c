@@ -139,8 +139,11 @@ static void run_directive(struct fx *f, const char *line, struct lines *out)
         struct value *r = pcase_macros_expand(&f->x, read_text(f, arg));
         lines_add(f, out, r ? show(f, r) : "NULL");
     } else if (strncmp(line, "learn", klen) == 0) {
-        bool ok = pcase_macros_learn(&f->x, read_text(f, arg));
+        struct value *form = read_text(f, arg);
+        bool ok = pcase_macros_learn(&f->x, form);
         lines_add(f, out, ok ? "learned" : "ignored");
+        if (!ok) /* what expand_form reports for it */
+            pcase_macros_check_definition(&f->x, form);
     } else if (strncmp(line, "define", klen) == 0) {
         struct value *v = read_text(f, arg);
         bool ok = pcase_macros_define_template(&f->x, value_car(v),
@@ -328,6 +331,167 @@ static void test_regexp_opt(void **state)
     fx_free(f);
 }
 
+/* ---- the rx definition environment ---- */
+
+/* The printed translation of text in env (locals: rx-let scopes seen), or
+ * "ERROR KIND: MESSAGE". */
+static const char *rx_of(struct fx *f, struct rx_env *env, bool locals, const char *text)
+{
+    struct rx_error err;
+    struct value *r = rx_translate(f->L, env, locals, read_text(f, text), &err);
+    if (r)
+        return show(f, r);
+    struct buf b;
+    buf_init(&b, f->a);
+    buf_printf(&b, "ERROR %d: %s", (int)err.kind, err.message ? err.message : "");
+    return buf_cstr(&b);
+}
+
+static void let(struct fx *f, struct rx_env *env, const char *bindings)
+{
+    struct rx_error err;
+    assert_true(rx_env_push_let(env, read_text(f, bindings), &err));
+}
+
+/* rx_define_add (the entry point for definitions of other files): with
+ * and without an argument list, Emacs's checks, and forgotten with the
+ * file. */
+static void test_rx_define_add(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct rx_env *env = rx_env_new(f->L);
+    struct rx_error err;
+    struct value *name = intern_cstr(f->L, "ra-num");
+    assert_true(rx_define_add(env, name, NULL, read_text(f, "(+ digit)"), &err));
+    assert_true(rx_define_add(env, intern_cstr(f->L, "ra-kv"), read_text(f, "(k &rest v)"),
+                              read_text(f, "(seq k \"=\" v)"), &err));
+    assert_string_equal(rx_of(f, env, true, "(seq (ra-kv \"a\" ra-num \"!\"))"),
+                        "\"a=[[:digit:]]+!\"");
+    assert_false(rx_define_add(env, intern_cstr(f->L, "digit"), NULL,
+                               read_text(f, "\"d\""), &err));
+    assert_int_equal(err.kind, RX_ERR_FORM);
+    assert_string_equal(err.message, "Cannot redefine built-in rx name `digit'");
+    assert_false(rx_define_add(env, name, read_text(f, "(a . b)"), read_text(f, "a"), &err));
+    assert_string_equal(err.message, "Wrong type argument: listp, b");
+    assert_false(rx_define_form(env, read_text(f, "(rx-let ((a \"b\")) 1)"), &err));
+    assert_int_equal(err.kind, RX_ERR_NONE);
+    /* the refused definitions left the earlier one in place */
+    assert_string_equal(rx_of(f, env, true, "(seq ra-num)"), "\"[[:digit:]]+\"");
+    rx_env_begin_file(env);
+    assert_string_equal(rx_of(f, env, true, "(seq ra-num)"),
+                        "(rx-to-string '(seq ra-num) t)");
+    fx_free(f);
+}
+
+/* rx-let scopes: local over global, inner over outer, the first binding
+ * of a scope, a refused scope entering nothing, and cond*'s rx (no
+ * locals) seeing the global definitions only. */
+static void test_rx_scopes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct rx_env *env = rx_env_new(f->L);
+    struct rx_error err;
+    assert_true(rx_define_form(env, read_text(f, "(rx-define rs-a \"global\")"), &err));
+    let(f, env, "((rs-a \"outer\") (rs-b (x) (seq rs-a x)))");
+    assert_string_equal(rx_of(f, env, true, "(seq (rs-b \"!\"))"), "\"outer!\"");
+    let(f, env, "((rs-a \"inner\") (rs-a \"second\"))");
+    /* a definition's body sees the definitions where it is used */
+    assert_string_equal(rx_of(f, env, true, "(seq (rs-b \"!\"))"), "\"inner!\"");
+    assert_false(rx_env_push_let(env, read_text(f, "((rs-a \"x\") (1 \"y\"))"), &err));
+    assert_string_equal(err.message, "Bad `rx' definition name: 1");
+    assert_string_equal(rx_of(f, env, true, "(seq rs-a)"), "\"inner\"");
+    assert_string_equal(rx_of(f, env, false, "(seq rs-a)"), "\"global\"");
+    assert_string_equal(rx_of(f, env, false, "(seq (rs-b \"!\"))"),
+                        "(rx-to-string '(seq (rs-b \"!\")) t)");
+    rx_env_pop(env);
+    assert_string_equal(rx_of(f, env, true, "(seq rs-a)"), "\"outer\"");
+    rx_env_pop(env);
+    assert_string_equal(rx_of(f, env, true, "(seq rs-a)"), "\"global\"");
+    rx_env_pop(env); /* nothing open: nothing happens */
+    assert_string_equal(rx_of(f, env, true, "(seq rs-a)"), "\"global\"");
+    fx_free(f);
+}
+
+/* A name nobody defines here: a run-time rx-to-string, except inside
+ * rx-let, whose definitions the run-time translation would not see. */
+static void test_rx_unknown_in_scope(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct rx_env *env = rx_env_new(f->L);
+    assert_string_equal(rx_of(f, env, true, "(seq \"a\" ru-elsewhere)"),
+                        "(rx-to-string '(seq \"a\" ru-elsewhere) t)");
+    let(f, env, "((ru-local \"l\"))");
+    assert_string_equal(rx_of(f, env, true, "(seq ru-local ru-elsewhere)"),
+                        "ERROR 3: rx name `ru-elsewhere' is not defined here, so the regexp "
+                        "would be computed at run time, where the rx-let definitions around "
+                        "it are not seen");
+    assert_string_equal(rx_of(f, env, true, "(seq (eval (ru-f)))"),
+                        "ERROR 3: rx `eval' of a non-constant expression needs the regexp "
+                        "computed at run time, where the rx-let definitions around it are "
+                        "not seen");
+    assert_string_equal(rx_of(f, env, false, "(seq ru-elsewhere)"),
+                        "(rx-to-string '(seq ru-elsewhere) t)");
+    fx_free(f);
+}
+
+/* Definitions that never finish expanding end with an error at the
+ * recursion, not a hang or a stack overflow: a plain name inside itself
+ * (directly, through another name, through rx-let), a form that calls
+ * itself, and definitions that double their text at each level. */
+static void test_rx_recursion(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct rx_env *env = rx_env_new(f->L);
+    struct rx_error err;
+    static const char *const defs[] = {
+        "(rx-define rr-self (or \"a\" rr-self))",
+        "(rx-define rr-ping (seq \"p\" rr-pong))",
+        "(rx-define rr-pong (* rr-ping))",
+        "(rx-define rr-call (x) (seq x (rr-call x)))",
+        "(rx-define rr-dbl (x) (seq x x))",
+        "(rx-define rr-rest (&rest x) (rr-rest x x))",
+    };
+    for (size_t i = 0; i < sizeof defs / sizeof *defs; i++)
+        assert_true(rx_define_form(env, read_text(f, defs[i]), &err));
+    struct buf big;
+    buf_init(&big, f->a);
+    buf_puts(&big, "(rx-define rr-big ");
+    for (int i = 0; i < 40; i++)
+        buf_puts(&big, "(rr-dbl ");
+    buf_puts(&big, "\"a\"");
+    for (int i = 0; i < 41; i++)
+        buf_putc(&big, ')');
+    assert_true(rx_define_form(env, read_text(f, buf_cstr(&big)), &err));
+    static const struct {
+        const char *form, *message;
+    } cases[] = {
+        {"(seq \"x\" rr-self)", "rx definition `rr-self' expands into itself"},
+        {"(seq (not rr-self))", "rx definition `rr-self' expands into itself"},
+        {"(seq rr-ping)", "rx definition `rr-ping' expands into itself"},
+        {"(seq (rr-call \"a\"))", "rx pattern nested too deeply"},
+        {"(seq rr-big)", "rx pattern too large: more than 1000000 steps to translate "
+                         "it, its definitions expanded"},
+        {"(seq (rr-rest \"a\"))", "rx pattern too large: more than 1000000 steps to "
+                                  "translate it, its definitions expanded"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        assert_null(rx_translate(f->L, env, true, read_text(f, cases[i].form), &err));
+        assert_int_equal(err.kind, RX_ERR_TOO_DEEP);
+        assert_string_equal(err.message, cases[i].message);
+        assert_non_null(err.at);
+    }
+    /* the self-reference is reported at the name inside the definition */
+    let(f, env, "((rr-loc (seq \"b\" rr-loc)))");
+    assert_null(rx_translate(f->L, env, true, read_text(f, "(seq rr-loc)"), &err));
+    assert_ptr_equal(err.at, intern_cstr(f->L, "rr-loc"));
+    assert_string_equal(err.message, "rx definition `rr-loc' expands into itself");
+    fx_free(f);
+}
+
 /* Definitions learned from one file are forgotten for the next; declared
  * ones stay. */
 static void test_begin_file(void **state)
@@ -404,6 +568,10 @@ int main(void)
         cmocka_unit_test(test_cases_file),
         cmocka_unit_test(test_rx_cases),
         cmocka_unit_test(test_begin_file),
+        cmocka_unit_test(test_rx_define_add),
+        cmocka_unit_test(test_rx_scopes),
+        cmocka_unit_test(test_rx_unknown_in_scope),
+        cmocka_unit_test(test_rx_recursion),
         cmocka_unit_test(test_deep_rx),
         cmocka_unit_test(test_deep_template),
     };

@@ -20,7 +20,7 @@
         ((consp x) (cons (check-cases--unflip (car x)) (check-cases--unflip (cdr x))))
         (t x)))
 
-(let ((failures 0) (checked 0) (lines nil) (redefined nil))
+(let ((failures 0) (checked 0) (lines nil) (redefined nil) (rx-defined nil))
   (with-temp-buffer
     (insert-file-contents "cases.txt")
     (setq lines (split-string (buffer-string) "\n")))
@@ -30,6 +30,15 @@
       (when (and (string-prefix-p "learn (pcase-defmacro " line)
                  (equal (car lines) "=> learned"))
         (push (nth 1 (car (read-from-string (substring line 6)))) redefined))
+      ;; an rx definition of the file: defined here too, until `newfile'
+      (when (and (string-prefix-p "learn (rx-define " line)
+                 (equal (car lines) "=> learned"))
+        (let ((form (car (read-from-string (substring line 6)))))
+          (eval form t)
+          (push (nth 1 form) rx-defined)))
+      (when (equal line "newfile")
+        (dolist (name rx-defined) (put name 'rx-definition nil))
+        (setq rx-defined nil))
       (when (string-prefix-p "expand " line)
         (let* ((pat (car (read-from-string (substring line 7))))
                (want (and lines (string-prefix-p "=> " (car lines))
