@@ -357,7 +357,8 @@ void rx_generate_alt(struct rx_tr *t, bool negated, const struct rx_ivs *ivs,
         return;
     }
     struct place p = {ARENA_NEWN(a, struct rx_iv, set.n + 2), set.n, false, false};
-    memcpy(p.v, set.v, set.n * sizeof *p.v);
+    if (set.n) /* only classes: set.v may be NULL */
+        memcpy(p.v, set.v, set.n * sizeof *p.v);
     place_specials(&p, negated, ncls);
     struct rx_str *s = rx_str_new(a);
     rx_str_puts(a, s, negated ? "[^" : "[");
