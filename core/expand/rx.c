@@ -217,8 +217,10 @@ bool rx_builtin_name(const struct value *v)
 bool rx_maybe_defined_later(const struct value *v)
 {
     const char *n = rx_symname(v);
+    /* bot and the like are no built-in names, but rx translates them as
+     * built-ins when nothing defines them */
     return n && n[0] != ':' && strcmp(n, "nil") != 0 && strcmp(n, "t") != 0
-           && !rx_builtin_name(v);
+           && !rx_builtin_name(v) && !sym_row(v);
 }
 
 bool rx_charp(const struct value *v)
@@ -395,8 +397,11 @@ void rx_item_append(struct rx_tr *t, struct rx_item *it, const struct rx_item *o
 }
 
 bool rx_not_list(struct lisp *L, struct rx_error *err, const struct value *form,
-                 const struct value *list)
+                 const struct value *list, bool seq)
 {
+    if (!value_consp(list))
+        return rx_error_set(L, err, form, "Wrong type argument: %s, %s",
+                            seq ? "sequencep" : "listp", rx_print(L, list, false));
     const struct value *tail = list, *slow = list;
     for (size_t k = 0; value_consp(tail); k++) {
         tail = value_cdr(tail);
@@ -410,12 +415,12 @@ bool rx_not_list(struct lisp *L, struct rx_error *err, const struct value *form,
                         rx_print(L, tail, false));
 }
 
-bool rx_list(struct rx_tr *t, struct value *form, struct value *body,
+bool rx_list(struct rx_tr *t, struct value *form, struct value *body, bool seq,
              struct value ***items, size_t *n)
 {
     long len = value_list_length(body, t->L->nil);
     if (len < 0)
-        return rx_not_list(t->L, t->err, form, body);
+        return rx_not_list(t->L, t->err, form, body, seq);
     *items = ARENA_NEWN(t->L->a, struct value *, len ? (size_t)len : 1);
     *n = 0;
     for (; value_consp(body); body = value_cdr(body))
@@ -423,9 +428,19 @@ bool rx_list(struct rx_tr *t, struct value *form, struct value *body,
     return true;
 }
 
+bool rx_atom_body(struct rx_tr *t, struct value *form, struct value *body, bool seq)
+{
+    if (value_consp(body) || lisp_nilp(t->L, body))
+        return false;
+    rx_not_list(t->L, t->err, form, body, seq);
+    return true;
+}
+
 bool rx_one_arg(struct rx_tr *t, struct value *form, struct value *body,
                 const char *what)
 {
+    if (rx_atom_body(t, form, body, false))
+        return false;
     if (value_consp(body) && lisp_nilp(t->L, value_cdr(body)))
         return true;
     return rx_fail(t, form, "rx `%s' form takes exactly one argument", what);
@@ -474,7 +489,7 @@ static bool tr_seq(struct rx_tr *t, struct value *form, struct value *body,
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, body, &items, &n))
+    if (!rx_list(t, form, body, true, &items, &n))
         return false;
     rx_item_init(out, RX_P_SEQ);
     for (size_t i = 0; i < n; i++) {
@@ -582,7 +597,7 @@ static bool tr_counted(struct rx_tr *t, const struct form_row *r,
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, body, &items, &n))
+    if (!rx_list(t, form, body, true, &items, &n))
         return false;
     const char *name = r->name;
     size_t min_args = r->kind == F_REPEAT || r->kind == F_STARSTAR ? 2 : 1;
@@ -650,6 +665,8 @@ static bool tr_group(struct rx_tr *t, struct value *form, struct value *body,
 static bool tr_group_n(struct rx_tr *t, struct value *form, struct value *body,
                        struct rx_item *out)
 {
+    if (rx_atom_body(t, form, body, false))
+        return false;
     struct value *n = value_consp(body) ? value_car(body) : t->L->nil;
     bool pos = (n->kind == VK_INT && n->u.i > 0)
                || (n->kind == VK_BIGNUM && !n->u.big.neg);
@@ -670,6 +687,8 @@ static bool tr_group_n(struct rx_tr *t, struct value *form, struct value *body,
 static bool tr_backref(struct rx_tr *t, struct value *form, struct value *body,
                        struct rx_item *out)
 {
+    if (value_list_length(body, t->L->nil) < 0) /* (length BODY) */
+        return rx_not_list(t->L, t->err, form, body, true);
     struct value *n = value_consp(body) ? value_car(body) : t->L->nil;
     if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body))
         || n->kind != VK_INT || n->u.i < 1 || n->u.i > 9)

@@ -193,7 +193,7 @@ bool rx_parse_any(struct rx_tr *t, struct value *form, struct value *body,
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, body, &items, &n))
+    if (!rx_list(t, form, body, false, &items, &n))
         return false;
     memset(p, 0, sizeof *p);
     for (size_t i = 0; i < n; i++)
@@ -466,6 +466,8 @@ static void escape_item(struct rx_tr *t, char esc, uint32_t code,
 bool rx_tr_syntax(struct rx_tr *t, bool negated, struct value *form,
                   struct value *body, struct rx_item *out)
 {
+    if (rx_atom_body(t, form, body, false))
+        return false;
     if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body)))
         return rx_fail(t, form, "rx `syntax' form takes exactly one argument");
     struct value *sym = value_car(body);
@@ -492,6 +494,8 @@ bool rx_tr_syntax(struct rx_tr *t, bool negated, struct value *form,
 bool rx_tr_category(struct rx_tr *t, bool negated, struct value *form,
                     struct value *body, struct rx_item *out)
 {
+    if (rx_atom_body(t, form, body, false))
+        return false;
     if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body)))
         return rx_fail(t, form, "rx `category' form takes exactly one argument");
     struct value *arg = value_car(body);

@@ -135,7 +135,7 @@ bool rx_env_push_let(struct rx_env *env, struct value *bindings,
     memset(err, 0, sizeof *err);
     long n = value_list_length(bindings, L->nil);
     if (n < 0)
-        return rx_not_list(L, err, bindings, bindings);
+        return rx_not_list(L, err, bindings, bindings, true);
     struct rx_def *defs = ARENA_NEWN(L->a, struct rx_def, n ? (size_t)n : 1);
     size_t k = 0;
     for (struct value *b = bindings; value_consp(b); b = value_cdr(b)) {
@@ -323,7 +323,7 @@ static bool substitute(struct rx_tr *t, const struct binds *b, struct value *for
     if (!value_consp(d) && !lisp_nilp(t->L, d))
         ok = substitute_pair(t, b, form, out);
     else if (value_list_length(form, t->L->nil) < 0)
-        ok = rx_not_list(t->L, t->err, form, form);
+        ok = rx_not_list(t->L, t->err, form, form, true);
     else {
         struct vals items = {0};
         ok = true;
@@ -349,7 +349,7 @@ bool rx_expand_form(struct rx_tr *t, struct value *form, struct value **out)
     size_t nv;
     struct binds b;
     struct vals r = {0};
-    if (!rx_list(t, form, value_cdr(form), &vals, &nv)
+    if (!rx_list(t, form, value_cdr(form), false, &vals, &nv)
         || !bind(t, form, vals, nv, d->args, &b) || !substitute(t, &b, d->body, &r))
         return false;
     if (r.n != 1)

@@ -90,10 +90,12 @@ const char *rx_print(struct lisp *L, const struct value *v, bool princ);
 /* Fill *err (RX_ERR_FORM) with the message; always returns false. */
 bool rx_error_set(struct lisp *L, struct rx_error *err, const struct value *at,
                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* The error Emacs signals when list (whose form is form) is dotted or
- * circular where a list is needed; false. */
+/* The error Emacs signals when list (whose form is form) is not a proper
+ * list where one is walked: a dotted tail is (wrong-type-argument listp
+ * TAIL); an atom is (wrong-type-argument sequencep ATOM) when seq (mapcar
+ * and length walk it), else listp (car and cdr).  False. */
 bool rx_not_list(struct lisp *L, struct rx_error *err, const struct value *form,
-                 const struct value *list);
+                 const struct value *list, bool seq);
 /* Record an rx error at form `at`; always returns false. */
 bool rx_fail(struct rx_tr *t, const struct value *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -129,8 +131,10 @@ void rx_item_append(struct rx_tr *t, struct rx_item *it, const struct rx_item *o
 void rx_item_unmatchable(struct rx_tr *t, struct rx_item *out);
 /* The items of a proper list into *n; false (with rx_not_list's error)
  * if it is not one. */
-bool rx_list(struct rx_tr *t, struct value *form, struct value *body,
+bool rx_list(struct rx_tr *t, struct value *form, struct value *body, bool seq,
              struct value ***items, size_t *n);
+/* Is body an atom other than nil (rx_not_list's error recorded)? */
+bool rx_atom_body(struct rx_tr *t, struct value *form, struct value *body, bool seq);
 /* Exactly one argument (else Emacs's "takes exactly one argument"). */
 bool rx_one_arg(struct rx_tr *t, struct value *form, struct value *body,
                 const char *what);

@@ -89,7 +89,7 @@ static bool normalise_args(struct rx_tr *t, struct value *op, struct value *form
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, body, &items, &n))
+    if (!rx_list(t, form, body, true, &items, &n))
         return false;
     for (size_t i = 0; i < n; i++)
         if (!normalise(t, items[i], &items[i]))
@@ -292,7 +292,8 @@ static struct value *cset_lisp(struct rx_tr *t, const struct rx_cset *cs)
 }
 
 /* A set as (any STRING... CLASS...): an interval is one string, two
- * strings for two characters, and a range from - starts with "-". */
+ * strings for two characters, "A-B" for more (rx.el's branch for ranges
+ * from - calls string on a string: an error). */
 static bool readable_cset(struct rx_tr *t, const struct value *form,
                           const struct rx_cset *cs, struct value **out)
 {
@@ -316,13 +317,9 @@ static bool readable_cset(struct rx_tr *t, const struct value *form,
                 items[n++] = string_of(t, &hi, 1);
             continue;
         }
-        if (lo == '-') {
-            items[n++] = string_of(t, &lo, 1);
-            lo = '.';
-        }
-        uint32_t r[3] = {lo, '-', hi};
-        items[n++] = hi == lo + 1 ? string_of(t, (uint32_t[]){lo, hi}, 2)
-                                  : string_of(t, r, 3);
+        if (lo == '-') /* rx.el's (string "-") for it signals */
+            return rx_wrong_type(t, form, "characterp", string_of(t, &lo, 1));
+        items[n++] = string_of(t, (uint32_t[]){lo, '-', hi}, 3);
     }
     for (size_t i = 0; i < cs->ncls; i++)
         items[n++] = intern_cstr(L, cs->cls[i]);
@@ -336,7 +333,8 @@ static bool readable_args(struct rx_tr *t, struct value *op, struct value *form,
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, value_cdr(form), &items, &n))
+    /* mapcar on the arguments, after (take SKIP ...) */
+    if (!rx_list(t, form, value_cdr(form), skip == 0, &items, &n))
         return false;
     for (size_t i = skip; i < n; i++)
         if (!readable(t, items[i], &items[i]))
@@ -408,7 +406,7 @@ static bool intersection_ivs(struct rx_tr *t, struct value *forms, struct rx_ivs
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, forms, forms, &items, &n))
+    if (!rx_list(t, forms, forms, true, &items, &n))
         return false;
     struct rx_cset **sets = ARENA_NEWN(t->L->a, struct rx_cset *, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
@@ -429,7 +427,7 @@ static bool intersection_ivs(struct rx_tr *t, struct value *forms, struct rx_ivs
 static bool normalised_items(struct rx_tr *t, struct value *form, struct value *body,
                              struct value ***items, size_t *n)
 {
-    if (!rx_list(t, form, body, items, n))
+    if (!rx_list(t, form, body, true, items, n))
         return false;
     for (size_t i = 0; i < *n; i++)
         if (!normalise(t, (*items)[i], &(*items)[i]))
@@ -455,6 +453,8 @@ bool rx_tr_intersection(struct rx_tr *t, bool negated, struct value *body,
 bool rx_tr_not(struct rx_tr *t, bool negated, struct value *form,
                struct value *body, struct rx_item *out)
 {
+    if (rx_atom_body(t, form, body, false))
+        return false;
     if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body)))
         return rx_fail(t, form, "rx `not' form takes exactly one argument");
     struct value *arg;
@@ -571,7 +571,7 @@ bool rx_tr_or(struct rx_tr *t, struct value *form, struct value *body,
 {
     struct value **args;
     size_t n;
-    if (!rx_list(t, form, body, &args, &n))
+    if (!rx_list(t, form, body, false, &args, &n))
         return false;
     if (n == 0) {
         rx_item_unmatchable(t, out);

@@ -253,8 +253,17 @@ static void rx_row(struct fx *f, struct rx_env *env, struct value *form,
     }
     if (form && (r = rx_translate(f->L, env, true, form, &err)))
         print_value(f->L, b, r, &o);
-    else if (err.kind != RX_ERR_NONE)
-        buf_printf(b, "ERROR\t%s", err.message ? err.message : "(no message)");
+    else if (err.kind != RX_ERR_NONE) {
+        buf_puts(b, "ERROR\t");
+        /* control characters as rx-case.el writes them: \OOO */
+        for (const char *m = err.message ? err.message : "(no message)"; *m; m++) {
+            unsigned char c = (unsigned char)*m;
+            if (c < 0x20 || c == 0x7F)
+                buf_printf(b, "\\%03o", c);
+            else
+                buf_putc(b, (char)c);
+        }
+    }
     while (scopes-- > 0)
         rx_env_pop(env);
 }

@@ -10,7 +10,8 @@
 ;;                           them (the :rx-locals of the macro environment);
 ;;                           RX may be an rx-let row itself (nested scopes)
 ;;   (rx-define NAME [ARGS] RX)  defines NAME for the rows after it: `defined'
-;; An error gives ERROR <TAB> its message.
+;; An error gives ERROR <TAB> its message, control characters in it written
+;; as \OOO.
 
 (require 'rx)
 
@@ -23,13 +24,20 @@ an rx-let row (its bindings then come before LOCALS, as a nested rx-let's do)."
     (_ (let ((macroexpand-all-environment (list (cons :rx-locals locals))))
          (rx--to-expr form)))))
 
+(defun rx-case--escape (message)
+  "MESSAGE with its control characters written \\OOO (one line, no tab)."
+  (replace-regexp-in-string "[\0-\37\177]"
+                            (lambda (c) (format "\\%03o" (aref c 0)))
+                            message t t))
+
 (defun rx-case-result (form)
   "The expected column of the row FORM, as a string."
-  (let ((print-escape-newlines t)
-        (print-escape-control-characters t)
-        (text-quoting-style 'grave))
+  (let ((text-quoting-style 'grave))
     (condition-case err
         (if (eq (car-safe form) 'rx-define)
             (progn (eval form t) "defined")
-          (prin1-to-string (rx-case--expr form nil)))
-      (error (concat "ERROR\t" (error-message-string err))))))
+          (let ((expr (rx-case--expr form nil))
+                (print-escape-newlines t)
+                (print-escape-control-characters t))
+            (prin1-to-string expr)))
+      (error (concat "ERROR\t" (rx-case--escape (error-message-string err)))))))
