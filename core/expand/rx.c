@@ -244,17 +244,25 @@ bool rx_tables_sorted(void)
 
 /* ---- errors and items ---- */
 
+/* princ writes the strings inside a list without quotes too. */
+static const uint8_t *string_contents(void *ctx, const struct value *v, size_t *n)
+{
+    (void)ctx;
+    if (!value_is(v, VK_STRING))
+        return NULL;
+    *n = v->u.str.len;
+    return v->u.str.data;
+}
+
 const char *rx_print(struct lisp *L, const struct value *v, bool princ)
 {
     if (princ && value_symbolp(v))
         return v->u.sym.name;
     struct buf b;
     buf_init(&b, L->a);
-    if (princ && value_is(v, VK_STRING)) {
-        buf_put(&b, v->u.str.data, v->u.str.len);
-        return buf_cstr(&b);
-    }
     struct print_opts o = print_opts_default();
+    if (princ)
+        o.atom_text = string_contents;
     print_value(L, &b, v, &o);
     return buf_cstr(&b);
 }
