@@ -466,10 +466,8 @@ static void escape_item(struct rx_tr *t, char esc, uint32_t code,
 bool rx_tr_syntax(struct rx_tr *t, bool negated, struct value *form,
                   struct value *body, struct rx_item *out)
 {
-    if (rx_atom_body(t, form, body, false))
+    if (!rx_one_arg(t, form, body, "syntax"))
         return false;
-    if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body)))
-        return rx_fail(t, form, "rx `syntax' form takes exactly one argument");
     struct value *sym = value_car(body);
     const char *name = rx_symname(sym);
     const struct code_row *row =
@@ -494,10 +492,8 @@ bool rx_tr_syntax(struct rx_tr *t, bool negated, struct value *form,
 bool rx_tr_category(struct rx_tr *t, bool negated, struct value *form,
                     struct value *body, struct rx_item *out)
 {
-    if (rx_atom_body(t, form, body, false))
+    if (!rx_one_arg(t, form, body, "category"))
         return false;
-    if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body)))
-        return rx_fail(t, form, "rx `category' form takes exactly one argument");
     struct value *arg = value_car(body);
     uint32_t code;
     if (value_symbolp(arg)) {

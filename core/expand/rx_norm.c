@@ -453,10 +453,8 @@ bool rx_tr_intersection(struct rx_tr *t, bool negated, struct value *body,
 bool rx_tr_not(struct rx_tr *t, bool negated, struct value *form,
                struct value *body, struct rx_item *out)
 {
-    if (rx_atom_body(t, form, body, false))
+    if (!rx_one_arg(t, form, body, "not"))
         return false;
-    if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body)))
-        return rx_fail(t, form, "rx `not' form takes exactly one argument");
     struct value *arg;
     if (!normalise(t, value_car(body), &arg))
         return false;
