@@ -157,10 +157,12 @@ const struct rx_cset *rx_norm_cset(const struct rx_tr *t, const struct value *fo
 /* ---- rx_charset.c ---- */
 void rx_ivs_push(struct arena *a, struct rx_ivs *s, uint32_t lo, uint32_t hi);
 struct rx_ivs rx_ivs_complement(struct arena *a, const struct rx_ivs *s);
-struct rx_ivs rx_ivs_intersect(struct arena *a, const struct rx_ivs *x,
-                               const struct rx_ivs *y);
-struct rx_ivs rx_ivs_union(struct arena *a, const struct rx_ivs *x,
-                           const struct rx_ivs *y);
+/* The intersection of n sets (n == 0: every character). */
+struct rx_ivs rx_ivs_intersect_all(struct arena *a, const struct rx_ivs *const *sets,
+                                   size_t n);
+/* Sort and merge overlapping or adjacent intervals: the union of what s
+ * holds (rx--condense-intervals after the sort, rx--interval-set-union). */
+void rx_ivs_condense(struct rx_ivs *s);
 /* rx--parse-any of body into *out. */
 bool rx_parse_any(struct rx_tr *t, struct value *form, struct value *body,
                   struct rx_cset *out);

@@ -49,34 +49,54 @@ static struct rx_cset *cset_of_ivs(struct rx_tr *t, struct rx_ivs ivs)
     return cs;
 }
 
-static bool has_class(const struct rx_cset *cs, const char *cls)
+static bool has_class(const char *const *cls, size_t n, const char *c)
 {
-    for (size_t i = 0; i < cs->ncls; i++)
-        if (strcmp(cs->cls[i], cls) == 0)
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(cls[i], c) == 0)
             return true;
     return false;
 }
 
-/* rx--char-alt-union: the classes of b that a lacks go in front of a's,
- * last first (rx.el pushes them). */
-static struct rx_cset *cset_union(struct rx_tr *t, const struct rx_cset *a,
-                                  const struct rx_cset *b)
+/* A union being built: intervals gathered unsorted and merged once at the
+ * end (an `or` of n characters costs n log n, not n squared). */
+struct uni {
+    struct rx_ivs ivs;
+    const char **cls;
+    size_t ncls;
+};
+
+/* Add c, as rx--char-alt-union adds it: the classes of c that the union
+ * lacks go in front, the last first (rx.el pushes them). */
+static void uni_add(struct rx_tr *t, struct uni *u, const struct rx_cset *c)
 {
-    struct rx_cset *r = cset_new(t);
-    r->ivs = rx_ivs_union(t->L->a, &a->ivs, &b->ivs);
-    if (!a->ncls || !b->ncls) {
-        const struct rx_cset *c = a->ncls ? a : b;
-        r->cls = c->cls;
-        r->ncls = c->ncls;
-        return r;
+    for (size_t i = 0; i < c->ivs.n; i++)
+        rx_ivs_push(t->L->a, &u->ivs, c->ivs.v[i].lo, c->ivs.v[i].hi);
+    if (!c->ncls)
+        return;
+    if (!u->ncls) { /* shared: never written to */
+        u->cls = c->cls;
+        u->ncls = c->ncls;
+        return;
     }
-    r->cls = ARENA_NEWN(t->L->a, const char *, a->ncls + b->ncls);
-    for (size_t i = b->ncls; i-- > 0;)
-        if (!has_class(a, b->cls[i]))
-            r->cls[r->ncls++] = b->cls[i];
-    for (size_t i = 0; i < a->ncls; i++)
-        r->cls[r->ncls++] = a->cls[i];
-    return r;
+    const char **cls = ARENA_NEWN(t->L->a, const char *, u->ncls + c->ncls);
+    size_t n = 0;
+    for (size_t i = c->ncls; i-- > 0;)
+        if (!has_class(u->cls, u->ncls, c->cls[i]))
+            cls[n++] = c->cls[i];
+    for (size_t i = 0; i < u->ncls; i++)
+        cls[n++] = u->cls[i];
+    u->cls = cls;
+    u->ncls = n;
+}
+
+static struct rx_cset *uni_finish(struct rx_tr *t, struct uni *u)
+{
+    struct rx_cset *cs = cset_new(t);
+    rx_ivs_condense(&u->ivs);
+    cs->ivs = u->ivs;
+    cs->cls = u->cls;
+    cs->ncls = u->ncls;
+    return cs;
 }
 
 /* ---- normalising ---- */
@@ -200,7 +220,7 @@ static bool unknown_name(const struct value *form)
 /* (or ...): the union, or nothing as soon as one argument is not a set. */
 static bool reduce_or(struct rx_tr *t, struct value *args, struct rx_cset **out)
 {
-    struct rx_cset *acc = cset_new(t);
+    struct uni u = {0};
     for (; value_consp(args); args = value_cdr(args)) {
         struct rx_cset *c;
         if (!reduce(t, value_car(args), &c))
@@ -209,9 +229,9 @@ static bool reduce_or(struct rx_tr *t, struct value *args, struct rx_cset **out)
             *out = NULL;
             return true;
         }
-        acc = cset_union(t, acc, c);
+        uni_add(t, &u, c);
     }
-    *out = acc;
+    *out = uni_finish(t, &u);
     return true;
 }
 
@@ -408,18 +428,16 @@ static bool intersection_ivs(struct rx_tr *t, struct value *forms, struct rx_ivs
     size_t n;
     if (!rx_list(t, forms, forms, true, &items, &n))
         return false;
-    struct rx_cset **sets = ARENA_NEWN(t->L->a, struct rx_cset *, n ? n : 1);
+    const struct rx_ivs **sets = ARENA_NEWN(t->L->a, const struct rx_ivs *, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
-        if (!reduce(t, items[i], &sets[i]))
+        struct rx_cset *c;
+        if (!reduce(t, items[i], &c))
             return false;
-        if (!sets[i] || sets[i]->ncls)
+        if (!c || c->ncls)
             return fail_readable(t, items[i], "Cannot be used in rx intersection: ");
+        sets[i] = &c->ivs;
     }
-    struct rx_ivs acc = {0};
-    rx_ivs_push(t->L->a, &acc, 0, MAX_CHAR);
-    for (size_t i = 0; i < n; i++)
-        acc = rx_ivs_intersect(t->L->a, &acc, &sets[i]->ivs);
-    *out = acc;
+    *out = rx_ivs_intersect_all(t->L->a, sets, n);
     return true;
 }
 
@@ -526,23 +544,26 @@ static void collect_strings(struct rx_tr *t, struct value *list, struct strs *s)
 static bool optimise(struct rx_tr *t, struct value **args, size_t n,
                      struct value **b, size_t *nb)
 {
-    struct rx_cset *prev = NULL;
+    struct uni run = {0};
+    bool open = false; /* a run of sets is being gathered */
     *nb = 0;
     for (size_t i = 0; i < n; i++) {
         struct rx_cset *c;
         if (!reduce(t, args[i], &c))
             return false;
         if (c) {
-            prev = prev ? cset_union(t, prev, c) : c;
+            uni_add(t, &run, c);
+            open = true;
             continue;
         }
-        if (prev)
-            b[(*nb)++] = cset_form(t, prev);
-        prev = NULL;
+        if (open)
+            b[(*nb)++] = cset_form(t, uni_finish(t, &run));
+        memset(&run, 0, sizeof run);
+        open = false;
         b[(*nb)++] = args[i];
     }
-    if (prev)
-        b[(*nb)++] = cset_form(t, prev);
+    if (open)
+        b[(*nb)++] = cset_form(t, uni_finish(t, &run));
     return true;
 }
 
