@@ -101,16 +101,13 @@ static const struct pretty_indent *find_spec(const struct pretty_indent *t,
     return NULL;
 }
 
-/* The spec of name (len bytes) given its row r in a table, or NULL. */
-static int spec_of(const struct pretty_indent *r, const char *name, size_t len)
+/* The spec given a table's row r, or NULL.  Only the property counts:
+ * Emacs 30 no longer indents a head named "def..." as a definition
+ * when it has none. */
+static int spec_of(const struct pretty_indent *r)
 {
     int spec = r ? r->spec : PRETTY_NONE;
-    if (spec == PRETTY_UNSUPPORTED)
-        spec = PRETTY_NONE;
-    /* lisp-indent-function: no method and a name "def..." longer than 3. */
-    if (spec == PRETTY_NONE && len > 3 && memcmp(name, "def", 3) == 0)
-        spec = PRETTY_DEFUN;
-    return spec;
+    return spec == PRETTY_UNSUPPORTED ? PRETTY_NONE : spec;
 }
 
 int pretty_indent_spec(const struct pretty_opts *o, const char *name,
@@ -122,12 +119,12 @@ int pretty_indent_spec(const struct pretty_opts *o, const char *name,
     if (!r)
         r = find_spec(emacs_specs, COUNT(emacs_specs), name, len);
     *found = r != NULL;
-    return spec_of(r, name, len);
+    return spec_of(r);
 }
 
 /* Emacs's table hashed by name (open addressing), for a caller that
  * looks names up many times. */
-#define SPEC_SLOTS 512
+#define SPEC_SLOTS 1024
 _Static_assert(COUNT(emacs_specs) < SPEC_SLOTS / 2, "the index stays half empty");
 
 struct pretty_spec_index {
@@ -174,7 +171,7 @@ int pretty_spec_lookup(const struct pretty_spec_index *x,
         if (x->len[i] == len && memcmp(emacs_specs[i].name, name, len) == 0)
             r = &emacs_specs[i];
     }
-    return spec_of(r, name, len);
+    return spec_of(r);
 }
 
 long pretty_check_table(void)

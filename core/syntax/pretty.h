@@ -108,8 +108,8 @@ bool pretty_compact(struct lisp *L, const struct pretty_opts *o,
                     struct buf *out, const struct value *v);
 
 /* The spec of head `name` (bytes, as printed): the user table, then
- * Emacs's table, then the rule for names starting with "def".  Sets
- * *found when a table had the name. */
+ * Emacs's table; PRETTY_NONE when neither has it.  Sets *found when a
+ * table had the name. */
 int pretty_indent_spec(const struct pretty_opts *o, const char *name,
                        size_t len, bool *found);
 

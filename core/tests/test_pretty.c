@@ -130,11 +130,17 @@ static void test_shapes(void **state)
        "(and (consp x)\n"
        "     (eq (car x) 'quote)\n"
        "     (null (cddr x)))");
+    /* Emacs 30: a name starting with "def" is no indent spec (28.2
+     * indented it as a defun); a defun-spec head still is one. */
     PP("(define-thing name (args) (body) (more))",
        "(define-thing name\n"
-       "  (args)\n"
-       "  (body)\n"
-       "  (more))");
+       "              (args)\n"
+       "              (body)\n"
+       "              (more))");
+    PP("(defvar some-variable (list 1 2 3) \"Its doc.\")",
+       "(defvar some-variable\n"
+       "  (list 1 2 3)\n"
+       "  \"Its doc.\")");
     PP("(a-very-long-function-name (another-long-call-here x) y)",
        "(a-very-long-function-name\n"
        " (another-long-call-here x)\n"
@@ -448,8 +454,16 @@ static void test_specs(void **state)
     assert_int_equal(pretty_indent_spec(NULL, "progn", 5, &found), 0);
     assert_int_equal(pretty_indent_spec(NULL, "funcall", 7, &found), PRETTY_NONE);
     assert_false(found);
-    assert_int_equal(pretty_indent_spec(NULL, "defthing", 8, &found), PRETTY_DEFUN);
+    /* Emacs 30: only the property counts, not a name "def..." */
+    assert_int_equal(pretty_indent_spec(NULL, "defthing", 8, &found), PRETTY_NONE);
+    assert_false(found);
     assert_int_equal(pretty_indent_spec(NULL, "def", 3, &found), PRETTY_NONE);
+    assert_int_equal(pretty_indent_spec(NULL, "defvar", 6, &found), PRETTY_DEFUN);
+    assert_true(found);
+    /* Specs that Emacs 30.1 added. */
+    assert_int_equal(pretty_indent_spec(NULL, "oclosure-lambda", 15, &found), 2);
+    assert_int_equal(pretty_indent_spec(NULL, "while-let", 9, &found), 1);
+    assert_int_equal(pretty_indent_spec(NULL, "with-memoization", 16, &found), 1);
     assert_int_equal(pretty_indent_spec(NULL, "iff", 2, &found), 2); /* prefix "if" */
     static const struct pretty_indent user[] = {
         {"if", PRETTY_NONE}, {"my-with", 1}, {"weird", PRETTY_UNSUPPORTED},
