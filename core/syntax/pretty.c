@@ -199,6 +199,39 @@ static bool skipped_char(char c)
     return c == '\'' || c == '`' || c == ',' || c == '#' || c == '@' || c == 0;
 }
 
+/* Heads whose element 1 lists local definitions, which Emacs 30's
+ * lisp-indent-function indents as defuns whatever their own head. */
+static const struct pretty_indent local_def_heads[] = {
+    {"cl-flet", 0}, {"cl-flet*", 0}, {"cl-labels", 0}, {"cl-macrolet", 0},
+    {"cl-symbol-macrolet", 0},
+};
+
+bool pretty_local_def_head(const char *text, size_t len)
+{
+    return find_spec(local_def_heads, COUNT(local_def_heads), text, len) != NULL;
+}
+
+/* Characters of whitespace syntax in emacs-lisp-mode beyond ASCII's
+ * space, TAB and form feed (Emacs 30.1's table), as ranges. */
+static const uint32_t unicode_spaces[][2] = {
+    {0xa0, 0xa0}, {0x2000, 0x200b}, {0x202f, 0x202f}, {0x205f, 0x205f},
+    {0x3000, 0x3000},
+};
+
+bool pretty_space_after_paren(const uint8_t *text, size_t len)
+{
+    if (!len)
+        return false;
+    if (text[0] < 0x80)
+        return text[0] == ' ' || text[0] == '\t' || text[0] == '\f';
+    int n;
+    uint32_t c = value_char_decode(text, len, &n);
+    for (size_t i = 0; i < COUNT(unicode_spaces); i++)
+        if (c >= unicode_spaces[i][0] && c <= unicode_spaces[i][1])
+            return true;
+    return false;
+}
+
 enum phead pretty_head_class_text(const char *text, size_t n,
                                   const char **name, size_t *len)
 {

@@ -381,6 +381,34 @@ static long lines_between(const uint8_t *text, size_t a, size_t b)
     return n;
 }
 
+/* The first element of container c (one exists). */
+static const struct datum *first_elem(const struct data *ds, const struct datum *c)
+{
+    size_t i = 0;
+    while (ds->d[i].parent < 0 || &ds->d[ds->d[i].parent] != c)
+        i++;
+    return &ds->d[i];
+}
+
+/* What pretty_indent_column needs to know of container c besides its
+ * elements: whitespace after its bracket, and whether it is a local
+ * definition (an element of element 1 of a cl-flet & co form). */
+static unsigned list_flags(struct data *ds, const struct datum *c, const uint8_t *text)
+{
+    unsigned flags = 0;
+    if (pretty_space_after_paren(text + c->start + 1, c->end - c->start - 1))
+        flags |= PRETTY_SPACE_AFTER_PAREN;
+    size_t k = 0;
+    const struct datum *p = container_of(ds, c->v, text, &k);
+    const struct datum *g = p ? container_of(ds, p->v, text, &k) : NULL;
+    if (g && k == 1) {
+        const struct datum *h = first_elem(ds, g);
+        if (pretty_local_def_head((const char *)text + h->start, h->end - h->start))
+            flags |= PRETTY_LOCAL_DEF;
+    }
+    return flags;
+}
+
 /* The column Emacs gives a line that starts with the replaced form, which
  * now follows other text on its line (cli.md 4.1). */
 static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
@@ -392,20 +420,17 @@ static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
     if (!c || j == 0)
         return c ? column(in->text, c->start) + 1 : 0;
     struct pretty_place *pl = arena_alloc(in->L->a, (j + 1) * sizeof *pl);
-    const struct datum *head = NULL;
+    const struct datum *head = first_elem(&ds, c);
     size_t k = 0;
     for (size_t i = 0; i < ds.n && k <= j; i++) {
         const struct datum *d = &ds.d[i];
-        if (d->parent < 0 || &ds.d[d->parent] != c)
-            continue;
-        if (k == 0)
-            head = d;
-        pl[k++] = (struct pretty_place){lines_between(in->text, c->start, d->start),
-                                        column(in->text, d->start)};
+        if (d->parent >= 0 && &ds.d[d->parent] == c)
+            pl[k++] = (struct pretty_place){lines_between(in->text, c->start, d->start),
+                                            column(in->text, d->start)};
     }
     return pretty_indent_column(po, (const char *)in->text + head->start,
                                 head->end - head->start, column(in->text, c->start),
-                                pl, (uint32_t)j);
+                                pl, (uint32_t)j, list_flags(&ds, c, in->text));
 }
 
 /* ---- output ---- */

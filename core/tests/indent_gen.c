@@ -2,7 +2,8 @@
  *
  * Builds a deterministic set of realistic nested forms (let, if, cond,
  * lambda, funcall, condition-case, setq, backquote, quoted data, vectors,
- * dotted pairs, multi-line strings, re-emitted comments ...), prints each
+ * dotted pairs, multi-line strings, re-emitted comments, cl-flet's local
+ * definitions, heads named def... without a spec ...), prints each
  * with pretty_print at several columns and widths, and writes them to
  * stdout as one Emacs Lisp file.  testdata/indent/indent-check.el runs
  * indent-region over that file in emacs-lisp-mode and fails if any line
@@ -122,10 +123,44 @@ static struct value *lambda(int d)
     return body_of(L->lambda, args, d);
 }
 
+/* A local definition of cl-flet & co: (NAME ARGS BODY...), NAME possibly
+ * a head with a spec of its own, or a list or string in front (Emacs 30
+ * indents all of them as defuns). */
+static struct value *local_def(int d)
+{
+    static const char *const fnames[] = {"walk", "if", "pcx--f", "let"};
+    struct value *args = lisp_listv(L, sym("node"), NULL);
+    switch (rnd(5)) {
+    case 0: return body_of(lisp_listv(L, sym("x"), sym("y"), NULL), args, d);
+    case 1: return body_of(str("s"), args, d);
+    default: return body_of(sym(PICK(fnames)), args, d);
+    }
+}
+
+/* Forms whose indentation changed in Emacs 30: local definitions, heads
+ * that got a spec, definers whose spec is no longer guessed from "def". */
+static struct value *emacs30(int d)
+{
+    static const char *const locals[] = {
+        "cl-flet", "cl-flet*", "cl-labels", "cl-macrolet", "cl-symbol-macrolet",
+    };
+    static const char *const one[] = {"while-let", "with-memoization", "cl-once-only"};
+    switch (rnd(5)) {
+    case 0:
+    case 1: return body_of(sym(PICK(locals)), list_of(NULL, 1 + (int)rnd(2), local_def, d - 1), d);
+    case 2: return body_of(sym(PICK(one)), form(d - 1), d);
+    case 3: return lisp_listv(L, sym("oclosure-lambda"), form(d - 1), form(d - 1),
+                              form(d - 1), form(d - 1), NULL);
+    default: return body_of(sym(rnd(2) ? "defvar" : "defcustom"), sym("name"), d);
+    }
+}
+
 /* Heads with other indent specs, keyword arguments, odd first elements. */
 static struct value *more(int d)
 {
-    switch (rnd(8)) {
+    switch (rnd(10)) {
+    case 8:
+    case 9: return emacs30(d);
     case 0: return body_of(sym(rnd(2) ? "cl-defun" : "defmacro"),
                            lisp_listv(L, sym("name"), lisp_listv(L, sym("a"), NULL), NULL), d);
     case 1: return body_of(sym(rnd(2) ? "unwind-protect" : "catch"), form(d - 1), d);

@@ -157,6 +157,48 @@ static void test_shapes(void **state)
     fx_free(f);
 }
 
+/* Emacs 30 indents each local definition of cl-flet & co (the elements
+ * of their element 1) as a defun, whatever its head; the layout keeps
+ * name and argument list on the head line.  Emacs 28.2 lined the body
+ * up under the argument list. */
+static void test_local_definitions(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 40;
+    PP("(cl-labels ((walk (node) (if (consp node) (walk (car node)) node))) (walk tree))",
+       "(cl-labels ((walk (node)\n"
+       "              (if (consp node)\n"
+       "                  (walk (car node))\n"
+       "                node)))\n"
+       "  (walk tree))");
+    /* Whatever the definition's head: a spec of its own, a list. */
+    PP("(cl-flet ((if (a b) (message \"%s\" a) (list a b))) (if 1 2))",
+       "(cl-flet ((if (a b)\n"
+       "            (message \"%s\" a)\n"
+       "            (list a b)))\n"
+       "  (if 1 2))");
+    PP("(cl-macrolet (((x y) (message \"%s\" x) (list x y))) y)",
+       "(cl-macrolet (((x y)\n"
+       "                (message \"%s\" x)\n"
+       "                (list x y)))\n"
+       "  y)");
+    /* Behind a reader prefix, in data: the same. */
+    PP("`(cl-flet ((f (x) ,first-form-here ,@other-forms)) (f 1))",
+       "`(cl-flet\n"
+       "     ((f (x) ,first-form-here\n"
+       "        ,@other-forms))\n"
+       "   (f 1))");
+    /* Not a definition: an element of another element, or of another
+     * head's bindings. */
+    PP("(cl-letf ((f (x) (message \"%s\" x) (list x y))) y)",
+       "(cl-letf ((f (x)\n"
+       "             (message \"%s\" x)\n"
+       "             (list x y)))\n"
+       "  y)");
+    fx_free(f);
+}
+
 /* Every line within the width unless it holds one unbreakable atom. */
 static void test_fill(void **state)
 {
@@ -509,17 +551,48 @@ static void test_indent_column(void **state)
     (void)state;
     /* (if TEST      lines: THEN at paren+4, ELSE at paren+2. */
     struct pretty_place pl[4] = {{0, 11}, {0, 14}, {1, 14}, {2, 12}};
-    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 2), 14);
-    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 3), 12);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 2, 0), 14);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 3, 0), 12);
     /* Standard call: under the first argument, else one after the paren. */
     struct pretty_place call[2] = {{0, 1}, {0, 5}};
-    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 2), 5);
-    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 1), 1);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 2, 0), 5);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 1, 0), 1);
     /* A list or string head: under the first element. */
-    assert_int_equal(pretty_indent_column(NULL, "(a b)", 5, 0, call, 2), 1);
-    assert_int_equal(pretty_indent_column(NULL, "\"s\"", 3, 0, call, 2), 1);
+    assert_int_equal(pretty_indent_column(NULL, "(a b)", 5, 0, call, 2, 0), 1);
+    assert_int_equal(pretty_indent_column(NULL, "\"s\"", 3, 0, call, 2, 0), 1);
     /* defun spec: body at paren+2. */
-    assert_int_equal(pretty_indent_column(NULL, "lambda", 6, 0, call, 2), 2);
+    assert_int_equal(pretty_indent_column(NULL, "lambda", 6, 0, call, 2, 0), 2);
+    /* "( foo a" (Emacs 30): whitespace after the paren puts the line
+     * under the head, not under the first argument. */
+    struct pretty_place spaced[2] = {{0, 2}, {0, 6}};
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, spaced, 2, 0), 6);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, spaced, 2,
+                                          PRETTY_SPACE_AFTER_PAREN), 2);
+    /* ... and so does a distinguished argument past the second. */
+    struct pretty_place spaced3[3] = {{0, 12}, {0, 27}, {0, 29}};
+    assert_int_equal(pretty_indent_column(NULL, "macroexp-let2", 13, 10, spaced3, 3, 0), 27);
+    assert_int_equal(pretty_indent_column(NULL, "macroexp-let2", 13, 10, spaced3, 3,
+                                          PRETTY_SPACE_AFTER_PAREN), 12);
+    /* A local definition of cl-flet & co (Emacs 30): a body at paren+2
+     * on the second line whatever the head (a call, a spec, a list);
+     * on later lines what calculate-lisp-indent found. */
+    struct pretty_place def[3] = {{0, 11}, {0, 13}, {1, 12}};
+    assert_int_equal(pretty_indent_column(NULL, "f", 1, 10, def, 2, 0), 13);
+    assert_int_equal(pretty_indent_column(NULL, "f", 1, 10, def, 2, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, def, 2, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "(x)", 3, 10, def, 2, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "f", 1, 10, def, 3, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "(x)", 3, 10, def, 3, PRETTY_LOCAL_DEF), 11);
+    assert_true(pretty_local_def_head("cl-flet", 7));
+    assert_true(pretty_local_def_head("cl-symbol-macrolet", 18));
+    assert_false(pretty_local_def_head("cl-letf", 7));
+    assert_false(pretty_local_def_head("flet", 4));
+    assert_true(pretty_space_after_paren((const uint8_t *)" x", 2));
+    assert_true(pretty_space_after_paren((const uint8_t *)"\t", 1));
+    assert_true(pretty_space_after_paren((const uint8_t *)"\xe3\x80\x80x", 4)); /* U+3000 */
+    assert_false(pretty_space_after_paren((const uint8_t *)"\nx", 2));
+    assert_false(pretty_space_after_paren((const uint8_t *)"\xe3\x81\x82", 3)); /* U+3042 */
+    assert_false(pretty_space_after_paren((const uint8_t *)"x", 0));
     assert_int_equal(pretty_advance((const uint8_t *)"a\tb", 3, 0), 9);
     assert_int_equal(pretty_advance((const uint8_t *)"日本", 6, 1), 5);
 }
@@ -529,6 +602,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_examples),
         cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_local_definitions),
         cmocka_unit_test(test_fill),
         cmocka_unit_test(test_column_and_trail),
         cmocka_unit_test(test_display_width),

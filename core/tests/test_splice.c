@@ -234,6 +234,28 @@ static void test_line_break_before(void **state)
     fx_free(f);
 }
 
+/* That indentation follows Emacs 30's rules: under the head when
+ * whitespace follows the open paren, at paren + 2 in a local definition
+ * of cl-flet & co (28.2: under the first argument both times). */
+static void test_line_break_emacs30(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("( list 1 (pcase y ;; c2\n (_ 2)))\n"
+                          "(cl-flet ((f (x) (pcase x ;; c3\n (_ 3)))) (f 1))\n");
+    struct value *pc = nth(f->r.forms[0].v, 2);
+    add_site(f, pc, value_int(f->a, 2));
+    struct value *pc2 = nth(nth(nth(f->r.forms[1].v, 1), 0), 2);
+    add_site(f, pc2, value_int(f->a, 3));
+    assert_string_equal(run(f, NULL),
+                        "( list 1\n"
+                        "  ;; c2\n"
+                        "  2)\n"
+                        "(cl-flet ((f (x)\n"
+                        "            ;; c3\n"
+                        "            3)) (f 1))\n");
+    fx_free(f);
+}
+
 static void begin(void *ctx, unsigned floor)
 {
     struct fx *f = ctx;
@@ -336,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_repeated_anchor),
         cmocka_unit_test(test_trailing),
         cmocka_unit_test(test_line_break_before),
+        cmocka_unit_test(test_line_break_emacs30),
         cmocka_unit_test(test_forms_and_crlf),
         cmocka_unit_test(test_comment_columns),
         cmocka_unit_test(test_atoms_kept_apart),
