@@ -478,6 +478,8 @@ static PRETTY_INLINE void push_frame(struct bctx *c, struct bstack *s,
         .node = i, .cur = v, .head = head, .tortoise = v, .power = 1, .lam = 1,
         .level = level, .vec = !list, .data = data,
         .cond = list && value_symbolp(head) && named_cond(head)};
+    if (s->n > c->d->depth)
+        c->d->depth = (uint32_t)s->n;
 }
 
 /* Open container v as node i: its bracket, and a frame for its kids. */
@@ -914,6 +916,7 @@ static bool build_once(struct bctx *c, const struct value *v)
     struct pretty_doc *d = c->d;
     struct bstack s = {d->st.bf, 0, d->st.bf_cap};
     d->n = 0;
+    d->depth = 0;
     d->text.len = 0;
     make_node(c, &s, v, 0, false, NULL, 0);
     bool ok = build_run(c, &s);
@@ -958,6 +961,11 @@ struct pretty_doc *pretty_rebuild(struct pretty_doc *doc, struct lisp *L,
                                   const struct value *v)
 {
     return build(doc, L, o, v, false);
+}
+
+long pretty_depth_matters(const struct pretty_doc *doc)
+{
+    return PRETTY_DEEP_LEVELS - (long)doc->depth;
 }
 
 struct pretty_comment *pretty_take_root_comments(struct pretty_doc *doc)

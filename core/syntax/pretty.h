@@ -63,6 +63,12 @@ struct pretty_opts {
     pretty_comment_fn comments;        /* comment attachment (may be NULL) */
     void *comment_ctx;
     const char *newline;               /* "\n" (default when NULL) or "\r\n" */
+    int depth;                         /* lists and vectors open around the value
+                                          in its top-level form, as Emacs's
+                                          parser counts them */
+    bool emulate;                      /* follow Emacs's parser state at every
+                                          line break, not only where lists nest
+                                          100 deep (a check of that model) */
 };
 
 struct pretty_doc; /* a built document (arena-owned) */
@@ -84,6 +90,11 @@ struct pretty_doc *pretty_build(struct lisp *L, const struct pretty_opts *o,
 struct pretty_doc *pretty_rebuild(struct pretty_doc *doc, struct lisp *L,
                                   const struct pretty_opts *o,
                                   const struct value *v);
+
+/* From how many lists open around doc's value (pretty_opts.depth) its
+ * layout depends on that number: from there on, those and its own pass
+ * the 100 levels of Emacs's parser state. */
+long pretty_depth_matters(const struct pretty_doc *doc);
 
 /* Detach and return the comments that belong before the whole document
  * (the root datum's, and those hoisted from first elements); the caller

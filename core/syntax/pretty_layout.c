@@ -230,6 +230,8 @@ struct lctx {
     size_t n, cap;
     struct pretty_place *pl; /* where the elements of those lists start */
     size_t npl, plcap;
+    struct pretty_deep *deep; /* Emacs's parser state, where it departs
+                                 from the lines' structure (else NULL) */
 };
 
 /* ---- styles ---- */
@@ -398,15 +400,21 @@ static PRETTY_INLINE void place(struct lctx *c, uint32_t i, int trail)
 {
     struct lout *o = &c->o;
     const struct pnode *p = &c->nodes[i];
+    long line = o->line;
+    int col = o->col;
     if (p->kind == PN_ATOM || p->next == i + 1 ||
         (!(p->flags & PF_MULTILINE) && o->col + p->width + trail <= o->width)) {
         if (o->simple || (p->flags & PF_ASCII))
             put(o, c->text + p->start, p->end - p->start);
         else
             put_any(o, c->text + p->start, p->end - p->start);
+        if (c->deep)
+            pretty_deep_flat(c->deep, i, line, col, o->line);
         return;
     }
     put(o, c->text + p->start, p->prefix_len + 1); /* prefixes and bracket */
+    if (c->deep)
+        pretty_deep_open(c->deep, i, line, col);
     struct lframe *f = push(c);
     f->p = i;
     f->kid = i + 1;
@@ -454,13 +462,19 @@ static PRETTY_INLINE void before_kid(struct lctx *c, struct lframe *f,
         int indent = f->local ? f->paren + 2
                               : emu_indent(f->head, f->spec, f->paren, c->pl + f->pl,
                                            f->ne, 0);
+        if (c->deep)
+            indent = pretty_deep_indent(c->deep, f->kid, indent);
         emit_comments(c, kid->comments, indent);
         newline_to(&c->o, indent);
+        if (c->deep)
+            pretty_deep_line(c->deep, f->kid, c->o.line);
     } else {
         put_char(&c->o, ' ');
     }
     if (last && dotted) {
         record(c, f);
+        if (c->deep)
+            pretty_deep_dot(c->deep, f->kid, c->o.line, c->o.col);
         put_char(&c->o, '.');
         put_char(&c->o, ' ');
     }
@@ -475,6 +489,8 @@ static PRETTY_INLINE void step(struct lctx *c)
     const struct pnode *p = &c->nodes[f->p];
     if (f->kid == p->next) {
         put_char(&c->o, p->kind == PN_LIST ? ')' : ']');
+        if (c->deep)
+            pretty_deep_close(c->deep);
         c->npl = f->pl;
         c->n--;
         return;
@@ -521,6 +537,8 @@ void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *po,
     if (doc->memo && doc->memo_user != user)
         memset(doc->memo, 0, PRETTY_HEAD_MEMO * sizeof *doc->memo);
     doc->memo_user = user;
+    if (po && (po->emulate || (long)po->depth + (long)doc->depth >= PRETTY_DEEP_LEVELS))
+        c.deep = pretty_deep_new(doc, po, c.o.line);
     place(&c, 0, trail);
     while (c.n)
         step(&c);

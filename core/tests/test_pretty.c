@@ -597,6 +597,66 @@ static void test_indent_column(void **state)
     assert_int_equal(pretty_advance((const uint8_t *)"日本", 6, 1), 5);
 }
 
+/* ---- past 100 levels: Emacs's parser state ---- */
+
+/* Leading spaces of line n (0-based) of text. */
+static int indent_of_line(const char *text, int n)
+{
+    while (n-- > 0)
+        text = strchr(text, '\n') + 1;
+    return (int)strspn(text, " ");
+}
+
+/* Where the layout follows Emacs's parser state, it agrees with its
+ * own rules as long as nothing nests 100 lists deep. */
+static void test_emulation_agrees(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {
+        "(let ((alpha (car-safe x)) (beta (cdr-safe x))) (list alpha beta))",
+        "(cond (t (message \"other %s\" x) (list 1 2 3)) ((eq a b) (foo) . bar))",
+        "(cl-flet ((f (x) (message \"%s\" x) (list x y))) (if (f 1) 2 (f 3) (f 4)))",
+        "'(alpha (beta . gamma) [delta epsilon] \"zeta\\neta\" theta iota kappa)",
+        "(condition-case err (funcall f x) (error (message \"%s\" err)) (quit nil))",
+        "(define-thing name (args) (body) (more) #'(lambda () (more)) `(a ,b ,@c))",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        for (int depth = 0; depth <= 60; depth += 60) {
+            struct fx *f = fx_new();
+            f->o.width = 30;
+            f->o.depth = depth;
+            const char *plain = pp_at(f, forms[i], 7, 2);
+            f->o.emulate = true;
+            assert_string_equal(pp_at(f, forms[i], 7, 2), plain);
+            fx_free(f);
+        }
+    }
+}
+
+/* 97 lists around: the let* lists and their bindings' lists pass 100
+ * levels.  A list opened on the last level leaves Emacs's parser with
+ * the list around it as the line's list, so the line under car-safe's
+ * argument goes under the binding's value, one column further left
+ * than the rules say (checked by indent-region; the 'indent' suite's
+ * --deep forms check many more). */
+static void test_past_100_levels(void **state)
+{
+    (void)state;
+    const char *form = "(let* ((x (car-safe y))) (if (consp x) (let* ((z (car-safe x))) "
+                       "(list z 'a-long-symbol-here)) 'other))";
+    struct fx *f = fx_new();
+    f->o.width = 30;
+    f->o.depth = 97;
+    const char *deep = pp_at(f, form, 99, 97);
+    assert_int_equal(indent_of_line(deep, 1), 106);
+    assert_int_equal(indent_of_line(deep, 5), 112);
+    f->o.depth = 0; /* the rules: under car-safe's argument */
+    const char *rules = pp_at(f, form, 99, 97);
+    assert_int_equal(indent_of_line(rules, 1), 110);
+    assert_int_equal(indent_of_line(rules, 5), 116);
+    fx_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +676,8 @@ int main(void)
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_spec_index),
         cmocka_unit_test(test_indent_column),
+        cmocka_unit_test(test_emulation_agrees),
+        cmocka_unit_test(test_past_100_levels),
     };
     return SUPPORT_RUN(tests);
 }
