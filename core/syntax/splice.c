@@ -440,7 +440,36 @@ struct out {
     const char *nl;
     struct pretty_doc *doc; /* the last site's document, whose memory the
                                next one reuses */
+    /* Lists open around a site, as Emacs's parser counts them in its
+     * top-level form's text from form_start: depth, up to scanned. */
+    size_t form_start, scanned;
+    int depth;
 };
+
+/* Lists and vectors open at `to`, as Emacs's parser counts them in
+ * emacs-lisp-mode, from `from` (outside strings and comments) where
+ * depth were: brackets outside strings and comments and not after a
+ * backslash.  A `?` only prefixes, so `?(` opens a list for it. */
+static int open_lists(const uint8_t *t, size_t from, size_t to, int depth)
+{
+    for (size_t k = from; k < to; k++) {
+        switch (t[k]) {
+        case '\\': k++; break;
+        case '(': case '[': depth++; break;
+        case ')': case ']': depth--; break;
+        case ';':
+            while (k + 1 < to && t[k + 1] != '\n')
+                k++;
+            break;
+        case '"':
+            for (k++; k < to && t[k] != '"'; k++)
+                k += t[k] == '\\';
+            break;
+        default: break;
+        }
+    }
+    return depth;
+}
 
 static void spaces(struct buf *b, int n)
 {
@@ -537,6 +566,26 @@ static bool may_start_atom(const struct value *v)
     return !value_consp(v) && !value_is(v, VK_VECTOR) && !value_is(v, VK_STRING);
 }
 
+/* The lists open around site p, as far as the layout of its document
+ * needs them: where they and the document's pass 100 levels, it
+ * follows Emacs's parser state (else 0 is as good).  The reader's
+ * nesting of the top-level form bounds them; only past that bound is
+ * its text scanned, from the form's start (or the last site scanned
+ * to). */
+static int lists_around(const struct splice_in *in, struct out *o, struct site_pos p,
+                        const struct pretty_doc *doc)
+{
+    if ((long)p.top->depth < pretty_depth_matters(doc))
+        return 0;
+    if (o->form_start != p.top->span.start || o->scanned > p.sp.start) {
+        o->form_start = o->scanned = p.top->span.start;
+        o->depth = 0;
+    }
+    o->depth = open_lists(in->text, o->scanned, p.sp.start, o->depth);
+    o->scanned = p.sp.start;
+    return o->depth;
+}
+
 /* Print one site; out already holds the input up to *pos.  Sets *pos to
  * the end of the replaced span.  The document is built first: only then
  * is it known which comments found their code in the expansion and
@@ -588,6 +637,7 @@ static bool emit_site(const struct splice_in *in, struct out *o,
     size_t mark = o->b->len;
     if (before)
         put_comments(o, before, col, col);
+    po.depth = lists_around(in, o, p, doc);
     pretty_layout(doc, &po, o->b, col, p.trail);
     if (t) {
         t->text = arena_strndup(a, o->b->data + mark, o->b->len - mark);
@@ -603,7 +653,8 @@ static bool emit_site(const struct splice_in *in, struct out *o,
 bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts)
 {
-    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL};
+    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL,
+                    SIZE_MAX, 0, 0};
     size_t pos = in->start, form = 0, begun = SIZE_MAX;
     for (size_t i = 0; i < in->n_sites; i++) {
         struct span sp;
