@@ -376,7 +376,10 @@ static int site_column(const uint8_t *text, struct span sp, bool *alone)
 }
 
 /* Every replaced form of the file, each in a wrapper that puts its first
- * line at its column: "(ww x" + newline + indentation + text + ")". */
+ * line at its column: "(ww x" + newline + indentation + text + ")".  (A
+ * form whose expansion and the lists around it in the file pass 100
+ * levels is laid out for those lists, not the wrapper's one: the corpus
+ * check, which indents it in its file, covers those.) */
 static int sites_of(const char *path)
 {
     FILE *fp = fopen(path, "rb");
