@@ -187,6 +187,7 @@ static void prepare_expander(struct run *r)
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
     x->keep_going = keeps_going(r);
+    x->carriers = !r->cx->o.compact; /* the layout puts comments over clauses */
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);

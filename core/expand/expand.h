@@ -40,6 +40,9 @@ struct expand_ctx {
     bool memo;                      /* computed cache on (results identical when off) */
     bool keep_going;                /* --keep-going: expand_form returns the form
                                        with its failing forms as written */
+    bool carriers;                  /* record which code carries which clause
+                                       of pcase (expand_clause_of), for the
+                                       printer's comments */
     unsigned heads;                 /* bit set of selected heads (EXPAND_HEAD_*), 0 = all */
     int depth;                      /* shared recursion depth guard */
     int max_depth;                  /* limit; exceeding it is a nesting-too-deep error */
@@ -129,6 +132,16 @@ void expand_add_site(struct expand_ctx *x, struct value *orig,
                      struct value *expansion, const char *head);
 void expand_copied(struct expand_ctx *x, const struct value *copy,
                    const struct value *orig);
+
+/* Record that the emitted code `code` (a list, or the list cell holding
+ * an atom) carries the body of clause, a clause (PATTERN BODY...) of a
+ * pcase form of the input. */
+void expand_carries(struct expand_ctx *x, const struct value *code,
+                    const struct value *clause);
+
+/* The clause whose body v carries (expand_carries); for a clause itself,
+ * the clause when some code carries it; else NULL. */
+const struct value *expand_clause_of(const struct expand_ctx *x, const struct value *v);
 
 /* Emacs's error for the error diagnostic just recorded: the list
  * (ERROR-SYMBOL . DATA) that Emacs 30.1 signals when it expands the same

@@ -258,7 +258,12 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
         cl[n++] = error_clause(c);
     struct emit_info *info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
     c->describe = exhaustive ? (long)n - 1 : -1;
+    if (c->x->carriers) {
+        c->carried = cl;
+        c->n_carried = n;
+    }
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
+    c->carried = NULL;
     if (out && exhaustive)
         warn_exhaustive(c, form, info[n - 1].leaves > 0 && !c->path_impossible);
     return out;

@@ -62,6 +62,10 @@ struct pcase_run {
     bool path_impossible;       /* every way to the described clause needs a
                                    value that is no cons, nil or other atom */
     bool failed;                /* an error was recorded */
+    const struct pcase_clause *carried; /* the clauses whose code the
+                                           compilation reports to the
+                                           expander (x->carriers), or NULL */
+    size_t n_carried;
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised
      * when first needed, which most forms never are; last, so that
