@@ -20,6 +20,7 @@
 
 #include "expand/condstar.h"
 #include "expand/gensym.h"
+#include "expand/learn.h"
 #include "expand/pcase.h"
 #include "expand/pcase_macros.h"
 #include "syntax/walk.h"
@@ -595,8 +596,7 @@ struct value *expand_form(struct expand_ctx *x, struct value *form)
     p->site = NULL;
     p->nest = 0;
     prefetch_form(p, form);
-    if (x->macros)
-        pcase_macros_learn(x, form);
+    learn_form(x, form);
     return walk(x, form);
 }
 

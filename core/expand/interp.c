@@ -357,6 +357,7 @@ struct binder {
     size_t n, i;      /* how many, the next one */
     struct value *env;
     struct value *fname;
+    bool cl;          /* a cl lambda list: sub-lists destructure */
 };
 
 static struct value *arity_error(struct interp_st *s, struct binder *b)
@@ -375,7 +376,7 @@ static bool destructure(struct interp_st *s, struct binder *b, struct value *par
 static bool bind_var(struct interp_st *s, struct binder *b, struct value *var,
                      struct value *val)
 {
-    if (value_consp(var))
+    if (value_consp(var) && b->cl)
         return destructure(s, b, var, val, true);
     if (!symbolp(var) || constant_symbol(s, var)) {
         interp_signal_n(s, "invalid-function", 1, var);
@@ -445,7 +446,7 @@ static bool bind_one(struct interp_st *s, struct binder *b, struct value *p, enu
         return bind_var(s, b, p, b->a[b->i++]);
     case L_OPT:
     case L_KEY:
-        if (!parse_spec(s, p, m == L_KEY, &var, &def, &svar, &key))
+        if ((!b->cl && value_consp(p)) || !parse_spec(s, p, m == L_KEY, &var, &def, &svar, &key))
             return interp_signal_n(s, "invalid-function", 1, p), false;
         if (m == L_OPT) {
             found = b->i < b->n;
@@ -566,7 +567,7 @@ static bool destructure(struct interp_st *s, struct binder *b, struct value *par
     }
     bool ok = false;
     if (a) {
-        struct binder sub = {a, n, 0, b->env, b->fname};
+        struct binder sub = {a, n, 0, b->env, b->fname, cl};
         ok = bind_params(s, &sub, params, cl);
         b->env = sub.env;
     }
@@ -583,7 +584,7 @@ static struct value *apply_lambda(struct interp_st *s, struct value *name, struc
 {
     if (!enter(s))
         return NULL;
-    struct binder b = {a, n, 0, env, name};
+    struct binder b = {a, n, 0, env, name, cl};
     struct value *r = bind_params(s, &b, params, cl) ? progn(s, body, b.env) : NULL;
     s->depth--;
     return r;
@@ -733,6 +734,8 @@ static struct value *bq_list(struct interp_st *s, struct value *t, int level,
     }
     if (s->failed)
         return NULL;
+    if (level == 1 && bq_head(s, p) == s->L->comma_at)
+        return interp_error(s, ",@ after .");
     if (!interp_nilp(s, p) && !(*tail = bq(s, p, level, env)))
         return NULL;
     return head;

@@ -56,10 +56,14 @@ bool pcase_macros_is_macro(struct expand_ctx *x, struct value *head_symbol);
  * depth guard stops templates that recurse through sub-patterns).  NULL
  * after recording an error through expand_diag: unknown-pattern for an
  * unknown head (plus a note saying how to declare it), malformed-pattern
- * for bad arguments, struct-unknown for a cl-struct pattern without a known
- * layout, nesting-too-deep when a template keeps producing macro heads
- * (more than x->max_depth rewrites, or 200 when that is 0).  May record
- * warnings (map-default-ignored).  x->macros is created on first use. */
+ * for bad arguments and for an error an evaluated body signals,
+ * macro-eval for a body that calls a function the evaluator does not
+ * have, nesting-too-deep when a template keeps producing macro heads
+ * (more than x->max_depth rewrites, or 200 when that is 0) or an
+ * evaluation passes a limit.  A cl-struct pattern without a known layout
+ * reads its slots at run time and gets the note struct-layout-unknown.
+ * May record warnings (map-default-ignored).  Sets x->missed when a
+ * definition was missing.  x->macros is created on first use. */
 struct value *pcase_macros_expand(struct expand_ctx *x, struct value *pattern);
 
 /* Declare a template macro NAME: arglist is a lambda list (&optional with
@@ -80,15 +84,32 @@ void pcase_macros_define_struct(struct expand_ctx *x, struct value *name,
                                 enum pcase_macros_struct_type type, bool named,
                                 struct value *slots);
 
+/* How many pattern macros (templates and evaluated ones) and struct
+ * layouts m holds: what is learned is added at the end, so the names
+ * from an earlier count on are what was learned since. */
+void pcase_macros_counts(const struct pcase_macros *m, size_t *macros, size_t *structs);
+const struct value *pcase_macros_macro_name(const struct pcase_macros *m, size_t i);
+const struct value *pcase_macros_struct_name(const struct pcase_macros *m, size_t i);
+
 /* Are the module's name tables sorted and duplicate-free (for tests)? */
 bool pcase_macros_tables_sorted(void);
 
-/* Learn from a definition form met in the input, in file order:
- * `(pcase-defmacro NAME ARGS [DOC] [(declare ...)] `TEMPLATE)` registers a
- * template; `(cl-defstruct NAME-OR-(NAME OPTIONS...) [DOC] SLOTS...)`
- * registers a layout.  Other forms, and pcase-defmacro bodies that are not
- * one template, are ignored (uses then report unknown-pattern).  Returns
- * true when something was registered.  Never records an error. */
+/* Learn from a definition form met in the input or in a file it requires
+ * (learn.h calls this in file order): `(pcase-defmacro NAME ARGS [DOC]
+ * [(declare ...)] BODY...)` registers a pattern macro, a template when
+ * BODY is one backquote form, else a function the evaluator (interp.h)
+ * runs at each use; `(cl-defstruct NAME-OR-(NAME OPTIONS...) [DOC]
+ * SLOTS...)` registers a layout.  A learned macro named like an enabled
+ * built-in family (seq.el's own `seq') never replaces the built-in.
+ * origin: the required file's name (messages say it), NULL for the input.
+ * Returns the name defined, or NULL (other forms, malformed ones).  Never
+ * records an error: a body that cannot be evaluated is reported at the
+ * pattern that uses it. */
+struct value *pcase_macros_learn_from(struct expand_ctx *x, struct value *form,
+                                      const char *origin);
+
+/* pcase_macros_learn_from a form of the input: true when something was
+ * registered. */
 bool pcase_macros_learn(struct expand_ctx *x, struct value *form);
 
 #endif

@@ -1,0 +1,5 @@
+(prelude (add-to-list 'load-path (expand-file-name "required-load-path/lib")))
+(calls (leaf-value (make-tree-leaf :label 'a :value 3))
+       (leaf-value (make-tree-leaf :label 'root :value 'x))
+       (leaf-value (make-tree-node :label 'root)) (leaf-value (make-tree-node :label 'b)))
+(each leaf-value std)
