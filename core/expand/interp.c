@@ -669,13 +669,19 @@ static struct value **eval_args(struct interp_st *s, struct value *forms, struct
     return a;
 }
 
+/* A call: of a macro of the host (expanded, then evaluated), else of a
+ * function.  A head the evaluator does not have is named before the
+ * arguments are evaluated: it may be a macro whose arguments are not
+ * code (cl-flet, cl-loop). */
 static struct value *call(struct interp_st *s, struct value *form, struct value *env)
 {
     struct value *head = value_car(form), *args = value_cdr(form);
     size_t n;
     if (symbolp(head) && head->u.sym.interned && !interp_lib_find(head->u.sym.name)) {
         const struct interp_fn *f = host_function(s, head);
-        if (f && f->macro) {
+        if (!f)
+            return interp_unknown(s, head, false);
+        if (f->macro) {
             struct value **a = interp_items(s, args, &n);
             struct value *expansion = a ? apply_fn(s, f, a, n) : NULL;
             return expansion ? eval(s, expansion, env) : NULL;

@@ -1044,24 +1044,32 @@ static void pad(struct buf *b, size_t from, const struct spec *sp)
     }
 }
 
-/* A numeric conversion through C's printf with the same flags. */
+/* A numeric conversion through C's printf with the same flags, width and
+ * precision (a precision given only when the spec has one: C drops the
+ * 0 flag of an integer conversion that has one). */
 static bool format_number(struct interp_st *s, struct buf *b, const struct spec *sp,
                           struct value *v)
 {
-    char f[32], out[512];
+    char f[32], out[1024];
     if (!want_number(s, v))
         return false;
-    bool integer = strchr("doxXc", sp->conv) != NULL;
-    int k = snprintf(f, sizeof f, "%%%s%s", sp->flags, "*.*");
+    bool integer = strchr("dioxXc", sp->conv) != NULL;
+    int width = sp->width > 400 ? 400 : sp->width;
+    int prec = sp->prec > 400 ? 400 : sp->prec;
+    int k = snprintf(f, sizeof f, "%%%s*%s", sp->flags, prec >= 0 ? ".*" : "");
     if (integer) {
-        snprintf(f + k, sizeof f - (size_t)k, "ll%c", sp->conv == 'd' ? 'd' : sp->conv);
+        snprintf(f + k, sizeof f - (size_t)k, "ll%c", sp->conv == 'i' ? 'd' : sp->conv);
         long long x = v->kind == VK_FLOAT ? (long long)v->u.f : (long long)v->u.i;
-        snprintf(out, sizeof out, f, sp->width > 400 ? 400 : sp->width,
-                 sp->prec < 0 ? 1 : sp->prec > 400 ? 400 : sp->prec, x);
+        if (prec >= 0)
+            snprintf(out, sizeof out, f, width, prec, x);
+        else
+            snprintf(out, sizeof out, f, width, x);
     } else {
         snprintf(f + k, sizeof f - (size_t)k, "%c", sp->conv);
-        snprintf(out, sizeof out, f, sp->width > 400 ? 400 : sp->width,
-                 sp->prec < 0 ? 6 : sp->prec > 400 ? 400 : sp->prec, as_double(v));
+        if (prec >= 0)
+            snprintf(out, sizeof out, f, width, prec, as_double(v));
+        else
+            snprintf(out, sizeof out, f, width, as_double(v));
     }
     buf_puts(b, out);
     return true;
@@ -1084,6 +1092,7 @@ static bool format_one(struct interp_st *s, struct buf *b, const struct spec *sp
         put_char(b, (uint32_t)v->u.i, multibyte);
         break;
     case 'd':
+    case 'i': /* an alias of %d */
     case 'o':
     case 'x':
     case 'X':

@@ -274,6 +274,7 @@ static const struct eval_case cases[] = {
     {"(format \"%S and %s\" \"q\" \"r\")", "\"\\\"q\\\" and r\""},
     {"(format \"%3d|%-3s|%x|%c|%%\" 5 'ab 255 ?z)", "\"  5|ab |ff|z|%\""},
     {"(format \"%.2f\" 1.5)", "\"1.50\""},
+    {"(format \"%i|%03i\" 5 7)", "\"5|007\""},
     {"(format \"%d\")", "!signal Not enough arguments for format string"},
     {"(concat \"a\" nil \"b\" '(?c))", "\"abc\""},
     {"(string ?a ?b)", "\"ab\""},
@@ -311,6 +312,8 @@ static const struct eval_case cases[] = {
     {"(signal 'wrong-type-argument '(listp 3))", "!signal Wrong type argument: listp, 3"},
     {"(user-error \"nope\")", "!signal nope"},
     {"(buffer-string)", "!unknown function buffer-string"},
+    /* named before its arguments, which may not be code */
+    {"(cl-flet ((f (x) x)) (f 1))", "!unknown function cl-flet"},
     {"undefined-var", "!unknown variable undefined-var"},
     {"(let ((nil 1)) nil)", "!signal Attempt to set a constant symbol: nil"},
     {"(1 2)", "!signal Invalid function: 1"},
