@@ -320,6 +320,7 @@ FLAG_SETTER(set_whole, c->opts.whole = true)
 FLAG_SETTER(set_no_config, c->opts.config = PCX_CONFIG_NONE)
 FLAG_SETTER(set_print_config, c->print_config = true)
 FLAG_SETTER(set_goldens, c->goldens = true)
+FLAG_SETTER(set_keep_going, c->opts.keep_going = true)
 
 /* ---- the table ---- */
 
@@ -349,6 +350,8 @@ static const struct cli_option options[] = {
     {"help", 'h', NULL, "print this help and exit", set_help},
     {"jobs", 'j', "N", "N threads: files in parallel, a large file's parts (0: one per CPU; default 1)",
      set_jobs},
+    {"keep-going", 'k', NULL, "expand what can be, keep failing forms as written, write "
+     "every output (exit 2 on errors)", set_keep_going},
     {"list", 'l', NULL, "print the names of stale targets; exit 1 if any",
      set_list},
     {"manifest", 0, "FILE", "the golden manifest (implies -g)", set_manifest},

@@ -29,11 +29,15 @@ void run_set_text(struct run *r, const uint8_t *text, size_t len)
 #define RUN_BIG_TEXT ((size_t)128 * 1024)
 #define RUN_BIG_PAGE ((size_t)4 * 1024 * 1024)
 
-/* Get the input bytes into the run; an io error otherwise. */
+/* Get the input bytes into the run; an io error otherwise.  An input to
+ * be written in place (-w) is first checked to be a regular file with one
+ * link: a FIFO's bytes are not consumed for an error. */
 static bool load(struct run *r)
 {
     const struct input *in = r->in;
-    struct file_data fd = {(uint8_t *)in->data, in->len, NULL};
+    const struct pcx_options *o = &r->cx->o;
+    struct file_data fd = {(uint8_t *)in->data, in->len, NULL, {0}};
+    bool in_place = o->target == PCX_TARGET_INPUT && !o->check;
     /* A run takes some 30 bytes of memory per byte of text.  For a large
      * text (itself included) the arena's next page is at once a multiple
      * of the huge page: the kernel fills those in 2 MiB per fault
@@ -41,9 +45,9 @@ static bool load(struct run *r)
      * through first (page faults were a tenth of such a run's time). */
     if (in->path && file_size(in->path) >= RUN_BIG_TEXT)
         r->a->next_page = RUN_BIG_PAGE;
-    if (in->path)
+    if (in->path && (!in_place || file_check_in_place(r->a, in->path, &fd.error)))
         file_read(r->a, in->path, &fd);
-    else if (in->stream)
+    else if (!in->path && in->stream)
         file_read_stream(r->a, in->stream, in->name, &fd);
     if (fd.error) {
         report_plain(&r->msgs, in->name, DIAG_ERROR, "io", fd.error,
@@ -52,6 +56,7 @@ static bool load(struct run *r)
         return false;
     }
     run_set_text(r, fd.data, fd.len);
+    r->stamp = fd.stamp;
     r->stats.bytes_in += fd.len;
     return true;
 }
@@ -159,6 +164,14 @@ static bool read_stage(struct run *r)
 
 /* ---- expansion ---- */
 
+/* --keep-going, for a run that expands the whole input (not with --at or
+ * a golden selector, which print one form). */
+static bool keeps_going(const struct run *r)
+{
+    return r->cx->o.keep_going && !r->cx->o.at_line && r->select_nth < 0 &&
+           !r->select_defun;
+}
+
 /* The run's load path (api_int.h, api_load_run). */
 void api_load_run(struct run *r)
 {
@@ -192,6 +205,7 @@ static void prepare_expander(struct run *r)
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
+    x->keep_going = keeps_going(r);
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
@@ -554,7 +568,7 @@ static void expand_stage(struct run *r)
             learn_only(r, i);
         else if (!top || (long)i == r->at_form)
             expand_top(r, i);
-        if (early && r->diags.n_errors == 0)
+        if (early && (r->diags.n_errors == 0 || r->x.keep_going))
             render_compact(r, i + 1);
     }
     r->stats.expanded += r->n_sites - first;
@@ -906,6 +920,13 @@ struct source_pos run_pos(struct run *r, uint32_t off)
     return source_pos(&r->src, r->base + off);
 }
 
+/* Is the output the input's text with forms replaced (cli.md 4.1)? */
+static bool plain_text(const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    return !o->dump && !o->compact && o->format == PCX_FORMAT_LISP;
+}
+
 void run_stages(struct run *r)
 {
     /* --compact's progress through this text (a stream runs several) */
@@ -921,8 +942,14 @@ void run_stages(struct run *r)
          * definition it may have held: the input runs in one piece */
         if (r->parts > 1 && r->read_lo > 0 && r->x.missed)
             r->split_failed = true;
-        if (r->diags.n_errors == 0)
+        if (r->diags.n_errors == 0 || keeps_going(r)) {
             render(r);
+            r->made = true;
+        }
+    } else if (keeps_going(r) && plain_text(r) && !r->split_failed) {
+        /* the input cannot be read: it is its own output, unchanged */
+        buf_put(&r->out, r->text + r->share_lo, r->len - r->share_lo);
+        r->made = true;
     }
 }
 
@@ -941,6 +968,13 @@ void run_input(struct run *r)
         api_split_run(r, n);
     else
         run_text(r);
+}
+
+bool run_writes(const struct run *r)
+{
+    if (r->internal || r->oom)
+        return false;
+    return !run_failed(r) || (r->made && keeps_going(r));
 }
 
 bool run_failed(const struct run *r)

@@ -699,6 +699,7 @@ void api_split_run(struct run *r, unsigned threads)
         r->stats.parts_redone++;
     } else {
         r->stats.parts += s.n;
+        r->made = true; /* every part printed its share */
         run_render_diagnostics(r);
     }
 }

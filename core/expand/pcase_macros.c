@@ -708,6 +708,10 @@ static struct value *unknown(struct expand_ctx *x, struct value *pat,
     x->missed = true;
     pm_error(x, at, "unknown-pattern", "Unknown %s pattern: %s", name,
              pm_show(x, pat));
+    struct buf prefix;
+    buf_init(&prefix, x->L->a);
+    buf_printf(&prefix, "Unknown %s pattern: ", name);
+    expand_set_error_signal(x, buf_cstr(&prefix), pat);
     if (b) /* present but disabled */
         expand_diag(x, DIAG_NOTE, at, "unknown-pattern",
                     "the built-in %s pattern macro is disabled by "
@@ -757,6 +761,7 @@ static struct value *apply_evaluated(struct expand_ctx *x, const struct pm_templ
         break;
     case INTERP_SIGNAL:
         pm_error(x, at, code, "%s", r.message);
+        expand_set_signal(x, r.signal); /* what Emacs signals expanding it */
         break;
     case INTERP_LIMIT:
         pm_error(x, at, code, "pattern macro %s: %s", name, r.message);

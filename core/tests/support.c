@@ -292,6 +292,8 @@ static const char *const vocabulary[] = {
     "not", "vectorp", "stringp", "numberp", "length", "aref", "cons", "eq",
     "eql", "equal", "=", "memq", "memql", "member", "ignore", "error",
     "string-match", "match-string", "concat", "rx-to-string",
+    /* an expansion error in the form of an ERT assertion */
+    "signal",
     /* from the pattern macros of seq, map, cl-lib and eieio */
     "seqp", "seq--elt-safe", "seq-drop", "mapp", "map-elt", "cl-typep", "cl-struct-slot-value",
     "eieio-object-p", "eieio-oref",

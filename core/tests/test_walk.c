@@ -134,7 +134,14 @@ static void test_definitions(void **state)
     struct fx *f = fx_new();
     HEADS("(defun f (x &optional (y (g))) \"doc\" (declare (indent (i))) "
           "(interactive (list 1)) (h x))",
-          "defun declare interactive h");
+          "defun declare interactive list h");
+    /* interactive: its spec is code, the modes after it are not;
+     * declare: only the clauses whose arguments are code */
+    HEADS("(defun f () (interactive (a) (b-mode)) (declare (indent (i)) "
+          "(compiler-macro (lambda (form) (c form))) (gv-setter (lambda (v) (d v))) "
+          "(gv-expander g) (completion (lambda (s b) (e s))) (obsolete (n) (w)) "
+          "(interactive-args (arg (k)) (arg2 (l))) (debug (m)) (ftype (function (o)))) x)",
+          "defun interactive a declare lambda c lambda d lambda e w k l");
     HEADS("(lambda (a (b)) (c))", "lambda c");
     HEADS("(cl-defmacro m ((a b) &rest (c)) (d))", "cl-defmacro d");
     HEADS("(dolist (x (xs) (res)) (body))", "dolist xs res body");

@@ -111,6 +111,9 @@ struct pcx_options {
     bool compact;         /* --compact: one canonical line per top-level form */
     bool quiet;           /* -q: no notes, no summary lines */
     bool werror;          /* --werror: warnings count and print as errors */
+    bool keep_going;      /* --keep-going: a form that fails is kept as written and
+                             the output of an input with errors is still made and
+                             written (its status is still an error) */
     unsigned width;       /* --width: fill column of generated code; 0 = 80 */
     enum pcx_gensyms gensyms;           /* --gensyms */
     const char *gensym_prefix;          /* --gensym-prefix; NULL = "pcx--" */
