@@ -547,8 +547,9 @@ static void begin(struct loader *ld, const char *feature, const char *file, cons
     const struct lib_file *f = lib_get(ld->lib, path);
     if (f->warning)
         expand_diag(ld->x, DIAG_WARNING, ld->at, "library-unreadable",
-                    "%s (required for %s) does not read: %s; the definitions after that "
-                    "are not learned", path, feature, f->warning);
+                    "%s (required for %s) does not read: %s; %s", path, feature, f->warning,
+                    f->n ? "the definitions after that are not learned"
+                         : "nothing of it is learned");
     for (size_t i = 0; i < f->n; i++) {
         const struct entry *e = &f->e[i];
         if (e->kind == E_FUNCTION || e->kind == E_MACRO || e->kind == E_VARIABLE)
