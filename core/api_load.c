@@ -232,7 +232,8 @@ static size_t distill_one(struct distill *d, struct value *form)
     else if ((strcmp(h, "defvar") == 0 || strcmp(h, "defconst") == 0) &&
              value_consp(value_cdr(value_cdr(form))))
         add_entry(d, E_VARIABLE, name, form);
-    else if (strcmp(h, "cl-defstruct") == 0 || strcmp(h, "pcase-defmacro") == 0)
+    else if (strcmp(h, "cl-defstruct") == 0 || strcmp(h, "pcase-defmacro") == 0 ||
+             strcmp(h, "rx-define") == 0) /* learned at once (learn.c's f_rx_define) */
         add_entry(d, E_DEFINITION, value_consp(name) ? value_car(name) : name, form);
     else if (!bsearch(h, not_definers, NELEM(not_definers), sizeof *not_definers, str_cmp))
         add_entry(d, E_CALL, head, form);
