@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "expand/expand.h"
+#include "expand/learn.h"
 #include "expand/pcase_macros.h"
 #include "expand/rx.h"
 #include "lisp/print.h"
@@ -258,6 +259,43 @@ static void test_tables_sorted(void **state)
     (void)state;
     assert_true(pcase_macros_tables_sorted());
     assert_true(rx_tables_sorted());
+    assert_true(learn_tables_sorted());
+    assert_true(learn_is_definition_head("defmacro"));
+    assert_false(learn_is_definition_head("defcustom")); /* listed, learns nothing */
+}
+
+/* learn_form: definitions in progn-like bodies, defalias, constants read
+ * by an evaluated pattern macro, a definer macro that defines a helper
+ * function and a pattern macro, a macro that expands to itself. */
+static void test_learn(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct expand_ctx *x = &f->x;
+    x->macros = pcase_macros_new(f->L);
+    static const char *const forms[] = {
+        "(eval-and-compile (progn (defconst my-pred 'natnump)))",
+        "(defalias 'my-wrap #'list)",
+        "(defmacro def-pat (name fn)"
+        "  `(progn (defun ,(intern (format \"%s--fn\" name)) (v) (my-wrap 'pred (list ',fn v)))"
+        "          (pcase-defmacro ,name (v) (,(intern (format \"%s--fn\" name)) v))))",
+        "(def-pat above-zero <)",
+        "(pcase-defmacro nat (v) (list 'and (list 'pred my-pred) v))",
+        "(defmacro again () '(again))",
+        "(again)",
+        "(progn . #1=((a) . #1#))",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
+        learn_form(x, read_text(f, forms[i]));
+    assert_non_null(learn_function(x, intern_cstr(f->L, "above-zero--fn")));
+    assert_true(learn_function(x, intern_cstr(f->L, "def-pat"))->macro);
+    assert_null(learn_function(x, intern_cstr(f->L, "buffer-name")));
+    assert_string_equal(show(f, pcase_macros_expand(x, read_text(f, "(above-zero 0)"))),
+                        "(pred (< 0))");
+    assert_string_equal(show(f, pcase_macros_expand(x, read_text(f, "(nat n)"))),
+                        "(and (pred natnump) n)");
+    assert_int_equal(f->diags.n, 0);
+    fx_free(f);
 }
 
 static const char *opt(struct fx *f, const char *const *strs, size_t n)
@@ -374,6 +412,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_sorted),
+        cmocka_unit_test(test_learn),
         cmocka_unit_test(test_regexp_opt),
         cmocka_unit_test(test_cases_file),
         cmocka_unit_test(test_rx_cases),
