@@ -975,6 +975,10 @@ static struct value *sf_while(struct interp_st *s, struct value *args, struct va
     }
 }
 
+/* dolist and dotimes bind their variable afresh at each turn, as their
+ * Emacs 30 expansions do (a closure made in the body keeps its turn's
+ * value); the result form sees the variable bound to nil (dolist) or to
+ * the count (dotimes). */
 static struct value *sf_dolist(struct interp_st *s, struct value *args, struct value *env)
 {
     struct value *spec = arg(s, args, 0), *var = arg(s, spec, 0);
@@ -983,16 +987,12 @@ static struct value *sf_dolist(struct interp_st *s, struct value *args, struct v
         return NULL;
     if (!symbolp(var))
         return interp_wrong_type(s, "symbolp", var);
-    struct value *inner = bind(s, env, var, s->L->nil), *c = value_car(inner);
-    for (; value_consp(list); list = value_cdr(list)) {
-        c->u.cons.cdr = value_car(list);
-        if (!progn(s, rest(s, args, 1), inner) || !interp_tick(s))
+    for (; value_consp(list); list = value_cdr(list))
+        if (!progn(s, rest(s, args, 1), bind(s, env, var, value_car(list))) || !interp_tick(s))
             return NULL;
-    }
     if (!interp_nilp(s, list))
         return interp_wrong_type(s, "listp", list);
-    c->u.cons.cdr = s->L->nil;
-    return eval(s, arg(s, spec, 2), inner);
+    return eval(s, arg(s, spec, 2), bind(s, env, var, s->L->nil));
 }
 
 static struct value *sf_dotimes(struct interp_st *s, struct value *args, struct value *env)
@@ -1005,14 +1005,12 @@ static struct value *sf_dotimes(struct interp_st *s, struct value *args, struct 
         return interp_wrong_type(s, "integerp", count);
     if (!symbolp(var))
         return interp_wrong_type(s, "symbolp", var);
-    struct value *inner = bind(s, env, var, s->L->nil), *c = value_car(inner);
-    for (int64_t i = 0; i < count->u.i; i++) {
-        c->u.cons.cdr = interp_int(s, i);
-        if (!progn(s, rest(s, args, 1), inner) || !interp_tick(s))
+    for (int64_t i = 0; i < count->u.i; i++)
+        if (!progn(s, rest(s, args, 1), bind(s, env, var, interp_int(s, i))) ||
+            !interp_tick(s))
             return NULL;
-    }
-    c->u.cons.cdr = interp_int(s, count->u.i > 0 ? count->u.i : 0);
-    return eval(s, arg(s, spec, 2), inner);
+    struct value *end = interp_int(s, count->u.i > 0 ? count->u.i : 0);
+    return eval(s, arg(s, spec, 2), bind(s, env, var, end));
 }
 
 static struct value *sf_push(struct interp_st *s, struct value *args, struct value *env)

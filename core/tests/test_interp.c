@@ -219,6 +219,9 @@ static const struct eval_case cases[] = {
     {"(let ((n 0) (l nil)) (while (< n 3) (push n l) (setq n (1+ n))) l)", "(2 1 0)"},
     {"(let (r) (dolist (x '(1 2 3) r) (push (* x x) r)))", "(9 4 1)"},
     {"(let (r) (dotimes (i 3) (push i r)) r)", "(2 1 0)"},
+    /* a fresh binding at each turn: closures keep their own */
+    {"(let (fs) (dolist (x '(1 2)) (push (lambda () x) fs)) (mapcar #'funcall fs))", "(2 1)"},
+    {"(let (fs) (dotimes (i 2) (push (lambda () i) fs)) (mapcar #'funcall fs))", "(1 0)"},
     {"(let ((l '(1 2))) (list (pop l) l))", "(1 (2))"},
     {"(if-let ((a 1) (b 2)) (+ a b) 'no)", "3"},
     {"(when-let ((a nil)) 'yes)", "nil"},
