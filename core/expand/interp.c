@@ -489,6 +489,35 @@ static bool check_keys(struct interp_st *s, struct binder *b, struct value **key
     return true;
 }
 
+/* What a lambda list has said before its end. */
+struct lambda_seen {
+    bool has_key, allow;  /* &key, &allow-other-keys */
+    struct value **keys;  /* the keywords of the &key specs */
+    size_t n_keys;
+    size_t rest_from;     /* where &rest / &key arguments start */
+};
+
+/* The end of a lambda list at p: a dotted rest variable (cl), the check
+ * of &key arguments (unless &allow-other-keys), the count. */
+static bool finish_params(struct interp_st *s, struct binder *b, struct value *p, bool cl,
+                          struct lambda_seen *seen)
+{
+    size_t rest_from = seen->rest_from;
+    if (cl && !interp_nilp(s, p)) { /* dotted: (a b . rest) */
+        struct value *r = interp_list(s, b->a + b->i, b->n - b->i);
+        rest_from = b->i;
+        b->i = b->n;
+        if (!bind_var(s, b, p, r))
+            return false;
+    }
+    if (seen->has_key) {
+        b->i = b->n;
+        if (!seen->allow && !check_keys(s, b, seen->keys, seen->n_keys, rest_from))
+            return false;
+    }
+    return b->i >= b->n || (arity_error(s, b), false);
+}
+
 /* Bind the lambda list params to b's arguments, extending b->env. */
 static bool bind_params(struct interp_st *s, struct binder *b, struct value *params, bool cl)
 {
@@ -535,21 +564,8 @@ static bool bind_params(struct interp_st *s, struct binder *b, struct value *par
                 return false;
         }
     }
-    if (s->failed)
-        return false;
-    if (cl && !interp_nilp(s, p)) { /* dotted: (a b . rest) */
-        struct value *r = interp_list(s, b->a + b->i, b->n - b->i);
-        rest_from = b->i;
-        b->i = b->n;
-        if (!bind_var(s, b, p, r))
-            return false;
-    }
-    if (has_key) {
-        b->i = b->n;
-        if (!allow && !check_keys(s, b, keys, n_keys, rest_from))
-            return false;
-    }
-    return b->i >= b->n || (arity_error(s, b), false);
+    struct lambda_seen seen = {has_key, allow, keys, n_keys, rest_from};
+    return !s->failed && finish_params(s, b, p, cl, &seen);
 }
 
 static bool destructure(struct interp_st *s, struct binder *b, struct value *params,

@@ -73,6 +73,7 @@ static const char *const defs[] = {
     "(defmacro my-swap (a b) `(list ,b ,a))",
     "(cl-defun my-keys (a &key (b 2) c) (list a b c))",
     "(cl-defmacro my-destr ((x y) &body body) `(list ',x ',y ,@body))",
+    "(cl-defun my-any-keys (&key a &allow-other-keys) a)",
     "(defvar my-prefix \"pfx-\")",
     /* Emacs 30.1 progmodes/xref.el */
     "(defmacro xref--defstruct (name &rest fields)"
@@ -331,6 +332,7 @@ static const struct eval_case cases[] = {
     {"(my-keys 1 :c 3)", "(1 2 3)"},
     {"(my-keys 1 :d 3)", "!signal Keyword argument :d not one of the keys"},
     {"(my-destr (p q) 7)", "(p q 7)"},
+    {"(my-any-keys :b 1 :a 2)", "2"},
     {"(concat my-prefix \"x\")", "\"pfx-x\""},
     {"(my-io)", "!unknown function insert"},
     {"((lambda (x) (list x x)) 1)", "(1 1)"},
