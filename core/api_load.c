@@ -233,7 +233,7 @@ static size_t distill_one(struct distill *d, struct value *form)
              value_consp(value_cdr(value_cdr(form))))
         add_entry(d, E_VARIABLE, name, form);
     else if (strcmp(h, "cl-defstruct") == 0 || strcmp(h, "pcase-defmacro") == 0 ||
-             strcmp(h, "rx-define") == 0) /* learned at once (learn.c's f_rx_define) */
+             strcmp(h, "rx-define") == 0)
         add_entry(d, E_DEFINITION, value_consp(name) ? value_car(name) : name, form);
     else if (!bsearch(h, not_definers, NELEM(not_definers), sizeof *not_definers, str_cmp))
         add_entry(d, E_CALL, head, form);
@@ -576,21 +576,21 @@ static bool macro_call(struct loader *ld, const struct entry *e)
     return fn && fn->macro;
 }
 
-/* Learn from form (of entry e of p's file); --verbose: say what. */
+/* Learn from form (of an entry of p's file); --verbose: say what. */
 static void learn_entry(struct loader *ld, struct pending *p, struct value *form)
 {
-    size_t macros, structs, m2, s2;
-    pcase_macros_counts(ld->x->macros, &macros, &structs);
+    static const char *const words[] = {"pattern macro", "struct", "rx definition"};
+    size_t before[3];
+    for (int k = 0; k < 3; k++)
+        before[k] = pcase_macros_count(ld->x->macros, (enum pcase_macros_kind)k);
     learn_library_form(ld->x, form, p->f->path, ld->at);
-    if (!p->learned)
-        return;
-    pcase_macros_counts(ld->x->macros, &m2, &s2);
-    for (size_t i = structs; i < s2; i++)
-        buf_printf(p->learned, "%sstruct %s", p->learned->len ? ", " : "",
-                   pcase_macros_struct_name(ld->x->macros, i)->u.sym.name);
-    for (size_t i = macros; i < m2; i++)
-        buf_printf(p->learned, "%spattern macro %s", p->learned->len ? ", " : "",
-                   pcase_macros_macro_name(ld->x->macros, i)->u.sym.name);
+    for (int k = 0; p->learned && k < 3; k++) {
+        size_t n = pcase_macros_count(ld->x->macros, (enum pcase_macros_kind)k);
+        for (size_t i = before[k]; i < n; i++)
+            buf_printf(p->learned, "%s%s %s", p->learned->len ? ", " : "", words[k],
+                       pcase_macros_name(ld->x->macros, (enum pcase_macros_kind)k, i)
+                           ->u.sym.name);
+    }
 }
 
 /* The note of a file learned from: what it defined. */
@@ -600,7 +600,7 @@ static void finish(struct loader *ld, const struct pending *p)
         return;
     note(ld, "feature %s%s%s: read %s (%s)", p->feature, p->by ? ", required by " : "",
          p->by ? p->by : "", p->f->path,
-         p->learned->len ? buf_cstr(p->learned) : "no struct or pattern macro");
+         p->learned->len ? buf_cstr(p->learned) : "nothing pcexpand uses");
 }
 
 /* Learn from the files on the stack, entry by entry, until it is empty. */

@@ -341,7 +341,7 @@ load-path-verbose)
 f.el:1:1: note: feature b, required by lib/a.el: read lib/b.el (struct sb, pattern macro b-pos) [require]
 f.el:1:1: note: feature a: read lib/a.el (struct sa) [require]
 f.el:2:1: note: (c-bad sc) in lib/c.el.gz was not learned from: macro c-bad calls buffer-name, which pcexpand does not evaluate [definer]
-f.el:2:1: note: feature c: read lib/c.el.gz (no struct or pattern macro) [require]
+f.el:2:1: note: feature c: read lib/c.el.gz (nothing pcexpand uses) [require]
 f.el:3:1: note: feature missing: not found on the load path [require]"
     [[ $(grep -v '^pcexpand:' err) == "$want" ]] || fail "-v lines: $(cat err)"
     grep -q "(aref p 1)" out && grep -q "(natnump p)" out || fail "definitions of lib/b.el not used"

@@ -287,10 +287,13 @@ static void f_defvar(struct walk *w, struct value *form)
 static void f_definition(struct walk *w, struct value *form)
 {
     struct value *name = pcase_macros_learn_from(w->x, form, w->origin);
-    bool structure = strcmp(value_car(form)->u.sym.name, "cl-defstruct") == 0;
+    const char *head = value_car(form)->u.sym.name;
     if (name && w->x->verbose && !w->origin && w->expansions > 0)
         expand_diag(w->x, DIAG_NOTE, w->at, "definer", "this macro call defines %s %s",
-                    structure ? "struct" : "pattern macro", name->u.sym.name);
+                    strcmp(head, "cl-defstruct") == 0  ? "struct"
+                    : strcmp(head, "rx-define") == 0 ? "rx definition"
+                                                     : "pattern macro",
+                    name->u.sym.name);
 }
 
 static void f_require(struct walk *w, struct value *form)
@@ -303,18 +306,6 @@ static void f_require(struct walk *w, struct value *form)
     l->gen++; /* what is found missing may now be defined */
     l->loader->require(l->loader->ctx, w->x, feature, value_is(file, VK_STRING) ? file : NULL,
                        w->at);
-}
-
-/* (rx-define NAME [ARGS] RX), of the input or (w->origin) of a required
- * file: the one place where rx definitions are to be registered, for the
- * rx patterns that use them (Emacs 30's rx-define; rx.h would keep them
- * per run, as pcase_macros keeps struct layouts).  The rx translation has
- * no table of definitions yet: nothing is kept, and a pattern naming one
- * is translated as before. */
-static void f_rx_define(struct walk *w, struct value *form)
-{
-    (void)w;
-    (void)form;
 }
 
 static void f_ignore(struct walk *w, struct value *form)
@@ -352,7 +343,7 @@ static const struct form_row rows[] = {
     {"progn", f_body1},
     {"provide", f_ignore},
     {"require", f_require},
-    {"rx-define", f_rx_define},
+    {"rx-define", f_definition},
     {"with-no-warnings", f_body1},
 };
 

@@ -183,6 +183,7 @@ struct pcase_macros *pcase_macros_new(struct lisp *L)
     struct pcase_macros *m = ARENA_NEW(L->a, struct pcase_macros);
     m->L = L;
     m->builtins = PCASE_MACROS_ALL;
+    m->rx = rx_env_new(L);
     return m;
 }
 
@@ -203,22 +204,26 @@ void pcase_macros_begin_file(struct pcase_macros *m)
         if (!m->st[i].from_file)
             m->st[k++] = m->st[i];
     m->n_st = k;
+    rx_env_begin_file(m->rx);
 }
 
-void pcase_macros_counts(const struct pcase_macros *m, size_t *macros, size_t *structs)
+struct rx_env *pcase_macros_rx_env(struct expand_ctx *x)
 {
-    *macros = m->n_tpl;
-    *structs = m->n_st;
+    return table(x)->rx;
 }
 
-const struct value *pcase_macros_macro_name(const struct pcase_macros *m, size_t i)
+size_t pcase_macros_count(const struct pcase_macros *m, enum pcase_macros_kind k)
 {
-    return m->tpl[i].name;
+    return k == PCASE_MACROS_KIND_MACRO ? m->n_tpl : k == PCASE_MACROS_KIND_STRUCT ? m->n_st
+                                                                                   : m->n_rx;
 }
 
-const struct value *pcase_macros_struct_name(const struct pcase_macros *m, size_t i)
+const struct value *pcase_macros_name(const struct pcase_macros *m, enum pcase_macros_kind k,
+                                      size_t i)
 {
-    return m->st[i].name;
+    return k == PCASE_MACROS_KIND_MACRO    ? m->tpl[i].name
+           : k == PCASE_MACROS_KIND_STRUCT ? m->st[i].name
+                                           : m->rx_names[i];
 }
 
 /* The latest definition of name, or NULL. */
@@ -685,12 +690,34 @@ struct value *pcase_macros_learn_from(struct expand_ctx *x, struct value *form,
         pcase_macros_learn_defstruct(x, form, origin))
         return value_consp(value_car(value_cdr(form))) ? value_car(value_car(value_cdr(form)))
                                                        : value_car(value_cdr(form));
-    return NULL;
+    struct rx_error err;
+    struct pcase_macros *m = table(x);
+    if (!pm_symbol_named(value_car(form), "rx-define") || !rx_define_form(m->rx, form, &err))
+        return NULL;
+    if (m->n_rx == m->cap_rx) {
+        size_t cap = m->cap_rx ? 2 * m->cap_rx : 8;
+        m->rx_names = arena_grow(m->L->a, m->rx_names, m->cap_rx * sizeof *m->rx_names,
+                                 cap * sizeof *m->rx_names);
+        m->cap_rx = cap;
+    }
+    return m->rx_names[m->n_rx++] = value_car(value_cdr(form));
 }
 
 bool pcase_macros_learn(struct expand_ctx *x, struct value *form)
 {
     return pcase_macros_learn_from(x, form, NULL) != NULL;
+}
+
+bool pcase_macros_check_definition(struct expand_ctx *x, struct value *form)
+{
+    if (!value_consp(form) || !pm_symbol_named(value_car(form), "rx-define"))
+        return true;
+    /* checked against a scratch environment: the table has it already */
+    struct rx_error err;
+    if (rx_define_form(rx_env_new(x->L), form, &err))
+        return true;
+    pm_error(x, pm_at(x, err.at, form), "malformed-pattern", "%s", err.message);
+    return false;
 }
 
 /* ---- expansion ---- */

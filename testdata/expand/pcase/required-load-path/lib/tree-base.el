@@ -2,4 +2,6 @@
 
 (cl-defstruct tree-node label)
 
+(rx-define tree-id (seq (+ (any "a-z")) (* digit)))
+
 (provide 'tree-base)
