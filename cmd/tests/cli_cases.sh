@@ -354,21 +354,24 @@ f.el:3:1: note: feature missing: not found on the load path [require]"
     ;;
 load-path-split)
     # A large input computed in parts: a part that reads only its own
-    # stretch and needs what a require before it defines runs the input
-    # again in one piece; the output is the same as in one piece.
+    # stretch and needs what a require before it defines (a struct
+    # layout, a pattern macro, an rx definition) runs the input again in
+    # one piece; the output is the same as in one piece.
     mkdir -p lib
-    printf "(cl-defstruct pt x y)\n(pcase-defmacro pos (v) (list 'and '(pred natnump) v))\n" >lib/geo.el
-    { printf "(require 'geo)\n"
-      for i in $(seq 1 4000); do printf "(defun f%d (x) (pcase x (%d 'a) (_ 'b)))\n" "$i" "$i"; done
-      printf "(defun g (p) (pcase p ((cl-struct pt x) x) ((pos n) n)))\n"
-    } >big.el
-    [[ $(wc -c <big.el) -gt 140000 ]] || fail "input too small to be split"
-    run --whole -L lib big.el
-    cp out whole.out
-    grep -q "(aref p 1)" whole.out && grep -q "(natnump p)" whole.out || fail "definitions not used"
-    for opts in "" "-j 2" "-j 3"; do
-        run $opts --stats -L lib big.el
-        [[ $status -eq 0 ]] && cmp -s out whole.out || fail "'$opts' differs from --whole"
+    printf "(cl-defstruct pt x y)\n(pcase-defmacro pos (v) (list 'and '(pred natnump) v))\n(rx-define digs (+ digit))\n" >lib/geo.el
+    for use in "(pcase p ((cl-struct pt x) x) ((pos n) n))" "(pcase p ((rx digs) 'd))"; do
+        { printf "(require 'geo)\n"
+          for i in $(seq 1 4000); do printf "(defun f%d (x) (pcase x (%d 'a) (_ 'b)))\n" "$i" "$i"; done
+          printf "(defun g (p) %s)\n" "$use"
+        } >big.el
+        [[ $(wc -c <big.el) -gt 140000 ]] || fail "input too small to be split"
+        run --whole -L lib big.el
+        cp out whole.out
+        grep -q '(aref p 1)\|"\[\[:digit:\]\]+"' whole.out || fail "definitions not used"
+        for opts in "" "-j 2" "-j 3"; do
+            run $opts -L lib big.el
+            [[ $status -eq 0 ]] && cmp -s out whole.out || fail "'$opts' differs from --whole: $use"
+        done
     done
     ;;
 load-path-errors)

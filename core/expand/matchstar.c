@@ -325,6 +325,7 @@ static struct value *rx_regexp(struct mc *m, struct value *rx,
     }
     if (!re)
         re = list3(m, S->rx_to_string, list2(m, S->quote, rx), S->t);
+    m->x->missed = true; /* a name not defined here: perhaps before a part */
     return list3(m, S->concat, re, S->end_anchor);
 }
 
