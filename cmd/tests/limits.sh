@@ -323,6 +323,81 @@ symbol-10mb)
     { echo -n "(pcase x ('"; head -c 10485760 /dev/zero | tr '\0' 's'; echo " 1))"; } >f.el
     run f.el; check "0" ""
     ;;
+eval-loop-many-uses)
+    # A pattern macro whose body never ends, used 1,000 times: each use
+    # stops after 1,000,000 steps, and all the uses of a file after
+    # 20,000,000 (the run's budget): the time stays bounded.
+    { echo '(pcase-defmacro spin (x) (while t) x)'
+      for i in $(seq 1000); do echo "(pcase y ((spin a$i) a$i))"; done; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'more than 20000000 steps' err || fail "the run's budget was not reached"
+    ;;
+eval-memory-doubling)
+    # A pattern macro that doubles a list 40 times, used 100 times: each
+    # use stops at 16 MiB of values, all of them at 256 MiB.
+    { echo '(pcase-defmacro big (x) (let ((l (list x))) (dotimes (_ 40) (setq l (append l l))) (cons (quote and) l)))'
+      for i in $(seq 100); do echo "(pcase y ((big a$i) a$i))"; done; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'more than 16 MiB of values' err || fail "no memory limit"
+    ;;
+eval-deep-recursion)
+    # A helper that recurses without end, called by a pattern macro: the
+    # evaluator's depth limit, not the C stack, stops it.
+    printf '(defun down (n) (list (down (1+ n))))\n(pcase-defmacro deep (x) (down 0) x)\n(pcase y ((deep a) a))\n' >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'nested more than 500 levels' err || fail "no depth limit"
+    ;;
+definer-expanding-forever)
+    # A top-level call of a macro that expands to a call of itself is
+    # skipped after 64 expansions.
+    printf "(defmacro again (n) (list 'again (1+ n)))\n(again 0)\n(pcase y (1 2))\n" >f.el
+    run -v f.el; check "0" ""
+    grep -q 'macros expanded more than 64 times \[definer\]' err || fail "no note"
+    ;;
+require-chain-2000)
+    # 2,000 files, each requiring the next: followed with an explicit
+    # stack; the last one's struct is known.
+    mkdir lib
+    for i in $(seq 2000); do printf "(require 'r%d)\n" $((i + 1)) >lib/r$i.el; done
+    printf "(cl-defstruct far a b)\n" >lib/r2001.el
+    printf "(require 'r1)\n(pcase y ((cl-struct far b) b))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q '(aref y 2)' out || fail "the struct of the last file"
+    ;;
+require-cycle)
+    mkdir lib
+    printf "(require 'b)\n(cl-defstruct sa x)\n(provide 'a)\n" >lib/a.el
+    printf "(require 'a)\n(cl-defstruct sb x)\n(provide 'b)\n" >lib/b.el
+    printf "(require 'a)\n(pcase y ((cl-struct sa x) x) ((cl-struct sb x) x))\n" >f.el
+    run -L lib f.el; check "0" ""
+    [[ $(grep -c 'aref y 1' out) -eq 2 ]] || fail "both structs"
+    ;;
+require-parens-1m)
+    # A required file nested 1,000,000 deep, then a struct.
+    mkdir lib
+    { rep 1000000 "("; rep 1000000 ")"; printf "\n(cl-defstruct s a)\n"; } >lib/deep.el
+    printf "(require 'deep)\n(pcase y ((cl-struct s a) a))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q '(aref y 1)' out || fail "the struct after the deep form"
+    ;;
+require-gzip-bomb)
+    # 1 GiB of text compressed to 1 MB: decompression stops at 8 MiB, a
+    # warning, and the input is expanded.
+    mkdir lib
+    head -c 1073741824 /dev/zero | tr '\0' ' ' | gzip -1 -c >lib/bomb.el.gz
+    printf "(require 'bomb)\n(pcase y (1 2))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q 'lib/bomb.el.gz (required for bomb) does not read: cannot read: File too large; nothing of it is learned \[library-unreadable\]' err ||
+        fail "no warning: $(head -c 300 err)"
+    ;;
+require-10mb)
+    # A required file of 10 MB: larger than a required file may be.
+    mkdir lib
+    { printf "(cl-defstruct s a)\n"; head -c 10485760 /dev/zero | tr '\0' ' '; } >lib/huge.el
+    printf "(require 'huge)\n(pcase y ((cl-struct s a) a))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q 'File too large; nothing of it is learned \[library-unreadable\]' err || fail "no warning"
+    ;;
 *)
     echo "unknown case $case_name" >&2
     exit 1

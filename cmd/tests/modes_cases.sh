@@ -741,7 +741,7 @@ EOF
     ! grep -q '^(cond\*' out || fail "--only over the configuration"
     run --no-config proj/lisp/a.el
     expect_status 2
-    grep -q "pattern macro 'my-pos' is not declared" err || fail "--no-config"
+    grep -q "pattern macro 'my-pos' is not defined" err || fail "--no-config"
     run other/a.el
     expect_status 2
     run --config=proj/.pcexpand.yaml other/a.el

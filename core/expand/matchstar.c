@@ -371,6 +371,7 @@ static struct value *rx_regexp(struct mc *m, struct value *rx,
     if (!re)
         re = list3(m, S->rx_to_string, list2(m, S->quote, rx), S->t);
     m->opaque = true; /* rx-to-string runs before the datum is read */
+    m->x->missed = true; /* a name not defined here: perhaps before a part */
     return list3(m, S->concat, re, S->end_anchor);
 }
 

@@ -138,8 +138,8 @@ static void test_positions(void **state)
                  "alternatives [malformed-pattern]\n");
     support_expect_diags("(pcase x (`(a ,(foo y)) 1))",
                  "t.el:1:16: error: Unknown foo pattern: (foo y) [unknown-pattern]\n"
-                 "t.el:1:16: note: pattern macro 'foo' is not declared (add it under "
-                 "pattern-macros) [unknown-pattern]\n");
+                 "t.el:1:16: note: pattern macro 'foo' is not defined in this file or the "
+                 "files it requires, nor under pattern-macros [unknown-pattern]\n");
     /* unreachable clause and the clause that shadows it */
     support_expect_diags("(pcase x\n  (_ 1)\n  ('a 2))",
                  "t.el:3:3: warning: this clause can never be reached [unreachable-clause]\n"

@@ -147,6 +147,10 @@ struct pcx_options {
                                    (width, gensym_prefix and skip_heads win when
                                    not 0/NULL, or when heads_given) */
     bool heads_given;           /* skip_heads was given (--only/--skip) */
+    const char *const *load_path; /* -L: directories searched for required features,
+                                   after the input's own and before the
+                                   configuration's load-path (strings kept) */
+    size_t n_load_path;
     const char *manifest;       /* golden mode: --manifest (NULL: configuration's) */
     enum pcx_update update;     /* golden mode: --update */
 };
