@@ -352,6 +352,16 @@ static void report(struct diag_list *d, const struct source *s,
 }
 
 static int utf8_len(const unsigned char *p, size_t n);
+static unsigned code_point(const char *t, size_t k);
+
+/* Is the character of l bytes at t outside YAML's printable set (C0 and
+ * C1 controls but tab, line ends and NEL; DEL; U+FFFE, U+FFFF)? */
+static bool control_char(const uint8_t *t, int l)
+{
+    unsigned c = code_point((const char *)t, (size_t)l);
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+           (c >= 0x7F && c <= 0x9F && c != 0x85) || c == 0xFFFE || c == 0xFFFF;
+}
 
 /* Where line i's first byte that is not a space is, within the line. */
 static size_t line_indent(const uint8_t *t, size_t i, size_t n)
@@ -364,8 +374,10 @@ static size_t line_indent(const uint8_t *t, size_t i, size_t n)
 
 /* What libfyaml (0.7.12) would not read faithfully, found before it
  * reads: a NUL (taken for the end of the text), bytes that are not
- * UTF-8 (after a '%', they make it loop forever), and a directive line
- * ('%' first) after the document began (dropped without a word).
+ * UTF-8 (after a '%', they make it loop forever), control characters
+ * (in a | block, it returned other bytes than the text's), and a
+ * directive line ('%' first) after the document began (dropped without
+ * a word).
  * Returns the message, *at its offset; NULL when there is none. */
 static const char *unreadable(const struct source *s, uint32_t *at)
 {
@@ -387,6 +399,9 @@ static const char *unreadable(const struct source *s, uint32_t *at)
                 return "a NUL byte: a YAML file is text (nothing after it would be read)";
             if (l == 0)
                 return "a byte that is not UTF-8: a YAML file is UTF-8 text";
+            if (control_char(t + i, l))
+                return "a control character: a YAML file is printable text (write "
+                       "it as an escape in a double-quoted string)";
             i += (size_t)l;
         }
         i += i < s->len; /* the line end */

@@ -154,6 +154,14 @@ static void nul_byte_and_second_document_rejected(void **state)
     assert_false(p.ok);
     assert_string_equal(messages(a, &p), "t.yaml:1:2: error: a byte that is not UTF-8: "
                                          "a YAML file is UTF-8 text [config]\n");
+    /* in a | block, libfyaml returned other bytes than the text's */
+    parse(a, "k: |\n  \x1c a\n  b\n", &p);
+    assert_false(p.ok);
+    assert_string_equal(messages(a, &p), "t.yaml:2:3: error: a control character: a YAML "
+                                         "file is printable text (write it as an escape "
+                                         "in a double-quoted string) [config]\n");
+    parse(a, "k: \"\\x1c\\t\"\nl: \"\xC2\x85\"\n", &p); /* escapes, NEL: fine */
+    assert_true(p.ok);
     parse(a, "# c\n%YAML 1.2\n---\nversion: 1\n", &p); /* directives first: fine */
     assert_true(p.ok);
     arena_free(a);
