@@ -628,7 +628,7 @@ static bool plain_ok(const char *t, size_t n)
     for (size_t i = 1; i < n; i++) {
         unsigned char c = (unsigned char)t[i];
         bool alnum = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-        if (!alnum && !strchr(more, c))
+        if (!alnum && (c == 0 || !strchr(more, c))) /* strchr finds the NUL */
             return false;
     }
     return true;

@@ -289,6 +289,7 @@ static void strings_read_back(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         round_trip(a, cases[i], strlen(cases[i]));
+    round_trip(a, "a\0b", 3); /* was written plain, the NUL raw */
     arena_free(a);
 }
 
