@@ -454,35 +454,44 @@ static char *load_config(struct support_failing *f, size_t pad)
     return text;
 }
 
-static void config_sweep(void **state)
+/* Every failure point of once (which returns its text, or NULL after
+ * the out-of-memory exit): each result is ref's, and no descriptor is
+ * left open.  Says how it went; the text of ref must hold want. */
+static void sweep_texts(char *(*once)(struct support_failing *f, size_t pad),
+                        const char *what, const char *want)
 {
-    (void)state;
     struct support_failing f = {0, 0};
-    char *ref = load_config(&f, 0);
+    char *ref = once(&f, 0);
     assert_non_null(ref);
-    assert_non_null(strstr(ref, "my-pos"));
+    assert_non_null(strstr(ref, want));
     int fd0 = lowest_free_fd();
     long runs = 0, failed = 0, total = f.count + 1;
     for (size_t pad = 0; pad < PAGE_BYTES; pad += PAD_STEP) {
         for (long n = 1; n <= total; n++, runs++) {
             struct support_failing g = {n, 0};
-            char *t = load_config(&g, pad);
+            char *t = once(&g, pad);
+            assert_int_equal(lowest_free_fd(), fd0);
             if (!t) {
                 failed++;
                 continue;
             }
             if (g.count >= n)
-                fail_msg("allocation %ld (pad %zu) failed, but the load completed",
+                fail_msg("%s: allocation %ld (pad %zu) failed, but it completed", what,
                          n, pad);
             assert_string_equal(t, ref);
             test_free(t);
         }
     }
     assert_true(failed > 0);
-    assert_int_equal(lowest_free_fd(), fd0);
-    print_message("configuration: %ld allocations, %ld runs, %ld out of memory\n",
-                  f.count, runs, failed);
+    print_message("%s: %ld allocations, %ld runs, %ld out of memory\n", what, f.count,
+                  runs, failed);
     test_free(ref);
+}
+
+static void config_sweep(void **state)
+{
+    (void)state;
+    sweep_texts(load_config, "configuration", "my-pos");
 }
 
 /* ---- golden mode ---- */
@@ -542,29 +551,7 @@ static char *golden_once(struct support_failing *f, size_t pad)
 static void golden_sweep(void **state)
 {
     (void)state;
-    struct support_failing f = {0, 0};
-    char *ref = golden_once(&f, 0);
-    assert_non_null(ref);
-    assert_non_null(strstr(ref, "obsolete-golden-file-number-39.el: warning"));
-    int fd0 = lowest_free_fd();
-    long runs = 0, failed = 0, total = f.count + 1;
-    for (size_t pad = 0; pad < PAGE_BYTES; pad += PAD_STEP) {
-        for (long n = 1; n <= total; n++, runs++) {
-            struct support_failing g = {n, 0};
-            char *t = golden_once(&g, pad);
-            assert_int_equal(lowest_free_fd(), fd0);
-            if (!t) {
-                failed++;
-                continue;
-            }
-            assert_string_equal(t, ref);
-            test_free(t);
-        }
-    }
-    assert_true(failed > 0);
-    print_message("golden mode: %ld allocations, %ld runs, %ld out of memory\n",
-                  f.count, runs, failed);
-    test_free(ref);
+    sweep_texts(golden_once, "golden mode", "obsolete-golden-file-number-39.el: warning");
 }
 
 /* The scratch folder: the configuration and the file cases. */
