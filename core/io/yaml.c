@@ -836,6 +836,11 @@ static void emit_block(struct buf *b, const struct yaml_node *y, int indent)
     for (size_t i = 0; i < y->n; i++) {
         const struct yaml_node *v = y->kids[i];
         put_indent(b, indent);
+        if (!inline_value(v) && v->kind == YAML_SEQ) { /* a list of lists */
+            buf_puts(b, "-\n");
+            emit_block(b, v, indent + 2);
+            continue;
+        }
         buf_puts(b, "- ");
         if (v->kind == YAML_MAP && v->n > 0)
             emit_pairs(b, v, indent + 2, false);

@@ -329,6 +329,19 @@ static void block_layout(void **state)
                         "{\"version\":1,\"output\":{\"width\":80,\"named\":true},"
                         "\"only\":[\"pcase\",\"cond*\"],\"none\":[],\"nomap\":{},"
                         "\"code\":\"`(a\\n  ,b)\\n\"}");
+    /* a list whose item is a list of lists (was "- []") */
+    struct yaml_node *outer = yaml_new(a, YAML_SEQ), *mid = yaml_new(a, YAML_SEQ);
+    struct yaml_node *inner = yaml_new(a, YAML_SEQ);
+    yaml_push(a, inner, yaml_new_string(a, "pc", 2));
+    yaml_push(a, mid, inner);
+    yaml_push(a, outer, mid);
+    buf_init(&b, a);
+    yaml_emit(&b, outer, YAML_EMIT_BLOCK);
+    assert_string_equal(buf_cstr(&b), "-\n  - [pc]\n");
+    struct parsed p;
+    parse(a, buf_cstr(&b), &p);
+    assert_true(p.ok);
+    assert_string_equal(p.root->kids[0]->kids[0]->kids[0]->text, "pc");
     arena_free(a);
 }
 
