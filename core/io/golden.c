@@ -240,6 +240,18 @@ static void read_manifest(struct mload *ld, const struct yaml_node *root)
  * --update creates as directories) lexically.  A ".." in the rest
  * comes back to existing directories, so the result is resolved once
  * more.  NULL for a path too long to resolve. */
+/* Has path a ".." component (not merely two dots in a name)? */
+static bool has_dot_dot(const char *path)
+{
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        p += n + (p[n] == '/');
+    }
+    return false;
+}
+
 static const char *resolve_once(struct arena *a, const char *path, bool *again)
 {
     char real[PATH_MAX];
@@ -261,7 +273,7 @@ static const char *resolve_once(struct arena *a, const char *path, bool *again)
         cut = (size_t)(slash - head);
     }
     const char *tail = path + cut + (path[cut] == '/');
-    *again = strstr(tail, "..") != NULL;
+    *again = has_dot_dot(tail);
     return config_path_abs(a, config_path_join(a, real, tail));
 }
 
@@ -299,21 +311,15 @@ struct claim {
                                     manifest) */
 };
 
-/* Where path (a `file:` or a golden of case c, written `shown`, said at
- * node at) resolves: inside the project, and a regular file when it
- * exists.  Returns its claim key, or NULL after an error. */
-static const char *place(struct mload *ld, const struct golden_case *c,
-                         const struct yaml_node *at, const char *what,
-                         const char *shown, const char *path)
+/* The claim key of the resolved path real (of case c, written shown,
+ * said at node at): a regular file when it exists.  NULL after an
+ * error. */
+static const char *key_of(struct mload *ld, const struct golden_case *c,
+                          const struct yaml_node *at, const char *what,
+                          const char *shown, const char *real)
 {
-    const char *real = resolve(ld->a, path);
     struct stat st;
-    if (!inside(real, ld->m->project)) {
-        config_error(&ld->k, at, "case '%s': %s '%s' is outside the project directory %s",
-                     c->name, what, shown, ld->m->project);
-        return NULL;
-    }
-    if (stat(real, &st) != 0)
+    if (!real || stat(real, &st) != 0)
         return real;
     if (!S_ISREG(st.st_mode)) {
         config_error(&ld->k, at, "case '%s': %s '%s' is not a regular file", c->name,
@@ -324,6 +330,20 @@ static const char *place(struct mload *ld, const struct golden_case *c,
     buf_init(&b, ld->a);
     buf_printf(&b, "@%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
     return buf_cstr(&b);
+}
+
+/* Where path (a `file:` or a golden of case c) resolves: inside the
+ * project, else an error.  Returns its claim key, or NULL. */
+static const char *place(struct mload *ld, const struct golden_case *c,
+                         const struct yaml_node *at, const char *what,
+                         const char *shown, const char *path)
+{
+    const char *real = resolve(ld->a, path);
+    if (inside(real, ld->m->project))
+        return key_of(ld, c, at, what, shown, real);
+    config_error(&ld->k, at, "case '%s': %s '%s' is outside the project directory %s",
+                 c->name, what, shown, ld->m->project);
+    return NULL;
 }
 
 struct claims {
@@ -373,7 +393,9 @@ static void check_places(struct mload *ld, const struct yaml_node *root)
     config_index_init(&cl.x, ld->a, NULL, 0, sizeof *cl.v);
     struct golden_case self = {.name = "(manifest)", .node = root};
     cl.v = config_array_push(ld->a, cl.v, &cl.n, &cl.cap, sizeof *cl.v);
-    cl.v[0] = (struct claim){place(ld, &self, root, "manifest", m->path, m->path), NULL};
+    /* the manifest itself may be a link to elsewhere: only its identity counts */
+    cl.v[0] = (struct claim){key_of(ld, &self, root, "manifest", m->path,
+                                    resolve(ld->a, m->path)), NULL};
     if (!cl.v[0].key)
         return;
     config_index_add(&cl.x, cl.v, cl.n, sizeof *cl.v);

@@ -444,6 +444,14 @@ static void goldens_and_inputs_stay_in_the_project(void **state)
     assert_int_equal(o.status, 2);
     assert_non_null(strstr(o.err, "nomark/m.yaml:3:13: error: case 'c': file "
                                   "'../pj/lisp/in.el' is outside the project directory"));
+    /* two dots inside a name are no "..", and the manifest may be a link
+     * to elsewhere (its goldens are still beside the link) */
+    put("elsewhere/m.yaml", "version: 1\ncases:\n"
+        "  c: {source: \"(pcase x (1 2))\", golden: \"sub/../two..dots.el\"}\n");
+    assert_int_equal(symlink("../../elsewhere/m.yaml", "pj/t/linked.yaml"), 0);
+    o = run(a, "pj/t/linked.yaml", GOLDEN_UPDATE_ALL, false, false, NULL, 0);
+    assert_int_equal(o.status, 0);
+    assert_non_null(slurp(a, "pj/t/two..dots.el"));
     /* a FIFO as golden would block the check */
     assert_int_equal(mkfifo("pj/t/fifo.el", 0600), 0);
     put("pj/t/f.yaml", "version: 1\ncases:\n"
