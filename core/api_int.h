@@ -193,6 +193,13 @@ enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in);
 /* Make the context's configuration set; false when out of memory. */
 bool api_config_init(struct pcx_ctx *cx);
 
+/* What io/config borrows (struct config_lisp): the reader of Lisp
+ * snippets (exactly one form) and the expander's template check. */
+struct value *api_read_snippet(void *ctx, struct lisp *L, const char *text,
+                               size_t len, size_t *err_off, const char **why);
+const char *api_check_template(void *ctx, struct lisp *L, struct value *name,
+                               struct value *args, struct value *body);
+
 /* Find in's configuration (in->cfg, or in->cfg_failed with its errors in
  * arena a).  Only in the thread that owns the context, with cx->cfg_arena's
  * out-of-memory jump set. */

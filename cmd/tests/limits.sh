@@ -37,6 +37,14 @@ if $sanitized; then
     MEM_LIMIT_KB=$((MEM_LIMIT_KB * 3))
 fi
 
+# small: the last run stayed under 200 MB (SMALL_KB; three times that
+# for sanitizer builds), the bound of the inputs that must stay linear.
+SMALL_KB=$((200 * 1024))
+$sanitized && SMALL_KB=$((SMALL_KB * 3))
+small() {
+    [[ $kb == "?" || $kb -lt $SMALL_KB ]] || fail "used ${kb} KiB (at most $SMALL_KB)"
+}
+
 # rep N TEXT: TEXT repeated N times, on standard output.
 rep() {
     awk -v n="$1" -v s="$2" 'BEGIN { while (n-- > 0) printf "%s", s }'
@@ -397,6 +405,46 @@ require-10mb)
     printf "(require 'huge)\n(pcase y ((cl-struct s a) a))\n" >f.el
     run -L lib f.el; check "0" ""
     grep -q 'File too large; nothing of it is learned \[library-unreadable\]' err || fail "no warning"
+    ;;
+config-structs-20k)
+    # 20,000 struct layouts (a map grown one entry at a time: 6.5 GB).
+    { echo "version: 1"; echo "structs:"
+      awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  s%d: {type: vector, slots: [a, b]}\n", i }'
+    } >c.yaml
+    echo "(pcase x (1 2))" >f.el
+    run --config=c.yaml f.el; check "0" ""; small
+    ;;
+config-indent-20k)
+    { echo "version: 1"; echo "indent:"
+      awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  my-macro-%d: %d\n", i, i % 4 }'
+    } >c.yaml
+    echo "(pcase x (1 2))" >f.el
+    run --config=c.yaml f.el; check "0" ""; small
+    ;;
+config-unknown-keys-20k)
+    # Each key an error (every key was compared with all earlier ones).
+    { echo "version: 1"; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "k%d: 1\n", i }'
+    } >c.yaml
+    echo "(pcase x (1 2))" >f.el
+    run --config=c.yaml f.el; check "2" config; small
+    [[ $(grep -c "unknown key" err) -eq 20000 ]] || fail "not one error per key"
+    ;;
+config-files-8k)
+    # 8,000 directories, each with its configuration (the set of loaded
+    # files grew one entry at a time: 1.85 GB).
+    awk 'BEGIN { for (i = 0; i < 8000; i++) print "d/" i }' | xargs mkdir -p
+    awk 'BEGIN { for (i = 0; i < 8000; i++) {
+        c = "d/" i "/.pcexpand.yaml"; printf "version: 1\noutput: {width: 70}\n" >c; close(c)
+        f = "d/" i "/f.el"; print "(a)" >f; close(f) } }'
+    run --check d; check "0" ""; small
+    grep -q "8000 files checked" err || fail "not every file checked"
+    ;;
+manifest-cases-20k)
+    { echo "version: 1"; echo "cases:"
+      awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  c%d: {source: \"(pcase x (%d 2))\"}\n", i, i }'
+    } >m.yaml
+    run -g --manifest=m.yaml; check "1" ""; small
+    grep -q "0 passed, 0 failed, 20000 missing" err || fail "not every case run"
     ;;
 *)
     echo "unknown case $case_name" >&2
