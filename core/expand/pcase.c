@@ -10,7 +10,7 @@
  *
  * Functions, in order: list helpers, the binding list of pcase-let*
  * (let_star), the seven heads, pcase_expand, pcase_compile_clauses,
- * pcase_destructure, pcase_dump.
+ * pcase_destructure, pcase_dump, pcase_explain.
  */
 #include "expand/pcase.h"
 
@@ -230,18 +230,36 @@ static struct pcase_clause error_clause(struct pcase_run *c)
                                  .body = cons(c, call, c->L->nil)};
 }
 
-static void warn_exhaustive(struct pcase_run *c, struct value *form, bool reached)
+/* The forms a no-match search could not evaluate, as text. */
+static const char *blockers_text(struct pcase_run *c, const struct witness_result *r)
 {
-    if (!reached)
+    struct buf b;
+    buf_init(&b, c->L->a);
+    for (size_t i = 0; i < r->n_blockers; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", pcase_show(c, r->blockers[i]));
+    return buf_cstr(&b);
+}
+
+static void warn_exhaustive(struct pcase_run *c, struct value *form)
+{
+    const struct witness_result *r = &c->no_match;
+    if (r->status == WITNESS_NONE)
         pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
                    "this pcase-exhaustive can never fail: a plain pcase would do");
-    else if (c->path)
+    else if (r->status == WITNESS_FOUND) {
+        const char *w = explain_show(c->L, r->value);
         pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
                    "this pcase-exhaustive can signal \"No clause matching\": no "
-                   "clause matches when %s", c->path);
+                   "clause matches the value %s", w);
+        diag_set_witness(c->x->diags, w);
+    } else if (r->n_blockers)
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+                   "this pcase-exhaustive may signal \"No clause matching\", "
+                   "depending on what %s return%s", blockers_text(c, r),
+                   r->n_blockers == 1 ? "s" : "");
     else
         pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
-                   "some values match no clause: this pcase-exhaustive can signal "
+                   "some values may match no clause: this pcase-exhaustive can signal "
                    "\"No clause matching\"");
 }
 
@@ -260,7 +278,7 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
     c->describe = exhaustive ? (long)n - 1 : -1;
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
     if (out && exhaustive)
-        warn_exhaustive(c, form, info[n - 1].leaves > 0 && !c->path_impossible);
+        warn_exhaustive(c, form);
     return out;
 }
 
@@ -478,13 +496,14 @@ long pcase_check_tables(void)
 /* ---- entry points ----------------------------------------------------- */
 
 static struct value *run(struct expand_ctx *x, struct value *form, struct buf *dump,
-                         int kind)
+                         int kind, struct pcase_explain_out *explain)
 {
     head_fn *fn = form->kind == VK_CONS ? find_head(value_car(form)) : NULL;
     struct pcase_run c;
     pcase_init(&c, x, form);
     c.dump = dump;
     c.dump_kind = kind;
+    c.explain = explain;
     if (!fn) {
         pcase_diag(&c, DIAG_ERROR, form, NULL, "internal", "not a pcase-family form");
         return NULL;
@@ -501,7 +520,7 @@ static struct value *run(struct expand_ctx *x, struct value *form, struct buf *d
 
 struct value *pcase_expand(struct expand_ctx *x, struct value *form)
 {
-    return run(x, form, NULL, 0);
+    return run(x, form, NULL, 0, NULL);
 }
 
 struct value *pcase_compile_clauses(struct expand_ctx *x, struct value *subject,
@@ -538,5 +557,10 @@ struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
 bool pcase_dump(struct expand_ctx *x, struct value *form,
                 enum pcase_dump_kind kind, struct buf *out)
 {
-    return run(x, form, out, kind) != NULL;
+    return run(x, form, out, kind, NULL) != NULL;
+}
+
+bool pcase_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out)
+{
+    return run(x, form, NULL, 0, out) != NULL;
 }
