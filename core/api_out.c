@@ -111,6 +111,29 @@ void out_dumps(struct run *r)
 
 /* ---- explanations ---- */
 
+/* Where the first clause of section s is written (its text offset). */
+static uint32_t section_start(struct run *r, const struct explain_section *s)
+{
+    struct span sp = {0, 0};
+    if (s->n_clauses && s->clauses[0].at)
+        read_origin_span(&r->rd, s->clauses[0].at, &sp);
+    return sp.start;
+}
+
+/* Sections in text order: pcase-let* compiles its last binding first.
+ * Insertion sort: a form has a few sections. */
+static void sort_sections(struct run *r, struct pcase_explain_out *o)
+{
+    for (size_t i = 1; i < o->n; i++) {
+        struct explain_section s = o->secs[i];
+        uint32_t k = section_start(r, &s);
+        size_t j = i;
+        for (; j > 0 && section_start(r, &o->secs[j - 1]) > k; j--)
+            o->secs[j] = o->secs[j - 1];
+        o->secs[j] = s;
+    }
+}
+
 /* The sections of one site, with the expander's diagnostics and counters
  * put aside as for dumps.  Clause positions are filled in. */
 static struct pcase_explain_out explain_site(struct run *r, const struct run_site *s)
@@ -127,6 +150,7 @@ static struct pcase_explain_out explain_site(struct run *r, const struct run_sit
         pcase_explain(x, s->orig, &o);
     x->stats = saved;
     x->diags = real;
+    sort_sections(r, &o);
     for (size_t k = 0; k < o.n; k++)
         for (size_t j = 0; j < o.secs[k].n_clauses; j++) {
             struct explain_clause *c = &o.secs[k].clauses[j];
@@ -161,6 +185,7 @@ static struct yaml_node *clause_record(struct run *r, const struct explain_claus
     yaml_put(a, m, "line", yaml_new_int(a, c->line));
     yaml_put(a, m, "column", yaml_new_int(a, c->col));
     yaml_put(a, m, "pattern", str_node(a, c->pattern ? explain_show(r->x.L, c->pattern) : NULL));
+    yaml_put(a, m, "example", str_node(a, c->example));
     yaml_put(a, m, "reachable", yaml_new_bool(a, !c->unreachable));
     struct yaml_node *by = yaml_new(a, YAML_SEQ);
     for (size_t i = 0; i < c->n_shadow; i++)

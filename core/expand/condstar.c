@@ -829,6 +829,9 @@ static void explain_one(struct cs *c, const struct clause *cl, struct strs_acc *
             explain_add(c, when, explain_text(c, "%s is non-nil", shown(c, cl, cl->cond), ""));
         break;
     case CK_BIND:
+        explain_add(c, when, "always true: bind* binds its variables and succeeds");
+        explain_bindings(c, cl, when, binds);
+        break;
     case CK_BIND_AND:
         explain_bindings(c, cl, when, binds);
         break;
@@ -854,8 +857,11 @@ static void explain_one(struct cs *c, const struct clause *cl, struct strs_acc *
         break;
     }
     }
-    if (cl->nonexit)
+    bool explicit_nonexit = value_consp(cl->src) && last_elt(cl->src) == c->S.non_exit;
+    if (explicit_nonexit)
         explain_add(c, when, "(:non-exit: after its body, the next clauses run)");
+    else if (cl->nonexit && cl->body == c->nil && !cl->last)
+        explain_add(c, when, "(no body: the clauses after it run, with its bindings)");
 }
 
 bool condstar_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out)
@@ -879,7 +885,9 @@ bool condstar_explain(struct expand_ctx *x, struct value *form, struct pcase_exp
             explain_one(&c, &cls[i], &when, &binds);
         ec[i] = (struct explain_clause){.index = (uint32_t)i, .pattern = cls[i].cond,
                                         .at = cls[i].src, .when = when.s, .n_when = when.n,
-                                        .binds = binds.s, .n_binds = binds.n};
+                                        .binds = binds.s, .n_binds = binds.n,
+                                        .nonexit = ok && cls[i].nonexit && !cls[i].last &&
+                                                   cls[i].kind != CK_ORD};
     }
     condstar_leave(x);
     if (!ok)

@@ -58,6 +58,8 @@ void pcase_explain_section(struct pcase_run *c, struct memo_ctx *m, const struct
         e->pattern = cl[i].pattern;
         e->at = cl[i].form ? cl[i].form : cl[i].cell;
         explain_clause(m, sec, root, cl[i].pat, e);
+        if (!destructure)
+            explain_example(m, root, cl[i].pat, e);
         if (sh && sh[i].unreachable) {
             e->unreachable = true;
             e->shadow = sh[i].by;

@@ -113,6 +113,9 @@ static long fun_index(const struct value *fun, const char *head, int pos)
  * the last argument. */
 static struct value *call_form(struct lisp *L, const struct value *fun, struct value *arg)
 {
+    if (fun->kind == VK_CONS && (named(value_car(fun), "lambda") ||
+                                 named(value_car(fun), "function")))
+        return lisp_listv(L, intern_cstr(L, "funcall"), (struct value *)fun, arg, NULL);
     if (fun->kind != VK_CONS)
         return lisp_listv(L, (struct value *)fun, arg, NULL);
     struct value *out = L->nil, **tail = &out;
@@ -129,6 +132,22 @@ static struct value *call_form(struct lisp *L, const struct value *fun, struct v
     if (!under)
         *tail = value_cons(L->a, arg, L->nil);
     return out;
+}
+
+/* The expression of a `let' pattern: FUN (lambda (_) EXP) ignores its
+ * argument, so the value is EXP's.  NULL for any other FUN. */
+static const struct value *let_body(const struct value *fun)
+{
+    if (fun->kind != VK_CONS || !named(value_car(fun), "lambda"))
+        return NULL;
+    const struct value *r = value_cdr(fun);
+    if (r->kind != VK_CONS || value_car(r)->kind != VK_CONS)
+        return NULL;
+    const struct value *args = value_car(r), *body = value_cdr(r);
+    if (!named(value_car(args), "_") || value_cdr(args)->kind == VK_CONS ||
+        body->kind != VK_CONS || value_cdr(body)->kind == VK_CONS)
+        return NULL;
+    return value_car(body);
 }
 
 /* The name of (FUN of n). */
@@ -153,6 +172,8 @@ static struct name name_app(struct lisp *L, const struct name *n, const struct v
     else if ((i = fun_index(fun, "nth", 0)) >= 0 && fun->kind == VK_CONS &&
              value_cdr(value_cdr(fun))->kind != VK_CONS)
         r.text = fmt(L, "element %ld of %s", i, n->text);
+    else if (let_body(fun))
+        r.text = fmt(L, "the value of %s", explain_show(L, let_body(fun)));
     else
         r.text = fmt(L, "the value of %s", explain_show(L, r.lisp));
     return r;
@@ -440,6 +461,22 @@ void explain_clause(struct memo_ctx *m, const struct explain_section *sec,
     cl->n_binds = w.nb;
 }
 
+void explain_example(struct memo_ctx *m, const struct subj *root, const struct pat *p,
+                     struct explain_clause *cl)
+{
+    cl->example = NULL;
+    const struct dnode *dag = dtree_build(m, root, &p, 1);
+    if (!dag) {
+        m->bad = NULL;
+        m->too_deep = false;
+        return;
+    }
+    struct witness_result r;
+    witness_find(m, dag, root, 0, true, &r);
+    if (r.status == WITNESS_FOUND)
+        cl->example = explain_show(m->L, r.value);
+}
+
 /* ---- calls -------------------------------------------------------------- */
 
 /* Is the test or call one the text does not list: a type predicate or a
@@ -501,7 +538,9 @@ static size_t collect_calls(struct memo_ctx *m, const struct dnode **all, size_t
         const struct dnode *x = all[i];
         if ((x->kind != DN_TEST && x->kind != DN_BIND) || quiet(x->test))
             continue;
-        struct value *form = emit_test_form(m, x->test, false);
+        /* a guard as written (its emitted form binds the variables) */
+        struct value *form = x->test->kind == DT_GUARD ? x->test->p->val->v
+                                                       : emit_test_form(m, x->test, false);
         if (!form)
             continue;
         form = spelled(m, all, n, form, 0);
@@ -528,49 +567,81 @@ static size_t index_of(const struct dnode **all, size_t n, const struct dnode *x
 
 enum { CALLS_MAX = 24 };
 
-/* most[i]: calls of c on the worst way from node i (nodes in preorder:
- * a node's successors come later, so a reverse pass sees them first). */
-static uint32_t most_calls(const struct dnode **all, size_t n, const int *which, int c,
-                           uint32_t *most)
+/* The successors of node x (0, 1 or 2 of them) as indexes of all. */
+static int succs(const struct dnode **all, size_t n, const struct dnode *x, size_t *out)
 {
-    for (size_t i = n; i-- > 0;) {
-        const struct dnode *x = all[i];
-        uint32_t a = 0, b = 0;
-        if (x->kind == DN_TEST || x->kind == DN_BIND || x->kind == DN_USE)
-            a = most[index_of(all, n, x->then)];
-        if (x->kind == DN_TEST)
-            b = most[index_of(all, n, x->els)];
-        most[i] = (a > b ? a : b) + (which[i] == c);
+    int k = 0;
+    if (x->kind == DN_TEST || x->kind == DN_BIND || x->kind == DN_USE)
+        out[k++] = index_of(all, n, x->then);
+    if (x->kind == DN_TEST)
+        out[k++] = index_of(all, n, x->els);
+    return k;
+}
+
+/* The nodes' indexes in postorder (every node after its successors), by
+ * an explicit stack. */
+static size_t *postorder(struct lisp *L, const struct dnode **all, size_t n)
+{
+    size_t *order = ARENA_NEWN(L->a, size_t, n + 1), k = 0, top = 0;
+    size_t *stack = ARENA_NEWN(L->a, size_t, n + 1);
+    unsigned char *state = arena_zalloc(L->a, n + 1); /* 1 pushed, 2 done */
+    stack[top++] = 0;
+    state[0] = 1;
+    while (top) {
+        size_t i = stack[top - 1], s[2];
+        int m = succs(all, n, all[i], s);
+        bool pushed = false;
+        for (int j = 0; j < m && !pushed; j++)
+            if (s[j] < n && !state[s[j]]) {
+                state[s[j]] = 1;
+                stack[top++] = s[j];
+                pushed = true;
+            }
+        if (!pushed) {
+            state[i] = 2;
+            order[k++] = i;
+            top--;
+        }
+    }
+    return order;
+}
+
+/* most[i]: calls of c on the worst way from node i. */
+static uint32_t most_calls(const struct dnode **all, size_t n, const size_t *post,
+                           const int *which, int c, uint32_t *most)
+{
+    for (size_t p = 0; p < n; p++) {
+        size_t i = post[p], s[2];
+        int m = succs(all, n, all[i], s);
+        uint32_t best = 0;
+        for (int j = 0; j < m; j++)
+            if (most[s[j]] > best)
+                best = most[s[j]];
+        most[i] = best + (which[i] == c);
     }
     return most[0];
 }
 
 /* before[a * k + b]: some call of a comes before a call of b. */
-static void call_order(const struct dnode **all, size_t n, const int *which, size_t k,
-                       bool *before, bool *seen)
+static void call_order(const struct dnode **all, size_t n, const size_t *post,
+                       const int *which, size_t k, bool *before, bool *seen)
 {
-    /* below[i * k + c]: node i or a node after it calls c */
-    for (size_t i = n; i-- > 0;) {
-        const struct dnode *x = all[i];
+    /* seen[i * k + c]: node i or a node after it calls c */
+    for (size_t p = 0; p < n; p++) {
+        size_t i = post[p], s[2];
         bool *row = seen + i * k;
-        memset(row, 0, k);
-        const struct dnode *succ[2] = {NULL, NULL};
-        if (x->kind == DN_TEST || x->kind == DN_BIND || x->kind == DN_USE)
-            succ[0] = x->then;
-        if (x->kind == DN_TEST)
-            succ[1] = x->els;
-        for (int s = 0; s < 2; s++)
-            if (succ[s]) {
-                const bool *r = seen + index_of(all, n, succ[s]) * k;
-                for (size_t c = 0; c < k; c++)
-                    row[c] = row[c] || r[c];
-            }
-        if (which[i] >= 0)
+        int m = succs(all, n, all[i], s);
+        for (int j = 0; j < m; j++) {
+            const bool *r = seen + s[j] * k;
+            for (size_t c = 0; c < k; c++)
+                row[c] = row[c] || r[c];
+        }
+        if (which[i] >= 0) {
             for (size_t c = 0; c < k; c++)
                 if (row[c] && c != (size_t)which[i])
                     before[(size_t)which[i] * k + c] = true;
-        if (which[i] >= 0)
             row[which[i]] = true;
+        }
     }
 }
 
@@ -584,19 +655,20 @@ void explain_calls(struct memo_ctx *m, struct explain_section *sec, const struct
     int *which = ARENA_NEWN(L->a, int, n + 1);
     struct call_acc acc[CALLS_MAX];
     size_t k = collect_calls(m, all, n, acc, which, CALLS_MAX);
-    sec->calls = ARENA_NEWN(L->a, struct explain_call, k + 1);
+    sec->calls = arena_zalloc(L->a, (k + 1) * sizeof *sec->calls);
     sec->n_calls = k;
     if (!k)
         return;
     uint32_t *most = ARENA_NEWN(L->a, uint32_t, n + 1);
     bool *before = arena_zalloc(L->a, k * k);
     bool *seen = arena_zalloc(L->a, n * k + 1);
-    call_order(all, n, which, k, before, seen);
+    size_t *post = postorder(L, all, n);
+    call_order(all, n, post, which, k, before, seen);
     for (size_t c = 0; c < k; c++) {
         struct explain_call *e = &sec->calls[c];
         e->form = explain_show(L, acc[c].form);
         e->kind = acc[c].kind;
-        e->at_most = most_calls(all, n, which, (int)c, most);
+        e->at_most = most_calls(all, n, post, which, (int)c, most);
         e->after = ARENA_NEWN(L->a, const char *, k + 1);
         e->n_after = 0;
         for (size_t o = 0; o < k; o++) {
@@ -644,6 +716,22 @@ static void put_clause_list(struct buf *out, const uint32_t *v, size_t n)
         buf_printf(out, "%s%u", i == 0 ? "" : i + 1 == n ? " and " : ", ", v[i] + 1);
 }
 
+/* cond*: the earlier clauses that end the form when they match. */
+static void render_exits(struct buf *out, const struct explain_section *sec,
+                         const struct explain_clause *c)
+{
+    uint32_t ex[64];
+    size_t n = 0;
+    for (const struct explain_clause *e = sec->clauses; e < c && n < 64; e++)
+        if (!e->nonexit)
+            ex[n++] = e->index;
+    if (!n)
+        return;
+    buf_puts(out, "  only if ");
+    put_clause_list(out, ex, n);
+    buf_puts(out, n == 1 ? " did not match\n" : " did not match\n");
+}
+
 static void render_clause(struct lisp *L, struct buf *out, const struct explain_section *sec,
                           const struct explain_clause *c)
 {
@@ -651,16 +739,25 @@ static void render_clause(struct lisp *L, struct buf *out, const struct explain_
     if (c->line)
         buf_printf(out, " (line %u)", c->line);
     buf_printf(out, ": %s\n", c->pattern ? explain_show(L, c->pattern) : "(implicit)");
+    if (c->unreachable && !c->n_shadow) {
+        buf_puts(out, "  never chosen: the subject's value never matches it\n");
+        return;
+    }
     if (c->unreachable) {
-        buf_puts(out, "  never chosen: every value it matches is taken first by ");
+        buf_puts(out, "  never chosen: every value it matches");
+        if (c->example)
+            buf_printf(out, " (such as %s)", c->example);
+        buf_puts(out, " is taken first by ");
         put_clause_list(out, c->shadow, c->n_shadow);
         buf_puts(out, "\n");
         return;
     }
     const char *verb = sec->kind == EXPLAIN_DESTRUCTURE ? "  tests (not checked):"
-                                                        : "  chosen when:";
+                     : sec->kind == EXPLAIN_COND_STAR ? "  condition:"
+                                                      : "  chosen when:";
     if (!c->n_when)
-        buf_printf(out, "%s any value\n", verb);
+        buf_printf(out, "%s %s\n", verb, sec->kind == EXPLAIN_COND_STAR ? "always true"
+                                                                       : "any value");
     else if (c->n_when == 1)
         buf_printf(out, "%s %s\n", verb, c->when[0]);
     else {
@@ -674,7 +771,11 @@ static void render_clause(struct lisp *L, struct buf *out, const struct explain_
             buf_printf(out, "%s %s", i ? ";" : "", c->binds[i]);
         buf_puts(out, "\n");
     }
-    if (sec->kind != EXPLAIN_DESTRUCTURE && c->index > 0) {
+    if (c->example && sec->kind == EXPLAIN_MATCH)
+        buf_printf(out, "  matches, e.g.: %s\n", c->example);
+    if (sec->kind == EXPLAIN_COND_STAR)
+        render_exits(out, sec, c);
+    else if (sec->kind != EXPLAIN_DESTRUCTURE && c->index > 0) {
         if (c->index == 1)
             buf_puts(out, "  only if clause 1 did not match\n");
         else
@@ -702,6 +803,8 @@ static void render_no_match(struct buf *out, const struct explain_section *sec)
 
 static void render_calls(struct buf *out, const struct explain_section *sec)
 {
+    if (sec->kind == EXPLAIN_COND_STAR)
+        return;
     if (!sec->n_calls) {
         buf_puts(out, "calls: none (only type tests and car/cdr/length/aref)\n");
         return;

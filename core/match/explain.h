@@ -11,8 +11,8 @@
  * wording docs/guide.md documents, and the program's records give the
  * same fields as YAML or JSON.
  *
- * Functions, in order: explain_subject, explain_clause, explain_calls,
- * explain_no_match, explain_render.
+ * Functions, in order: explain_subject, explain_clause, explain_example,
+ * explain_calls, explain_no_match, explain_render.
  */
 #ifndef PCX_EXPLAIN_H
 #define PCX_EXPLAIN_H
@@ -30,7 +30,10 @@ struct explain_clause {
     size_t n_when;
     const char **binds;          /* "k = the car of x" */
     size_t n_binds;
+    const char *example;         /* a value its pattern alone matches
+                                    (checked), readable, or NULL */
     bool unreachable;            /* no value can choose it */
+    bool nonexit;                /* cond*: the clauses after it run anyway */
     uint32_t *shadow;            /* unreachable: the clauses that take its values */
     size_t n_shadow;
 };
@@ -79,6 +82,11 @@ void explain_subject(struct memo_ctx *m, struct explain_section *sec, const stru
 void explain_clause(struct memo_ctx *m, const struct explain_section *sec,
                     const struct subj *root, const struct pat *p,
                     struct explain_clause *cl);
+
+/* cl->example: a value pattern p alone matches on root (a DAG of p as
+ * the only clause is built for it), when one can be checked. */
+void explain_example(struct memo_ctx *m, const struct subj *root, const struct pat *p,
+                     struct explain_clause *cl);
 
 /* The calls of the DAG's functions and guards (sec->calls). */
 void explain_calls(struct memo_ctx *m, struct explain_section *sec, const struct subj *root,
