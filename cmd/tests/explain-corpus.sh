@@ -76,7 +76,7 @@ while read -r f; do
     "$prog" -q --message-format=json "$f" 2>>"$j" >/dev/null || fail "$f does not expand"
     pairs+=("$tmp/src/$f" "$j")
     n_forms=$((n_forms + $(grep -c '^;;; ' "$tmp/x.txt")))
-    n_sections=$((n_sections + $(wc -l <"$j")))
+    n_sections=$((n_sections + $(grep -vc '"code":' "$j" || true)))
     "$prog" -q --dump=dtree "$f" >"$tmp/d.txt" 2>/dev/null || fail "--dump=dtree $f"
     "$prog" -q --dump=dtree --format=dot "$f" >"$tmp/d.dot" 2>/dev/null ||
         fail "--dump=dtree --format=dot $f"

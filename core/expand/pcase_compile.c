@@ -21,6 +21,7 @@
 
 #include "lisp/print.h"
 #include "match/dump.h"
+#include "match/explain.h"
 #include "match/witness.h"
 
 /* ---- diagnostics ------------------------------------------------------ */
@@ -454,8 +455,11 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
         return finish(c, m, NULL);
     if (c->dump)
         dump_section(c, root, pats, n, dag);
-    if (c->describe >= 0 && (size_t)c->describe < n && info[c->describe].leaves)
+    if (c->describe >= 0 && (size_t)c->describe < n && info[c->describe].leaves) {
         witness_find(m, dag, root, c->describe, true, &c->no_match);
+        for (size_t i = 0; i < c->no_match.n_blockers; i++) /* as the user reads them */
+            c->no_match.blockers[i] = explain_spell(m, dag, c->no_match.blockers[i]);
+    }
     struct pcase_shadow *sh = c->explain ? arena_zalloc(c->L->a, (n + 1) * sizeof *sh) : NULL;
     warn_unreachable(c, m, dag, root, cl, n, info, sh);
     if (c->explain)

@@ -501,6 +501,16 @@ static bool quiet(const struct dtest *t)
 /* form with each temporary of the DAG replaced by the call that computed
  * it (so that a call reads as what it is applied to). */
 static struct value *spelled(struct memo_ctx *m, const struct dnode **all, size_t n,
+                             struct value *form, int depth);
+
+struct value *explain_spell(struct memo_ctx *m, const struct dnode *dag, struct value *form)
+{
+    size_t n;
+    const struct dnode **all = dtree_visit(m, dag, &n);
+    return spelled(m, all, n, form, 0);
+}
+
+static struct value *spelled(struct memo_ctx *m, const struct dnode **all, size_t n,
                              struct value *form, int depth)
 {
     if (form->kind == VK_SYMBOL && !form->u.sym.interned && depth < 16)
@@ -703,7 +713,7 @@ void explain_no_match(struct memo_ctx *m, struct explain_section *sec,
     sec->no_match = "unknown";
     sec->depends = ARENA_NEWN(m->L->a, const char *, r.n_blockers + 1);
     for (size_t i = 0; i < r.n_blockers; i++)
-        sec->depends[i] = explain_show(m->L, r.blockers[i]);
+        sec->depends[i] = explain_show(m->L, explain_spell(m, dag, r.blockers[i]));
     sec->n_depends = r.n_blockers;
 }
 
@@ -820,6 +830,7 @@ static void render_calls(struct buf *out, const struct explain_section *sec)
             buf_puts(out, ", after ");
             for (size_t j = 0; j < c->n_after; j++)
                 buf_printf(out, "%s%s", j ? ", " : "", c->after[j]);
+            buf_puts(out, " where those run too");
         }
         if (c->order_varies)
             buf_puts(out, "; its order with others depends on the value");

@@ -12,7 +12,8 @@
  * same fields as YAML or JSON.
  *
  * Functions, in order: explain_subject, explain_clause, explain_example,
- * explain_calls, explain_no_match, explain_render.
+ * explain_calls, explain_no_match, explain_render, explain_check_table,
+ * explain_spell, explain_show.
  */
 #ifndef PCX_EXPLAIN_H
 #define PCX_EXPLAIN_H
@@ -99,6 +100,14 @@ void explain_no_match(struct memo_ctx *m, struct explain_section *sec,
 
 /* The text of a section (after its header line). */
 void explain_render(struct lisp *L, struct buf *out, const struct explain_section *sec);
+
+/* Index of the first row of the predicate nouns not sorted after its
+ * predecessor, or -1 (tests). */
+long explain_check_table(void);
+
+/* form (a test or call of dag) with each temporary replaced by the call
+ * that computed it: (big-p (1+ x)), not (big-p x1). */
+struct value *explain_spell(struct memo_ctx *m, const struct dnode *dag, struct value *form);
 
 /* v printed readably on one line (arena string), for messages and records. */
 const char *explain_show(struct lisp *L, const struct value *v);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lisp/print.h"
 #include "match/emit.h"
 
 /* ---- value classes ----------------------------------------------------- */
@@ -1028,6 +1029,9 @@ typedef bool at_node_fn(struct ws *w, const struct frame *fr, void *arg);
 static bool search(struct ws *w, const struct dnode *dag, const struct subj *root,
                    at_node_fn *at, void *arg)
 {
+    /* the facts are released as the search backs up, unless they share
+     * the arena of the Lisp values it returns */
+    bool release = w->a != w->L->a;
     struct arena_mark base = arena_mark(w->a);
     size_t cap = 256, top = 0, visits = 0;
     bool complete = true;
@@ -1035,7 +1039,8 @@ static bool search(struct ws *w, const struct dnode *dag, const struct subj *roo
     st[top++] = (struct frame){dag, root_facts(w, root), arena_mark(w->a)};
     while (top) {
         struct frame fr = st[--top];
-        arena_release(w->a, fr.mark);
+        if (release)
+            arena_release(w->a, fr.mark);
         if (++visits > WITNESS_BUDGET) {
             complete = false;
             break;
@@ -1048,7 +1053,8 @@ static bool search(struct ws *w, const struct dnode *dag, const struct subj *roo
         }
         top = push_next(w, st, top, &fr);
     }
-    arena_release(w->a, base);
+    if (release)
+        arena_release(w->a, base);
     return complete;
 }
 
@@ -1110,4 +1116,40 @@ bool witness_reach(struct memo_ctx *m, const struct dnode *dag, const struct sub
     init_syms(&w);
     struct reach_arg r = {reached, n};
     return search(&w, dag, root, at_reach, &r);
+}
+
+/* One line of witness_dump. */
+static void dump_result(struct memo_ctx *m, struct buf *out, const struct witness_result *r)
+{
+    struct print_opts o = print_opts_compact();
+    switch (r->status) {
+    case WITNESS_FOUND:
+        print_value(m->L, out, r->value, &o);
+        break;
+    case WITNESS_NONE:
+        buf_puts(out, "no value");
+        break;
+    case WITNESS_UNKNOWN:
+        buf_puts(out, r->budget ? "unknown (search bound)" : "unknown");
+        for (size_t i = 0; i < r->n_blockers; i++) {
+            buf_puts(out, i ? ", " : ": ");
+            print_value(m->L, out, r->blockers[i], &o);
+        }
+        break;
+    }
+    buf_puts(out, "\n");
+}
+
+void witness_dump(struct memo_ctx *m, struct buf *out, const struct dnode *dag,
+                  const struct subj *root, size_t n)
+{
+    struct witness_result r;
+    for (size_t i = 0; i < n; i++) {
+        witness_find(m, dag, root, (long)i, true, &r);
+        buf_printf(out, "clause %zu: ", i);
+        dump_result(m, out, &r);
+    }
+    witness_find(m, dag, root, WITNESS_NO_MATCH, true, &r);
+    buf_puts(out, "no match: ");
+    dump_result(m, out, &r);
 }

@@ -18,11 +18,13 @@
  * functions of the pattern do not change the subject).  The search is
  * bounded (WITNESS_BUDGET visits); past it the answer is "unknown".
  *
- * Functions, in order: witness_check_table, witness_find, witness_reach.
+ * Functions, in order: witness_check_table, witness_find, witness_reach,
+ * witness_dump.
  */
 #ifndef PCX_WITNESS_H
 #define PCX_WITNESS_H
 
+#include "base/buf.h"
 #include "match/dtree.h"
 
 enum witness_status {
@@ -65,5 +67,11 @@ void witness_find(struct memo_ctx *m, const struct dnode *dag, const struct subj
  * a clause not marked may still be reached). */
 bool witness_reach(struct memo_ctx *m, const struct dnode *dag, const struct subj *root,
                    bool *reached, size_t n);
+
+/* Text dump of the pass (tests): a line per clause 0..n) and one for the
+ * places no clause matches, each the value found, "no value", or
+ * "unknown" and the forms it could not evaluate. */
+void witness_dump(struct memo_ctx *m, struct buf *out, const struct dnode *dag,
+                  const struct subj *root, size_t n);
 
 #endif
