@@ -22,6 +22,7 @@
 #include "base/source.h"
 #include "expand/expand.h"
 #include "io/config.h"
+#include "io/file.h"
 #include "lisp/intern.h"
 #include "syntax/read.h"
 #include "syntax/splice.h"
@@ -37,6 +38,8 @@ struct pcx_ctx {
     bool golden;            /* golden mode ran: its own summary, no notes */
     struct arena *cfg_arena;/* the configurations loaded (owner thread only) */
     struct config_set *configs;
+    bool out_failed;        /* writing to the output sink failed (said once):
+                               the run stops, nothing more can reach it */
 };
 
 /* One input: data, or else path, or else stream. */
@@ -126,6 +129,8 @@ struct run {
     const char *target;       /* the target's path (NULL: output sink) */
     bool compared, stale;     /* check modes: compared with the target */
     struct buf report;        /* check modes: diff or list text */
+    struct file_stamp stamp;  /* the input file as read (-w: not replaced if
+                                 it changed since) */
     const char *target_error; /* an io problem with the target */
     bool write_done;          /* the target was written (or found up to date) */
     bool wrote;               /* ... and it was written */
@@ -135,6 +140,13 @@ struct run {
 
 /* Write to a sink; false (errno set) on failure. */
 bool api_sink_write(const struct pcx_sink *s, const void *p, size_t n);
+
+/* Write to the output sink (api_out_flush: flush it); on the first
+ * failure say so, with the reason, and set cx->out_failed, after which
+ * nothing more is written or said.  Returns PCX_STATUS_ERROR on failure,
+ * PCX_STATUS_OK otherwise. */
+enum pcx_status api_out(struct pcx_ctx *cx, const void *p, size_t n);
+enum pcx_status api_out_flush(struct pcx_ctx *cx);
 
 /* Say something that is not about a position in a text on the
  * diagnostic sink; name NULL = the program.  Returns PCX_STATUS_ERROR for
@@ -280,9 +292,20 @@ void target_prepare(struct run *r);
 const char *target_mirror(struct arena *a, const struct pcx_options *o,
                           const struct input *in, const char **error);
 
+/* The path of in's target when the run writes one (o->target is not
+ * PCX_TARGET_STDOUT), from arena a; NULL when there is none. */
+const char *target_of(struct arena *a, const struct pcx_options *o,
+                      const struct input *in);
+
 /* Deliver the result of a successful run: print it, print the report of
  * a check, or write the target.  Returns the run's status. */
 enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r);
+
+/* Before writing targets: remove the temporaries that killed runs left
+ * in the directories where the targets of ins will be written
+ * (file_sweep_temporaries, once per directory).  Memory from arena a. */
+void target_sweep(const struct pcx_ctx *cx, struct arena *a,
+                  const struct input *ins, size_t n);
 
 /* The summary line of check modes ("N files checked, K stale"). */
 void target_summary(struct pcx_ctx *cx);

@@ -28,11 +28,15 @@ void run_set_text(struct run *r, const uint8_t *text, size_t len)
 #define RUN_BIG_TEXT ((size_t)128 * 1024)
 #define RUN_BIG_PAGE ((size_t)4 * 1024 * 1024)
 
-/* Get the input bytes into the run; an io error otherwise. */
+/* Get the input bytes into the run; an io error otherwise.  An input to
+ * be written in place (-w) is first checked to be a regular file with one
+ * link: a FIFO's bytes are not consumed for an error. */
 static bool load(struct run *r)
 {
     const struct input *in = r->in;
-    struct file_data fd = {(uint8_t *)in->data, in->len, NULL};
+    const struct pcx_options *o = &r->cx->o;
+    struct file_data fd = {(uint8_t *)in->data, in->len, NULL, {0}};
+    bool in_place = o->target == PCX_TARGET_INPUT && !o->check;
     /* A run takes some 30 bytes of memory per byte of text.  For a large
      * text (itself included) the arena's next page is at once a multiple
      * of the huge page: the kernel fills those in 2 MiB per fault
@@ -40,9 +44,9 @@ static bool load(struct run *r)
      * through first (page faults were a tenth of such a run's time). */
     if (in->path && file_size(in->path) >= RUN_BIG_TEXT)
         r->a->next_page = RUN_BIG_PAGE;
-    if (in->path)
+    if (in->path && (!in_place || file_check_in_place(r->a, in->path, &fd.error)))
         file_read(r->a, in->path, &fd);
-    else if (in->stream)
+    else if (!in->path && in->stream)
         file_read_stream(r->a, in->stream, in->name, &fd);
     if (fd.error) {
         report_plain(&r->msgs, in->name, DIAG_ERROR, "io", fd.error,
@@ -51,6 +55,7 @@ static bool load(struct run *r)
         return false;
     }
     run_set_text(r, fd.data, fd.len);
+    r->stamp = fd.stamp;
     r->stats.bytes_in += fd.len;
     return true;
 }

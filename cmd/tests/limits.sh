@@ -224,6 +224,38 @@ macro-doubling)
     run f.el; check "2" nesting-too-deep
     [[ $(grep -c 'error:' err) -eq 1 ]] || fail "more than one error"
     ;;
+rx-self-recursive)
+    # An rx definition that uses itself, plain and with a parameter, and
+    # two that use each other inside rx-let: Emacs recurses until its
+    # Lisp nesting limit.
+    { echo '(rx-define forever (or "a" forever))'
+      echo '(rx-define deeper (x) (seq x (deeper x)))'
+      echo '(defun f (s) (pcase s ((rx forever) 1) ((rx (deeper "b")) 2)))'
+      echo '(defun g (s) (rx-let ((ping (seq "p" pong)) (pong (* ping))) (pcase s ((rx ping) 3))))'; } >f.el
+    run f.el; check "2" nesting-too-deep
+    [[ $(grep -c 'error:' err) -eq 3 ]] || fail "not one error per pattern"
+    ;;
+rx-doubling)
+    # 40 rx definitions, each doubling the one before (2^40 characters), and
+    # &rest arguments that double at each of 40 levels.
+    { echo '(rx-define d0 "a")'
+      for i in $(seq 40); do echo "(rx-define d$i (seq d$((i - 1)) d$((i - 1))))"; done
+      echo '(rx-define r0 (&rest x) (seq x))'
+      for i in $(seq 40); do echo "(rx-define r$i (&rest x) (r$((i - 1)) x x))"; done
+      echo '(defun f (s) (pcase s ((rx d40) 1) ((rx (r40 "b")) 2)))'; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'rx pattern too large' err || fail "the error does not say the pattern is too large"
+    ;;
+rx-or-100k)
+    # or, not and intersection of 100,000 characters: sets are merged once,
+    # not once per character.
+    chars=$(awk 'BEGIN { for (i = 0; i < 100000; i++) printf " %d", 65536 + 2 * i }')
+    nots=$(awk 'BEGIN { for (i = 0; i < 100000; i++) printf " (not %d)", 65536 + 2 * i }')
+    { echo "(defun f (s) (pcase s ((rx (or digit$chars)) 1)"
+      echo "  ((rx (not (or digit$chars))) 2)"
+      echo "  ((rx (intersection$nots)) 3)))"; } >f.el
+    run f.el; check "0" ""
+    ;;
 macro-wide-doubling)
     # 24 templates, each doubling the one before: 2^24 sub-patterns, only
     # 24 deep; the size limit of a pattern stops it.

@@ -360,6 +360,36 @@ static enum walk_status stray(struct walker *w, struct value *form)
     return WALK_PRUNE;
 }
 
+/* Is h the symbol rx-let?  Length first: most heads differ there. */
+static bool rx_let_head(const struct value *h)
+{
+    return value_symbolp(h) && h->u.sym.len == 6 && h->u.sym.interned &&
+           memcmp(h->u.sym.name, "rx-let", 6) == 0;
+}
+
+/* (rx-let BINDINGS BODY...): rx patterns in BODY see the definitions (as
+ * Emacs expands BODY with them in the macro environment) until the walker
+ * leaves the form (leave_scope).  Bad bindings are Emacs's error, and the
+ * form is kept as written (Emacs expands nothing in it). */
+static enum walk_status rx_let(struct walker *w, struct value *form)
+{
+    struct expand_ctx *x = w->ctx;
+    struct value *rest = value_cdr(form);
+    struct rx_error err;
+    if (rx_env_push_let(pcase_macros_rx_env(x),
+                        value_consp(rest) ? value_car(rest) : x->L->nil, &err))
+        return WALK_SCOPE;
+    expand_diag(x, DIAG_ERROR, err.at ? err.at : form, "malformed-pattern", "%s",
+                err.message);
+    return WALK_PRUNE;
+}
+
+static void leave_scope(struct walker *w, struct value *form)
+{
+    (void)form; /* only rx-let opens scopes */
+    rx_env_pop(pcase_macros_rx_env(w->ctx));
+}
+
 /* The walker's callback: every cons in a code position comes here,
  * outermost first. */
 static enum walk_status visit(struct walker *w, struct value *form)
@@ -368,6 +398,8 @@ static enum walk_status visit(struct walker *w, struct value *form)
     const struct head_row *row = row_of(form);
     if (!row) {
         const struct value *h = value_car(form);
+        if (rx_let_head(h))
+            return rx_let(w, form);
         int k = value_symbolp(h) && h->u.sym.interned
                     ? value_sym_row(h, VALUE_ROW_EXPAND, classify_head) : -1;
         if (k == STRAY_ROW)
@@ -510,6 +542,7 @@ static struct value *walk_touched(struct expand_ctx *x, struct value *code)
         return expand_site(x, row, code);
     walk_init(&w, x->L, visit, x);
     w.rebuilt = on_rebuilt;
+    w.leave = leave_scope;
     unsigned d = p->walk_depth++; /* deeper than the spares: grow its own */
     if (d < 16) {
         w.spare = p->walk_spare[d];
@@ -625,9 +658,9 @@ struct value *expand_form(struct expand_ctx *x, struct value *form)
     p->site = NULL;
     p->nest = 0;
     prefetch_form(p, form);
-    if (x->macros)
-        pcase_macros_learn(x, form);
     size_t errors = x->diags->n_errors;
+    if (x->macros && !pcase_macros_learn(x, form))
+        pcase_macros_check_definition(x, form);
     struct value *r = walk(x, form);
     if (x->diags->n_errors == errors)
         return r;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "expand/bquote.h"
+#include "expand/pcase_macros.h"
 #include "expand/rx.h"
 #include "base/buf.h"
 
@@ -303,7 +304,7 @@ static struct value *rx_regexp(struct mc *m, struct value *rx,
 {
     const struct condstar_syms *S = m->S;
     struct rx_error err = {RX_ERR_NONE, NULL, NULL};
-    struct value *re = rx_translate(m->L, rx, &err);
+    struct value *re = rx_translate(m->L, pcase_macros_rx_env(m->x), false, rx, &err);
     if (re && value_is(re, VK_STRING))
         return concat_anchor(m, re);
     if (re && !value_consp(re))

@@ -182,6 +182,7 @@ struct pcase_macros *pcase_macros_new(struct lisp *L)
     struct pcase_macros *m = ARENA_NEW(L->a, struct pcase_macros);
     m->L = L;
     m->builtins = PCASE_MACROS_ALL;
+    m->rx = rx_env_new(L);
     return m;
 }
 
@@ -202,6 +203,12 @@ void pcase_macros_begin_file(struct pcase_macros *m)
         if (!m->st[i].from_file)
             m->st[k++] = m->st[i];
     m->n_st = k;
+    rx_env_begin_file(m->rx);
+}
+
+struct rx_env *pcase_macros_rx_env(struct expand_ctx *x)
+{
+    return table(x)->rx;
 }
 
 /* The latest definition of name, or NULL. */
@@ -648,6 +655,21 @@ bool pcase_macros_learn(struct expand_ctx *x, struct value *form)
         return learn_defmacro(x, form);
     if (pm_symbol_named(value_car(form), "cl-defstruct"))
         return pcase_macros_learn_defstruct(x, form);
+    struct rx_error err;
+    if (pm_symbol_named(value_car(form), "rx-define"))
+        return rx_define_form(table(x)->rx, form, &err);
+    return false;
+}
+
+bool pcase_macros_check_definition(struct expand_ctx *x, struct value *form)
+{
+    if (!value_consp(form) || !pm_symbol_named(value_car(form), "rx-define"))
+        return true;
+    /* checked against a scratch environment: the table has it already */
+    struct rx_error err;
+    if (rx_define_form(rx_env_new(x->L), form, &err))
+        return true;
+    pm_error(x, pm_at(x, err.at, form), "malformed-pattern", "%s", err.message);
     return false;
 }
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "expand/expand.h"
+#include "expand/rx.h"
 
 /* Per-run table of pattern macros and struct layouts (arena-owned). */
 struct pcase_macros;
@@ -38,8 +39,8 @@ enum pcase_macros_struct_type {
 struct pcase_macros *pcase_macros_new(struct lisp *L);
 
 /* Forget the definitions learned from the previous input file (templates
- * from pcase-defmacro forms, layouts from cl-defstruct forms); declared
- * ones (configuration) stay. */
+ * from pcase-defmacro forms, layouts from cl-defstruct forms, rx
+ * definitions); declared ones (configuration) stay. */
 void pcase_macros_begin_file(struct pcase_macros *m);
 
 /* Enable exactly the built-in families in mask (PCASE_MACROS_*). */
@@ -86,9 +87,21 @@ bool pcase_macros_tables_sorted(void);
 /* Learn from a definition form met in the input, in file order:
  * `(pcase-defmacro NAME ARGS [DOC] [(declare ...)] `TEMPLATE)` registers a
  * template; `(cl-defstruct NAME-OR-(NAME OPTIONS...) [DOC] SLOTS...)`
- * registers a layout.  Other forms, and pcase-defmacro bodies that are not
- * one template, are ignored (uses then report unknown-pattern).  Returns
- * true when something was registered.  Never records an error. */
+ * registers a layout; `(rx-define NAME [ARGS] RX)` an rx definition.
+ * Other forms, and pcase-defmacro bodies that are not one template, are
+ * ignored (uses then report unknown-pattern).  Returns true when something
+ * was registered.  Never records an error (a split input's parts learn
+ * the forms before them without reporting on them: see
+ * pcase_macros_check_definition). */
 bool pcase_macros_learn(struct expand_ctx *x, struct value *form);
+
+/* The error Emacs gives for a definition form pcase_macros_learn could not
+ * register (an rx-define with a bad name or argument list): recorded at
+ * the form; false then, true for every other form. */
+bool pcase_macros_check_definition(struct expand_ctx *x, struct value *form);
+
+/* The run's rx definitions (rx.h), for rx-let scopes and for definitions
+ * read from other files (rx_define_add).  Created with the table. */
+struct rx_env *pcase_macros_rx_env(struct expand_ctx *x);
 
 #endif

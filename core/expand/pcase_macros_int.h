@@ -49,6 +49,7 @@ struct pcase_macros {
     size_t n_st, cap_st;
     const struct value *cur_orig; /* pattern of the running expand call:
                                      where errors on generated forms point */
+    struct rx_env *rx;       /* rx-define / rx-let definitions (rx.h) */
 };
 
 /* A built-in macro: expand pattern (whose cdr is the proper list args),

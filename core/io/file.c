@@ -1,10 +1,10 @@
-/* file.c - whole-file input, atomic output, directory walking (file.h).
+/* file.c - whole-file input and directory walking (file.h).
  *
  * POSIX only.  Memory comes from the caller's arena; the only resources
  * held across calls are none: every descriptor and DIR handle is closed
  * before returning.
  */
-#include "file.h"
+#include "file_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -18,8 +18,7 @@
 
 #include "base/buf.h"
 
-/* "what: strerror(err)" in arena a. */
-static const char *errmsg(struct arena *a, const char *what, int err)
+const char *file_errmsg(struct arena *a, const char *what, int err)
 {
     struct buf b;
     buf_init(&b, a);
@@ -30,7 +29,7 @@ static const char *errmsg(struct arena *a, const char *what, int err)
 static bool fail(struct arena *a, struct file_data *out, const char *what,
                  int err)
 {
-    out->error = errmsg(a, what, err);
+    out->error = file_errmsg(a, what, err);
     return false;
 }
 
@@ -126,6 +125,9 @@ bool file_read(struct arena *a, const char *path, struct file_data *out)
         close(fd);
         return fail(a, out, "cannot read", err);
     }
+    if (S_ISREG(st.st_mode))
+        out->stamp = (struct file_stamp){true, st.st_dev, st.st_ino, st.st_size,
+                                         st.st_mtim};
     errno = 0;
     struct reading r = {a, f, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, out};
     bool ok = guarded(a, reading_run, reading_close, &r);
@@ -156,86 +158,6 @@ size_t file_size(const char *path)
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
         return 0;
     return (uintmax_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
-}
-
-/* ---- atomic write ---- */
-
-/* Write all n bytes to fd, retrying short writes. */
-static bool write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-/* Create a new temporary beside path; *tmp gets its name.  The name
- * starts with "." so a concurrent DIR walk skips it. */
-static int create_temp(struct arena *a, const char *path, int mode,
-                       const char **tmp)
-{
-    const char *slash = strrchr(path, '/');
-    int dir_len = slash ? (int)(slash - path + 1) : 0;
-    for (unsigned k = 0; k < 100; k++) {
-        struct buf b;
-        buf_init(&b, a);
-        buf_printf(&b, "%.*s.%s.%ld-%u.tmp", dir_len, path,
-                   slash ? slash + 1 : path, (long)getpid(), k);
-        *tmp = buf_cstr(&b);
-        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    errno = EEXIST;
-    return -1;
-}
-
-/* Fill and close the temporary; keep the target's permission bits.
- * A file that replaces an existing one is flushed to disk before the
- * rename, so a crash cannot leave the old contents lost and the new ones
- * not yet written.  A new file has no old contents to lose (its input
- * still exists), and flushing each of the files of a whole tree written
- * to a fresh --out-dir took most of that run's time. */
-static bool fill_temp(int fd, const void *data, size_t len,
-                      const struct stat *old)
-{
-    bool ok = write_all(fd, data, len) &&
-              (!old || (fchmod(fd, old->st_mode & 07777) == 0 && fsync(fd) == 0));
-    int err = errno;
-    if (close(fd) != 0 && ok)
-        return false;
-    errno = err;
-    return ok;
-}
-
-bool file_write_atomic(struct arena *a, const char *path, const void *data,
-                       size_t len, const char **error)
-{
-    struct stat st;
-    bool exists = stat(path, &st) == 0;
-    /* Write through a symbolic link, so the link stays a link. */
-    char resolved[PATH_MAX]; /* not malloc'd: the arena may jump out below */
-    char *real = exists ? realpath(path, resolved) : NULL;
-    const char *target = real ? arena_strndup(a, real, strlen(real)) : path;
-    const char *tmp;
-    int fd = create_temp(a, target, exists ? 0600 : 0666, &tmp);
-    if (fd < 0) {
-        *error = errmsg(a, "cannot create temporary file", errno);
-        return false;
-    }
-    if (!fill_temp(fd, data, len, exists ? &st : NULL) ||
-        rename(tmp, target) != 0) {
-        *error = errmsg(a, "cannot write", errno);
-        unlink(tmp);
-        return false;
-    }
-    return true;
 }
 
 /* ---- directory walk ---- */

@@ -195,6 +195,8 @@ static const struct head heads[] = {
     {"prog2", &sp_code},
     {"progn", &sp_code},
     {"quote", &sp_quote},
+    {"rx-define", &sp_quote},
+    {"rx-let", &sp_two_data},
     {"save-current-buffer", &sp_code},
     {"save-excursion", &sp_code},
     {"save-restriction", &sp_code},
@@ -323,6 +325,7 @@ struct frame {
     bool at_tail;             /* the pending child replaces the list's tail */
     bool done_tail;           /* the tail was handled as a template unquote */
     bool copying;             /* a child changed: the spine is being copied */
+    bool scope;               /* visit said WALK_SCOPE: call leave when done */
     struct value *head, *last;/* list copy so far (head NULL while empty) */
     struct value **items;     /* vector copy (NULL until a change) */
     struct value *tortoise;   /* Brent's check: a spine that loops (#1#) */
@@ -542,7 +545,8 @@ static int enter_code(struct state *s, struct value *v, struct value **out)
         int row = value_sym_row(h, VALUE_ROW_WALK, head_row);
         sp = row >= 0 ? heads[row].spec : &sp_headed;
     }
-    return pushed(s, v, sp, 1, R_CODE);
+    push(s, v, sp, 1, R_CODE)->scope = st == WALK_SCOPE;
+    return E_PUSHED;
 }
 
 /* An element of a backquote template at nesting level `level`.  Only
@@ -711,11 +715,22 @@ static struct value *next_element(struct state *s, struct frame *f,
     return value_car(f->cur);
 }
 
+/* The walk stops early: leave the open scopes, innermost first. */
+static struct value *stop(struct state *s)
+{
+    while (s->n > 0) {
+        struct frame *f = &s->stack[--s->n];
+        if (f->scope)
+            s->w->leave(s->w, f->orig);
+    }
+    return NULL;
+}
+
 static struct value *too_deep(struct state *s, struct value *at)
 {
     s->w->too_deep = true;
     s->w->deep_at = at;
-    return NULL;
+    return stop(s);
 }
 
 /* Drive the frames until the stack is empty; e and r: how the root
@@ -736,6 +751,8 @@ static struct value *run(struct state *s, int e, struct value *r)
             return too_deep(s, f->orig);
         if (!elem) {
             r = finish(s, f);
+            if (f->scope)
+                s->w->leave(s->w, f->orig);
             s->n--;
             e = E_DONE;
             pending = true;
@@ -744,7 +761,7 @@ static struct value *run(struct state *s, int e, struct value *r)
         e = enter(s, elem, role, f, &r);
         pending = true;
         if (e == E_ABORT)
-            return NULL;
+            return stop(s);
         if (e == E_PUSHED) {
             pending = false;
             if (s->n > limit)

@@ -326,6 +326,22 @@ static void test_rx(void **state)
                  "t.el:1:17: error: rx pattern: literal, regexp and eval need "
                  "constant arguments here (Emacs 30 signals an error while "
                  "expanding) [malformed-pattern]\n");
+    /* rx-to-string sees rx-define's names, not rx-let's (only the rx
+     * macro and the rx pattern read those) */
+    const char *text = "(rx-define cs-g \"g\")\n"
+                       "(rx-let ((cs-l \"l\")) (cond* ((match* (rx (seq cs-g cs-l)) s) 1)))\n"
+                       "(cond* ((match* (rx (seq \"x\" cs-g)) s) 1))";
+    struct arena *a = support_arena();
+    struct support_run r;
+    support_run_text(&r, a, text, strlen(text), true);
+    assert_false(r.failed);
+    assert_string_equal(support_run_compact(&r, 1),
+                        "(rx-let ((cs-l \"l\")) (let ((pcx--d0 s)) (if (string-match "
+                        "(concat (rx-to-string '(seq cs-g cs-l) t) \"\\\\'\") pcx--d0) "
+                        "1)))");
+    assert_string_equal(support_run_compact(&r, 2),
+                        "(let ((pcx--d0 s)) (if (string-match \"xg\\\\'\" pcx--d0) 1))");
+    arena_free(a);
 }
 
 /* Shapes that matter beyond the value: the datum is bound once and only

@@ -206,6 +206,32 @@ static void test_shapes(void **state)
     arena_free(a);
 }
 
+static void keep_going(struct support_run *r)
+{
+    r->x.keep_going = true;
+}
+
+/* An rx-let Emacs refuses is an error at its bad binding and is kept as
+ * written (Emacs expands nothing in it); with --keep-going the forms
+ * around it are still expanded. */
+static void test_rx_let_refused(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    const char *text = "(progn (rx-let ((bad)) (pcase s ((rx \"a\") 1))) "
+                       "(rx-let ((ok \"b\")) (pcase s ((rx ok) 2))))";
+    struct support_run *r = ARENA_NEW(a, struct support_run);
+    support_run_setup(r, a, text, strlen(text), true, keep_going);
+    assert_string_equal(support_run_diags(r, "t.el"),
+                        "t.el:1:17: error: Bad `rx' definition of bad: nil "
+                        "[malformed-pattern]\n");
+    assert_string_equal(support_run_compact(r, 0),
+                        "(progn (rx-let ((bad)) (pcase s ((rx \"a\") 1))) "
+                        "(rx-let ((ok \"b\")) (if (stringp s) (if (string-match \"b\" s) "
+                        "2))))");
+    arena_free(a);
+}
+
 static const char *and_of_ors(struct arena *a, int k)
 {
     struct buf b;
@@ -562,6 +588,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_rx_let_refused),
         cmocka_unit_test(test_linear_growth),
         cmocka_unit_test(test_deep_and_wide),
         cmocka_unit_test(test_out_of_memory),
