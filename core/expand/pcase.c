@@ -109,6 +109,9 @@ struct bind {
     bool exp_user;          /* exp is user code */
     struct value *cell;     /* the binding as written (positions) */
     struct value *scope;    /* where its variables may be used, or NULL */
+    struct value *written;  /* --explain: what exp (a temporary) holds, as
+                               written, or NULL */
+    const char *note;       /* --explain: how that is evaluated */
 };
 
 /* (let* ((PAT EXP)) FORMS...), merged into FORMS when that is a let* this
@@ -147,7 +150,10 @@ static struct value *let_star(struct pcase_run *c, struct bind *b, size_t n, str
                                    .kind = EMIT_BODY, .scope = b[i].scope};
         cl[1].dontcare = true;
         cl[1].body = c->L->nil;
+        c->written = b[i].written;
+        c->written_note = b[i].note;
         struct value *f = pcase_compile(c, b[i].exp, b[i].exp_user, cl, 2, NULL);
+        c->written = NULL;
         if (!f)
             return NULL;
         forms = cons(c, f, c->L->nil);
@@ -180,7 +186,7 @@ static struct bind *bindings(struct pcase_run *c, struct value *list, struct val
             return NULL;
         }
         b[i] = (struct bind){value_car(e), nth(c, e, 1), true, e,
-                             cons(c, value_cdr(l), body)};
+                             cons(c, value_cdr(l), body), NULL, NULL};
     }
     return b;
 }
@@ -330,7 +336,9 @@ static struct value *h_let(struct pcase_run *c, struct value *form)
             bool wild = var->kind == VK_SYMBOL;
             var = expand_gensym(c->x, wild ? "_" : "x");
             if (!wild)
-                m[--k] = (struct bind){b[i].pat, var, false, b[i].cell, value_cdr(form)};
+                m[--k] = (struct bind){b[i].pat, var, false, b[i].cell, value_cdr(form),
+                                       b[i].exp, "evaluated once, before the other "
+                                       "bindings' patterns; called VAL below"};
         }
         *tail = cons(c, lisp_listv(c->L, var, exp, NULL), c->L->nil);
         tail = &(*tail)->u.cons.cdr;
@@ -354,7 +362,8 @@ static struct value *h_dolist(struct pcase_run *c, struct value *form)
         forms = code_list(c, body);
     } else {
         var = expand_gensym(c->x, "x");
-        struct bind b = {pat, var, false, spec, body};
+        struct bind b = {pat, var, false, spec, body, nth(c, spec, 1),
+                         "a list: each of its elements in turn is called VAL below"};
         forms = code_list(c, body);
         forms = forms ? let_star(c, &b, 1, forms) : NULL;
     }
@@ -423,19 +432,30 @@ static bool decl_form(struct value *body)
            is_named(h, "interactive") || is_named(h, "cl-declare");
 }
 
+/* --explain's words for the subject of pcase-lambda's argument n. */
+static const char *arg_note(struct pcase_run *c, size_t n)
+{
+    struct buf b;
+    buf_init(&b, c->L->a);
+    buf_printf(&b, "argument %zu of the function, called VAL below", n);
+    return buf_cstr(&b);
+}
+
 static struct value *h_lambda(struct pcase_run *c, struct value *form)
 {
     struct value *args = nth(c, form, 1), *body = value_cdr(value_cdr(form));
-    size_t n, k = 0;
+    size_t n, k = 0, pos = 0;
     if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list", &n))
         return arity(c, form, "(pcase-lambda ARGS BODY...) needs ARGS");
     struct bind *b = ARENA_NEWN(c->L->a, struct bind, n + 1);
     struct value *out = c->L->nil, **tail = &out;
     for (struct value *l = args; l->kind == VK_CONS; l = value_cdr(l)) {
         struct value *a = value_car(l);
+        pos++;
         if (a->kind != VK_SYMBOL) {
             struct value *t = expand_gensym(c->x, "arg");
-            b[k++] = (struct bind){a, t, false, l, body};
+            b[k] = (struct bind){a, t, false, l, body, t, arg_note(c, pos)};
+            k++;
             a = t;
         }
         *tail = cons(c, a, c->L->nil);
@@ -549,7 +569,7 @@ struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
     struct pcase_run c;
     pcase_init(&c, x, pattern);
     /* no unused-variable check: cond* decides what its rest clauses use */
-    struct bind b = {pattern, value_expr, true, NULL, NULL};
+    struct bind b = {pattern, value_expr, true, NULL, NULL, NULL, NULL};
     struct value *forms = let_star(&c, &b, 1, body);
     return forms && !c.failed ? progn(&c, forms) : NULL;
 }

@@ -48,6 +48,12 @@ void pcase_explain_section(struct pcase_run *c, struct memo_ctx *m, const struct
     sec->kind = destructure ? EXPLAIN_DESTRUCTURE : EXPLAIN_MATCH;
     sec->head = head_name(c);
     explain_subject(m, sec, root, subject);
+    if (c->written) { /* a temporary of the form's own: say what it holds */
+        /* pcase-lambda's argument has no text: its note says which */
+        sec->subject = c->written == subject ? "(an argument)" : explain_show(c->L, c->written);
+        sec->subject_note = c->written_note;
+        sec->name = "VAL";
+    }
     sec->clauses = ARENA_NEWN(c->L->a, struct explain_clause, n + 1);
     for (size_t i = 0; i < n; i++) {
         if (cl[i].dontcare || cl[i].dontwarn)

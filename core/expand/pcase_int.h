@@ -70,6 +70,9 @@ struct pcase_run {
     struct witness_result no_match; /* a value reaching clause `describe'
                                    (WITNESS_NONE when it has no leaf) */
     struct pcase_explain_out *explain; /* --explain: sections go there */
+    struct value *written;      /* --explain: the value a temporary subject
+                                   holds, as written (pcase-let, -dolist) */
+    const char *written_note;   /* how that is evaluated */
     bool failed;                /* an error was recorded */
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised

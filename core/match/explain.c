@@ -450,7 +450,8 @@ void explain_clause(struct memo_ctx *m, const struct explain_section *sec,
                     struct explain_clause *cl)
 {
     struct lisp *L = m->L;
-    struct name n = {sec->name, root->temp ? intern_cstr(L, "VAL") : root->expr, NULL, NULL, 0};
+    bool val = root->temp || !strcmp(sec->name, "VAL");
+    struct name n = {sec->name, val ? intern_cstr(L, "VAL") : root->expr, NULL, NULL, 0};
     struct walk w = {m, L, {NULL, 0, 0}, NULL, 0, 0};
     walk_pat(&w, p, &n);
     cl->when = w.when.s;
