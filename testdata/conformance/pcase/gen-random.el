@@ -78,9 +78,9 @@
 
 (defun pcx-gen--run (form)
   "Emacs's value and log for FORM, or nil when Emacs cannot expand it."
-  (pcx-reset)
   (let ((exp (condition-case nil (macroexpand-all (car (read-from-string form)))
                (error 'refused))))
+    (pcx-reset)
     (unless (eq exp 'refused)
       (let ((v (condition-case err (prin1-to-string (eval exp t))
                  (error (format "ERROR:%S" err)))))

@@ -21,13 +21,18 @@
 
 (defun pcx-run--eval (text full-error)
   "Evaluate TEXT: (RESULT . LOG).  FULL-ERROR: show the whole error."
-  (if (fboundp 'pcx-reset) (funcall 'pcx-reset) (setq pcx-log nil))
-  (let ((result (condition-case err
-                    (prin1-to-string
-                     (eval (macroexpand-all (car (read-from-string text))) t))
-                  (error (if full-error
-                             (format "ERROR:%S" err)
-                           (format "ERROR:%s" (car err)))))))
+  (let* ((code (condition-case err
+                   (list 'ok (macroexpand-all (car (read-from-string text))))
+                 (error (list 'err err))))
+         (result (progn
+                   (if (fboundp 'pcx-reset) (funcall 'pcx-reset) (setq pcx-log nil))
+                   (condition-case err
+                       (if (eq (car code) 'err)
+                           (signal (car (cadr code)) (cdr (cadr code)))
+                         (prin1-to-string (eval (cadr code) t)))
+                     (error (if full-error
+                                (format "ERROR:%S" err)
+                              (format "ERROR:%s" (car err))))))))
     (cons result (prin1-to-string (reverse pcx-log)))))
 
 (defun pcx-run--diags-ok (want diags)
