@@ -70,7 +70,7 @@ static bool keywordp(const struct value *v)
            && v->u.sym.name[0] == ':';
 }
 
-/* (KEY PAT [DEFAULT]) -> (app (map-elt _ KEY [DEFAULT]) PAT). */
+/* (KEY PAT [DEFAULT]) -> (app (map-elt _ KEY DEFAULT) PAT), DEFAULT nil if absent. */
 static struct value *map_pair(struct expand_ctx *x, struct value *elt)
 {
     size_t n;
@@ -85,10 +85,8 @@ static struct value *map_pair(struct expand_ctx *x, struct value *elt)
         expand_diag(x, DIAG_WARNING, pm_at(x, def, elt), "map-default-ignored",
                     "map pattern DEFAULT %s is honoured as in Emacs 30; Emacs "
                     "28.2 ignores it", pm_show(x, def));
-    struct value *fun = lisp_nilp(x->L, def)
-                            ? call_(x, "map-elt", v[0], NULL)
-                            : call_(x, "map-elt", v[0], def);
-    return pm_app(x, fun, v[1]);
+    /* Emacs 30.1's map.el passes DEFAULT even when it is absent: nil */
+    return pm_app(x, call_(x, "map-elt", v[0], def), v[1]);
 }
 
 static struct value *map_elt(struct expand_ctx *x, struct value *elt)

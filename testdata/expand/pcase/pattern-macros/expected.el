@@ -4,7 +4,7 @@
     (let* ((pcx--x0 (seq--elt-safe x 1)) (pcx--x1 (seq--elt-safe x 0)))
       (let ((b pcx--x0) (a pcx--x1)) (list a b))))
    ((mapp x)
-    (let* ((pcx--x2 (map-elt x :k)) (pcx--x3 (map-elt x 'id)))
+    (let* ((pcx--x2 (map-elt x :k)) (pcx--x3 (map-elt x 'id nil)))
       (let ((k pcx--x2) (i pcx--x3)) (list k i))))
    ((stringp x)
     (let* ((pcx--x4 (funcall #'(lambda (s)
