@@ -6,6 +6,7 @@
  */
 #include "match/know.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Emacs 30.1 computes exclusivity from its built-in type hierarchy
@@ -97,21 +98,17 @@ static const struct {
  * special-form-p is not exclusive (see above). */
 static const char *const true_on_special_symbols[] = {"fboundp", "symbolp"};
 
+static int name_cmp(const void *key, const void *row)
+{
+    return strcmp(key, *(const char *const *)row);
+}
+
 /* Row of the predicate named name in pred_sets, or -1. */
 static long pred_row(const char *name)
 {
-    size_t lo = 0, hi = N_PREDS;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = strcmp(name, pred_sets[mid].name);
-        if (c == 0)
-            return (long)mid;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return -1;
+    const void *row = bsearch(name, pred_sets, N_PREDS, sizeof *pred_sets, name_cmp);
+    return row ? (long)((const char *)row - (const char *)pred_sets) / (long)sizeof *pred_sets
+               : -1;
 }
 
 static bool names_special_symbols(const char *a, const char *b)

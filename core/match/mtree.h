@@ -200,7 +200,9 @@ static inline bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
 }
 
 /* mt with every leaf (s . (app fun P)) replaced by the match tree of P on
- * n.  NULL when the depth guard trips. */
+ * n, and every leaf (s . 'C) refined through n as Emacs 30.1 does when
+ * the call (fun C) can be made while compiling (match/fold, pcase.md
+ * 3.7).  NULL when the depth guard trips. */
 const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
                                     const struct subj *s,
                                     const struct pat_val *fun,

@@ -20,6 +20,7 @@
 #include "lisp/print.h"
 #include "match/dump.h"
 #include "match/emit.h"
+#include "match/fold.h"
 #include "match/know.h"
 #include "syntax/read.h"
 
@@ -274,6 +275,94 @@ static void app_sharing_and_skipping(void **state)
     assert_non_null(strstr(t, "let $1 = (g x)"));
     assert_non_null(strstr(t, "use $1"));
     assert_null(strstr(t, "(f "));
+    arena_free(f->a);
+}
+
+/* fold_call's answer for FUN on ARG (both read), printed, or "fails". */
+static const char *folded(struct match_fx *f, const char *fun, const char *arg)
+{
+    struct value *out;
+    if (!fold_call(f->L, rd(f, fun), rd(f, arg), &out))
+        return "fails";
+    struct buf b;
+    buf_init(&b, f->a);
+    struct print_opts o = print_opts_compact();
+    print_value(f->L, &b, out, &o);
+    return buf_cstr(&b);
+}
+
+/* The calls Emacs 30.1 makes on constants while compiling: built-ins of
+ * the table as Emacs computes them (errors fail), lambdas of constants,
+ * their argument and those built-ins; anything else fails. */
+static void fold_calls(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    assert_int_equal(fold_check_table(), -1);
+    assert_string_equal(folded(f, "car", "(a . b)"), "a");
+    assert_string_equal(folded(f, "car", "nil"), "nil");
+    assert_string_equal(folded(f, "car", "\"s\""), "fails");
+    assert_string_equal(folded(f, "car-safe", "\"s\""), "nil");
+    assert_string_equal(folded(f, "cadr", "(1 2)"), "2");
+    assert_string_equal(folded(f, "length", "(1 2 3)"), "3");
+    assert_string_equal(folded(f, "length", "(1 . 2)"), "fails");
+    assert_string_equal(folded(f, "length", "\"\u00e9t\u00e9\""), "3");
+    assert_string_equal(folded(f, "length", "[a b]"), "2");
+    assert_string_equal(folded(f, "length", "a"), "fails");
+    assert_string_equal(folded(f, "type-of", "1.5"), "float");
+    assert_string_equal(folded(f, "type-of", "#s(point 1 2)"), "point");
+    assert_string_equal(folded(f, "symbol-name", "foo"), "\"foo\"");
+    assert_string_equal(folded(f, "symbol-name", "5"), "fails");
+    assert_string_equal(folded(f, "keywordp", ":k"), "t");
+    assert_string_equal(folded(f, "natnump", "-1"), "nil");
+    assert_string_equal(folded(f, "nth", "(1 2)"), "fails"); /* one argument */
+    assert_string_equal(folded(f, "user-function", "1"), "fails");
+    assert_string_equal(folded(f, "(nth 1)", "(1 2)"), "fails"); /* not a function */
+    assert_string_equal(folded(f, "(lambda (_) 'k)", "1"), "k");
+    assert_string_equal(folded(f, "(lambda (x) (cons x (nth 1 '(a b))))", "1"), "(1 . b)");
+    assert_string_equal(folded(f, "(lambda (&rest r) r)", "1"), "(1)");
+    assert_string_equal(folded(f, "(lambda (&optional a b) (list a b))", "1"), "(1 nil)");
+    assert_string_equal(folded(f, "(lambda () 1)", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (a b) 1)", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (_) outer)", "1"), "fails"); /* unbound */
+    assert_string_equal(folded(f, "(lambda (_) (tick 1))", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (_) (if _ 1 2))", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (_))", "1"), "nil");
+    arena_free(f->a);
+}
+
+/* Emacs 30.1 refines a later constant through an app on its subject:
+ * the call is then made (its result is tested), and a cons constant is
+ * tested by parts, so that '(nil) matches any non-cons through car-safe
+ * and cdr-safe (as in Emacs).  A call that fails leaves the constant. */
+static void app_refines_later_constants(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *p[2] = {AND2(f, A(f, "car-safe", pat_any(&f->m)), P(f, "p")),
+                              Q(f, "(nil)")};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: let $1 = (car-safe x) -> n1\n"
+                        "n1: if (p x) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: if (null $1) then n4 else n7\n"
+                        "n4: let $2 = (cdr-safe x) -> n5\n"
+                        "n5: if (null $2) then n6 else n7\n"
+                        "n6: clause 1 []\n"
+                        "n7: fail\n");
+    const struct pat *q[2] = {AND2(f, A(f, "length", pat_any(&f->m)), P(f, "p")),
+                              Q(f, "(1 . 2)")};
+    assert_null(strstr(dtree_text(f, q, 2), "length"));
+    const struct pat *r[2] = {AND2(f, A(f, "length", pat_any(&f->m)), P(f, "p")),
+                              Q(f, "(1 2)")};
+    assert_string_equal(dtree_text(f, r, 2),
+                        "n0: let $1 = (length x) -> n1\n"
+                        "n1: if (p x) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: if (eql $1 2) then n4 else n6\n"
+                        "n4: if (equal x '(1 2)) then n5 else n6\n"
+                        "n5: clause 1 []\n"
+                        "n6: fail\n");
     arena_free(f->a);
 }
 
@@ -732,6 +821,8 @@ int main(void)
         cmocka_unit_test(not_swaps_outcomes),
         cmocka_unit_test(or_of_constants),
         cmocka_unit_test(app_sharing_and_skipping),
+        cmocka_unit_test(fold_calls),
+        cmocka_unit_test(app_refines_later_constants),
         cmocka_unit_test(leaves_sort_their_bindings),
         cmocka_unit_test(app_generations),
         cmocka_unit_test(repeated_variable_is_eql),

@@ -460,8 +460,18 @@ many tuples as the longest pool has values, or COUNT when given."
 (defvar pcxc--tuple nil "The input tuple of the current evaluation.")
 (defvar pcxc--index 0 "The number of the current input tuple.")
 
+(defvar pcxc--running nil
+  "Non-nil while a case is evaluated (`pcxc-run').")
+
 (defun pcxc-note (name args)
-  "Record a call of NAME with ARGS; signal `pcxc-budget' past the budget."
+  "Record a call of NAME with ARGS; signal `pcxc-budget' past the budget.
+Outside an evaluation, signal an error: Emacs 30 calls an `app' function
+on the constants of later clauses while it compiles a pcase (pcase.md
+3.7), and the harness's functions stand for a file's own functions,
+which are not defined while the file is compiled, so such a call fails
+and Emacs does not refine the clause (as pcexpand assumes)."
+  (unless pcxc--running
+    (error "%s is not defined while the code is compiled" name))
   (setq pcxc--calls (1+ pcxc--calls))
   (when (> pcxc--calls pcxc-call-budget)
     (signal 'pcxc-budget nil))
@@ -726,7 +736,8 @@ itself runs while the stubs are installed."
       (pcxc--install (car env))
       (unwind-protect
           (setq outcome (condition-case err
-                            (list 'ok (apply fn args))
+                            (let ((pcxc--running t))
+                              (list 'ok (apply fn args)))
                           (t (list 'err err))))
         (pcxc--uninstall)))
     (list (pcxc-abs outcome) (reverse pcxc--log))))

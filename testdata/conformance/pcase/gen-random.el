@@ -82,7 +82,8 @@
                (error 'refused))))
     (pcx-reset)
     (unless (eq exp 'refused)
-      (let ((v (condition-case err (prin1-to-string (eval exp t))
+      (let ((v (condition-case err (let ((pcx-running t))
+                                     (prin1-to-string (eval exp t)))
                  (error (format "ERROR:%S" err)))))
         (list v (prin1-to-string (reverse pcx-log)))))))
 

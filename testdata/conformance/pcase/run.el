@@ -29,7 +29,8 @@
                    (condition-case err
                        (if (eq (car code) 'err)
                            (signal (car (cadr code)) (cdr (cadr code)))
-                         (prin1-to-string (eval (cadr code) t)))
+                         (let ((pcx-running t))
+                           (prin1-to-string (eval (cadr code) t))))
                      (error (if full-error
                                 (format "ERROR:%S" err)
                               (format "ERROR:%s" (car err))))))))
