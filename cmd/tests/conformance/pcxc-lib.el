@@ -63,7 +63,8 @@ stubs are installed, so they must never be stubbed.")
           "\\|buffer-list\\|\\`sxhash-eq\\|locale\\|documentation\\|\\`kbd\\'"
           "\\|interactive-p\\|recursion-depth\\|prefix-numeric\\|\\`file-"
           "\\|keymap\\|current-\\(global\\|local\\|minor\\)"
-          "\\|\\`make-\\(list\\|string\\|vector\\|bool-vector\\)\\'")
+          "\\|\\`make-\\(list\\|string\\|vector\\|bool-vector\\)\\'"
+          "\\|\\`number-sequence\\'")
   "Side-effect-free functions that are stubbed like unknown functions:
 they read a changing world, or allocate as much as an argument says
 (a subject can be a bignum).")
@@ -115,6 +116,13 @@ marks, so this runs again whenever `load-history' has grown."
     (setq comp-enable-subr-trampolines nil))
   (when (boundp 'native-comp-deferred-compilation)
     (setq native-comp-deferred-compilation nil))
+  ;; Evaluating a lambda, Emacs 30's interpreter trims the closure's
+  ;; environment by expanding and analysing its body then and there
+  ;; (cconv-make-interpreted-closure): it would call functions a case has
+  ;; stubbed (function-get, delete-dups, the form's own cconv-...) and log
+  ;; calls compiled code never makes.  Closures keep their whole
+  ;; environment instead, which changes no result.
+  (setq internal-make-interpreted-closure-function nil)
   (setq max-lisp-eval-depth (max max-lisp-eval-depth 3000)
         max-specpdl-size (max max-specpdl-size 6000))
   (pcxc--collect-real-functions)
@@ -748,7 +756,8 @@ Returns (ok FUNCTION CODE) or (expand-error MESSAGE)."
   (pcxc--strip-facts)
   (let ((whole (cl-subst form 'pcxc-hole wrapper)))
     (condition-case err
-        (let ((code (let ((inhibit-message t)) (macroexpand-all whole))))
+        (let ((code (let ((inhibit-message t) (lexical-binding lexical))
+                      (macroexpand-all whole))))
           (list 'ok (eval code lexical) code))
       (error (list 'expand-error (error-message-string err))))))
 
