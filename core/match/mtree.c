@@ -121,7 +121,7 @@ static inline __attribute__((always_inline)) void summarise(struct mtree *t)
 {
     const struct memo_list *items = t->items;
     t->subjects = t->kind == MT_LEAF ? t->s->bit : 0;
-    t->degenerate = t->kind == MT_OR && (!items || !items->cdr);
+    t->degenerate = (t->kind == MT_OR || t->kind == MT_AND) && (!items || !items->cdr);
     t->rebuilt_same = (t->kind == MT_AND || t->kind == MT_OR) && items && items->cdr;
     for (const struct memo_list *l = items; l; l = l->cdr) {
         const struct mtree *k = (const struct mtree *)l->car;

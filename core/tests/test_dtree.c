@@ -366,6 +366,34 @@ static void app_refines_later_constants(void **state)
     arena_free(f->a);
 }
 
+/* Emacs rebuilds every and/or of a remaining branch at each test: an
+ * empty `and' succeeds, and a succeeding alternative absorbs its `or',
+ * with the bindings of the others; a one-item `and' is unwrapped, so that
+ * its constant joins the constants of its `or'. */
+static void remaining_branches_are_rebuilt(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *vb[1] = {V(f, "b")};
+    const struct pat *p[2] = {Q(f, "-1"),
+                              OR2(f, pat_and(&f->m, vb, 1), pat_and(&f->m, NULL, 0))};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: if (eql x -1) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: clause 1 []\n");
+    const struct pat *qa[1] = {Q(f, "a")};
+    const struct pat *alts[3] = {pat_and(&f->m, qa, 1), G(f, "(g)"), Q(f, "b")};
+    const struct pat *q[2] = {Q(f, "1"), pat_or(&f->m, alts, 3)};
+    assert_string_equal(dtree_text(f, q, 2),
+                        "n0: if (eql x 1) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: if (memq x '(b a)) then n3 else n4\n"
+                        "n3: clause 1 []\n"
+                        "n4: if (g) then n3 else n5\n"
+                        "n5: fail\n");
+    arena_free(f->a);
+}
+
 /* A leaf lists its bindings by name creation, whatever order they were
  * bound in, and both ways through an `or' end at that one leaf. */
 static void leaves_sort_their_bindings(void **state)
@@ -823,6 +851,7 @@ int main(void)
         cmocka_unit_test(app_sharing_and_skipping),
         cmocka_unit_test(fold_calls),
         cmocka_unit_test(app_refines_later_constants),
+        cmocka_unit_test(remaining_branches_are_rebuilt),
         cmocka_unit_test(leaves_sort_their_bindings),
         cmocka_unit_test(app_generations),
         cmocka_unit_test(repeated_variable_is_eql),
