@@ -360,10 +360,12 @@ static struct memo_list *sorted_vars(struct dt *d, const struct memo_list *vars)
 
 static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list *vars)
 {
-    if (vars && !vars->sorted)
-        vars->sorted = sorted_vars(d, vars);
-    return make_node(d, DN_LEAF, NULL, NULL, NULL, NULL, clause,
-                     vars ? vars->sorted : NULL);
+    if (vars && !d->m->ordered_leaves) {
+        if (!vars->sorted)
+            vars->sorted = sorted_vars(d, vars);
+        vars = vars->sorted;
+    }
+    return make_node(d, DN_LEAF, NULL, NULL, NULL, NULL, clause, vars);
 }
 
 /* ---- splitting the remaining branches --------------------------------- */
@@ -1086,6 +1088,12 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
 const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
                                  size_t *n)
 {
+    return dtree_visit_order(m, root, n, false);
+}
+
+const struct dnode **dtree_visit_order(struct memo_ctx *m, const struct dnode *root,
+                                       size_t *n, bool else_first)
+{
     uint32_t epoch = memo_epoch(m);
     size_t cap = 64, top = 0, cap_out = 64;
     const struct dnode **st = ARENA_NEWN(m->a, const struct dnode *, cap);
@@ -1106,10 +1114,12 @@ const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
             st = arena_grow(m->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
             cap *= 2;
         }
-        if (x->els)
-            st[top++] = x->els;
-        if (x->then)
-            st[top++] = x->then;
+        const struct dnode *second = else_first ? x->then : x->els;
+        const struct dnode *first = else_first ? x->els : x->then;
+        if (second)
+            st[top++] = second;
+        if (first)
+            st[top++] = first;
     }
     return out;
 }
