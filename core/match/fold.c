@@ -12,6 +12,7 @@
  */
 #include "match/fold.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,59 @@ static bool f_length(struct lisp *L, struct value **a, size_t n, struct value **
     return true;
 }
 
+/* (1+ N) when up, else (1- N), for any integer or float: integers are
+ * stepped in decimal (those beyond 64 bits are kept in decimal). */
+static bool step_number(struct lisp *L, const struct value *v, bool up, struct value **out)
+{
+    if (v->kind == VK_FLOAT) {
+        *out = value_float(L->a, v->u.f + (up ? 1.0 : -1.0));
+        return true;
+    }
+    char small[24];
+    const char *mag;
+    bool neg;
+    if (v->kind == VK_INT) {
+        neg = v->u.i < 0;
+        snprintf(small, sizeof small, "%llu",
+                 neg ? (unsigned long long)(-(v->u.i + 1)) + 1u : (unsigned long long)v->u.i);
+        mag = small;
+    } else if (v->kind == VK_BIGNUM) {
+        neg = v->u.big.neg;
+        mag = v->u.big.digits;
+    } else {
+        return false;
+    }
+    /* the magnitude grows when the step moves away from zero */
+    bool grow = up != neg || !strcmp(mag, "0");
+    size_t n = strlen(mag);
+    char *d = arena_alloc(L->a, n + 2);
+    d[0] = '0';
+    memcpy(d + 1, mag, n + 1);
+    for (size_t i = n; ; i--) {
+        if (grow ? d[i] != '9' : d[i] != '0') {
+            d[i] = (char)(d[i] + (grow ? 1 : -1));
+            break;
+        }
+        d[i] = grow ? '0' : '9';
+    }
+    if (!strcmp(mag, "0"))
+        neg = !up; /* 0 steps to 1 or -1 */
+    *out = value_integer_from_decimal(L->a, d, n + 1, neg && strspn(d, "0") <= n);
+    return true;
+}
+
+static bool f_add1(struct lisp *L, struct value **a, size_t n, struct value **out)
+{
+    (void)n;
+    return step_number(L, a[0], true, out);
+}
+
+static bool f_sub1(struct lisp *L, struct value **a, size_t n, struct value **out)
+{
+    (void)n;
+    return step_number(L, a[0], false, out);
+}
+
 static bool f_identity(struct lisp *L, struct value **a, size_t n, struct value **out)
 {
     (void)L;
@@ -319,6 +373,8 @@ static const struct {
     builtin_fn *fn;
     enum type_q q;
 } builtins[] = {
+    {"1+", 1, 1, f_add1, 0},
+    {"1-", 1, 1, f_sub1, 0},
     {"arrayp", 1, 1, NULL, TQ_ARRAY},
     {"atom", 1, 1, NULL, TQ_ATOM},
     {"bignump", 1, 1, NULL, TQ_BIGNUM},

@@ -316,6 +316,17 @@ static void fold_calls(void **state)
     assert_string_equal(folded(f, "keywordp", ":k"), "t");
     assert_string_equal(folded(f, "natnump", "-1"), "nil");
     assert_string_equal(folded(f, "nth", "(1 2)"), "fails"); /* one argument */
+    assert_string_equal(folded(f, "1+", "42"), "43");
+    assert_string_equal(folded(f, "1+", "-1"), "0");
+    assert_string_equal(folded(f, "1-", "0"), "-1");
+    assert_string_equal(folded(f, "1-", "-9"), "-10");
+    assert_string_equal(folded(f, "1+", "1.5"), "2.5");
+    assert_string_equal(folded(f, "1+", "9223372036854775807"), "9223372036854775808");
+    assert_string_equal(folded(f, "1-", "-9223372036854775808"), "-9223372036854775809");
+    assert_string_equal(folded(f, "1+", "-9223372036854775809"), "-9223372036854775808");
+    assert_string_equal(folded(f, "1+", "1180591620717411303424"), "1180591620717411303425");
+    assert_string_equal(folded(f, "1-", "1180591620717411303424"), "1180591620717411303423");
+    assert_string_equal(folded(f, "1+", "t"), "fails");
     assert_string_equal(folded(f, "user-function", "1"), "fails");
     assert_string_equal(folded(f, "(nth 1)", "(1 2)"), "fails"); /* not a function */
     assert_string_equal(folded(f, "(lambda (_) 'k)", "1"), "k");
