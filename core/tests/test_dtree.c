@@ -405,6 +405,25 @@ static void remaining_branches_are_rebuilt(void **state)
     arena_free(f->a);
 }
 
+/* In a pcase-let (a "don't care" clause follows), a failing test is
+ * ignored: the way goes on as if it had succeeded, and a test repeated
+ * after the `or' can still fail, leading to the `or''s next alternative:
+ * that branch is kept (as Emacs keeps it). */
+static void ignored_failures_keep_alternatives(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *three[3] = {OR2(f, pat_any(&f->m), V(f, "a")), Q(f, "x"), Q(f, "x")};
+    const struct pat *p[2] = {pat_and(&f->m, three, 3), pat_dontcare(&f->m)};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: if (eq x 'x) then n1 else n4\n"
+                        "n1: if (eq x 'x) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: clause 0 [a=x]\n"
+                        "n4: dontcare\n");
+    arena_free(f->a);
+}
+
 /* A leaf lists its bindings by name creation, whatever order they were
  * bound in, and both ways through an `or' end at that one leaf. */
 static void leaves_sort_their_bindings(void **state)
@@ -863,6 +882,7 @@ int main(void)
         cmocka_unit_test(fold_calls),
         cmocka_unit_test(app_refines_later_constants),
         cmocka_unit_test(remaining_branches_are_rebuilt),
+        cmocka_unit_test(ignored_failures_keep_alternatives),
         cmocka_unit_test(leaves_sort_their_bindings),
         cmocka_unit_test(app_generations),
         cmocka_unit_test(repeated_variable_is_eql),
