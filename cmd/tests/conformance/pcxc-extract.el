@@ -264,8 +264,9 @@ instead of through an external gzip for each file."
   (with-temp-buffer
     (pcxc-extract--insert file)
     (emacs-lisp-mode)
-    (let ((flags (pcxc-extract--flags (pcxc-extract--lexical-p)
-                                      (pcxc-extract--feature)))
+    ;; Macros see the file's dialect (named-let requires lexical binding).
+    (setq-local lexical-binding (pcxc-extract--lexical-p))
+    (let ((flags (pcxc-extract--flags lexical-binding (pcxc-extract--feature)))
           (done nil))
       (setq pcxc-extract--definitions nil)
       (goto-char (point-min))
