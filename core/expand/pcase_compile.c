@@ -324,8 +324,9 @@ struct path {
 
 /* What the subject can be, as far as the type tests on the way say: a
  * set of the classes cons, nil and any other atom.  Decision trees do not
- * know that atom is not consp (Emacs 28.2's exclusion table does not
- * pair them), so a way to a clause may need a value of no class. */
+ * know that atom is not consp (exclusion says only that a test fails once
+ * an exclusive one succeeded, not that atom holds once consp failed), so
+ * a way to a clause may need a value of no class. */
 enum { K_CONS = 1, K_NIL = 2, K_ATOM = 4, K_ANY = 7 };
 
 static const struct {

@@ -270,7 +270,7 @@ static const struct pat *h_pred(struct nz *z, struct value *p)
 {
     if (value_cdr(p)->kind != VK_CONS)
         diag(z, DIAG_WARNING, p, NULL, "pred-without-function",
-             "(pred) has no function: Emacs 28.2 compiles the call (nil VALUE), "
+             "(pred) has no function: Emacs compiles the call (nil VALUE), "
              "a void-function error at run time");
     struct value *fun = nth_or_nil(z, p, 1);
     check_underscore(z, fun);

@@ -4,9 +4,10 @@
  * runs the reference algorithm on the clauses' match trees: tests are taken
  * in the order the reference evaluates them, knowledge of each outcome is
  * propagated into the remaining branches (identical preds/guards merged,
- * the Emacs 28.2 exclusion table, equal-constant rules, membership sets),
- * `or` alternatives backtrack, constants inside an `or` become one
- * memq/memql/member test, and `app` results are shared.  Nodes are
+ * Emacs 30.1's exclusive type predicates, equal-constant rules, membership
+ * sets), `or` alternatives backtrack, constants inside an `or` become one
+ * memq/memql/member test, `app` results are shared and later constants on
+ * an `app`'s subject are refined through its result (match/fold).  Nodes are
  * hash-consed (a unique table), so identical continuations are one node and
  * the output of an `and` of k `or`s grows linearly; a computed cache keyed
  * by the compiler state (optional, memo.h) avoids rebuilding them.

@@ -88,10 +88,10 @@ they read a changing world, or allocate as much as an argument says
 
 (defun pcxc--strip-facts ()
   "Remove the facts that let Emacs's pcase evaluate calls while expanding.
-Emacs 28's pcase evaluates predicates marked `side-effect-free' at
-expansion time when byte-opt is loaded (it is, as soon as seq is).  The
+Emacs's pcase evaluates predicates marked `side-effect-free' on constants
+at expansion time when byte-opt is loaded (it is, as soon as seq is).  The
 behaviour the expansions are checked against is that of a bare Emacs, which
-evaluates nothing at expansion time.  Libraries loaded later may add new
+evaluates no predicate at expansion time (pcase.md 3.4).  Libraries loaded later may add new
 marks, so this runs again whenever `load-history' has grown."
   (unless (= (length load-history) pcxc--stripped-at)
     (mapatoms (lambda (s)
