@@ -262,6 +262,29 @@ static bool set_update(struct cli *c, const char *v)
     return true;
 }
 
+/* -L DIR: kept at the end of the operands array (operands and
+ * directories together are fewer than argc), put in order at the end. */
+static bool set_directory(struct cli *c, const char *v)
+{
+    if (!*v)
+        return usage(c, "-L needs a non-empty directory name");
+    c->operands[c->room - 1 - c->opts.n_load_path++] = v;
+    return true;
+}
+
+/* The -L directories in command-line order. */
+static void order_directories(struct cli *c)
+{
+    size_t n = c->opts.n_load_path;
+    const char **d = c->operands + c->room - n;
+    for (size_t i = 0; i < n / 2; i++) {
+        const char *t = d[i];
+        d[i] = d[n - 1 - i];
+        d[n - 1 - i] = t;
+    }
+    c->opts.load_path = n ? d : NULL;
+}
+
 static bool set_output(struct cli *c, const char *v)
 {
     if (!*v)
@@ -297,6 +320,7 @@ FLAG_SETTER(set_whole, c->opts.whole = true)
 FLAG_SETTER(set_no_config, c->opts.config = PCX_CONFIG_NONE)
 FLAG_SETTER(set_print_config, c->print_config = true)
 FLAG_SETTER(set_goldens, c->goldens = true)
+FLAG_SETTER(set_keep_going, c->opts.keep_going = true)
 
 /* ---- the table ---- */
 
@@ -311,6 +335,8 @@ static const struct cli_option options[] = {
      set_config},
     {"diff", 'd', NULL, "print a unified diff target -> output; exit 1 if any",
      set_diff},
+    {"directory", 'L', "DIR", "search DIR for required features (repeatable)",
+     set_directory},
     {"dump", 0, "pat|dtree", "print a compiler stage of each form instead of code",
      set_dump},
     {"format", 0, "lisp|yaml|json", "print Lisp, or one record per replaced form",
@@ -324,6 +350,8 @@ static const struct cli_option options[] = {
     {"help", 'h', NULL, "print this help and exit", set_help},
     {"jobs", 'j', "N", "N threads: files in parallel, a large file's parts (0: one per CPU; default 1)",
      set_jobs},
+    {"keep-going", 'k', NULL, "expand what can be, keep failing forms as written, write "
+     "every output (exit 2 on errors)", set_keep_going},
     {"list", 'l', NULL, "print the names of stale targets; exit 1 if any",
      set_list},
     {"manifest", 0, "FILE", "the golden manifest (implies -g)", set_manifest},
@@ -574,6 +602,7 @@ bool cli_parse(struct cli *c, int argc, char *const *argv,
     c->action = CLI_RUN;
     c->stdin_name = "<stdin>";
     c->operands = operands;
+    c->room = argc > 0 ? (size_t)argc : 0;
     struct cursor k = {argc, argv, 1};
     bool options_done = false;
     while (k.i < argc && c->action == CLI_RUN) {
@@ -590,6 +619,7 @@ bool cli_parse(struct cli *c, int argc, char *const *argv,
         if (!ok)
             return false;
     }
+    order_directories(c);
     return c->action != CLI_RUN || check_combination(c);
 }
 

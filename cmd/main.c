@@ -3,6 +3,7 @@
  * Everything that can be decided without touching files lives in cli.c;
  * everything that reads, expands and prints lives in the library.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,9 +52,24 @@ static enum pcx_status run(struct cli *c)
     return st;
 }
 
+/* Close standard output, where the last buffered bytes are written: a
+ * failure there fails the run (exit 2), said unless the exit code says
+ * an error already. */
+static int close_stdout(int code)
+{
+    if (fclose(stdout) == 0 || code >= PCX_STATUS_ERROR)
+        return code;
+    fprintf(stderr, "pcexpand: error: cannot write the output: %s\n",
+            strerror(errno));
+    return PCX_STATUS_ERROR;
+}
+
 int main(int argc, char **argv)
 {
     signal(SIGABRT, on_abort);
+    /* Past the file-size limit a write fails (EFBIG) and is reported,
+     * instead of the signal killing the process mid-file. */
+    signal(SIGXFSZ, SIG_IGN);
     const char **operands = malloc(sizeof *operands * (size_t)(argc + 1));
     if (!operands) {
         fputs("pcexpand: error: out of memory\n", stderr);
@@ -78,7 +94,5 @@ int main(int argc, char **argv)
         break;
     }
     free(operands);
-    if ((c.action == CLI_HELP || c.action == CLI_VERSION) && fflush(stdout) != 0)
-        return PCX_STATUS_ERROR;
-    return cli_exit_code(&c, st);
+    return close_stdout(cli_exit_code(&c, st));
 }

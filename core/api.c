@@ -79,7 +79,8 @@ struct pcx_ctx *pcx_ctx_new(const struct pcx_options *o)
         cx->o = *o;
     resolve_options(cx);
     cx->start_ns = api_now();
-    if (!api_config_init(cx)) {
+    cx->lib = api_library_new();
+    if (!cx->lib || !api_config_init(cx)) {
         pcx_ctx_free(cx);
         return NULL;
     }
@@ -91,6 +92,7 @@ void pcx_ctx_free(struct pcx_ctx *cx)
     if (!cx)
         return;
     arena_free(cx->cfg_arena);
+    api_library_free(cx->lib);
     arena_free(cx->talk);
     free(cx);
 }
@@ -109,10 +111,44 @@ bool api_sink_write(const struct pcx_sink *s, const void *p, size_t n)
 {
     if (n == 0)
         return true;
+    errno = 0; /* a callback that fails need not set it */
     if (s->write)
         return s->write(s->ctx, p, n);
-    errno = 0;
     return fwrite(p, 1, n, s->file) == n;
+}
+
+/* The first failure of the output sink, whose errno was err (0: none
+ * known): say it once; the run stops. */
+static enum pcx_status out_failure(struct pcx_ctx *cx, int err)
+{
+    if (cx->out_failed)
+        return PCX_STATUS_ERROR;
+    cx->out_failed = true;
+    char msg[160] = "cannot write the output";
+    if (err)
+        snprintf(msg, sizeof msg, "cannot write the output: %s", strerror(err));
+    return api_say(cx, NULL, DIAG_ERROR, "io", msg);
+}
+
+enum pcx_status api_out(struct pcx_ctx *cx, const void *p, size_t n)
+{
+    if (cx->out_failed)
+        return PCX_STATUS_ERROR;
+    return api_sink_write(&cx->o.out, p, n) ? PCX_STATUS_OK
+                                             : out_failure(cx, errno);
+}
+
+enum pcx_status api_out_flush(struct pcx_ctx *cx)
+{
+    FILE *f = cx->o.out.write ? NULL : cx->o.out.file;
+    if (cx->out_failed)
+        return PCX_STATUS_ERROR;
+    if (!f)
+        return PCX_STATUS_OK;
+    if (fflush(f) != 0)
+        return out_failure(cx, errno);
+    /* an earlier write's failure, not said by api_out (its writer said it) */
+    return ferror(f) ? out_failure(cx, 0) : PCX_STATUS_OK;
 }
 
 /* Uses the context's reserved page, not a run's arena (which may be gone
@@ -173,7 +209,7 @@ struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
         api_run_init(fresh, cx, a, in);
         r = fresh;
         run_input(fresh);
-        if (!run_failed(fresh) && !fresh->internal && !fresh->oom)
+        if (run_writes(fresh))
             target_prepare(fresh);
     } else if (r) {
         r->oom = true;
@@ -214,7 +250,7 @@ static void file_stats(struct pcx_ctx *cx, const struct run *r)
 
 enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
 {
-    if (!run_failed(r) && !r->internal)
+    if (run_writes(r))
         r->stats.bytes_out += r->out.len;
     r->stats.errors += r->diags.n_errors;
     r->stats.warnings += r->diags.n_warnings;
@@ -224,7 +260,8 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
     if (r->internal)
         st = PCX_STATUS_INTERNAL;
     else if (run_failed(r))
-        st = PCX_STATUS_ERROR;
+        st = worst(PCX_STATUS_ERROR,
+                   run_writes(r) ? target_commit(cx, r) : PCX_STATUS_OK);
     else
         st = target_commit(cx, r);
     file_stats(cx, r);
@@ -385,6 +422,7 @@ static enum pcx_status run_listed(struct pcx_ctx *cx, const struct operands *o)
         arena_on_oom(a, &jb);
         arena_on_oom(cx->cfg_arena, &jb);
         list_all(cx, a, &v, o);
+        target_sweep(cx, a, v.items, v.n);
         arena_on_oom(a, NULL);
         arena_on_oom(cx->cfg_arena, NULL);
         st = jobs_run(cx, v.items, v.n);
@@ -457,9 +495,7 @@ static void total_stats(struct pcx_ctx *cx)
 
 enum pcx_status pcx_ctx_finish(struct pcx_ctx *cx)
 {
-    if (cx->o.out.file && fflush(cx->o.out.file) != 0)
-        cx->status = worst(cx->status, api_say(cx, NULL, DIAG_ERROR, "io",
-                                               "cannot write the output"));
+    cx->status = worst(cx->status, api_out_flush(cx));
     bool printing = cx->o.target == PCX_TARGET_STDOUT && !cx->o.check;
     if (printing && !cx->o.no_expand && cx->stats.files > 0 &&
         cx->stats.expanded == 0 && cx->status == PCX_STATUS_OK)

@@ -22,6 +22,7 @@
 #include "base/source.h"
 #include "expand/expand.h"
 #include "io/config.h"
+#include "io/file.h"
 #include "lisp/intern.h"
 #include "syntax/read.h"
 #include "syntax/splice.h"
@@ -37,6 +38,10 @@ struct pcx_ctx {
     bool golden;            /* golden mode ran: its own summary, no notes */
     struct arena *cfg_arena;/* the configurations loaded (owner thread only) */
     struct config_set *configs;
+    struct api_library *lib;/* the files read for requires (api_load.c; any
+                               thread, under its lock) */
+    bool out_failed;        /* writing to the output sink failed (said once):
+                               the run stops, nothing more can reach it */
 };
 
 /* One input: data, or else path, or else stream. */
@@ -115,6 +120,8 @@ struct run {
                                  its text ends where its share does */
     size_t diag_mark;         /* a part: its diagnostics from here on are
                                  about its share (SIZE_MAX: none) */
+    bool made;                /* r->out holds the output (--keep-going: also
+                                 when the run has errors) */
     bool split_failed;        /* a part could not read its text (a cut
                                  inside a form: api_split_run runs the
                                  input in one piece) */
@@ -124,6 +131,8 @@ struct run {
     const char *target;       /* the target's path (NULL: output sink) */
     bool compared, stale;     /* check modes: compared with the target */
     struct buf report;        /* check modes: diff or list text */
+    struct file_stamp stamp;  /* the input file as read (-w: not replaced if
+                                 it changed since) */
     const char *target_error; /* an io problem with the target */
     bool write_done;          /* the target was written (or found up to date) */
     bool wrote;               /* ... and it was written */
@@ -133,6 +142,13 @@ struct run {
 
 /* Write to a sink; false (errno set) on failure. */
 bool api_sink_write(const struct pcx_sink *s, const void *p, size_t n);
+
+/* Write to the output sink (api_out_flush: flush it); on the first
+ * failure say so, with the reason, and set cx->out_failed, after which
+ * nothing more is written or said.  Returns PCX_STATUS_ERROR on failure,
+ * PCX_STATUS_OK otherwise. */
+enum pcx_status api_out(struct pcx_ctx *cx, const void *p, size_t n);
+enum pcx_status api_out_flush(struct pcx_ctx *cx);
 
 /* Say something that is not about a position in a text on the
  * diagnostic sink; name NULL = the program.  Returns PCX_STATUS_ERROR for
@@ -201,6 +217,27 @@ unsigned run_width(const struct run *r);
  * families, templates and struct layouts of the configuration. */
 void api_config_expander(struct run *r);
 
+/* ---- api_load.c ---- */
+
+/* The files read for the requires of a context's runs, each once. */
+struct api_library;
+
+/* A library with nothing read; NULL when out of memory. */
+struct api_library *api_library_new(void);
+void api_library_free(struct api_library *lib);
+
+/* Make x follow requires (learn.h) through lib: FEATURE.el, else
+ * FEATURE.el.gz, of the first of dirs (n_dirs) that has one.  input: the
+ * input's path (it is never learned as a library), or NULL.  Kept in x's
+ * arena; dirs must outlive the run.  lib NULL: requires are not followed. */
+void api_load_attach(struct expand_ctx *x, struct api_library *lib, const char *input,
+                     const char *const *dirs, size_t n_dirs);
+
+/* api_load_attach for run r (after api_config_expander; api_run.c): its load path is
+ * its input's directory (--stdin-filepath's for standard input), the -L
+ * directories, then its configuration's load-path; -v sets x.verbose. */
+void api_load_run(struct run *r);
+
 /* ---- api_run.c ---- */
 
 /* The message of a reader error, as diagnostics word it (arena L->a). */
@@ -242,6 +279,10 @@ void run_text(struct run *r);
 /* Did the run fail (errors, or warnings under --werror)? */
 bool run_failed(const struct run *r);
 
+/* Is the run's output written to its target or sink?  When it did not
+ * fail; with --keep-going, whenever it was made. */
+bool run_writes(const struct run *r);
+
 /* Position of offset off of r->text in the whole input. */
 struct source_pos run_pos(struct run *r, uint32_t off);
 
@@ -271,9 +312,20 @@ void target_prepare(struct run *r);
 const char *target_mirror(struct arena *a, const struct pcx_options *o,
                           const struct input *in, const char **error);
 
+/* The path of in's target when the run writes one (o->target is not
+ * PCX_TARGET_STDOUT), from arena a; NULL when there is none. */
+const char *target_of(struct arena *a, const struct pcx_options *o,
+                      const struct input *in);
+
 /* Deliver the result of a successful run: print it, print the report of
  * a check, or write the target.  Returns the run's status. */
 enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r);
+
+/* Before writing targets: remove the temporaries that killed runs left
+ * in the directories where the targets of ins will be written
+ * (file_sweep_temporaries, once per directory).  Memory from arena a. */
+void target_sweep(const struct pcx_ctx *cx, struct arena *a,
+                  const struct input *ins, size_t n);
 
 /* The summary line of check modes ("N files checked, K stale"). */
 void target_summary(struct pcx_ctx *cx);

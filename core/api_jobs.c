@@ -95,11 +95,20 @@ static enum pcx_status sequential(struct pcx_ctx *cx, const struct input *ins,
                                   size_t n)
 {
     enum pcx_status st = PCX_STATUS_OK;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !cx->out_failed; i++) {
         enum pcx_status s = api_run_one(cx, &ins[i]);
         st = s > st ? s : st;
     }
     return st;
+}
+
+/* No input is taken any more: the workers end once their runs are done. */
+static void stop(struct pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->next = p->n;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* Start up to want workers; returns how many started. */
@@ -122,12 +131,16 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
     if (started == 0)
         return sequential(cx, ins, n);
     enum pcx_status st = PCX_STATUS_OK;
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    for (; i < n && !cx->out_failed; i++) {
         enum pcx_status s = commit_slot(cx, &p, i);
         st = s > st ? s : st;
     }
+    stop(&p);
     for (size_t k = 0; k < started; k++)
         pthread_join(th[k], NULL);
+    for (; i < n; i++) /* computed, but the output failed before their turn */
+        arena_free(slots[i].a);
     return st;
 }
 
@@ -166,9 +179,7 @@ static bool mark_shared_targets(const struct pcx_ctx *cx, struct input *ins,
         arena_on_oom(a, &jb);
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
-            const char *err = NULL;
-            const char *t = o->target == PCX_TARGET_DIR
-                                ? target_mirror(a, o, &ins[i], &err) : ins[i].path;
+            const char *t = target_of(a, o, &ins[i]);
             if (t)
                 v[k++] = (struct named){t, i};
         }
@@ -330,21 +341,22 @@ static void run_part(struct stream *s, size_t cut)
     r->internal = false;
     run_text(r);
     enum pcx_status st = api_commit(s->cx, r);
+    enum pcx_status flushed = api_out_flush(s->cx);
+    st = flushed > st ? flushed : st;
     s->st = st > s->st ? st : s->st;
     s->done = cut;
     s->ran = true;
-    if (s->cx->o.out.file)
-        fflush(s->cx->o.out.file);
     if (s->cx->o.diag.file)
         fflush(s->cx->o.diag.file);
 }
 
-/* Read and run until the end of the input. */
+/* Read and run until the end of the input, or until the output fails
+ * (a closed pipe: nothing more can reach the reader). */
 static void stream_loop(struct stream *s)
 {
     s->r = ARENA_NEW(s->a, struct run);
     api_run_init(s->r, s->cx, s->a, s->in);
-    while (!s->eof) {
+    while (!s->eof && !s->cx->out_failed) {
         if (!read_more(s))
             return;
         if (!s->eof && !s->new_break)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "expand/gensym.h"
+#include "expand/learn.h"
 #include "expand/pcase_macros.h"
 #include "io/file.h"
 #include "lisp/print.h"
@@ -28,11 +29,15 @@ void run_set_text(struct run *r, const uint8_t *text, size_t len)
 #define RUN_BIG_TEXT ((size_t)128 * 1024)
 #define RUN_BIG_PAGE ((size_t)4 * 1024 * 1024)
 
-/* Get the input bytes into the run; an io error otherwise. */
+/* Get the input bytes into the run; an io error otherwise.  An input to
+ * be written in place (-w) is first checked to be a regular file with one
+ * link: a FIFO's bytes are not consumed for an error. */
 static bool load(struct run *r)
 {
     const struct input *in = r->in;
-    struct file_data fd = {(uint8_t *)in->data, in->len, NULL};
+    const struct pcx_options *o = &r->cx->o;
+    struct file_data fd = {(uint8_t *)in->data, in->len, NULL, {0}};
+    bool in_place = o->target == PCX_TARGET_INPUT && !o->check;
     /* A run takes some 30 bytes of memory per byte of text.  For a large
      * text (itself included) the arena's next page is at once a multiple
      * of the huge page: the kernel fills those in 2 MiB per fault
@@ -40,9 +45,9 @@ static bool load(struct run *r)
      * through first (page faults were a tenth of such a run's time). */
     if (in->path && file_size(in->path) >= RUN_BIG_TEXT)
         r->a->next_page = RUN_BIG_PAGE;
-    if (in->path)
+    if (in->path && (!in_place || file_check_in_place(r->a, in->path, &fd.error)))
         file_read(r->a, in->path, &fd);
-    else if (in->stream)
+    else if (!in->path && in->stream)
         file_read_stream(r->a, in->stream, in->name, &fd);
     if (fd.error) {
         report_plain(&r->msgs, in->name, DIAG_ERROR, "io", fd.error,
@@ -51,6 +56,7 @@ static bool load(struct run *r)
         return false;
     }
     run_set_text(r, fd.data, fd.len);
+    r->stamp = fd.stamp;
     r->stats.bytes_in += fd.len;
     return true;
 }
@@ -158,6 +164,32 @@ static bool read_stage(struct run *r)
 
 /* ---- expansion ---- */
 
+/* --keep-going, for a run that expands the whole input (not with --at or
+ * a golden selector, which print one form). */
+static bool keeps_going(const struct run *r)
+{
+    return r->cx->o.keep_going && !r->cx->o.at_line && r->select_nth < 0 &&
+           !r->select_defun;
+}
+
+/* The run's load path (api_int.h, api_load_run). */
+void api_load_run(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    const struct config *cfg = run_config(r);
+    const struct input *in = r->in;
+    const char *file = in->path ? in->path : in->stream ? o->stdin_filepath : in->name;
+    size_t n = 1 + o->n_load_path + cfg->n_load_path;
+    const char **dirs = ARENA_NEWN(r->a, const char *, n);
+    dirs[0] = config_path_dir(r->a, file ? file : ".");
+    for (size_t i = 0; i < o->n_load_path; i++)
+        dirs[1 + i] = o->load_path[i];
+    for (size_t i = 0; i < cfg->n_load_path; i++)
+        dirs[1 + o->n_load_path + i] = cfg->load_dirs[i];
+    r->x.verbose = o->verbose;
+    api_load_attach(&r->x, r->cx->lib, in->path, dirs, n);
+}
+
 /* Make the expander at the first part of a run; later parts of a stream
  * keep it (definitions of earlier parts stay known) with this part's
  * reader result and diagnostics. */
@@ -173,9 +205,11 @@ static void prepare_expander(struct run *r)
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
+    x->keep_going = keeps_going(r);
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
+    api_load_run(r);
     r->have_x = true;
 }
 
@@ -497,6 +531,18 @@ static void part_range(struct run *r)
         r->lo++;
 }
 
+/* Learn from top-level form i without expanding it (the forms before a
+ * part's share, or before a golden's selected form): what it says
+ * (notes, a warning about a required file) is said where it is expanded. */
+static void learn_only(struct run *r, size_t i)
+{
+    struct diag_list *real = r->x.diags, scratch;
+    diag_init(&scratch, r->a);
+    r->x.diags = &scratch;
+    learn_form(&r->x, r->forms[i]);
+    r->x.diags = real;
+}
+
 /* Replace the selected forms of every top-level form (cli.md section 3);
  * with a golden selector only those of the selected top-level form (the
  * definitions of the forms before it are still learned). */
@@ -519,10 +565,10 @@ static void expand_stage(struct run *r)
         /* definitions of the forms before a part's share are learned, as
          * expanding them would have */
         if ((top && (long)i < r->at_form) || i < r->lo)
-            pcase_macros_learn(&r->x, r->forms[i]);
+            learn_only(r, i);
         else if (!top || (long)i == r->at_form)
             expand_top(r, i);
-        if (early && r->diags.n_errors == 0)
+        if (early && (r->diags.n_errors == 0 || r->x.keep_going))
             render_compact(r, i + 1);
     }
     r->stats.expanded += r->n_sites - first;
@@ -874,6 +920,13 @@ struct source_pos run_pos(struct run *r, uint32_t off)
     return source_pos(&r->src, r->base + off);
 }
 
+/* Is the output the input's text with forms replaced (cli.md 4.1)? */
+static bool plain_text(const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    return !o->dump && !o->compact && o->format == PCX_FORMAT_LISP;
+}
+
 void run_stages(struct run *r)
 {
     /* --compact's progress through this text (a stream runs several) */
@@ -885,8 +938,18 @@ void run_stages(struct run *r)
         r->expanding = expanding(r);
         if (r->expanding)
             expand_stage(r);
-        if (r->diags.n_errors == 0)
+        /* a part that did not read the text before its share needed a
+         * definition it may have held: the input runs in one piece */
+        if (r->parts > 1 && r->read_lo > 0 && r->x.missed)
+            r->split_failed = true;
+        if (r->diags.n_errors == 0 || keeps_going(r)) {
             render(r);
+            r->made = true;
+        }
+    } else if (keeps_going(r) && plain_text(r) && !r->split_failed) {
+        /* the input cannot be read: it is its own output, unchanged */
+        buf_put(&r->out, r->text + r->share_lo, r->len - r->share_lo);
+        r->made = true;
     }
 }
 
@@ -905,6 +968,13 @@ void run_input(struct run *r)
         api_split_run(r, n);
     else
         run_text(r);
+}
+
+bool run_writes(const struct run *r)
+{
+    if (r->internal || r->oom)
+        return false;
+    return !run_failed(r) || (r->made && keeps_going(r));
 }
 
 bool run_failed(const struct run *r)

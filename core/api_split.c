@@ -10,7 +10,7 @@
  * every thread busy.
  * Each part is an ordinary run whose text ends at the next cut.  It reads
  * only its own stretch when nothing before it matters: no definition of
- * a pattern macro or structure lies before it (else it reads from the
+ * a pattern macro, structure or rx name lies before it (else it reads from the
  * start and learns those), and no symbol of the input could be a
  * temporary's name (else the input is run in one piece).  It expands and
  * prints its share of forms; what it gives is kept in its thread's output
@@ -198,7 +198,9 @@ static size_t first_definition(const uint8_t *text, size_t len)
 {
     size_t a = find_name(text, 0, len, "pcase-defmacro");
     size_t b = find_name(text, 0, len, "cl-defstruct");
-    return a < b ? a : b;
+    size_t c = find_name(text, 0, len, "rx-define");
+    size_t m = a < b ? a : b;
+    return m < c ? m : c;
 }
 
 /* May r's text be computed in parts, as far as the quick checks can
@@ -242,7 +244,8 @@ static bool definition_form(const struct value *form)
     if (!value_consp(form) || !value_symbolp(value_car(form)))
         return false;
     const char *name = value_car(form)->u.sym.name;
-    return strcmp(name, "pcase-defmacro") == 0 || strcmp(name, "cl-defstruct") == 0;
+    return strcmp(name, "pcase-defmacro") == 0 || strcmp(name, "cl-defstruct") == 0 ||
+           strcmp(name, "rx-define") == 0;
 }
 
 unsigned api_split_threads(const struct run *r)
@@ -699,6 +702,7 @@ void api_split_run(struct run *r, unsigned threads)
         r->stats.parts_redone++;
     } else {
         r->stats.parts += s.n;
+        r->made = true; /* every part printed its share */
         run_render_diagnostics(r);
     }
 }

@@ -11,6 +11,8 @@
 #include "api_int.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -56,6 +58,20 @@ const char *target_mirror(struct arena *a, const struct pcx_options *o,
     return buf_cstr(&b);
 }
 
+const char *target_of(struct arena *a, const struct pcx_options *o,
+                      const struct input *in)
+{
+    const char *error = NULL;
+    switch (o->target) {
+    case PCX_TARGET_FILE:
+        return o->target_path;
+    case PCX_TARGET_DIR:
+        return target_mirror(a, o, in, &error);
+    default:
+        return in->path;
+    }
+}
+
 /* Set r->target; false (r->target_error set) when there is none. */
 static bool find_target(struct run *r)
 {
@@ -77,7 +93,9 @@ static bool find_target(struct run *r)
 }
 
 /* The target's current bytes; *missing when it does not exist.  False
- * (r->target_error set) when it exists but cannot be read. */
+ * (r->target_error set) when it exists but cannot be read, or is no
+ * regular file: a device or FIFO has no bytes to compare with (and
+ * reading one may wait forever). */
 static bool current(struct run *r, const uint8_t **p, size_t *n, bool *missing)
 {
     *missing = false;
@@ -87,6 +105,14 @@ static bool current(struct run *r, const uint8_t **p, size_t *n, bool *missing)
         *p = r->src.text;
         *n = r->src.len;
         return true;
+    }
+    const char *what;
+    if (file_way(r->target, &what) != FILE_WAY_REPLACE) {
+        struct buf b;
+        buf_init(&b, r->a);
+        buf_printf(&b, "cannot compare: it is %s, not a regular file", what);
+        r->target_error = buf_cstr(&b);
+        return false;
     }
     if (file_kind(r->target) == FILE_KIND_MISSING) {
         *missing = true;
@@ -149,28 +175,83 @@ static bool make_parents(struct arena *a, const char *path, const char **error)
     return true;
 }
 
+/* Does the file at path hold exactly data[0, len)? */
+static bool holds(struct arena *a, const char *path, const char *data, size_t len)
+{
+    struct file_data fd;
+    return file_read(a, path, &fd) && fd.len == len && memcmp(fd.data, data, len) == 0;
+}
+
 /* -w, -o, --out-dir: write the target unless it already holds the output
- * (its modification time is then kept).  r->target_error on failure. */
+ * (its modification time is then kept).  A device or FIFO is written
+ * through (-o, --out-dir), never compared.  An input changed since it was
+ * read is not replaced (file_write), unless it now holds the output (the
+ * same input named twice, written by an earlier run).  r->target_error
+ * on failure. */
 static void write_target(struct run *r)
 {
-    const uint8_t *old;
-    size_t n;
-    bool missing;
+    const struct pcx_options *o = &r->cx->o;
+    bool in_place = o->target == PCX_TARGET_INPUT;
+    const char *data = r->out.data ? r->out.data : "", *what, *err = NULL;
     r->write_done = true;
-    if (!current(r, &old, &n, &missing))
+    if (in_place || file_way(r->target, &what) == FILE_WAY_REPLACE) {
+        const uint8_t *old;
+        size_t n;
+        bool missing;
+        if (!current(r, &old, &n, &missing))
+            return;
+        if (!missing && n == r->out.len && memcmp(old, data, n) == 0)
+            return;
+    }
+    if (in_place && file_changed(r->target, &r->stamp) &&
+        holds(r->a, r->target, data, r->out.len))
         return;
-    const char *data = r->out.data ? r->out.data : "";
-    if (!missing && n == r->out.len && memcmp(old, data, n) == 0)
-        return;
-    const char *err = NULL;
-    if ((r->cx->o.target == PCX_TARGET_DIR && !make_parents(r->a, r->target, &err)) ||
-        !file_write_atomic(r->a, r->target, data, r->out.len, &err)) {
+    const struct file_write_opts wo = {in_place, &r->stamp, true};
+    if ((o->target == PCX_TARGET_DIR && !make_parents(r->a, r->target, &err)) ||
+        !file_write(r->a, r->target, data, r->out.len, &wo, &err)) {
         r->target_error = err;
         return;
     }
     r->wrote = true;
 }
 
+/* The directory where a target at path gets its temporary: that of the
+ * file a symbolic link leads to. */
+static const char *temp_dir(struct arena *a, const char *path)
+{
+    struct stat st;
+    char resolved[PATH_MAX]; /* not malloc'd: the arena may jump out */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, resolved))
+        path = arena_strndup(a, resolved, strlen(resolved));
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return ".";
+    return slash == path ? "/" : arena_strndup(a, path, (size_t)(slash - path));
+}
+
+static int by_string(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+void target_sweep(const struct pcx_ctx *cx, struct arena *a,
+                  const struct input *ins, size_t n)
+{
+    const struct pcx_options *o = &cx->o;
+    if (o->target == PCX_TARGET_STDOUT || o->check || n == 0)
+        return;
+    const char **dirs = arena_alloc(a, n * sizeof *dirs), *what;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = ins[i].error ? NULL : target_of(a, o, &ins[i]);
+        if (t && file_way(t, &what) == FILE_WAY_REPLACE)
+            dirs[k++] = temp_dir(a, t);
+    }
+    qsort(dirs, k, sizeof *dirs, by_string);
+    for (size_t j = 0; j < k; j++)
+        if (j == 0 || strcmp(dirs[j], dirs[j - 1]) != 0)
+            file_sweep_temporaries(dirs[j]);
+}
 
 void target_prepare(struct run *r)
 {
@@ -205,13 +286,10 @@ enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r)
         if (!r->stale)
             return PCX_STATUS_OK;
         cx->stats.stale++;
-        if (!api_sink_write(&o->out, r->report.data, r->report.len))
-            return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
-        return PCX_STATUS_STALE;
+        enum pcx_status st = api_out(cx, r->report.data, r->report.len);
+        return st == PCX_STATUS_OK ? PCX_STATUS_STALE : st;
     }
-    if (!api_sink_write(&o->out, r->out.data, r->out.len))
-        return api_say(cx, NULL, DIAG_ERROR, "io", "cannot write the output");
-    return PCX_STATUS_OK;
+    return api_out(cx, r->out.data, r->out.len);
 }
 
 void target_summary(struct pcx_ctx *cx)

@@ -12,7 +12,8 @@
 ;;  - no pcase-family, cond* or stray cond* keyword head is left in a code
 ;;    position of its forms (a walker that knows where code is: quote,
 ;;    function, lambda lists, let bindings, condition-case handlers,
-;;    backquote templates, declare and interactive specs);
+;;    backquote templates, the data clauses of declare, interactive's
+;;    modes);
 ;;  - outside the replaced forms the bytes are those of the input: the text
 ;;    between replaced spans (cut from the input with the records'
 ;;    positions) is found unchanged in the output, each replaced span being
@@ -78,11 +79,28 @@
   (when list (push (cons list mode) stack))
   stack)
 
+(defun pcx--declare-code (clause)
+  "The parts of a `declare' CLAUSE that are code (a function argument of
+compiler-macro, gv-expander, gv-setter and completion; obsolete's WHEN;
+the forms of interactive-args)."
+  (let ((args (cdr-safe clause)))
+    (cl-case (car-safe clause)
+      ((compiler-macro gv-expander gv-setter completion)
+       (let ((f (car-safe args))) (and (eq (car-safe f) 'lambda) (cddr f))))
+      (obsolete (and (consp (cdr-safe args)) (list (cadr args))))
+      (interactive-args (mapcar (lambda (a) (car-safe (cdr-safe a)))
+                                (and (listp args) args)))
+      (t nil))))
+
 (defun pcx--code-parts (form)
   "The parts of FORM (a cons in a code position) that are code, as a list."
   (let ((head (car form)) (args (cdr-safe form)))
     (cond
-     ((memq head '(quote declare interactive)) nil)
+     ((eq head 'quote) nil)
+     ;; interactive's spec is code, its modes are not
+     ((eq head 'interactive) (and (consp args) (list (car args))))
+     ((eq head 'declare)
+      (apply #'append (mapcar #'pcx--declare-code (and (listp args) args))))
      ((eq head 'function)
       (let ((f (car-safe args)))
         (and (eq (car-safe f) 'lambda) (cddr f))))

@@ -137,30 +137,41 @@ clauses-3000)
     run f.el; check "0" ""
     ;;
 clauses-100k-cond-star)
-    # Each clause wraps the next ones: the layout would be quadratic.
-    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+    # Each clause copies its own datum, so its let wraps the next ones:
+    # the layout would be quadratic.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  ((match* (list %d y) (g x)) (f y))\n", i }'
       echo "  (t nil))"; } >f.el
     run f.el; check "2" nesting-too-deep
     grep -q "cond\* form's expansion too large" err || fail "the error does not name the form"
     run --compact f.el; check "2" nesting-too-deep
     ;;
+clauses-50k-flat-cond-star)
+    # match* clauses on one variable: one flat cond of 50,000 clauses.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 50000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+      echo "  (t nil))"; } >f.el
+    run f.el; check "0" ""
+    run --compact f.el; check "0" ""
+    [[ $(wc -l <out) -eq 1 ]] || fail "--compact: not one line"
+    ;;
 clauses-20k-plain-cond-star)
-    # 20,000 levels deep: too deep to print in either layout.
+    # 20,000 exit clauses: one flat cond (Emacs nests them 20,000 deep).
     { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  ((eq x %d) %d)\n", i, i }'
       echo ")"; } >f.el
-    run f.el; check "2" nesting-too-deep
-    run --compact f.el; check "2" nesting-too-deep
+    run f.el; check "0" ""
+    grep -q '^ ((eq x 19999) 19999))$' out || fail "not one flat cond"
+    run --compact f.el; check "0" ""
     ;;
-clauses-5000-plain-cond-star)
-    # 5,000 levels: too large to lay out, printed on one line.
-    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 5000; i++) printf "  ((eq x %d) %d)\n", i, i }'
-      echo ")"; } >f.el
+clauses-5000-bind-cond-star)
+    # 5,000 bind* clauses, each binding around the next ones: 5,000
+    # levels, too large to lay out, printed on one line.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 5000; i++) printf "  ((bind* (v%d (f %d))))\n", i, i }'
+      echo "  (t nil))"; } >f.el
     run f.el; check "2" nesting-too-deep
     run --compact f.el; check "0" ""
     ;;
 clauses-1000-cond-star)
-    # The largest layout allowed is about 64 MB: this one prints 40 MB.
-    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 1000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+    # The largest layout allowed is about 64 MB: this one prints 34 MB.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 1000; i++) printf "  ((match* (list %d y) (g x)) (f y))\n", i }'
       echo "  (t nil))"; } >f.el
     run f.el; check "0" ""
     ;;
@@ -224,6 +235,38 @@ macro-doubling)
     run f.el; check "2" nesting-too-deep
     [[ $(grep -c 'error:' err) -eq 1 ]] || fail "more than one error"
     ;;
+rx-self-recursive)
+    # An rx definition that uses itself, plain and with a parameter, and
+    # two that use each other inside rx-let: Emacs recurses until its
+    # Lisp nesting limit.
+    { echo '(rx-define forever (or "a" forever))'
+      echo '(rx-define deeper (x) (seq x (deeper x)))'
+      echo '(defun f (s) (pcase s ((rx forever) 1) ((rx (deeper "b")) 2)))'
+      echo '(defun g (s) (rx-let ((ping (seq "p" pong)) (pong (* ping))) (pcase s ((rx ping) 3))))'; } >f.el
+    run f.el; check "2" nesting-too-deep
+    [[ $(grep -c 'error:' err) -eq 3 ]] || fail "not one error per pattern"
+    ;;
+rx-doubling)
+    # 40 rx definitions, each doubling the one before (2^40 characters), and
+    # &rest arguments that double at each of 40 levels.
+    { echo '(rx-define d0 "a")'
+      for i in $(seq 40); do echo "(rx-define d$i (seq d$((i - 1)) d$((i - 1))))"; done
+      echo '(rx-define r0 (&rest x) (seq x))'
+      for i in $(seq 40); do echo "(rx-define r$i (&rest x) (r$((i - 1)) x x))"; done
+      echo '(defun f (s) (pcase s ((rx d40) 1) ((rx (r40 "b")) 2)))'; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'rx pattern too large' err || fail "the error does not say the pattern is too large"
+    ;;
+rx-or-100k)
+    # or, not and intersection of 100,000 characters: sets are merged once,
+    # not once per character.
+    chars=$(awk 'BEGIN { for (i = 0; i < 100000; i++) printf " %d", 65536 + 2 * i }')
+    nots=$(awk 'BEGIN { for (i = 0; i < 100000; i++) printf " (not %d)", 65536 + 2 * i }')
+    { echo "(defun f (s) (pcase s ((rx (or digit$chars)) 1)"
+      echo "  ((rx (not (or digit$chars))) 2)"
+      echo "  ((rx (intersection$nots)) 3)))"; } >f.el
+    run f.el; check "0" ""
+    ;;
 macro-wide-doubling)
     # 24 templates, each doubling the one before: 2^24 sub-patterns, only
     # 24 deep; the size limit of a pattern stops it.
@@ -279,6 +322,81 @@ forms-1m)
 symbol-10mb)
     { echo -n "(pcase x ('"; head -c 10485760 /dev/zero | tr '\0' 's'; echo " 1))"; } >f.el
     run f.el; check "0" ""
+    ;;
+eval-loop-many-uses)
+    # A pattern macro whose body never ends, used 1,000 times: each use
+    # stops after 1,000,000 steps, and all the uses of a file after
+    # 20,000,000 (the run's budget): the time stays bounded.
+    { echo '(pcase-defmacro spin (x) (while t) x)'
+      for i in $(seq 1000); do echo "(pcase y ((spin a$i) a$i))"; done; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'more than 20000000 steps' err || fail "the run's budget was not reached"
+    ;;
+eval-memory-doubling)
+    # A pattern macro that doubles a list 40 times, used 100 times: each
+    # use stops at 16 MiB of values, all of them at 256 MiB.
+    { echo '(pcase-defmacro big (x) (let ((l (list x))) (dotimes (_ 40) (setq l (append l l))) (cons (quote and) l)))'
+      for i in $(seq 100); do echo "(pcase y ((big a$i) a$i))"; done; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'more than 16 MiB of values' err || fail "no memory limit"
+    ;;
+eval-deep-recursion)
+    # A helper that recurses without end, called by a pattern macro: the
+    # evaluator's depth limit, not the C stack, stops it.
+    printf '(defun down (n) (list (down (1+ n))))\n(pcase-defmacro deep (x) (down 0) x)\n(pcase y ((deep a) a))\n' >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'nested more than 500 levels' err || fail "no depth limit"
+    ;;
+definer-expanding-forever)
+    # A top-level call of a macro that expands to a call of itself is
+    # skipped after 64 expansions.
+    printf "(defmacro again (n) (list 'again (1+ n)))\n(again 0)\n(pcase y (1 2))\n" >f.el
+    run -v f.el; check "0" ""
+    grep -q 'macros expanded more than 64 times \[definer\]' err || fail "no note"
+    ;;
+require-chain-2000)
+    # 2,000 files, each requiring the next: followed with an explicit
+    # stack; the last one's struct is known.
+    mkdir lib
+    for i in $(seq 2000); do printf "(require 'r%d)\n" $((i + 1)) >lib/r$i.el; done
+    printf "(cl-defstruct far a b)\n" >lib/r2001.el
+    printf "(require 'r1)\n(pcase y ((cl-struct far b) b))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q '(aref y 2)' out || fail "the struct of the last file"
+    ;;
+require-cycle)
+    mkdir lib
+    printf "(require 'b)\n(cl-defstruct sa x)\n(provide 'a)\n" >lib/a.el
+    printf "(require 'a)\n(cl-defstruct sb x)\n(provide 'b)\n" >lib/b.el
+    printf "(require 'a)\n(pcase y ((cl-struct sa x) x) ((cl-struct sb x) x))\n" >f.el
+    run -L lib f.el; check "0" ""
+    [[ $(grep -c 'aref y 1' out) -eq 2 ]] || fail "both structs"
+    ;;
+require-parens-1m)
+    # A required file nested 1,000,000 deep, then a struct.
+    mkdir lib
+    { rep 1000000 "("; rep 1000000 ")"; printf "\n(cl-defstruct s a)\n"; } >lib/deep.el
+    printf "(require 'deep)\n(pcase y ((cl-struct s a) a))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q '(aref y 1)' out || fail "the struct after the deep form"
+    ;;
+require-gzip-bomb)
+    # 1 GiB of text compressed to 1 MB: decompression stops at 8 MiB, a
+    # warning, and the input is expanded.
+    mkdir lib
+    head -c 1073741824 /dev/zero | tr '\0' ' ' | gzip -1 -c >lib/bomb.el.gz
+    printf "(require 'bomb)\n(pcase y (1 2))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q 'lib/bomb.el.gz (required for bomb) does not read: cannot read: File too large; nothing of it is learned \[library-unreadable\]' err ||
+        fail "no warning: $(head -c 300 err)"
+    ;;
+require-10mb)
+    # A required file of 10 MB: larger than a required file may be.
+    mkdir lib
+    { printf "(cl-defstruct s a)\n"; head -c 10485760 /dev/zero | tr '\0' ' '; } >lib/huge.el
+    printf "(require 'huge)\n(pcase y ((cl-struct s a) a))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q 'File too large; nothing of it is learned \[library-unreadable\]' err || fail "no warning"
     ;;
 *)
     echo "unknown case $case_name" >&2

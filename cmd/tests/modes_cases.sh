@@ -11,6 +11,40 @@ set -euo pipefail
 
 prog=$(realpath "$1")
 case_name=$2
+
+# Cases that write to device names run in a mount namespace of their own,
+# over a /dev of their own (a tmpfs with null, full, zero and the
+# descriptor links): nothing they do, right or wrong, reaches the
+# machine's /dev.  They need root and unshare (util-linux); without them
+# they are skipped (exit 77), except that pipe-targets runs as is for a
+# user who cannot change /dev anyway.
+skip() {
+    echo "SKIP [$case_name]: $*"
+    exit 77
+}
+private_dev() {
+    mount -t tmpfs -o mode=0755 pcx-dev /dev || skip "cannot mount a tmpfs on /dev"
+    mknod -m 666 /dev/null c 1 3
+    mknod -m 666 /dev/full c 1 7
+    mknod -m 666 /dev/zero c 1 5
+    ln -s /proc/self/fd /dev/fd
+    ln -s /proc/self/fd/0 /dev/stdin
+    ln -s /proc/self/fd/1 /dev/stdout
+    ln -s /proc/self/fd/2 /dev/stderr
+}
+case $case_name in
+device-targets | pipe-targets)
+    if [[ ${PCX_PRIVATE_DEV:-} == 1 ]]; then
+        private_dev
+    elif [[ $(id -u) -eq 0 ]] && unshare -m --propagation private true 2>/dev/null; then
+        exec env PCX_PRIVATE_DEV=1 unshare -m --propagation private -- \
+            "$BASH" "$0" "$prog" "$case_name"
+    elif [[ $case_name == device-targets || $(id -u) -eq 0 ]]; then
+        skip "needs root and 'unshare -m' for a private /dev"
+    fi
+    ;;
+esac
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
@@ -38,6 +72,15 @@ expect_status() {
     [[ $status -eq $1 ]] || fail "exit status $status, expected $1"
 }
 
+# run_bounded ARGS... : run, ended after 20 s (status 124) should it wait
+# for ever (reading a FIFO or its own output pipe).
+run_bounded() {
+    set +e
+    timeout 20 "$prog" "$@" >out 2>err
+    status=$?
+    set -e
+}
+
 # A file with two expandable forms, comments and a cookie.
 make_sample() {
     cat >"$1" <<'EOF'
@@ -52,6 +95,13 @@ make_sample() {
 
 (defun sample-first (l) (cond* ((match* (cons a _) l) a) (t nil)))
 EOF
+}
+
+# 3000 forms to expand (some 250 KB, more once expanded).
+make_many_forms() {
+    for i in $(seq 3000); do
+        printf '(defun f%d (x)\n  (pcase x\n    (`(,a ,b . ,c) (list a b c))\n    (_ nil)))\n' "$i"
+    done >"$1"
 }
 
 # mtime in nanoseconds
@@ -691,7 +741,7 @@ EOF
     ! grep -q '^(cond\*' out || fail "--only over the configuration"
     run --no-config proj/lisp/a.el
     expect_status 2
-    grep -q "pattern macro 'my-pos' is not declared" err || fail "--no-config"
+    grep -q "pattern macro 'my-pos' is not defined" err || fail "--no-config"
     run other/a.el
     expect_status 2
     run --config=proj/.pcexpand.yaml other/a.el
@@ -1075,6 +1125,359 @@ config-errors)
     run --print-config r/sub/deeper/f.el
     [[ $(sed -n 1p out) == "# pcexpand configuration: built-in defaults (no configuration file)" ]] ||
         fail "source comment without a file"
+    ;;
+keep-going)
+    # --keep-going: every form that can be expanded is, a failing form
+    # stays as written byte for byte, each error is reported, exit 2, and
+    # the output is made and written in every mode.  Without it nothing
+    # is printed or written for a file with errors.
+    make_sample g1.el
+    printf '\n(defun bad-a (x)\n  ;; two  spaces\n  (pcase x 1   (2 3)))\n' >f1.el
+    printf '\n(pcase-let ((`(,a) y)) a)   ; good\n' >g2.el
+    printf '(pcase-setq p 1\n            q)\n' >f2.el
+    cat g1.el f1.el g2.el f2.el >mixed.el
+    # the expected text: good forms as expanded alone, failing ones as written
+    { "$prog" g1.el; cat f1.el; "$prog" g2.el; cat f2.el; } >expected.el
+    run mixed.el
+    expect_status 2
+    [[ ! -s out ]] || fail "output without --keep-going"
+    cp err plain.err
+    run --keep-going mixed.el
+    expect_status 2
+    cmp -s out expected.el || fail "stdout: not the good forms expanded and the others as written"
+    cmp -s err plain.err || fail "the diagnostics differ from a run without --keep-going"
+    [[ $(grep -c ': error: ' err) -eq 2 ]] || fail "both errors reported"
+    # one top-level form with a good and a failing form, and one inside another
+    printf '(defun m (x)\n  (list (pcase x (1 2))\n        (pcase x 3)\n        (pcase x (4 (pcase-setq a 1 b)))))\n' >inner.el
+    run -k inner.el
+    expect_status 2
+    grep -qF '(list (if (eql x 1) 2)' out || fail "the good form of the defun was not expanded"
+    grep -qF '        (pcase x 3)' out || fail "the failing form was changed"
+    grep -qF '        (pcase x (4 (pcase-setq a 1 b)))))' out || fail "a form with a failing nested form was changed"
+    [[ $(grep -c ': error: ' err) -eq 2 ]] || fail "not every error of the defun was reported"
+    # -o, --out-dir, -w: written, the same bytes; status 2
+    run -k -o o.el mixed.el
+    expect_status 2
+    cmp -s o.el expected.el || fail "-o: wrong file"
+    run -o o2.el mixed.el
+    expect_status 2
+    [[ ! -e o2.el ]] || fail "-o without --keep-going wrote a file with errors"
+    mkdir -p src
+    cp mixed.el src/mixed.el
+    make_sample src/good.el
+    run -k --out-dir d src
+    expect_status 2
+    cmp -s d/mixed.el expected.el || fail "--out-dir: wrong file"
+    grep -q '(cond' d/good.el || fail "--out-dir: the good file was not written"
+    run --out-dir d2 src
+    expect_status 2
+    [[ ! -e d2/mixed.el && -e d2/good.el ]] || fail "--out-dir without --keep-going"
+    cp mixed.el w.el
+    run -w w.el
+    expect_status 2
+    cmp -s w.el mixed.el || fail "-w without --keep-going changed the file"
+    run -k -w w.el
+    expect_status 2
+    cmp -s w.el expected.el || fail "-w: wrong file"
+    # check modes compare the output made
+    cp mixed.el c.el
+    run -k -c c.el
+    expect_status 2
+    run -k -l c.el
+    expect_status 2
+    [[ $(cat out) == c.el ]] || fail "-l: the stale file is not listed"
+    # a file that cannot be read is its own output
+    printf '(pcase x (1 2)\n' >unread.el
+    cp unread.el unread.orig
+    run -k unread.el
+    expect_status 2
+    cmp -s out unread.orig || fail "unreadable: stdout is not the input"
+    run -k --out-dir d3 unread.el
+    expect_status 2
+    cmp -s d3/unread.el unread.orig || fail "unreadable: --out-dir copy differs"
+    run -k -w unread.el
+    cmp -s unread.el unread.orig || fail "unreadable: -w changed the file"
+    # --compact: one line per form, a failing form printed as read
+    run -k --compact mixed.el
+    expect_status 2
+    [[ $(wc -l <out) -eq 5 ]] || fail "--compact: not one line per form"
+    grep -qxF '(pcase-setq p 1 q)' out || fail "--compact: the failing form"
+    grep -q '^(defun sample-kind (x) (cond' out || fail "--compact: a good form"
+    # --format=json: records of the forms that expanded
+    run -k --format=json mixed.el
+    expect_status 2
+    [[ $(grep -c '"macro"' out) -eq 3 ]] || fail "--format=json: not one record per expanded form"
+    # a large input, computed in parts or whole: the same bytes
+    { for i in $(seq 1500); do printf '(defun big%d (v)\n  (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n' "$i" "$i"; done
+      printf '(pcase z ((frob a) 1))\n'; } >big.el
+    run -k --whole big.el
+    expect_status 2
+    cp out big1.out
+    cp err big1.err
+    tail -1 big1.out | grep -qxF '(pcase z ((frob a) 1))' || fail "big: the failing form"
+    for j in 1 2; do
+        run -k -j $j big.el
+        expect_status 2
+        cmp -s out big1.out || fail "-j $j: output differs"
+        cmp -s err big1.err || fail "-j $j: diagnostics differ"
+    done
+    ;;
+device-targets)
+    # A device or FIFO is never renamed over: -o writes through it, -w
+    # refuses it; a symbolic link stays a link (cli.md 5).  Runs in a
+    # private /dev (see private_dev).
+    make_sample a.el
+    "$prog" a.el >expected.el
+    run -o /dev/null a.el
+    expect_status 0
+    [[ -c /dev/null ]] || fail "-o /dev/null replaced the device: $(ls -l /dev/null)"
+    run -o /dev/full a.el
+    expect_status 2
+    grep -q '^/dev/full: error: cannot write: No space left on device \[io\]$' err ||
+        fail "-o /dev/full: no diagnostic"
+    [[ -c /dev/full ]] || fail "-o /dev/full replaced the device"
+    # /dev/stdout: the descriptor itself (a file opened for appending stays so)
+    printf ';; before\n' >appended.el
+    set +e
+    "$prog" -o /dev/stdout a.el >>appended.el 2>err
+    status=$?
+    set -e
+    expect_status 0
+    { printf ';; before\n'; cat expected.el; } | cmp -s - appended.el ||
+        fail "-o /dev/stdout did not append to the descriptor's file"
+    [[ -L /dev/stdout ]] || fail "/dev/stdout is no longer a link"
+    # a symbolic link: its target is replaced, the link kept
+    printf 'old\n' >real.el
+    ln -s real.el link.el
+    run -o link.el a.el
+    expect_status 0
+    [[ -L link.el ]] || fail "-o replaced the link"
+    cmp -s real.el expected.el || fail "-o did not write the link's target"
+    cp a.el real-w.el
+    ln -s real-w.el link-w.el
+    run -w link-w.el
+    expect_status 0
+    [[ -L link-w.el ]] && cmp -s real-w.el expected.el || fail "-w through a link"
+    # -w on anything but a regular file is an error; nothing is replaced
+    set +e
+    printf '(pcase x (1 2))\n' | timeout 20 "$prog" -w /dev/stdin >out 2>err
+    status=$?
+    set -e
+    expect_status 2
+    grep -q '^/dev/stdin: error: cannot write in place: it is the name of a file descriptor, not a regular file \[io\]$' err ||
+        fail "-w /dev/stdin: diagnostic"
+    [[ -L /dev/stdin ]] || fail "-w replaced the /dev/stdin link"
+    run_bounded -w /dev/null
+    expect_status 2
+    grep -q '^/dev/null: error: cannot write in place: it is a character device, not a regular file \[io\]$' err ||
+        fail "-w /dev/null: diagnostic"
+    [[ -c /dev/null ]] || fail "-w replaced /dev/null"
+    mkfifo f.el
+    run_bounded -w f.el
+    expect_status 2
+    grep -q '^f.el: error: cannot write in place: it is a FIFO, not a regular file \[io\]$' err ||
+        fail "-w on a FIFO: diagnostic"
+    [[ -p f.el ]] || fail "-w replaced the FIFO"
+    # a block device (a number no driver has) is neither replaced nor opened
+    mknod blk b 240 0
+    run_bounded -o blk a.el
+    expect_status 2
+    grep -q '^blk: error: cannot write: it is a block device, not a regular file \[io\]$' err ||
+        fail "-o to a block device: diagnostic"
+    [[ -b blk ]] || fail "-o replaced the block device"
+    ls -A | grep -q '\.tmp$' && fail "a temporary file was left"
+    ;;
+pipe-targets)
+    # -o to the program's own output pipe, or to a FIFO, writes through
+    # it and returns: the target is not read to compare.
+    make_sample a.el
+    "$prog" a.el >expected.el
+    set +e
+    timeout 20 "$prog" -o /dev/stdout a.el 2>err | cat >piped.el
+    status=${PIPESTATUS[0]}
+    set -e
+    expect_status 0
+    cmp -s piped.el expected.el || fail "-o /dev/stdout | cat: wrong output"
+    mkfifo fifo.el
+    cat fifo.el >got.el &
+    reader=$!
+    run_bounded -o fifo.el a.el
+    [[ $status -eq 0 ]] || { kill "$reader" 2>/dev/null; fail "-o FIFO: exit status $status"; }
+    wait "$reader"
+    cmp -s got.el expected.el || fail "-o FIFO: the reader got something else"
+    [[ -p fifo.el ]] || fail "-o replaced the FIFO"
+    # a check cannot compare with a FIFO: an error, at once
+    run_bounded -c -o fifo.el a.el
+    expect_status 2
+    grep -q '^fifo.el: error: cannot compare: it is a FIFO, not a regular file \[io\]$' err ||
+        fail "-c -o FIFO: diagnostic"
+    ;;
+write-failures)
+    # Every write is checked: a full device or a file-size limit is exit 2
+    # with a diagnostic, in every mode, never exit 0 with a cut output.
+    make_sample a.el
+    if [[ -c /dev/full ]]; then
+        for input in file stdin; do
+            set +e
+            if [[ $input == file ]]; then
+                "$prog" a.el >/dev/full 2>err
+            else
+                printf 'F\n' | "$prog" >/dev/full 2>err
+            fi
+            status=$?
+            set -e
+            expect_status 2
+            [[ $(cat err) == "pcexpand: error: cannot write the output: No space left on device" ]] ||
+                fail "full device ($input): $(cat err)"
+        done
+    fi
+    make_many_forms big.el
+    cp big.el w.el
+    # limited: MODE ARGS... runs the program under a 64 KiB file-size limit
+    limited() {
+        set +e
+        (ulimit -f 64 && exec "$prog" "$@" >out 2>err)
+        status=$?
+        set -e
+    }
+    check_limited() { # WHAT: exit 2 and "File too large"
+        expect_status 2
+        grep -q 'File too large' err || fail "$1: no diagnostic"
+    }
+    limited big.el
+    check_limited "standard output"
+    limited <big.el
+    check_limited "streamed standard input"
+    limited -d big.el
+    check_limited "-d output"
+    limited -o o.el big.el
+    check_limited "-o"
+    [[ ! -e o.el ]] || fail "-o left a cut file"
+    limited --out-dir od big.el
+    check_limited "--out-dir"
+    [[ ! -e od/big.el ]] || fail "--out-dir left a cut file"
+    limited -w w.el
+    check_limited "-w"
+    cmp -s w.el big.el || fail "-w changed the file"
+    ls -A | grep -q '\.tmp$' && fail "a temporary file was left"
+    ;;
+write-keeps)
+    # -w keeps what the file had: owner and group (as root: another
+    # user's), permission bits (0444 too), extended attributes; refuses
+    # a file with several hard links, and one edited during the run;
+    # handles names up to NAME_MAX; removes killed runs' temporaries.
+    make_sample a.el
+    "$prog" a.el >expected.el
+    cp a.el own.el
+    chmod 0640 own.el
+    root=$([[ $(id -u) -eq 0 ]] && echo yes || true)
+    [[ -z $root ]] || chown 1234:2345 own.el
+    attrs=$(python3 -c 'import os,sys; os.setxattr(sys.argv[1], "user.pcx", b"kept"); print("yes")' own.el 2>/dev/null || true)
+    run -w own.el
+    expect_status 0
+    cmp -s own.el expected.el || fail "not rewritten"
+    [[ $(stat -c %a own.el) == 640 ]] || fail "mode not kept: $(stat -c %a own.el)"
+    [[ -z $root || $(stat -c %u:%g own.el) == 1234:2345 ]] ||
+        fail "owner not kept: $(stat -c %u:%g own.el)"
+    [[ -z $attrs || $(python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.pcx").decode())' own.el) == kept ]] ||
+        fail "extended attribute not kept"
+    # A read-only file is rewritten (the directory allows it), still 0444.
+    cp a.el ro.el
+    chmod 0444 ro.el
+    run -w ro.el
+    expect_status 0
+    cmp -s ro.el expected.el && [[ $(stat -c %a ro.el) == 444 ]] || fail "0444 file"
+    # Hard links: replacing one name would separate it from the others.
+    cp a.el h.el
+    ln h.el h2.el
+    run -w h.el
+    expect_status 2
+    [[ $(cat err) == "h.el: error: cannot write in place: the file has 2 hard links (replacing it would separate them) [io]" ]] ||
+        fail "hard links: diagnostic"
+    cmp -s h.el a.el && [[ $(stat -c %h h.el) == 2 ]] || fail "hard-linked file changed"
+    # Names of 245 and 255 bytes (NAME_MAX): the temporary's name fits.
+    for len in 245 255; do
+        name=$(printf "%0$((len - 3))d.el" 0)
+        cp a.el "$name"
+        run -w "$name"
+        expect_status 0
+        cmp -s "$name" expected.el || fail "name of $len bytes not rewritten"
+    done
+    # Temporaries of a killed run are removed, a live run's are kept.
+    sleep 0 &
+    dead=$!
+    wait "$dead"
+    cp a.el s.el
+    touch ".s.el.$dead-0.pcexpand.tmp" ".s.el.$$-0.pcexpand.tmp"
+    run -w s.el
+    expect_status 0
+    [[ ! -e .s.el.$dead-0.pcexpand.tmp ]] || fail "a dead run's temporary was kept"
+    [[ -e .s.el.$$-0.pcexpand.tmp ]] || fail "a live run's temporary was removed"
+    rm ".s.el.$$-0.pcexpand.tmp"
+    # An edit made while the run computes is not lost: the program is
+    # stopped once it has read the file and before it made its temporary,
+    # the file is edited, and the program goes on.
+    make_many_forms old.el
+    size=$(stat -c %s old.el)
+    edited=
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        cp old.el e.el
+        ino=$(stat -c %i e.el)
+        "$prog" -w e.el 2>err &
+        pid=$!
+        while read -r key value <"/proc/$pid/io" 2>/dev/null; do # rchar
+            [[ $key == rchar: && $value -lt $size ]] || break
+        done
+        if kill -STOP "$pid" 2>/dev/null; then
+            if [[ $(stat -c %i e.el) == "$ino" ]] && ! ls -A | grep -q '^\.e\.el\..*\.tmp$'; then
+                printf ';; edited\n' >>e.el
+                edited=yes
+            fi
+            kill -CONT "$pid"
+        fi
+        set +e
+        wait "$pid"
+        status=$?
+        set -e
+        [[ -z $edited ]] || break
+    done
+    [[ -n $edited ]] || fail "the program always ended before the edit"
+    expect_status 2
+    [[ $(cat err) == "e.el: error: not written: the file changed since it was read [io]" ]] ||
+        fail "edit during the run: diagnostic"
+    { cat old.el; printf ';; edited\n'; } | cmp -s - e.el || fail "the edit was lost"
+    ls -A | grep -q '\.tmp$' && fail "a temporary file was left"
+    ;;
+broken-pipe)
+    # A reader that leaves ends the run at the first failed write, with
+    # one message and exit 2 (SIGPIPE ignored, as some parents leave it;
+    # otherwise the signal ends the program).  Standard input never ends
+    # here: only the failed write can stop the program.
+    set +e
+    (trap '' PIPE; yes '(pcase x (1 2))' 2>/dev/null | timeout 30 "$prog" 2>err |
+        head -c 100 >/dev/null; echo "${PIPESTATUS[1]}" >status)
+    set -e
+    status=$(cat status)
+    expect_status 2
+    [[ $(cat err) == "pcexpand: error: cannot write the output: Broken pipe" ]] ||
+        fail "streamed input: not one message: $(wc -l <err) lines"
+    # Many files (260 KB of output, four times what a pipe holds), in
+    # order and in parallel: the files after the failure are not run
+    # (--stats counts those that were).
+    mkdir d
+    for i in $(seq 600); do make_sample "d/f$i.el"; done
+    for j in 1 2; do
+        set +e
+        (trap '' PIPE; timeout 30 "$prog" --stats -j "$j" d 2>err | head -c 100 >/dev/null;
+         echo "${PIPESTATUS[0]}" >status)
+        set -e
+        status=$(cat status)
+        expect_status 2
+        [[ $(sed -n 1p err) == "pcexpand: error: cannot write the output: Broken pipe" &&
+           $(wc -l <err) -eq 2 ]] || fail "-j $j: not one message: $(wc -l <err) lines"
+        files=$(sed -n 's/^pcexpand: stats: files=\([0-9]*\) .*/\1/p' err)
+        [[ -n $files && $files -lt 600 ]] || fail "-j $j: the run went on after the failure"
+    done
     ;;
 *)
     fail "unknown case"

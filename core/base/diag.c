@@ -31,6 +31,7 @@ struct diag *diag_addv(struct diag_list *d, enum diag_severity sev,
     g->end = end < start ? start : end;
     g->code = code;
     g->message = buf_cstr(&b);
+    g->detail = NULL;
     if (sev == DIAG_ERROR)
         d->n_errors++;
     else if (sev == DIAG_WARNING)
@@ -47,6 +48,15 @@ struct diag *diag_add(struct diag_list *d, enum diag_severity sev,
     struct diag *g = diag_addv(d, sev, start, end, code, fmt, ap);
     va_end(ap);
     return g;
+}
+
+void diag_truncate(struct diag_list *d, size_t n)
+{
+    while (d->n > n) {
+        enum diag_severity sev = d->items[--d->n].sev;
+        d->n_errors -= sev == DIAG_ERROR;
+        d->n_warnings -= sev == DIAG_WARNING;
+    }
 }
 
 /* Group = a diagnostic plus the notes recorded right after it.  Insertion

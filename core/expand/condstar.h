@@ -27,10 +27,10 @@ struct value *condstar_expand(struct expand_ctx *x, struct value *form);
  * expanded form (ORDER: condstar-syms, see condstar.c). */
 struct condstar_syms {
     struct value *underscore, *nil, *t, *quote, *function;
-    struct value *and_, *or_, *if_, *progn, *let, *let_star, *setq, *prog1,
-        *when;
+    struct value *and_, *or_, *if_, *cond, *progn, *let, *let_star, *setq,
+        *prog1, *when;
     struct value *car, *cdr, *nth, *nthcdr, *consp, *null, *eq, *eql,
-        *equal, *num_eq, *aref, *vectorp, *length;
+        *equal, *num_eq, *aref, *vectorp, *length, *memq, *memql, *member;
     struct value *string_match, *match_string, *concat, *rx_to_string;
     struct value *cons, *list, *vector, *apply, *cdr_ignore, *rx, *constrain,
         *append, *vconcat, *bq_list_star, *backquote, *comma, *comma_at;

@@ -19,9 +19,12 @@
 #include <string.h>
 
 #include "expand/condstar.h"
+#include "expand/ert.h"
 #include "expand/gensym.h"
+#include "expand/learn.h"
 #include "expand/pcase.h"
 #include "expand/pcase_macros.h"
+#include "lisp/print.h"
 #include "syntax/walk.h"
 
 /* Default of x->max_depth: nested expansions plus the front ends'
@@ -50,6 +53,14 @@ static const struct head_row head_rows[] = {
 
 /* cond* clause keywords: macros expanding to nil outside a condition. */
 static const char *const stray_keywords[] = {"bind*", "bind-and*", "match*", "pcase*"};
+
+/* ERT's assertions, which expand their form themselves and turn an
+ * expansion error into a run-time signal (ert.c).  skip-when and
+ * skip-unless are local macros of ert-deftest bodies. */
+static const char *const ert_heads[] = {
+    "ert--skip-unless", "ert--skip-when", "should", "should-error",
+    "should-not", "skip-unless", "skip-when",
+};
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
 
@@ -86,14 +97,18 @@ static bool head_start(const char *name)
     case 'c': return name[1] == 'o';
     case 'b': return name[1] == 'i';
     case 'm': return name[1] == 'a';
+    case 's': return name[1] == 'h' || name[1] == 'k';
+    case 'e': return name[1] == 'r';
     default: return false;
     }
 }
 
 /* What a head symbol is to the driver, cached on the symbol
  * (value_sym_row): a row of head_rows, STRAY_ROW for a cond* keyword,
- * or -1.  Asked once for every symbol in a car position (untouched). */
+ * ERT_ROW for an ERT assertion, or -1.  Asked once for every symbol in a
+ * car position (untouched). */
 #define STRAY_ROW ((int)COUNT(head_rows))
+#define ERT_ROW (STRAY_ROW + 1)
 
 static int classify_head(const char *name)
 {
@@ -105,6 +120,9 @@ static int classify_head(const char *name)
     for (size_t i = 0; i < COUNT(stray_keywords); i++)
         if (same_start(name, stray_keywords[i]) && strcmp(name, stray_keywords[i]) == 0)
             return STRAY_ROW;
+    for (size_t i = 0; i < COUNT(ert_heads); i++)
+        if (same_start(name, ert_heads[i]) && strcmp(name, ert_heads[i]) == 0)
+            return ERT_ROW;
     return -1;
 }
 
@@ -119,6 +137,10 @@ long expand_check_tables(void)
     for (size_t i = 0; i < COUNT(stray_keywords); i++)
         if (!head_start(stray_keywords[i]))
             return 200 + (long)i;
+    for (size_t i = 0; i < COUNT(ert_heads); i++)
+        if (!head_start(ert_heads[i]) ||
+            (i > 0 && strcmp(ert_heads[i - 1], ert_heads[i]) >= 0))
+            return 300 + (long)i;
     return -1;
 }
 
@@ -339,6 +361,36 @@ static enum walk_status stray(struct walker *w, struct value *form)
     return WALK_PRUNE;
 }
 
+/* Is h the symbol rx-let?  Length first: most heads differ there. */
+static bool rx_let_head(const struct value *h)
+{
+    return value_symbolp(h) && h->u.sym.len == 6 && h->u.sym.interned &&
+           memcmp(h->u.sym.name, "rx-let", 6) == 0;
+}
+
+/* (rx-let BINDINGS BODY...): rx patterns in BODY see the definitions (as
+ * Emacs expands BODY with them in the macro environment) until the walker
+ * leaves the form (leave_scope).  Bad bindings are Emacs's error, and the
+ * form is kept as written (Emacs expands nothing in it). */
+static enum walk_status rx_let(struct walker *w, struct value *form)
+{
+    struct expand_ctx *x = w->ctx;
+    struct value *rest = value_cdr(form);
+    struct rx_error err;
+    if (rx_env_push_let(pcase_macros_rx_env(x),
+                        value_consp(rest) ? value_car(rest) : x->L->nil, &err))
+        return WALK_SCOPE;
+    expand_diag(x, DIAG_ERROR, err.at ? err.at : form, "malformed-pattern", "%s",
+                err.message);
+    return WALK_PRUNE;
+}
+
+static void leave_scope(struct walker *w, struct value *form)
+{
+    (void)form; /* only rx-let opens scopes */
+    rx_env_pop(pcase_macros_rx_env(w->ctx));
+}
+
 /* The walker's callback: every cons in a code position comes here,
  * outermost first. */
 static enum walk_status visit(struct walker *w, struct value *form)
@@ -347,9 +399,15 @@ static enum walk_status visit(struct walker *w, struct value *form)
     const struct head_row *row = row_of(form);
     if (!row) {
         const struct value *h = value_car(form);
-        bool keyword = value_symbolp(h) && h->u.sym.interned &&
-                       value_sym_row(h, VALUE_ROW_EXPAND, classify_head) == STRAY_ROW;
-        return keyword ? stray(w, form) : WALK_CONTINUE;
+        if (rx_let_head(h))
+            return rx_let(w, form);
+        int k = value_symbolp(h) && h->u.sym.interned
+                    ? value_sym_row(h, VALUE_ROW_EXPAND, classify_head) : -1;
+        if (k == STRAY_ROW)
+            return stray(w, form);
+        if (k == ERT_ROW && !priv_of(x)->listing && !priv_of(x)->target)
+            return ert_assertion(x, form, &w->replacement);
+        return WALK_CONTINUE;
     }
     if (priv_of(x)->listing) {
         if (selected(x, row->bit))
@@ -358,8 +416,10 @@ static enum walk_status visit(struct walker *w, struct value *form)
     }
     if (!expanded_here(x, row, form))
         return WALK_CONTINUE; /* kept as written; look inside */
+    /* a form that fails is kept as written (no replacement) and the walk
+     * goes on: the forms after it are expanded and report their errors */
     w->replacement = expand_site(x, row, form);
-    return w->replacement ? WALK_PRUNE : WALK_ABORT;
+    return WALK_PRUNE;
 }
 
 /* ---- code a walk cannot change ---- */
@@ -383,7 +443,10 @@ static bool acted_on(const struct value *h)
         ((struct value *)h)->u.sym.row[VALUE_ROW_EXPAND] = VALUE_ROW_NONE;
         return false;
     }
-    return h->u.sym.interned && value_sym_row(h, VALUE_ROW_EXPAND, classify_head) >= 0;
+    if (!h->u.sym.interned)
+        return false;
+    int k = value_sym_row(h, VALUE_ROW_EXPAND, classify_head);
+    return k >= 0 && k <= STRAY_ROW; /* an ERT assertion alone changes nothing */
 }
 
 /* Room for one more entry on untouched()'s stack. */
@@ -480,6 +543,7 @@ static struct value *walk_touched(struct expand_ctx *x, struct value *code)
         return expand_site(x, row, code);
     walk_init(&w, x->L, visit, x);
     w.rebuilt = on_rebuilt;
+    w.leave = leave_scope;
     unsigned d = p->walk_depth++; /* deeper than the spares: grow its own */
     if (d < 16) {
         w.spare = p->walk_spare[d];
@@ -595,9 +659,17 @@ struct value *expand_form(struct expand_ctx *x, struct value *form)
     p->site = NULL;
     p->nest = 0;
     prefetch_form(p, form);
-    if (x->macros)
-        pcase_macros_learn(x, form);
-    return walk(x, form);
+    size_t errors = x->diags->n_errors;
+    learn_form(x, form);
+    pcase_macros_check_definition(x, form);
+    struct value *r = walk(x, form);
+    if (x->diags->n_errors == errors)
+        return r;
+    if (!x->keep_going)
+        return NULL;
+    if (!r) /* the form itself failed, or the walk stopped: all as written */
+        x->n_sites = 0;
+    return r ? r : form;
 }
 
 size_t expand_list_forms(struct expand_ctx *x, struct value *form,
@@ -636,7 +708,7 @@ void expand_prime_heads(struct lisp *L)
     L->heads_primed = true;
 }
 
-struct value *expand_code(struct expand_ctx *x, struct value *code)
+struct value *expand_code_partial(struct expand_ctx *x, struct value *code)
 {
     if (!enter(x, code))
         return NULL;
@@ -645,13 +717,41 @@ struct value *expand_code(struct expand_ctx *x, struct value *code)
     return r;
 }
 
+/* Nested code fails as a whole when a form inside it failed: the front
+ * end that asked for it fails, and its own form is kept as written. */
+struct value *expand_code(struct expand_ctx *x, struct value *code)
+{
+    size_t errors = x->diags->n_errors;
+    struct value *r = expand_code_partial(x, code);
+    return x->diags->n_errors > errors ? NULL : r;
+}
+
 struct value *expand_code_touched(struct expand_ctx *x, struct value *code)
 {
     if (!enter(x, code))
         return NULL;
+    size_t errors = x->diags->n_errors;
     struct value *r = walk_touched(x, code);
     x->depth--;
-    return r;
+    return x->diags->n_errors > errors ? NULL : r;
+}
+
+bool expand_nested(const struct expand_ctx *x)
+{
+    return priv_of(x)->nest > 0;
+}
+
+void expand_add_site(struct expand_ctx *x, struct value *orig,
+                     struct value *expansion, const char *head)
+{
+    if (priv_of(x)->nest == 0)
+        add_site(x, orig, expansion, head);
+}
+
+void expand_copied(struct expand_ctx *x, const struct value *copy,
+                   const struct value *orig)
+{
+    alias_put(x->L->a, priv_of(x), copy, orig);
 }
 
 struct value *expand_gensym(struct expand_ctx *x, const char *base)
@@ -661,6 +761,27 @@ struct value *expand_gensym(struct expand_ctx *x, const char *base)
 }
 
 /* ---- diagnostics ---- */
+
+void expand_set_signal(struct expand_ctx *x, struct value *err)
+{
+    if (x->diags->n > 0)
+        x->diags->items[x->diags->n - 1].detail = err;
+}
+
+void expand_set_error_signal(struct expand_ctx *x, const char *prefix,
+                             const struct value *v)
+{
+    struct buf b;
+    buf_init(&b, x->L->a);
+    buf_puts(&b, prefix);
+    struct print_opts o = print_opts_default();
+    print_value(x->L, &b, v, &o);
+    bool multibyte = false;
+    for (size_t i = 0; i < b.len; i++)
+        multibyte |= (unsigned char)b.data[i] >= 0x80;
+    struct value *msg = value_string(x->L->a, b.data, b.len, multibyte);
+    expand_set_signal(x, lisp_listv(x->L, INTERN_LIT(x->L, "error"), msg, NULL));
+}
 
 /* The text of v (through the copy -> original map), if known. */
 static bool locate(const struct expand_ctx *x, const struct value *v,

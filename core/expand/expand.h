@@ -38,6 +38,8 @@ struct expand_ctx {
                                        as src read it; NULL when unknown */
     struct diag_list *diags;        /* where errors/warnings go */
     bool memo;                      /* computed cache on (results identical when off) */
+    bool keep_going;                /* --keep-going: expand_form returns the form
+                                       with its failing forms as written */
     unsigned heads;                 /* bit set of selected heads (EXPAND_HEAD_*), 0 = all */
     int depth;                      /* shared recursion depth guard */
     int max_depth;                  /* limit; exceeding it is a nesting-too-deep error */
@@ -46,6 +48,14 @@ struct expand_ctx {
     size_t n_sites, cap_sites;
     void *priv;                     /* driver-private state (macro tables, memo) */
     struct pcase_macros *macros;    /* pattern macros and struct layouts (pcase_macros.h) */
+    struct learn *learn;            /* definitions learned from the forms (learn.h),
+                                       made on first use */
+    bool verbose;                   /* notes about what is learned (--verbose) */
+    bool missed;                    /* a pattern needed a definition the run did not
+                                       have (unknown head, struct layout, a function
+                                       of an evaluated macro): a part of a large input
+                                       that did not read the text before it runs
+                                       again in one piece */
     struct pcase_scratch *scratch;  /* the pattern compilations' scratch arena
                                        (pcase_compile.c), made on first use */
 };
@@ -70,9 +80,12 @@ void expand_init(struct expand_ctx *x, struct lisp *L, struct diag_list *diags,
 
 /* Expand every selected form in code positions of the top-level form;
  * x->sites lists the replaced outermost sites.  Returns the new form (the
- * same pointer when nothing changed), or NULL after recording an error.
- * Call it for every top-level form in file order: it also registers the
- * pcase-defmacro and cl-defstruct definitions it meets (x->macros). */
+ * same pointer when nothing changed), or NULL after recording an error
+ * (with x->keep_going: the form, each form whose expansion failed kept as
+ * written).  A failing form does not stop the walk: the forms after it
+ * are expanded too, so that every error of the form is reported.
+ * Call it for every top-level form in file order: it also learns what the
+ * form defines (learn_form: definitions, requires, definer macros). */
 struct value *expand_form(struct expand_ctx *x, struct value *form);
 
 /* For --at: every form with a selected head in a code position of the
@@ -109,6 +122,32 @@ void expand_prime_heads(struct lisp *L);
  * false: the look through code is not made again (code holding a nested
  * form is looked through up to it, then walked). */
 struct value *expand_code_touched(struct expand_ctx *x, struct value *code);
+
+/* expand_code that returns what it made even when a nested form failed
+ * (that form kept as written); the caller compares the error count. */
+struct value *expand_code_partial(struct expand_ctx *x, struct value *code);
+
+/* Is the driver inside a front end (sites are recorded only outside)? */
+bool expand_nested(const struct expand_ctx *x);
+
+/* Record that the input form orig is replaced by expansion, at the
+ * outermost level (x->sites; nothing when nested), and that the copy
+ * stands for orig (expand_origin). */
+void expand_add_site(struct expand_ctx *x, struct value *orig,
+                     struct value *expansion, const char *head);
+void expand_copied(struct expand_ctx *x, const struct value *copy,
+                   const struct value *orig);
+
+/* Emacs's error for the error diagnostic just recorded: the list
+ * (ERROR-SYMBOL . DATA) that Emacs 30.1 signals when it expands the same
+ * form (for ERT, which turns it into a run-time signal); it becomes the
+ * diagnostic's detail. */
+void expand_set_signal(struct expand_ctx *x, struct value *err);
+
+/* expand_set_signal of (error "PREFIX%S") with v as %S: the error of a
+ * macro that calls (error "PREFIX%S" v). */
+void expand_set_error_signal(struct expand_ctx *x, const char *prefix,
+                             const struct value *v);
 
 /* A fresh temporary with base name base ("x", "val", ...): an uninterned
  * symbol, named when printed (gensym.h).  A base starting with '_'

@@ -157,6 +157,13 @@ static struct value *let_star(struct pcase_run *c, struct bind *b, size_t n, str
 }
 
 /* Bindings of a pcase-let* list; scope of each: what follows it. */
+/* Emacs's error for the error just recorded: car of a non-list v. */
+static void not_a_list(struct pcase_run *c, struct value *v)
+{
+    expand_set_signal(c->x, lisp_listv(c->L, INTERN_LIT(c->L, "wrong-type-argument"),
+                                       INTERN_LIT(c->L, "listp"), v, NULL));
+}
+
 static struct bind *bindings(struct pcase_run *c, struct value *list, struct value *body,
                              size_t *n)
 {
@@ -169,6 +176,7 @@ static struct bind *bindings(struct pcase_run *c, struct value *list, struct val
         if (e->kind != VK_CONS) {
             pcase_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
                     "a binding must be a list (PATTERN EXP)");
+            not_a_list(c, e);
             return NULL;
         }
         b[i] = (struct bind){value_car(e), nth(c, e, 1), true, e,
@@ -201,6 +209,7 @@ static struct pcase_clause *user_clauses(struct pcase_run *c, struct value *list
         if (k->kind != VK_CONS) {
             pcase_diag(c, DIAG_ERROR, NULL, l, "malformed-pattern",
                        "a clause must be a list (PATTERN BODY...)");
+            not_a_list(c, k);
             return NULL;
         }
         cl[i] = (struct pcase_clause){.form = k, .pattern = value_car(k), .cell = k,
@@ -362,6 +371,9 @@ static struct value *h_setq(struct pcase_run *c, struct value *form)
     if (n % 2) {
         pcase_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
                 "(wrong-number-of-arguments pcase-setq %ld)", n);
+        expand_set_signal(c->x, lisp_listv(c->L, INTERN_LIT(c->L, "wrong-number-of-arguments"),
+                                           INTERN_LIT(c->L, "pcase-setq"),
+                                           value_int(c->L->a, n), NULL));
         return NULL;
     }
     if (n == 2)

@@ -447,10 +447,12 @@ static void report_bad(struct pcase_run *c, const struct pat *p)
         b = b->next;
     const struct value *v = b ? b->v : p->val->v;
     const struct value *cell = b ? b->cell : NULL;
-    if (p->kind == PAT_OR)
+    if (p->kind == PAT_OR) {
         pcase_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
                 "Please avoid it: (or) needs at least two alternatives");
-    else
+        struct value *msg = value_string(c->L->a, "Please avoid it", 15, false);
+        expand_set_signal(c->x, lisp_listv(c->L, INTERN_LIT(c->L, "error"), msg, NULL));
+    } else
         pcase_diag(c, DIAG_ERROR, v, cell, "malformed-pattern",
                 "Unknown pattern `%s'", pcase_show(c, p->val->v));
 }

@@ -70,7 +70,8 @@ static bool keywordp(const struct value *v)
            && v->u.sym.name[0] == ':';
 }
 
-/* (KEY PAT [DEFAULT]) -> (app (map-elt _ KEY DEFAULT) PAT), DEFAULT nil if absent. */
+/* (KEY PAT [DEFAULT]) -> (app (map-elt _ KEY DEFAULT) PAT): Emacs 30's
+ * map.el passes DEFAULT always, nil when there is none. */
 static struct value *map_pair(struct expand_ctx *x, struct value *elt)
 {
     size_t n;
@@ -85,7 +86,6 @@ static struct value *map_pair(struct expand_ctx *x, struct value *elt)
         expand_diag(x, DIAG_WARNING, pm_at(x, def, elt), "map-default-ignored",
                     "map pattern DEFAULT %s is honoured as in Emacs 30; Emacs "
                     "28.2 ignores it", pm_show(x, def));
-    /* Emacs 30.1's map.el passes DEFAULT even when it is absent: nil */
     return pm_app(x, call_(x, "map-elt", v[0], def), v[1]);
 }
 
@@ -196,14 +196,13 @@ struct rx_pcase {
 static struct value *transform(struct rx_pcase *p, struct value *form, int depth);
 
 /* Map transform over the list body; the same list when nothing changed. */
-static struct value *transform_list(struct rx_pcase *p, struct value *form,
-                                    struct value *body, int depth)
+static struct value *transform_list(struct rx_pcase *p, struct value *body,
+                                    int depth)
 {
     size_t n;
     struct value **v = pm_items(p->x, body, &n);
-    if (!v)
-        return pm_error(p->x, pm_at(p->x, form, p->pat), "malformed-pattern",
-                        "Malformed rx form: %s", pm_show(p->x, form));
+    if (!v) /* not a list: the translation says so, as rx.el does */
+        return body;
     bool changed = false;
     for (size_t i = 0; i < n; i++) {
         struct value *t = transform(p, v[i], depth + 1);
@@ -277,7 +276,7 @@ static struct value *transform(struct rx_pcase *p, struct value *form, int depth
         || pm_symbol_named(head, "regexp") || pm_symbol_named(head, "regex")
         || pm_symbol_named(head, "eval"))
         return form;
-    struct value *rest = transform_list(p, form, value_cdr(form), depth);
+    struct value *rest = transform_list(p, value_cdr(form), depth);
     if (!rest)
         return NULL;
     return rest == value_cdr(form) ? form : value_cons(x->L->a, head, rest);
@@ -291,13 +290,15 @@ static struct value *rx_regexp(struct rx_pcase *p, struct value *pat)
     if (!seq)
         return NULL;
     struct rx_error err;
-    struct value *re = rx_translate(x->L, seq, &err);
+    struct value *re = rx_translate(x->L, pcase_macros_rx_env(x), true, seq, &err);
+    if (re && !value_is(re, VK_STRING))
+        x->missed = true; /* run-time names: perhaps defined before a part */
     if (re)
         return re;
     const struct value *at = pm_at(x, err.at, pat);
-    if (err.kind == RX_ERR_TOO_DEEP)
-        return pm_error(x, at, "nesting-too-deep", "rx pattern nested too deeply");
-    return pm_error(x, at, "malformed-pattern", "%s", err.message);
+    return pm_error(x, at, err.kind == RX_ERR_TOO_DEEP ? "nesting-too-deep"
+                                                        : "malformed-pattern",
+                    "%s", err.message);
 }
 
 /* (lambda (s) BODY) */

@@ -462,18 +462,22 @@ static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *
             *cval = nth_or_nil(z, x, 1);
         return norm(z, x, nth_cell(q, 1) ? nth_cell(q, 1) : q);
     }
-    if (unquote(q, z->L->comma_at) || named(q, "..."))
-        return fail(z, q, cell, "splice-in-backquote",
+    if (unquote(q, z->L->comma_at) || named(q, "...")) {
+        fail(z, q, cell, "splice-in-backquote",
                     fmt(z, "Unsupported QPAT: %s (Emacs 30 rejects it; "
                            "Emacs 28.2 matched it as literal structure)", pcase_show(z->c, q)));
+        expand_set_error_signal(z->c->x, "Unsupported QPAT: ", q);
+        return NULL;
+    }
     if (q->kind == VK_VECTOR)
         return qvec(z, q, cell, cval);
     if (q->kind == VK_SYMBOL || q->kind == VK_STRING || value_numberp(q)) {
         *cval = q;
         return pat_quote(z->m, q);
     }
-    return fail(z, q, cell, "malformed-pattern",
-                fmt(z, "Unknown QPAT: %s", pcase_show(z->c, q)));
+    fail(z, q, cell, "malformed-pattern", fmt(z, "Unknown QPAT: %s", pcase_show(z->c, q)));
+    expand_set_error_signal(z->c->x, "Unknown QPAT: ", q);
+    return NULL;
 }
 
 /* A backquote inside a backquote pattern is literal structure in Emacs 28

@@ -1,9 +1,10 @@
-/* rx.c - rx forms to an Emacs regexp: sequences, alternatives, repetition,
+/* rx.c - rx forms to an Emacs regexp: names, sequences, repetition,
  * groups, back references, literal/regexp/eval, and the result expression.
  *
- * Part of the `rx` pattern macro.  Each rule mirrors Emacs 28.2's rx.el so
- * the string is identical (sets: rx_charset.c, regexp-opt: rx_str.c).
- * Names rx does not define fall back to a run-time (rx-to-string 'FORM t).
+ * Part of the `rx` pattern macro.  Each rule mirrors Emacs 30.1's rx.el so
+ * the string is identical (or/not/intersection: rx_norm.c, sets:
+ * rx_charset.c, definitions: rx_env.c, regexp-opt: rx_str.c).  Names
+ * nobody defines here fall back to a run-time (rx-to-string 'FORM t).
  */
 #include "expand/rx_int.h"
 
@@ -21,38 +22,42 @@ struct sym_row {
     const char *name;
     const char *re;     /* regexp text; NULL = regexp-unmatchable */
     enum rx_prec prec;
+    bool listed;        /* in rx--builtin-symbols (bot, eot, buffer-start
+                           and buffer-end are not: a definition may take
+                           those names, and the normaliser then uses it) */
 };
 
-/* rx's plain symbols (rx--translate-symbol), sorted by name. */
+/* rx's plain symbols (rx--translate-symbol), sorted by name.  not-wordchar
+ * is what (not wordchar) gives. */
 static const struct sym_row symbols[] = {
-    {"any", ".", RX_P_T},
-    {"anychar", "[^z-a]", RX_P_T},
-    {"anything", "[^z-a]", RX_P_T},
-    {"bol", "^", RX_P_LSEQ},
-    {"bos", "\\`", RX_P_T},
-    {"bot", "\\`", RX_P_T},
-    {"bow", "\\<", RX_P_T},
-    {"buffer-end", "\\'", RX_P_T},
-    {"buffer-start", "\\`", RX_P_T},
-    {"eol", "$", RX_P_RSEQ},
-    {"eos", "\\'", RX_P_T},
-    {"eot", "\\'", RX_P_T},
-    {"eow", "\\>", RX_P_T},
-    {"line-end", "$", RX_P_RSEQ},
-    {"line-start", "^", RX_P_LSEQ},
-    {"nonl", ".", RX_P_T},
-    {"not-newline", ".", RX_P_T},
-    {"not-word-boundary", "\\B", RX_P_T},
-    {"not-wordchar", "\\W", RX_P_T},
-    {"point", "\\=", RX_P_T},
-    {"string-end", "\\'", RX_P_T},
-    {"string-start", "\\`", RX_P_T},
-    {"symbol-end", "\\_>", RX_P_T},
-    {"symbol-start", "\\_<", RX_P_T},
-    {"unmatchable", NULL, RX_P_SEQ},
-    {"word-boundary", "\\b", RX_P_T},
-    {"word-end", "\\>", RX_P_T},
-    {"word-start", "\\<", RX_P_T},
+    {"any", ".", RX_P_T, true},
+    {"anychar", "[^z-a]", RX_P_T, true},
+    {"anything", "[^z-a]", RX_P_T, true},
+    {"bol", "^", RX_P_LSEQ, true},
+    {"bos", "\\`", RX_P_T, true},
+    {"bot", "\\`", RX_P_T, false},
+    {"bow", "\\<", RX_P_T, true},
+    {"buffer-end", "\\'", RX_P_T, false},
+    {"buffer-start", "\\`", RX_P_T, false},
+    {"eol", "$", RX_P_RSEQ, true},
+    {"eos", "\\'", RX_P_T, true},
+    {"eot", "\\'", RX_P_T, false},
+    {"eow", "\\>", RX_P_T, true},
+    {"line-end", "$", RX_P_RSEQ, true},
+    {"line-start", "^", RX_P_LSEQ, true},
+    {"nonl", ".", RX_P_T, true},
+    {"not-newline", ".", RX_P_T, true},
+    {"not-word-boundary", "\\B", RX_P_T, true},
+    {"not-wordchar", "[^[:word:]]", RX_P_T, true},
+    {"point", "\\=", RX_P_T, true},
+    {"string-end", "\\'", RX_P_T, true},
+    {"string-start", "\\`", RX_P_T, true},
+    {"symbol-end", "\\_>", RX_P_T, true},
+    {"symbol-start", "\\_<", RX_P_T, true},
+    {"unmatchable", NULL, RX_P_SEQ, true},
+    {"word-boundary", "\\b", RX_P_T, true},
+    {"word-end", "\\>", RX_P_T, true},
+    {"word-start", "\\<", RX_P_T, true},
 };
 
 struct class_row {
@@ -97,7 +102,7 @@ struct form_row {
     int greedy;    /* F_REP: 1, 0, or GREEDY_DYN (follows minimal-match) */
 };
 
-/* rx's forms (rx--translate-form), sorted by name. */
+/* rx's forms (rx--translate-form), sorted by name: rx--builtin-forms. */
 static const struct form_row forms[] = {
     {"*", F_REP, '*', 1},
     {"**", F_STARSTAR, 0, 0},
@@ -170,9 +175,20 @@ static const struct form_row *form_row(const struct value *head)
     return lookup(forms, NELEM(forms), sizeof *forms, rx_symname(head));
 }
 
+static const struct sym_row *sym_row(const struct value *v)
+{
+    return lookup(symbols, NELEM(symbols), sizeof *symbols, rx_symname(v));
+}
+
 const char *rx_symname(const struct value *v)
 {
     return v && value_symbolp(v) && v->u.sym.interned ? v->u.sym.name : NULL;
+}
+
+bool rx_sym_is(const struct value *v, const char *name)
+{
+    const char *s = rx_symname(v);
+    return s && strcmp(s, name) == 0;
 }
 
 const char *rx_char_class(const struct value *v)
@@ -182,18 +198,29 @@ const char *rx_char_class(const struct value *v)
     return r ? r->cls : NULL;
 }
 
-bool rx_builtin_name(const struct value *v)
+bool rx_builtin_form(const struct value *v)
 {
-    const char *n = rx_symname(v);
-    return lookup(forms, NELEM(forms), sizeof *forms, n)
-           || lookup(symbols, NELEM(symbols), sizeof *symbols, n)
-           || lookup(classes, NELEM(classes), sizeof *classes, n);
+    return value_symbolp(v) && form_row(v) != NULL;
 }
 
-bool rx_maybe_user_def(const struct value *form)
+bool rx_builtin_symbol(const struct value *v)
 {
-    const struct value *name = value_consp(form) ? value_car(form) : form;
-    return rx_symname(name) != NULL && !rx_builtin_name(name);
+    const struct sym_row *r = sym_row(v);
+    return (r && r->listed) || rx_char_class(v) != NULL;
+}
+
+bool rx_builtin_name(const struct value *v)
+{
+    return rx_builtin_form(v) || rx_builtin_symbol(v);
+}
+
+bool rx_maybe_defined_later(const struct value *v)
+{
+    const char *n = rx_symname(v);
+    /* bot and the like are no built-in names, but rx translates them as
+     * built-ins when nothing defines them */
+    return n && n[0] != ':' && strcmp(n, "nil") != 0 && strcmp(n, "t") != 0
+           && !rx_builtin_name(v) && !sym_row(v);
 }
 
 bool rx_charp(const struct value *v)
@@ -217,33 +244,82 @@ bool rx_tables_sorted(void)
 
 /* ---- errors and items ---- */
 
-const char *rx_show(struct rx_tr *t, const struct value *v, bool princ)
+/* princ writes the strings inside a list without quotes too. */
+static const uint8_t *string_contents(void *ctx, const struct value *v, size_t *n)
+{
+    (void)ctx;
+    if (!value_is(v, VK_STRING))
+        return NULL;
+    *n = v->u.str.len;
+    return v->u.str.data;
+}
+
+const char *rx_print(struct lisp *L, const struct value *v, bool princ)
 {
     if (princ && value_symbolp(v))
         return v->u.sym.name;
     struct buf b;
-    buf_init(&b, t->L->a);
-    if (princ && value_is(v, VK_STRING)) {
-        buf_put(&b, v->u.str.data, v->u.str.len);
-        return buf_cstr(&b);
-    }
+    buf_init(&b, L->a);
     struct print_opts o = print_opts_default();
-    print_value(t->L, &b, v, &o);
+    if (princ)
+        o.atom_text = string_contents;
+    print_value(L, &b, v, &o);
     return buf_cstr(&b);
+}
+
+const char *rx_show(struct rx_tr *t, const struct value *v, bool princ)
+{
+    return rx_print(t->L, v, princ);
+}
+
+static bool set_errorv(struct lisp *L, struct rx_error *err, enum rx_error_kind kind,
+                       const struct value *at, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+
+static bool set_errorv(struct lisp *L, struct rx_error *err, enum rx_error_kind kind,
+                       const struct value *at, const char *fmt, va_list ap)
+{
+    struct buf b;
+    buf_init(&b, L->a);
+    buf_vprintf(&b, fmt, ap);
+    err->kind = kind;
+    err->message = buf_cstr(&b);
+    err->at = at;
+    return false;
+}
+
+bool rx_error_set(struct lisp *L, struct rx_error *err, const struct value *at,
+                  const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_errorv(L, err, RX_ERR_FORM, at, fmt, ap);
+    va_end(ap);
+    return false;
 }
 
 bool rx_fail(struct rx_tr *t, const struct value *at, const char *fmt, ...)
 {
-    struct buf b;
     va_list ap;
-    buf_init(&b, t->L->a);
     va_start(ap, fmt);
-    buf_vprintf(&b, fmt, ap);
+    set_errorv(t->L, t->err, RX_ERR_FORM, at, fmt, ap);
     va_end(ap);
-    t->err->kind = RX_ERR_FORM;
-    t->err->message = buf_cstr(&b);
-    t->err->at = at;
     return false;
+}
+
+bool rx_too_deep(struct rx_tr *t, const struct value *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_errorv(t->L, t->err, RX_ERR_TOO_DEEP, at, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+bool rx_wrong_type(struct rx_tr *t, const struct value *at, const char *pred,
+                   const struct value *v)
+{
+    return rx_fail(t, at, "Wrong type argument: %s, %s", pred, rx_show(t, v, false));
 }
 
 bool rx_foreign(struct rx_tr *t, const struct value *at)
@@ -251,6 +327,26 @@ bool rx_foreign(struct rx_tr *t, const struct value *at)
     t->foreign = true;
     t->err->at = at;
     return false;
+}
+
+bool rx_steps(struct rx_tr *t, size_t n, const struct value *at)
+{
+    t->steps += n;
+    if (t->steps <= RX_MAX_STEPS)
+        return true;
+    return rx_too_deep(t, at, "rx pattern too large: more than %d steps to "
+                       "translate it, its definitions expanded", RX_MAX_STEPS);
+}
+
+bool rx_enter(struct rx_tr *t, const struct value *form)
+{
+    if (!rx_steps(t, 1, form))
+        return false;
+    if (++t->depth > RX_MAX_DEPTH) {
+        t->depth--;
+        return rx_too_deep(t, form, "rx pattern nested too deeply");
+    }
+    return true;
 }
 
 void rx_item_init(struct rx_item *it, enum rx_prec prec)
@@ -262,12 +358,18 @@ void rx_item_init(struct rx_item *it, enum rx_prec prec)
 static void item_push(struct rx_tr *t, struct rx_item *it, struct rx_piece pc)
 {
     struct arena *a = t->L->a;
-    if (pc.s && it->n > 0 && it->p[it->n - 1].s) {
-        /* adjacent constant text merges, as rx--to-expr would later */
-        struct rx_str *m = rx_str_new(a);
-        rx_str_append(a, m, it->p[it->n - 1].s);
-        rx_str_append(a, m, pc.s);
-        it->p[it->n - 1].s = m;
+    struct rx_piece *last = it->n > 0 ? &it->p[it->n - 1] : NULL;
+    if (pc.s && last && last->s) {
+        /* adjacent constant text merges, as rx--to-expr would later: into
+         * a copy the first time, then in place (items are used once), so
+         * a long sequence costs linear time */
+        if (!last->merged) {
+            struct rx_str *m = rx_str_new(a);
+            rx_str_append(a, m, last->s);
+            last->s = m;
+            last->merged = true;
+        }
+        rx_str_append(a, last->s, pc.s);
         return;
     }
     if (it->n == it->cap) {
@@ -280,7 +382,7 @@ static void item_push(struct rx_tr *t, struct rx_item *it, struct rx_piece pc)
 
 void rx_item_str(struct rx_tr *t, struct rx_item *it, struct rx_str *s)
 {
-    item_push(t, it, (struct rx_piece){s, NULL});
+    item_push(t, it, (struct rx_piece){.s = s});
 }
 
 void rx_item_puts(struct rx_tr *t, struct rx_item *it, const char *text)
@@ -296,24 +398,60 @@ void rx_item_unmatchable(struct rx_tr *t, struct rx_item *out)
     rx_item_puts(t, out, "\\`a\\`");
 }
 
-static void item_append(struct rx_tr *t, struct rx_item *it,
-                        const struct rx_item *o)
+void rx_item_append(struct rx_tr *t, struct rx_item *it, const struct rx_item *o)
 {
     for (size_t i = 0; i < o->n; i++)
         item_push(t, it, o->p[i]);
 }
 
-bool rx_list(struct rx_tr *t, struct value *form, struct value *body,
+bool rx_not_list(struct lisp *L, struct rx_error *err, const struct value *form,
+                 const struct value *list, bool seq)
+{
+    if (!value_consp(list))
+        return rx_error_set(L, err, form, "Wrong type argument: %s, %s",
+                            seq ? "sequencep" : "listp", rx_print(L, list, false));
+    const struct value *tail = list, *slow = list;
+    for (size_t k = 0; value_consp(tail); k++) {
+        tail = value_cdr(tail);
+        if (k % 2)
+            slow = value_cdr(slow);
+        if (tail == slow && value_consp(tail))
+            return rx_error_set(L, err, form, "List contains a loop: %s",
+                                rx_print(L, form, false));
+    }
+    return rx_error_set(L, err, form, "Wrong type argument: listp, %s",
+                        rx_print(L, tail, false));
+}
+
+bool rx_list(struct rx_tr *t, struct value *form, struct value *body, bool seq,
              struct value ***items, size_t *n)
 {
     long len = value_list_length(body, t->L->nil);
     if (len < 0)
-        return rx_fail(t, form, "Malformed rx form: %s", rx_show(t, form, false));
+        return rx_not_list(t->L, t->err, form, body, seq);
     *items = ARENA_NEWN(t->L->a, struct value *, len ? (size_t)len : 1);
     *n = 0;
     for (; value_consp(body); body = value_cdr(body))
         (*items)[(*n)++] = value_car(body);
     return true;
+}
+
+bool rx_atom_body(struct rx_tr *t, struct value *form, struct value *body, bool seq)
+{
+    if (value_consp(body) || lisp_nilp(t->L, body))
+        return false;
+    rx_not_list(t->L, t->err, form, body, seq);
+    return true;
+}
+
+bool rx_one_arg(struct rx_tr *t, struct value *form, struct value *body,
+                const char *what)
+{
+    if (rx_atom_body(t, form, body, false))
+        return false;
+    if (value_consp(body) && lisp_nilp(t->L, value_cdr(body)))
+        return true;
+    return rx_fail(t, form, "rx `%s' form takes exactly one argument", what);
 }
 
 /* ---- sequences ---- */
@@ -324,7 +462,7 @@ static struct rx_item bracket(struct rx_tr *t, const struct rx_item *it)
     struct rx_item r;
     rx_item_init(&r, RX_P_T);
     rx_item_puts(t, &r, "\\(?:");
-    item_append(t, &r, it);
+    rx_item_append(t, &r, it);
     rx_item_puts(t, &r, "\\)");
     return r;
 }
@@ -349,7 +487,7 @@ static void sequence(struct rx_tr *t, struct rx_item *left,
         p = r.prec == RX_P_RSEQ ? RX_P_NIL : RX_P_LSEQ;
     else
         p = r.prec == RX_P_RSEQ ? RX_P_RSEQ : RX_P_SEQ;
-    item_append(t, &l, &r);
+    rx_item_append(t, &l, &r);
     l.prec = p;
     *left = l;
 }
@@ -359,7 +497,7 @@ static bool tr_seq(struct rx_tr *t, struct value *form, struct value *body,
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, body, &items, &n))
+    if (!rx_list(t, form, body, true, &items, &n))
         return false;
     rx_item_init(out, RX_P_SEQ);
     for (size_t i = 0; i < n; i++) {
@@ -378,130 +516,6 @@ static bool tr_seq(struct rx_tr *t, struct value *form, struct value *body,
 static struct rx_item atomic(struct rx_tr *t, const struct rx_item *it)
 {
     return it->prec == RX_P_T ? *it : bracket(t, it);
-}
-
-/* ---- or ---- */
-
-static struct value *char_string(struct rx_tr *t, uint32_t c)
-{
-    return rx_str_value(t->L->a, rx_str_of_char(t->L->a, c));
-}
-
-static bool is_or_form(const struct value *v)
-{
-    const struct form_row *r = value_consp(v) ? form_row(value_car(v)) : NULL;
-    return r && r->kind == F_OR;
-}
-
-static bool eval_constant(struct rx_tr *t, struct value *form, struct value **out);
-
-/* rx--normalise-or-arg. */
-static bool normalise_or_arg(struct rx_tr *t, struct value *form,
-                             struct value **out)
-{
-    if (++t->depth > RX_MAX_DEPTH) {
-        t->err->kind = RX_ERR_TOO_DEEP;
-        t->err->at = form;
-        return false;
-    }
-    bool ok = true;
-    const struct form_row *r = value_consp(form) ? form_row(value_car(form)) : NULL;
-    *out = form;
-    if (rx_charp(form))
-        *out = char_string(t, (uint32_t)form->u.i);
-    else if (r && r->kind == F_OR) {
-        struct value **items;
-        size_t n;
-        ok = rx_list(t, form, value_cdr(form), &items, &n);
-        for (size_t i = 0; ok && i < n; i++)
-            ok = normalise_or_arg(t, items[i], &items[i]);
-        if (ok)
-            *out = value_cons(t->L->a, value_car(form), lisp_list(t->L, n, items));
-    } else if (r && r->kind == F_EVAL) {
-        struct value *v;
-        ok = eval_constant(t, form, &v) && normalise_or_arg(t, v, out);
-    } else if (rx_maybe_user_def(form))
-        ok = rx_foreign(t, form);
-    t->depth--;
-    return ok;
-}
-
-/* rx--all-string-or-args: the strings, or false when something else. */
-static bool all_strings(struct rx_tr *t, struct value *body, struct rx_str ***v,
-                        size_t *n, size_t *cap)
-{
-    for (; value_consp(body); body = value_cdr(body)) {
-        struct value *x = value_car(body);
-        if (is_or_form(x)) {
-            if (!all_strings(t, value_cdr(x), v, n, cap))
-                return false;
-            continue;
-        }
-        if (!value_is(x, VK_STRING))
-            return false;
-        if (*n == *cap) {
-            size_t nc = *cap ? *cap * 2 : 8;
-            *v = arena_grow(t->L->a, *v, *cap * sizeof **v, nc * sizeof **v);
-            *cap = nc;
-        }
-        (*v)[(*n)++] = rx_str_of_value(t->L->a, x);
-    }
-    return true;
-}
-
-static bool alternation(struct rx_tr *t, struct value **args, size_t n,
-                        struct rx_item *out)
-{
-    rx_item_init(out, RX_P_NIL);
-    for (size_t i = 0; i < n; i++) {
-        struct rx_item it;
-        if (!rx_tr_item(t, args[i], &it))
-            return false;
-        if (i > 0)
-            rx_item_puts(t, out, "\\|");
-        item_append(t, out, &it);
-    }
-    out->prec = RX_P_NIL;
-    return true;
-}
-
-static bool tr_or(struct rx_tr *t, struct value *form, struct value *body,
-                  struct rx_item *out)
-{
-    struct value **args;
-    size_t n;
-    if (!rx_list(t, form, body, &args, &n))
-        return false;
-    if (n == 0) {
-        rx_item_unmatchable(t, out);
-        return true;
-    }
-    if (n == 1)
-        return rx_tr_item(t, args[0], out);
-    for (size_t i = 0; i < n; i++)
-        if (!normalise_or_arg(t, args[i], &args[i]))
-            return false;
-    struct value *norm = lisp_list(t->L, n, args);
-    struct rx_str **strs = NULL;
-    size_t ns = 0, cap = 0;
-    if (all_strings(t, norm, &strs, &ns, &cap) && ns > 0) {
-        struct rx_str *re = rx_regexp_opt(t->L->a, strs, ns);
-        if (!re) {
-            t->err->kind = RX_ERR_TOO_DEEP;
-            t->err->at = form;
-            return false;
-        }
-        rx_item_init(out, RX_P_T);
-        rx_item_str(t, out, re);
-        return true;
-    }
-    bool sets = true;
-    for (size_t i = 0; i < n && sets; i++)
-        if (!rx_charset_p(t, args[i], &sets))
-            return false;
-    if (sets)
-        return rx_tr_union(t, false, norm, out);
-    return alternation(t, args, n, out);
 }
 
 /* ---- repetition ---- */
@@ -591,7 +605,7 @@ static bool tr_counted(struct rx_tr *t, const struct form_row *r,
 {
     struct value **items;
     size_t n;
-    if (!rx_list(t, form, body, &items, &n))
+    if (!rx_list(t, form, body, true, &items, &n))
         return false;
     const char *name = r->name;
     size_t min_args = r->kind == F_REPEAT || r->kind == F_STARSTAR ? 2 : 1;
@@ -650,7 +664,7 @@ static bool tr_group(struct rx_tr *t, struct value *form, struct value *body,
         return false;
     rx_item_init(out, RX_P_T);
     rx_item_puts(t, out, open);
-    item_append(t, out, &in);
+    rx_item_append(t, out, &in);
     rx_item_puts(t, out, "\\)");
     out->prec = RX_P_T;
     return true;
@@ -659,6 +673,8 @@ static bool tr_group(struct rx_tr *t, struct value *form, struct value *body,
 static bool tr_group_n(struct rx_tr *t, struct value *form, struct value *body,
                        struct rx_item *out)
 {
+    if (rx_atom_body(t, form, body, false))
+        return false;
     struct value *n = value_consp(body) ? value_car(body) : t->L->nil;
     bool pos = (n->kind == VK_INT && n->u.i > 0)
                || (n->kind == VK_BIGNUM && !n->u.big.neg);
@@ -679,6 +695,8 @@ static bool tr_group_n(struct rx_tr *t, struct value *form, struct value *body,
 static bool tr_backref(struct rx_tr *t, struct value *form, struct value *body,
                        struct rx_item *out)
 {
+    if (value_list_length(body, t->L->nil) < 0) /* (length BODY) */
+        return rx_not_list(t->L, t->err, form, body, true);
     struct value *n = value_consp(body) ? value_car(body) : t->L->nil;
     if (!value_consp(body) || !lisp_nilp(t->L, value_cdr(body))
         || n->kind != VK_INT || n->u.i < 1 || n->u.i > 9)
@@ -691,18 +709,10 @@ static bool tr_backref(struct rx_tr *t, struct value *form, struct value *body,
 
 /* ---- literal, regexp, eval ---- */
 
-static bool one_arg(struct rx_tr *t, struct value *form, struct value *body,
-                    const char *what)
-{
-    if (value_consp(body) && lisp_nilp(t->L, value_cdr(body)))
-        return true;
-    return rx_fail(t, form, "rx `%s' form takes exactly one argument", what);
-}
-
 static bool tr_literal(struct rx_tr *t, struct value *form, struct value *body,
                        struct rx_item *out)
 {
-    if (!one_arg(t, form, body, "literal"))
+    if (!rx_one_arg(t, form, body, "literal"))
         return false;
     struct value *arg = value_car(body);
     if (value_is(arg, VK_STRING)) {
@@ -714,7 +724,7 @@ static bool tr_literal(struct rx_tr *t, struct value *form, struct value *body,
     }
     rx_item_init(out, RX_P_SEQ);
     struct value *call = lisp_listv(t->L, INTERN_LIT(t->L, "regexp-quote"), arg, NULL);
-    item_push(t, out, (struct rx_piece){NULL, call});
+    item_push(t, out, (struct rx_piece){.expr = call});
     return true;
 }
 
@@ -791,13 +801,13 @@ static bool regexp_atomic(struct arena *a, const struct rx_str *s)
             return true;
         return s->n >= 4 && s->c[1] == '(' && group_atomic(s);
     }
-    return s->n == 1 && !(c < 0x80 && strchr("*+?^$[\\", (int)c));
+    return s->n == 1 && !(c && c < 0x80 && strchr("*+?^$[\\", (int)c));
 }
 
 static bool tr_regexp(struct rx_tr *t, struct value *form, struct value *body,
                       struct rx_item *out)
 {
-    if (!one_arg(t, form, body, "regexp"))
+    if (!rx_one_arg(t, form, body, "regexp"))
         return false;
     struct value *arg = value_car(body);
     if (value_is(arg, VK_STRING)) {
@@ -805,12 +815,12 @@ static bool tr_regexp(struct rx_tr *t, struct value *form, struct value *body,
         rx_item_init(out, regexp_atomic(t->L->a, s) ? RX_P_T : RX_P_NIL);
         /* the string itself, even when empty (rx.el keeps ("")) */
         out->p = ARENA_NEWN(t->L->a, struct rx_piece, 1);
-        out->p[0] = (struct rx_piece){s, NULL};
+        out->p[0] = (struct rx_piece){.s = s};
         out->n = out->cap = 1;
         return true;
     }
     rx_item_init(out, RX_P_NIL);
-    item_push(t, out, (struct rx_piece){NULL, arg});
+    item_push(t, out, (struct rx_piece){.expr = arg});
     return true;
 }
 
@@ -822,10 +832,9 @@ static bool self_evaluating(struct rx_tr *t, const struct value *v)
     return !value_consp(v);
 }
 
-/* The value of (eval EXPR)'s EXPR when it is a constant; else foreign. */
-static bool eval_constant(struct rx_tr *t, struct value *form, struct value **out)
+bool rx_eval_constant(struct rx_tr *t, struct value *form, struct value **out)
 {
-    if (!one_arg(t, form, value_cdr(form), "eval"))
+    if (!rx_one_arg(t, form, value_cdr(form), "eval"))
         return false;
     struct value *e = value_car(value_cdr(form));
     if (self_evaluating(t, e)) {
@@ -850,7 +859,7 @@ static bool tr_form_row(struct rx_tr *t, const struct form_row *r,
     struct value *body = value_cdr(form), *v;
     switch (r->kind) {
     case F_SEQ: return tr_seq(t, form, body, out);
-    case F_OR: return tr_or(t, form, body, out);
+    case F_OR: return rx_tr_or(t, form, body, out);
     case F_ANY: return rx_tr_any(t, false, form, body, out);
     case F_NOT_CHAR: return rx_tr_any(t, true, form, body, out);
     case F_NOT: return rx_tr_not(t, false, form, body, out);
@@ -868,28 +877,38 @@ static bool tr_form_row(struct rx_tr *t, const struct form_row *r,
     case F_CATEGORY: return rx_tr_category(t, false, form, body, out);
     case F_LITERAL: return tr_literal(t, form, body, out);
     case F_REGEXP: return tr_regexp(t, form, body, out);
-    case F_EVAL: return eval_constant(t, form, &v) && rx_tr_item(t, v, out);
+    case F_EVAL: return rx_eval_constant(t, form, &v) && rx_tr_item(t, v, out);
     }
     return false;
 }
 
+/* rx--translate-form: built-in forms, then definitions. */
 static bool tr_form(struct rx_tr *t, struct value *form, struct rx_item *out)
 {
-    struct value *head = value_car(form);
+    struct value *head = value_car(form), *e;
+    const struct rx_cset *cs = rx_norm_cset(t, form);
+    if (cs) {
+        rx_generate_alt(t, false, &cs->ivs, cs->cls, cs->ncls, out);
+        return true;
+    }
     const struct form_row *r = form_row(head);
     if (r)
         return tr_form_row(t, r, form, out);
     if (!value_symbolp(head))
         return rx_fail(t, form, "Bad rx operator `%s'", rx_show(t, head, false));
-    if (rx_maybe_user_def(form))
+    if (!rx_expand_form(t, form, &e))
+        return false;
+    if (e)
+        return rx_tr_item(t, e, out);
+    if (rx_maybe_defined_later(head))
         return rx_foreign(t, form);
     return rx_fail(t, form, "Unknown rx form `%s'", rx_show(t, head, true));
 }
 
+/* rx--translate-symbol: built-in symbols, classes, then definitions. */
 static bool tr_symbol(struct rx_tr *t, struct value *sym, struct rx_item *out)
 {
-    const struct sym_row *r = lookup(symbols, NELEM(symbols), sizeof *symbols,
-                                     rx_symname(sym));
+    const struct sym_row *r = sym_row(sym);
     if (r && !r->re) {
         rx_item_unmatchable(t, out);
         return true;
@@ -907,7 +926,17 @@ static bool tr_symbol(struct rx_tr *t, struct value *sym, struct rx_item *out)
         rx_item_puts(t, out, ":]]");
         return true;
     }
-    if (rx_maybe_user_def(sym) || !sym->u.sym.interned)
+    struct value *e;
+    const struct rx_def *def;
+    if (!rx_expand_symbol(t, sym, &e, &def))
+        return false;
+    if (e) {
+        rx_def_push(t, def);
+        bool ok = rx_tr_item(t, e, out);
+        rx_def_pop(t);
+        return ok;
+    }
+    if (rx_maybe_defined_later(sym) || !sym->u.sym.interned)
         return rx_foreign(t, sym);
     return rx_fail(t, sym, "Unknown rx symbol `%s'", rx_show(t, sym, true));
 }
@@ -925,11 +954,8 @@ static bool tr_string(struct rx_tr *t, struct value *s, struct rx_item *out)
 
 bool rx_tr_item(struct rx_tr *t, struct value *form, struct rx_item *out)
 {
-    if (++t->depth > RX_MAX_DEPTH) {
-        t->err->kind = RX_ERR_TOO_DEEP;
-        t->err->at = form;
+    if (!rx_enter(t, form))
         return false;
-    }
     bool ok;
     if (value_is(form, VK_STRING))
         ok = tr_string(t, form, out);
@@ -945,7 +971,7 @@ bool rx_tr_item(struct rx_tr *t, struct value *form, struct rx_item *out)
         ok = tr_form(t, form, out);
     else
         ok = rx_fail(t, form, "Bad rx expression: %s", rx_show(t, form, false));
-    t->depth--;
+    rx_leave(t);
     return ok;
 }
 
@@ -989,26 +1015,43 @@ static bool has_runtime(struct rx_tr *t, struct value *form, int depth)
     return false;
 }
 
-struct value *rx_translate(struct lisp *L, struct value *form,
-                           struct rx_error *err)
+/* The run-time rx-to-string cannot stand in for the translation of form:
+ * say why (at: the name or eval form that needs it). */
+static struct value *no_runtime(struct rx_tr *t, const char *why)
 {
-    struct rx_tr t = {.L = L, .err = err, .greedy = true};
+    const struct value *at = t->err->at;
+    struct buf b;
+    buf_init(&b, t->L->a);
+    if (value_consp(at) && rx_sym_is(value_car(at), "eval"))
+        buf_puts(&b, "rx `eval' of a non-constant expression needs the regexp "
+                     "computed at run time");
+    else
+        buf_printf(&b, "rx name `%s' is not defined here, so the regexp would be "
+                   "computed at run time",
+                   rx_show(t, value_consp(at) ? value_car(at) : at, true));
+    buf_printf(&b, ", %s", why);
+    t->err->kind = RX_ERR_RUNTIME;
+    t->err->message = buf_cstr(&b);
+    return NULL;
+}
+
+struct value *rx_translate(struct lisp *L, const struct rx_env *env,
+                           bool locals, struct value *form, struct rx_error *err)
+{
+    struct rx_tr t = {.L = L, .env = env, .locals = locals, .err = err,
+                      .greedy = true};
     struct rx_item it;
     memset(err, 0, sizeof *err);
+    t.mark = intern_uninterned(L, "rx--char-alt", 12);
     if (rx_tr_item(&t, form, &it))
         return to_expr(&t, &it);
     if (!t.foreign)
         return NULL;
-    if (has_runtime(&t, form, 0)) {
-        err->kind = RX_ERR_RUNTIME;
-        struct buf b;
-        buf_init(&b, L->a);
-        buf_printf(&b, "rx form `%s' is not built in, and a literal or regexp "
-                   "with a run-time argument prevents translating at run time",
-                   rx_show(&t, value_consp(err->at) ? value_car(err->at) : err->at, true));
-        err->message = buf_cstr(&b);
-        return NULL;
-    }
+    if (locals && env && rx_env_has_locals(env))
+        return no_runtime(&t, "where the rx-let definitions around it are not seen");
+    if (has_runtime(&t, form, 0))
+        return no_runtime(&t, "which a literal or regexp with a run-time argument "
+                              "prevents");
     err->kind = RX_ERR_NONE;
     err->at = NULL;
     struct value *quoted = lisp_listv(L, L->quote, form, NULL);

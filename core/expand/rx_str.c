@@ -1,7 +1,7 @@
 /* rx_str.c - Emacs strings as character arrays, and regexp-opt.
  *
  * Part of the rx translation (rx.h).  Strings track multibyteness as
- * concat / char-to-string / format do; rx_regexp_opt follows Emacs 28.2's
+ * concat / char-to-string / format do; rx_regexp_opt follows Emacs 30.1's
  * regexp-opt.el (prefix, suffix, one-character sets, first-character split).
  */
 #include "expand/rx.h"
@@ -272,8 +272,10 @@ static struct rx_str *opt_letters(struct ropt *o, const struct grp *g,
     struct rx_str **rest = ARENA_NEWN(o->a, struct rx_str *, n);
     size_t nl = 0, nr = 0;
     for (size_t i = 0; i < n; i++) {
+        /* string-to-char: a unibyte string's byte is its code, even >= 0x80 */
+        uint32_t c = v[i]->n == 1 ? v[i]->c[0] : 0;
         if (v[i]->n == 1)
-            letters[nl++] = v[i]->c[0];
+            letters[nl++] = !v[i]->mb && c >= 0x3FFF80 ? c - 0x3FFF00 : c;
         else
             rest[nr++] = v[i];
     }
@@ -383,17 +385,19 @@ static struct rx_str *opt_group(struct ropt *o, struct rx_str **v, size_t n,
 struct rx_str *rx_regexp_opt(struct arena *a, struct rx_str **strings,
                              size_t n)
 {
+    if (n == 0) {
+        struct rx_str *r = rx_str_new(a);
+        rx_str_puts(a, r, "\\(?:\\`a\\`\\)");
+        return r;
+    }
     struct rx_str **v = ARENA_NEWN(a, struct rx_str *, n);
     memcpy(v, strings, n * sizeof *v);
     sort_strs(a, v, n);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        bool dup = false;
-        for (size_t j = 0; j < m && !dup; j++)
-            dup = str_cmp(v[j], v[i]) == 0;
-        if (!dup)
+    /* delete-dups after the sort: equal strings are adjacent */
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++)
+        if (str_cmp(v[m - 1], v[i]) != 0)
             v[m++] = v[i];
-    }
     struct ropt o = {.a = a};
     struct rx_str *r = opt_group(&o, v, m, true, true);
     return o.too_deep ? NULL : r;

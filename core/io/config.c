@@ -31,7 +31,7 @@ static const char *const builtins[] = {
 static const char *const warning_codes[] = {
     "cond-star-keyword-outside", "deprecated-t-pattern", "emacs-divergence",
     "exhaustive-can-fail", "exhaustive-never-fails", "golden-obsolete",
-    "indent-spec-unsupported", "map-default-ignored", "nested-backquote",
+    "indent-spec-unsupported", "library-unreadable", "map-default-ignored", "nested-backquote",
     "pred-without-function", "splice-in-backquote", "underscore-argument",
     "unreachable-clause", "unused-variable", NULL,
 };
@@ -363,6 +363,19 @@ static bool set_warnings(struct loader *ld, const struct yaml_node *v)
     return ok;
 }
 
+/* Directories searched for required features, relative to this file's
+ * directory (kept as written, for --print-config, and resolved). */
+static bool set_load_path(struct loader *ld, const struct yaml_node *v)
+{
+    struct config *c = ld->cfg;
+    if (!get_strings(ld, v, "load-path", &c->load_path, &c->n_load_path))
+        return false;
+    c->load_dirs = ARENA_NEWN(ld->a, const char *, c->n_load_path + 1);
+    for (size_t i = 0; i < c->n_load_path; i++)
+        c->load_dirs[i] = config_path_join(ld->a, ld->dir, c->load_path[i]);
+    return true;
+}
+
 static bool set_exclude(struct loader *ld, const struct yaml_node *v)
 {
     return get_strings(ld, v, "exclude", &ld->cfg->exclude, &ld->cfg->n_exclude);
@@ -394,6 +407,7 @@ static const struct {
     {"extends", NULL},
     {"goldens", set_goldens},
     {"indent", set_indent},
+    {"load-path", set_load_path},
     {"output", set_output},
     {"pattern-macros", set_templates},
     {"structs", set_structs},
@@ -693,6 +707,7 @@ void config_print(const struct config *cfg, struct arena *a, struct buf *out)
     yaml_put(a, m, "pattern-macros", print_templates(a, cfg));
     yaml_put(a, m, "builtin-pattern-macros", bit_list(a, builtins, cfg->builtins));
     yaml_put(a, m, "structs", print_structs(a, cfg));
+    yaml_put(a, m, "load-path", string_list(a, cfg->load_path, cfg->n_load_path));
     yaml_put(a, m, "warnings", print_warnings(a, cfg));
     yaml_put(a, m, "exclude", string_list(a, cfg->exclude, cfg->n_exclude));
     if (cfg->manifest)

@@ -122,6 +122,9 @@ struct config {
     unsigned warnings_off;  /* bit i = warning i of config_warning_code */
     const char **exclude;   /* globs for DIR walking */
     size_t n_exclude;
+    const char **load_path; /* load-path: directories as written */
+    const char **load_dirs; /* ... relative to the current directory */
+    size_t n_load_path;
     const char *manifest;      /* goldens.manifest as written, or NULL */
     const char *manifest_path; /* the same, relative to the current directory */
 };

@@ -1,10 +1,10 @@
-/* file.c - whole-file input, atomic output, directory walking (file.h).
+/* file.c - whole-file input and directory walking (file.h).
  *
  * POSIX only.  Memory comes from the caller's arena; the only resources
  * held across calls are none: every descriptor and DIR handle is closed
  * before returning.
  */
-#include "file.h"
+#include "file_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,11 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "base/buf.h"
 
-/* "what: strerror(err)" in arena a. */
-static const char *errmsg(struct arena *a, const char *what, int err)
+const char *file_errmsg(struct arena *a, const char *what, int err)
 {
     struct buf b;
     buf_init(&b, a);
@@ -30,7 +30,7 @@ static const char *errmsg(struct arena *a, const char *what, int err)
 static bool fail(struct arena *a, struct file_data *out, const char *what,
                  int err)
 {
-    out->error = errmsg(a, what, err);
+    out->error = file_errmsg(a, what, err);
     return false;
 }
 
@@ -126,6 +126,9 @@ bool file_read(struct arena *a, const char *path, struct file_data *out)
         close(fd);
         return fail(a, out, "cannot read", err);
     }
+    if (S_ISREG(st.st_mode))
+        out->stamp = (struct file_stamp){true, st.st_dev, st.st_ino, st.st_size,
+                                         st.st_mtim};
     errno = 0;
     struct reading r = {a, f, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, out};
     bool ok = guarded(a, reading_run, reading_close, &r);
@@ -142,6 +145,80 @@ bool file_read_stream(struct arena *a, FILE *f, const char *name,
     return read_all(a, f, 0, out);
 }
 
+/* ---- gzip ---- */
+
+/* Decompressing a gzip file, for guarded. */
+struct unzipping {
+    struct arena *a;
+    gzFile z;
+    size_t max;
+    struct file_data *out;
+};
+
+static bool unzipping_run(void *ctx)
+{
+    struct unzipping *u = ctx;
+    size_t cap = 256 * 1024, len = 0;
+    uint8_t *p = arena_alloc(u->a, cap + 1);
+    for (;;) {
+        if (len == cap) {
+            if (cap > u->max)
+                return fail(u->a, u->out, "cannot read", EFBIG);
+            p = arena_grow(u->a, p, cap + 1, cap * 2 + 1);
+            cap *= 2;
+        }
+        size_t want = cap - len > INT_MAX ? INT_MAX : cap - len;
+        int got = gzread(u->z, p + len, (unsigned)want);
+        int code = Z_OK;
+        const char *why = got < 0 ? gzerror(u->z, &code) : NULL;
+        if (got == 0) /* the end, or a stream cut short */
+            why = gzerror(u->z, &code);
+        if (code != Z_OK) {
+            struct buf b;
+            buf_init(&b, u->a);
+            buf_printf(&b, "cannot decompress: %s", code == Z_ERRNO ? strerror(errno) : why);
+            u->out->error = buf_cstr(&b);
+            return false;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    if (len > u->max)
+        return fail(u->a, u->out, "cannot read", EFBIG);
+    p[len] = 0;
+    u->out->data = p;
+    u->out->len = len;
+    return true;
+}
+
+static void unzipping_close(void *ctx)
+{
+    gzclose(((struct unzipping *)ctx)->z);
+}
+
+bool file_read_gzip(struct arena *a, const char *path, size_t max, struct file_data *out)
+{
+    memset(out, 0, sizeof *out);
+    if (max > FILE_MAX_SIZE)
+        max = FILE_MAX_SIZE;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(a, out, "cannot open", errno);
+    struct stat st;
+    int err = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    gzFile z = err ? NULL : gzdopen(fd, "rb");
+    if (!z) {
+        err = err ? err : errno ? errno : ENOMEM;
+        close(fd);
+        return fail(a, out, "cannot read", err);
+    }
+    struct unzipping u = {a, z, max, out};
+    bool ok = guarded(a, unzipping_run, unzipping_close, &u);
+    gzclose(z);
+    return ok;
+}
+
 enum file_kind file_kind(const char *path)
 {
     struct stat st;
@@ -156,86 +233,6 @@ size_t file_size(const char *path)
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0)
         return 0;
     return (uintmax_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
-}
-
-/* ---- atomic write ---- */
-
-/* Write all n bytes to fd, retrying short writes. */
-static bool write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-/* Create a new temporary beside path; *tmp gets its name.  The name
- * starts with "." so a concurrent DIR walk skips it. */
-static int create_temp(struct arena *a, const char *path, int mode,
-                       const char **tmp)
-{
-    const char *slash = strrchr(path, '/');
-    int dir_len = slash ? (int)(slash - path + 1) : 0;
-    for (unsigned k = 0; k < 100; k++) {
-        struct buf b;
-        buf_init(&b, a);
-        buf_printf(&b, "%.*s.%s.%ld-%u.tmp", dir_len, path,
-                   slash ? slash + 1 : path, (long)getpid(), k);
-        *tmp = buf_cstr(&b);
-        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-        if (fd >= 0 || errno != EEXIST)
-            return fd;
-    }
-    errno = EEXIST;
-    return -1;
-}
-
-/* Fill and close the temporary; keep the target's permission bits.
- * A file that replaces an existing one is flushed to disk before the
- * rename, so a crash cannot leave the old contents lost and the new ones
- * not yet written.  A new file has no old contents to lose (its input
- * still exists), and flushing each of the files of a whole tree written
- * to a fresh --out-dir took most of that run's time. */
-static bool fill_temp(int fd, const void *data, size_t len,
-                      const struct stat *old)
-{
-    bool ok = write_all(fd, data, len) &&
-              (!old || (fchmod(fd, old->st_mode & 07777) == 0 && fsync(fd) == 0));
-    int err = errno;
-    if (close(fd) != 0 && ok)
-        return false;
-    errno = err;
-    return ok;
-}
-
-bool file_write_atomic(struct arena *a, const char *path, const void *data,
-                       size_t len, const char **error)
-{
-    struct stat st;
-    bool exists = stat(path, &st) == 0;
-    /* Write through a symbolic link, so the link stays a link. */
-    char resolved[PATH_MAX]; /* not malloc'd: the arena may jump out below */
-    char *real = exists ? realpath(path, resolved) : NULL;
-    const char *target = real ? arena_strndup(a, real, strlen(real)) : path;
-    const char *tmp;
-    int fd = create_temp(a, target, exists ? 0600 : 0666, &tmp);
-    if (fd < 0) {
-        *error = errmsg(a, "cannot create temporary file", errno);
-        return false;
-    }
-    if (!fill_temp(fd, data, len, exists ? &st : NULL) ||
-        rename(tmp, target) != 0) {
-        *error = errmsg(a, "cannot write", errno);
-        unlink(tmp);
-        return false;
-    }
-    return true;
 }
 
 /* ---- directory walk ---- */

@@ -101,16 +101,13 @@ static const struct pretty_indent *find_spec(const struct pretty_indent *t,
     return NULL;
 }
 
-/* The spec of name (len bytes) given its row r in a table, or NULL. */
-static int spec_of(const struct pretty_indent *r, const char *name, size_t len)
+/* The spec given a table's row r, or NULL.  Only the property counts:
+ * Emacs 30 no longer indents a head named "def..." as a definition
+ * when it has none. */
+static int spec_of(const struct pretty_indent *r)
 {
     int spec = r ? r->spec : PRETTY_NONE;
-    if (spec == PRETTY_UNSUPPORTED)
-        spec = PRETTY_NONE;
-    /* lisp-indent-function: no method and a name "def..." longer than 3. */
-    if (spec == PRETTY_NONE && len > 3 && memcmp(name, "def", 3) == 0)
-        spec = PRETTY_DEFUN;
-    return spec;
+    return spec == PRETTY_UNSUPPORTED ? PRETTY_NONE : spec;
 }
 
 int pretty_indent_spec(const struct pretty_opts *o, const char *name,
@@ -122,12 +119,12 @@ int pretty_indent_spec(const struct pretty_opts *o, const char *name,
     if (!r)
         r = find_spec(emacs_specs, COUNT(emacs_specs), name, len);
     *found = r != NULL;
-    return spec_of(r, name, len);
+    return spec_of(r);
 }
 
 /* Emacs's table hashed by name (open addressing), for a caller that
  * looks names up many times. */
-#define SPEC_SLOTS 512
+#define SPEC_SLOTS 1024
 _Static_assert(COUNT(emacs_specs) < SPEC_SLOTS / 2, "the index stays half empty");
 
 struct pretty_spec_index {
@@ -174,7 +171,7 @@ int pretty_spec_lookup(const struct pretty_spec_index *x,
         if (x->len[i] == len && memcmp(emacs_specs[i].name, name, len) == 0)
             r = &emacs_specs[i];
     }
-    return spec_of(r, name, len);
+    return spec_of(r);
 }
 
 long pretty_check_table(void)
@@ -200,6 +197,39 @@ static bool symbol_char(uint8_t c)
 static bool skipped_char(char c)
 {
     return c == '\'' || c == '`' || c == ',' || c == '#' || c == '@' || c == 0;
+}
+
+/* Heads whose element 1 lists local definitions, which Emacs 30's
+ * lisp-indent-function indents as defuns whatever their own head. */
+static const struct pretty_indent local_def_heads[] = {
+    {"cl-flet", 0}, {"cl-flet*", 0}, {"cl-labels", 0}, {"cl-macrolet", 0},
+    {"cl-symbol-macrolet", 0},
+};
+
+bool pretty_local_def_head(const char *text, size_t len)
+{
+    return find_spec(local_def_heads, COUNT(local_def_heads), text, len) != NULL;
+}
+
+/* Characters of whitespace syntax in emacs-lisp-mode beyond ASCII's
+ * space, TAB and form feed (Emacs 30.1's table), as ranges. */
+static const uint32_t unicode_spaces[][2] = {
+    {0xa0, 0xa0}, {0x2000, 0x200b}, {0x202f, 0x202f}, {0x205f, 0x205f},
+    {0x3000, 0x3000},
+};
+
+bool pretty_space_after_paren(const uint8_t *text, size_t len)
+{
+    if (!len)
+        return false;
+    if (text[0] < 0x80)
+        return text[0] == ' ' || text[0] == '\t' || text[0] == '\f';
+    int n;
+    uint32_t c = value_char_decode(text, len, &n);
+    for (size_t i = 0; i < COUNT(unicode_spaces); i++)
+        if (c >= unicode_spaces[i][0] && c <= unicode_spaces[i][1])
+            return true;
+    return false;
 }
 
 enum phead pretty_head_class_text(const char *text, size_t n,
@@ -448,6 +478,8 @@ static PRETTY_INLINE void push_frame(struct bctx *c, struct bstack *s,
         .node = i, .cur = v, .head = head, .tortoise = v, .power = 1, .lam = 1,
         .level = level, .vec = !list, .data = data,
         .cond = list && value_symbolp(head) && named_cond(head)};
+    if (s->n > c->d->depth)
+        c->d->depth = (uint32_t)s->n;
 }
 
 /* Open container v as node i: its bracket, and a frame for its kids. */
@@ -884,6 +916,7 @@ static bool build_once(struct bctx *c, const struct value *v)
     struct pretty_doc *d = c->d;
     struct bstack s = {d->st.bf, 0, d->st.bf_cap};
     d->n = 0;
+    d->depth = 0;
     d->text.len = 0;
     make_node(c, &s, v, 0, false, NULL, 0);
     bool ok = build_run(c, &s);
@@ -928,6 +961,11 @@ struct pretty_doc *pretty_rebuild(struct pretty_doc *doc, struct lisp *L,
                                   const struct value *v)
 {
     return build(doc, L, o, v, false);
+}
+
+long pretty_depth_matters(const struct pretty_doc *doc)
+{
+    return PRETTY_DEEP_LEVELS - (long)doc->depth;
 }
 
 struct pretty_comment *pretty_take_root_comments(struct pretty_doc *doc)

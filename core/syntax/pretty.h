@@ -5,7 +5,7 @@
  * order (atom texts fixed: source text for atoms read from the input,
  * canonical text for generated ones, names for temporaries, comments to
  * re-emit attached to nodes); pretty_layout fills it to the width with
- * the line breaks and indentation Emacs 28.2's indent-region would keep
+ * the line breaks and indentation Emacs 30.1's indent-region would keep
  * (emacs-lisp-mode, indent-tabs-mode nil).  pretty_compact prints one
  * line, canonical, for --compact.  Nothing here recurses on the depth of
  * the value: both phases use explicit stacks.
@@ -63,6 +63,12 @@ struct pretty_opts {
     pretty_comment_fn comments;        /* comment attachment (may be NULL) */
     void *comment_ctx;
     const char *newline;               /* "\n" (default when NULL) or "\r\n" */
+    int depth;                         /* lists and vectors open around the value
+                                          in its top-level form, as Emacs's
+                                          parser counts them */
+    bool emulate;                      /* follow Emacs's parser state at every
+                                          line break, not only where lists nest
+                                          100 deep (a check of that model) */
 };
 
 struct pretty_doc; /* a built document (arena-owned) */
@@ -84,6 +90,11 @@ struct pretty_doc *pretty_build(struct lisp *L, const struct pretty_opts *o,
 struct pretty_doc *pretty_rebuild(struct pretty_doc *doc, struct lisp *L,
                                   const struct pretty_opts *o,
                                   const struct value *v);
+
+/* From how many lists open around doc's value (pretty_opts.depth) its
+ * layout depends on that number: from there on, those and its own pass
+ * the 100 levels of Emacs's parser state. */
+long pretty_depth_matters(const struct pretty_doc *doc);
 
 /* Detach and return the comments that belong before the whole document
  * (the root datum's, and those hoisted from first elements); the caller
@@ -108,8 +119,8 @@ bool pretty_compact(struct lisp *L, const struct pretty_opts *o,
                     struct buf *out, const struct value *v);
 
 /* The spec of head `name` (bytes, as printed): the user table, then
- * Emacs's table, then the rule for names starting with "def".  Sets
- * *found when a table had the name. */
+ * Emacs's table; PRETTY_NONE when neither has it.  Sets *found when a
+ * table had the name. */
 int pretty_indent_spec(const struct pretty_opts *o, const char *name,
                        size_t len, bool *found);
 
@@ -120,15 +131,34 @@ struct pretty_place {
     int col;
 };
 
-/* The column at which Emacs's indent-region puts a line that starts with
- * element j (j >= 1) of a list whose open bracket is at column paren,
- * when elements 0..j-1 start at places[0..j-1] (no line starts inside
- * the list before element 1).  head is the text of element 0 as written
- * (its first character decides whether it names a function; a symbol's
- * indent spec is looked up as for pretty_indent_spec). */
+/* What pretty_indent_column needs to know of a list besides where its
+ * elements are. */
+enum pretty_list_flag {
+    PRETTY_SPACE_AFTER_PAREN = 1, /* whitespace follows the open bracket */
+    PRETTY_LOCAL_DEF = 2,         /* an element of the list that is element
+                                     1 of a form whose head passes
+                                     pretty_local_def_head */
+};
+
+/* The column at which Emacs's calculate-lisp-indent puts a line that
+ * starts with element j (j >= 1) of a list whose open bracket is at
+ * column paren, when elements 0..j-1 start at places[0..j-1] (no line
+ * starts inside the list before element 1).  head is the text of element
+ * 0 as written (its first character decides whether it names a function;
+ * a symbol's indent spec is looked up as for pretty_indent_spec); flags
+ * are enum pretty_list_flag. */
 int pretty_indent_column(const struct pretty_opts *o, const char *head,
                          size_t head_len, int paren,
-                         const struct pretty_place *places, uint32_t j);
+                         const struct pretty_place *places, uint32_t j,
+                         unsigned flags);
+
+/* Is text (len bytes) a head whose element 1 lists local definitions
+ * (cl-flet and its kin), each indented as a defun by Emacs 30? */
+bool pretty_local_def_head(const char *text, size_t len);
+
+/* Does text (len bytes, right after an open bracket) start with a
+ * character of whitespace syntax in emacs-lisp-mode? */
+bool pretty_space_after_paren(const uint8_t *text, size_t len);
 
 /* Display columns of text (TAB to the next multiple of 8 from col, wide
  * characters 2, control characters 2, raw bytes 4): the column after it. */

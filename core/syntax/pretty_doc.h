@@ -76,6 +76,7 @@ struct pretty_doc {
     struct arena *a;       /* where everything here comes from */
     struct pnode *nodes;   /* nodes[0] is the root */
     uint32_t n, cap;       /* nodes used, allocated */
+    uint32_t depth;        /* lists and vectors nested in the deepest place */
     struct buf text;       /* the one-line text of the whole value */
     bool simple;           /* text is printable ASCII only: a piece's
                               display width is its length, and no
@@ -109,5 +110,26 @@ enum phead {
  * (reader prefixes skipped, as Emacs's parser skips them). */
 enum phead pretty_head_class_text(const char *text, size_t n,
                                   const char **name, size_t *len);
+
+/* The model of Emacs's parser state for text nested 100 lists deep
+ * (pretty_deep.c).  The layout reports what it writes, in text order:
+ * lists it opens and closes, nodes it puts on one line (an atom may
+ * span lines: its first and end line), the dot before a dotted tail,
+ * and each line it starts with a kid; and asks where such a line goes,
+ * giving its own model's answer for the places the state cannot tell. */
+struct pretty_deep;
+struct pretty_deep *pretty_deep_new(struct pretty_doc *d, const struct pretty_opts *po,
+                                    long line);
+void pretty_deep_open(struct pretty_deep *e, uint32_t node, long line, int col);
+void pretty_deep_close(struct pretty_deep *e);
+void pretty_deep_flat(struct pretty_deep *e, uint32_t node, long line, int col,
+                      long end_line);
+void pretty_deep_dot(struct pretty_deep *e, uint32_t tail, long line, int col);
+int pretty_deep_indent(struct pretty_deep *e, uint32_t kid, int model);
+void pretty_deep_line(struct pretty_deep *e, uint32_t kid, long line);
+
+/* Nesting from which Emacs's parser state departs from the lines'
+ * structure: it keeps 100 levels. */
+#define PRETTY_DEEP_LEVELS 100
 
 #endif

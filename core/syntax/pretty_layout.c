@@ -1,7 +1,7 @@
 /* pretty_layout.c - phase 2 of the pretty printer: line breaks, indentation.
  *
  * Stage "print" (cli.md section 8).  In order: output with column and
- * line tracking, the model of Emacs 28.2's calculate-lisp-indent /
+ * line tracking, the model of Emacs 30.1's calculate-lisp-indent /
  * lisp-indent-function / lisp-indent-specform / lisp-indent-defform
  * (emu_indent), the choice of which elements start new lines (styles),
  * and the explicit-stack layout loop.
@@ -161,30 +161,40 @@ struct lframe {
     long kid_line;     /* line where the kid being laid out started */
     bool pending;      /* the kid is being laid out by the frame above */
     bool prev_multi;   /* the previous kid ended on a later line */
+    bool local;        /* a local definition of cl-flet & co (body at +2) */
 };
 
 /* calculate-lisp-indent followed by lisp-indent-function, for element j
- * of a list with head class `head` and indent spec `spec`.  Emacs looks
- * only at the last complete element before the line (`last`): whether it
- * started on the list's first line, and which element starts the line it
- * is on (`first`).  Lines never start inside a list before element 1 and
- * never continue after a multi-line element, so those two facts are all
- * the model needs. */
+ * of a list with head class `head` and indent spec `spec` (flags: enum
+ * pretty_list_flag).  Emacs looks only at the last complete element
+ * before the line (`last`): whether it started on the list's first line,
+ * and which element starts the line it is on (`first`).  Lines never
+ * start inside a list before element 1 and never continue after a
+ * multi-line element, so those two facts are all the model needs. */
 static int emu_indent(int head, int spec, int paren,
-                      const struct pretty_place *pl, uint32_t j)
+                      const struct pretty_place *pl, uint32_t j, unsigned flags)
 {
     uint32_t last = j - 1, first = last;
     while (first > 0 && pl[first - 1].line == pl[last].line)
         first--;
     bool on_first = pl[last].line == pl[0].line;
+    /* The column calculate-lisp-indent finds before asking the head:
+     * under a list in front; on the head line under the first argument,
+     * or under the head when nothing or whitespace comes between it and
+     * the paren; on a later line under the previous line's first
+     * element. */
+    int normal = head == PH_LIST ? pl[0].col
+                 : !on_first     ? pl[first].col
+                 : last == 0 || (flags & PRETTY_SPACE_AFTER_PAREN) ? pl[0].col
+                                                                   : pl[1].col;
+    /* A local definition is a body whatever its head:
+     * lisp-indent-defform, which answers only for the second line. */
+    if (flags & PRETTY_LOCAL_DEF)
+        return on_first ? paren + 2 : normal;
     /* A list, string ... in front: everything lines up under the first
      * element of the previous line (the list's first element at first). */
     if (head != PH_SYMBOL)
         return on_first ? pl[0].col : pl[first].col;
-    /* A function call: under the first argument when it is on the head
-     * line, under the head when nothing follows it, else under the
-     * previous line's first element. */
-    int normal = on_first ? pl[last == 0 ? 0 : 1].col : pl[first].col;
     if (spec == PRETTY_DEFUN) /* lisp-indent-defform: only the second line */
         return on_first ? paren + 2 : normal;
     if (spec >= 0)
@@ -194,7 +204,8 @@ static int emu_indent(int head, int spec, int paren,
 
 int pretty_indent_column(const struct pretty_opts *o, const char *head,
                          size_t head_len, int paren,
-                         const struct pretty_place *places, uint32_t j)
+                         const struct pretty_place *places, uint32_t j,
+                         unsigned flags)
 {
     const char *name;
     size_t len;
@@ -204,7 +215,7 @@ int pretty_indent_column(const struct pretty_opts *o, const char *head,
         bool found;
         spec = pretty_indent_spec(o, name, len, &found);
     }
-    return emu_indent(cls, spec, paren, places, j);
+    return emu_indent(cls, spec, paren, places, j, flags);
 }
 
 /* ---- the layout loop's state ---- */
@@ -219,6 +230,8 @@ struct lctx {
     size_t n, cap;
     struct pretty_place *pl; /* where the elements of those lists start */
     size_t npl, plcap;
+    struct pretty_deep *deep; /* Emacs's parser state, where it departs
+                                 from the lines' structure (else NULL) */
 };
 
 /* ---- styles ---- */
@@ -282,11 +295,32 @@ static void head_of(struct pretty_doc *d, const struct pretty_opts *po,
     *spec = m->spec;
 }
 
+/* Is the top frame's list a local definition, an element of the second
+ * element of a cl-flet & co form (lisp--local-defform-body-p)?  The two
+ * lists around a list that spans lines span lines too: they are the two
+ * frames below it, the outer one laying out its element 1. */
+static bool local_definition(const struct lctx *c)
+{
+    if (c->n < 3 || c->st[c->n - 3].k != 1)
+        return false;
+    const struct pnode *h = &c->nodes[c->st[c->n - 3].p + 1];
+    if (h->kind != PN_ATOM || h->prefix_len)
+        return false;
+    size_t len;
+    const char *t = atom_text(c, h, &len);
+    return pretty_local_def_head(t, len);
+}
+
 /* Which kids start their own line (cli.md section 8, layout rules). */
 static PRETTY_INLINE void choose_style(struct lctx *c, struct lframe *f)
 {
     const struct pnode *p = &c->nodes[f->p], *h = &c->nodes[f->p + 1];
     head_of(c->d, c->po, h, &f->head, &f->spec);
+    /* A local definition is laid out as a defun: name and argument
+     * list on the head line. */
+    f->local = local_definition(c);
+    if (f->local && f->head == PH_SYMBOL)
+        f->spec = PRETTY_DEFUN;
     f->style = ST_KEEP;
     f->keep = 0;
     if (f->head != PH_SYMBOL || (p->flags & PF_CLAUSE)) {
@@ -366,15 +400,21 @@ static PRETTY_INLINE void place(struct lctx *c, uint32_t i, int trail)
 {
     struct lout *o = &c->o;
     const struct pnode *p = &c->nodes[i];
+    long line = o->line;
+    int col = o->col;
     if (p->kind == PN_ATOM || p->next == i + 1 ||
         (!(p->flags & PF_MULTILINE) && o->col + p->width + trail <= o->width)) {
         if (o->simple || (p->flags & PF_ASCII))
             put(o, c->text + p->start, p->end - p->start);
         else
             put_any(o, c->text + p->start, p->end - p->start);
+        if (c->deep)
+            pretty_deep_flat(c->deep, i, line, col, o->line);
         return;
     }
     put(o, c->text + p->start, p->prefix_len + 1); /* prefixes and bracket */
+    if (c->deep)
+        pretty_deep_open(c->deep, i, line, col);
     struct lframe *f = push(c);
     f->p = i;
     f->kid = i + 1;
@@ -416,14 +456,25 @@ static PRETTY_INLINE void before_kid(struct lctx *c, struct lframe *f,
                                      bool dotted)
 {
     if (breaks_before(f, &c->o, kid, last, dotted)) {
-        int indent = emu_indent(f->head, f->spec, f->paren, c->pl + f->pl, f->ne);
+        /* A local definition's first line break gets paren + 2 (its
+         * last element is on the head line), and indent-region keeps a
+         * list's first such answer for its later lines. */
+        int indent = f->local ? f->paren + 2
+                              : emu_indent(f->head, f->spec, f->paren, c->pl + f->pl,
+                                           f->ne, 0);
+        if (c->deep)
+            indent = pretty_deep_indent(c->deep, f->kid, indent);
         emit_comments(c, kid->comments, indent);
         newline_to(&c->o, indent);
+        if (c->deep)
+            pretty_deep_line(c->deep, f->kid, c->o.line);
     } else {
         put_char(&c->o, ' ');
     }
     if (last && dotted) {
         record(c, f);
+        if (c->deep)
+            pretty_deep_dot(c->deep, f->kid, c->o.line, c->o.col);
         put_char(&c->o, '.');
         put_char(&c->o, ' ');
     }
@@ -438,6 +489,8 @@ static PRETTY_INLINE void step(struct lctx *c)
     const struct pnode *p = &c->nodes[f->p];
     if (f->kid == p->next) {
         put_char(&c->o, p->kind == PN_LIST ? ')' : ']');
+        if (c->deep)
+            pretty_deep_close(c->deep);
         c->npl = f->pl;
         c->n--;
         return;
@@ -484,6 +537,8 @@ void pretty_layout(struct pretty_doc *doc, const struct pretty_opts *po,
     if (doc->memo && doc->memo_user != user)
         memset(doc->memo, 0, PRETTY_HEAD_MEMO * sizeof *doc->memo);
     doc->memo_user = user;
+    if (po && (po->emulate || (long)po->depth + (long)doc->depth >= PRETTY_DEEP_LEVELS))
+        c.deep = pretty_deep_new(doc, po, c.o.line);
     place(&c, 0, trail);
     while (c.n)
         step(&c);

@@ -100,6 +100,8 @@ static inline struct frame *push_frame(struct reader *R, uint8_t kind, uint32_t 
     if (R->nframes == R->capframes)
         grow_frames(R);
     struct frame *f = &R->frames[R->nframes++];
+    if (R->nframes > R->most_frames)
+        R->most_frames = R->nframes;
     f->kind = kind;
     f->dot = 0;
     f->sub = 0;
@@ -1382,6 +1384,8 @@ static READ_INLINE struct frame *fast_push(struct reader *R, struct cursor *c, u
     if (R->nframes == R->capframes)
         grow_frames(R);
     struct frame *f = &R->frames[R->nframes++];
+    if (R->nframes > R->most_frames)
+        R->most_frames = R->nframes;
     uint32_t start = cursor_pos(c, c->at);
     f->kind = kind;
     f->dot = 0;
@@ -1561,6 +1565,7 @@ static int fast_run(struct reader *R, size_t *p, struct item *it)
 static int read_object(struct reader *R, struct item *out)
 {
     R->nframes = 0;
+    R->most_frames = 0;
     R->nitems = 0;
     R->n_heads = 0;
     if (R->labels_used)
@@ -1627,6 +1632,7 @@ static void add_form(struct read_result *out, size_t *cap, struct arena *a,
     f->span.start = it->start;
     f->span.end = it->end;
     f->labels = R->labels_used;
+    f->depth = (uint32_t)R->most_frames;
     f->n_heads = R->n_heads;
     memcpy(f->heads, R->heads, sizeof f->heads);
 }

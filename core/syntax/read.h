@@ -43,6 +43,8 @@ struct read_form {
     struct value *v;   /* the object read */
     struct span span;  /* its text, without leading whitespace/comments */
     bool labels;       /* its text defines a read label (#N=) */
+    uint32_t depth;    /* lists, vectors and reader prefixes it nests at
+                          most: no more lists are open anywhere in it */
     /* Its head tokens (when read_result.heads_known): the symbols whose
      * VALUE_ROW_EXPAND cache held a row when read, that many of them
      * (more than READ_HEADS_MAX: their places are not all kept), and

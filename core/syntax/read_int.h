@@ -81,6 +81,7 @@ struct reader {
     size_t len;
     struct frame *frames;     /* the explicit stack */
     size_t nframes, capframes;
+    size_t most_frames;       /* the most nframes has been in this form */
     struct item *items;       /* elements of open lists and vectors */
     size_t nitems, capitems;
     struct label_slot *labels; /* NULL until the first #N= of a form */

@@ -381,6 +381,34 @@ static long lines_between(const uint8_t *text, size_t a, size_t b)
     return n;
 }
 
+/* The first element of container c (one exists). */
+static const struct datum *first_elem(const struct data *ds, const struct datum *c)
+{
+    size_t i = 0;
+    while (ds->d[i].parent < 0 || &ds->d[ds->d[i].parent] != c)
+        i++;
+    return &ds->d[i];
+}
+
+/* What pretty_indent_column needs to know of container c besides its
+ * elements: whitespace after its bracket, and whether it is a local
+ * definition (an element of element 1 of a cl-flet & co form). */
+static unsigned list_flags(struct data *ds, const struct datum *c, const uint8_t *text)
+{
+    unsigned flags = 0;
+    if (pretty_space_after_paren(text + c->start + 1, c->end - c->start - 1))
+        flags |= PRETTY_SPACE_AFTER_PAREN;
+    size_t k = 0;
+    const struct datum *p = container_of(ds, c->v, text, &k);
+    const struct datum *g = p ? container_of(ds, p->v, text, &k) : NULL;
+    if (g && k == 1) {
+        const struct datum *h = first_elem(ds, g);
+        if (pretty_local_def_head((const char *)text + h->start, h->end - h->start))
+            flags |= PRETTY_LOCAL_DEF;
+    }
+    return flags;
+}
+
 /* The column Emacs gives a line that starts with the replaced form, which
  * now follows other text on its line (cli.md 4.1). */
 static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
@@ -392,20 +420,17 @@ static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
     if (!c || j == 0)
         return c ? column(in->text, c->start) + 1 : 0;
     struct pretty_place *pl = arena_alloc(in->L->a, (j + 1) * sizeof *pl);
-    const struct datum *head = NULL;
+    const struct datum *head = first_elem(&ds, c);
     size_t k = 0;
     for (size_t i = 0; i < ds.n && k <= j; i++) {
         const struct datum *d = &ds.d[i];
-        if (d->parent < 0 || &ds.d[d->parent] != c)
-            continue;
-        if (k == 0)
-            head = d;
-        pl[k++] = (struct pretty_place){lines_between(in->text, c->start, d->start),
-                                        column(in->text, d->start)};
+        if (d->parent >= 0 && &ds.d[d->parent] == c)
+            pl[k++] = (struct pretty_place){lines_between(in->text, c->start, d->start),
+                                            column(in->text, d->start)};
     }
     return pretty_indent_column(po, (const char *)in->text + head->start,
                                 head->end - head->start, column(in->text, c->start),
-                                pl, (uint32_t)j);
+                                pl, (uint32_t)j, list_flags(&ds, c, in->text));
 }
 
 /* ---- output ---- */
@@ -415,7 +440,36 @@ struct out {
     const char *nl;
     struct pretty_doc *doc; /* the last site's document, whose memory the
                                next one reuses */
+    /* Lists open around a site, as Emacs's parser counts them in its
+     * top-level form's text from form_start: depth, up to scanned. */
+    size_t form_start, scanned;
+    int depth;
 };
+
+/* Lists and vectors open at `to`, as Emacs's parser counts them in
+ * emacs-lisp-mode, from `from` (outside strings and comments) where
+ * depth were: brackets outside strings and comments and not after a
+ * backslash.  A `?` only prefixes, so `?(` opens a list for it. */
+static int open_lists(const uint8_t *t, size_t from, size_t to, int depth)
+{
+    for (size_t k = from; k < to; k++) {
+        switch (t[k]) {
+        case '\\': k++; break;
+        case '(': case '[': depth++; break;
+        case ')': case ']': depth--; break;
+        case ';':
+            while (k + 1 < to && t[k + 1] != '\n')
+                k++;
+            break;
+        case '"':
+            for (k++; k < to && t[k] != '"'; k++)
+                k += t[k] == '\\';
+            break;
+        default: break;
+        }
+    }
+    return depth;
+}
 
 static void spaces(struct buf *b, int n)
 {
@@ -512,6 +566,26 @@ static bool may_start_atom(const struct value *v)
     return !value_consp(v) && !value_is(v, VK_VECTOR) && !value_is(v, VK_STRING);
 }
 
+/* The lists open around site p, as far as the layout of its document
+ * needs them: where they and the document's pass 100 levels, it
+ * follows Emacs's parser state (else 0 is as good).  The reader's
+ * nesting of the top-level form bounds them; only past that bound is
+ * its text scanned, from the form's start (or the last site scanned
+ * to). */
+static int lists_around(const struct splice_in *in, struct out *o, struct site_pos p,
+                        const struct pretty_doc *doc)
+{
+    if ((long)p.top->depth < pretty_depth_matters(doc))
+        return 0;
+    if (o->form_start != p.top->span.start || o->scanned > p.sp.start) {
+        o->form_start = o->scanned = p.top->span.start;
+        o->depth = 0;
+    }
+    o->depth = open_lists(in->text, o->scanned, p.sp.start, o->depth);
+    o->scanned = p.sp.start;
+    return o->depth;
+}
+
 /* Print one site; out already holds the input up to *pos.  Sets *pos to
  * the end of the replaced span.  The document is built first: only then
  * is it known which comments found their code in the expansion and
@@ -563,6 +637,7 @@ static bool emit_site(const struct splice_in *in, struct out *o,
     size_t mark = o->b->len;
     if (before)
         put_comments(o, before, col, col);
+    po.depth = lists_around(in, o, p, doc);
     pretty_layout(doc, &po, o->b, col, p.trail);
     if (t) {
         t->text = arena_strndup(a, o->b->data + mark, o->b->len - mark);
@@ -578,7 +653,8 @@ static bool emit_site(const struct splice_in *in, struct out *o,
 bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts)
 {
-    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL};
+    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL,
+                    SIZE_MAX, 0, 0};
     size_t pos = in->start, form = 0, begun = SIZE_MAX;
     for (size_t i = 0; i < in->n_sites; i++) {
         struct span sp;

@@ -37,6 +37,10 @@ enum role {
     R_PATTERNS,        /* list of patterns (pcase-lambda arguments) */
     R_CSTAR_CLAUSE,    /* cond* clause (CONDITION BODY...) */
     R_CSTAR_COND,      /* cond* condition: match*, bind* ... or code */
+    R_DECLARE,         /* a clause of declare: by its head (decl_heads) */
+    R_CL_ARGS,         /* cl-lib argument list: list of R_CL_ARG */
+    R_CL_ARG,          /* VAR, or (VAR-or-LIST DEFAULT SVAR): DEFAULT is code */
+    R_CL_LAMBDA,       /* (lambda CL-ARGS BODY...) of cl-function, else code */
 };
 
 /* Roles of a list's elements: fixed[] for the first n_fixed positions
@@ -79,6 +83,15 @@ static const struct spec sp_condstar = SPEC1(R_DATA, R_CSTAR_CLAUSE);
 static const struct spec sp_match = SPEC2(R_DATA, R_DATA, R_CODE);
 static const struct spec sp_bind = SPEC1(R_DATA, R_BINDING);
 static const struct spec sp_two_data = SPEC2(R_DATA, R_DATA, R_CODE);
+static const struct spec sp_declare = SPEC1(R_DATA, R_DECLARE);
+static const struct spec sp_assert = {{R_DATA, R_CODE, R_DATA, R_CODE}, 4, R_CODE, 0, 0};
+static const struct spec sp_callf = SPEC2(R_DATA, R_FUNCTION, R_CODE);
+static const struct spec sp_do = SPEC3(R_DATA, R_BINDINGS, R_CLAUSE, R_CODE);
+static const struct spec sp_args_list = SPEC2(R_DATA, R_CLAUSE, R_CODE);
+static const struct spec sp_cl_defun = SPEC3(R_DATA, R_DATA, R_CL_ARGS, R_CODE);
+static const struct spec sp_cl_bind = SPEC2(R_DATA, R_CL_ARGS, R_CODE);
+static const struct spec sp_cl_function = SPEC2(R_DATA, R_CL_LAMBDA, R_DATA);
+static const struct spec sp_interactive = SPEC2(R_DATA, R_CODE, R_DATA);
 
 struct head {
     const char *name;
@@ -94,34 +107,53 @@ static const struct head heads[] = {
     {"bind*", &sp_bind},
     {"bind-and*", &sp_bind},
     {"catch", &sp_code},
+    {"cl-assert", &sp_assert},
     {"cl-block", &sp_two_data},
+    {"cl-callf", &sp_callf},
+    {"cl-callf2", &sp_callf},
     {"cl-case", &sp_case},
+    {"cl-check-type", &sp_assert},
+    {"cl-declare", &sp_quote},
     {"cl-defgeneric", &sp_defun},
-    {"cl-define-compiler-macro", &sp_defun},
-    {"cl-defmacro", &sp_defun},
-    {"cl-defsubst", &sp_defun},
-    {"cl-defun", &sp_defun},
-    {"cl-destructuring-bind", &sp_two_data},
+    {"cl-define-compiler-macro", &sp_cl_defun},
+    {"cl-defmacro", &sp_cl_defun},
+    {"cl-defsubst", &sp_cl_defun},
+    {"cl-defun", &sp_cl_defun},
+    {"cl-destructuring-bind", &sp_cl_bind},
+    {"cl-do", &sp_do},
+    {"cl-do*", &sp_do},
+    {"cl-do-all-symbols", &sp_dolist},
     {"cl-do-symbols", &sp_dolist},
     {"cl-dolist", &sp_dolist},
     {"cl-dotimes", &sp_dolist},
     {"cl-ecase", &sp_case},
     {"cl-etypecase", &sp_case},
+    {"cl-eval-when", &sp_two_data},
     {"cl-flet", &sp_flet},
     {"cl-flet*", &sp_flet},
-    {"cl-iter-defun", &sp_defun},
+    {"cl-function", &sp_cl_function},
+    {"cl-iter-defun", &sp_cl_defun},
     {"cl-labels", &sp_flet},
     {"cl-letf", &sp_let},
     {"cl-letf*", &sp_let},
     {"cl-macrolet", &sp_flet},
     {"cl-multiple-value-bind", &sp_two_data},
+    {"cl-multiple-value-setq", &sp_two_data},
+    {"cl-once-only", &sp_let},
+    {"cl-prog", &sp_let},
+    {"cl-prog*", &sp_let},
     {"cl-return-from", &sp_two_data},
+    {"cl-symbol-macrolet", &sp_let},
+    {"cl-the", &sp_two_data},
     {"cl-typecase", &sp_case},
+    {"cl-with-gensyms", &sp_let},
     {"cond", &sp_cond},
     {"cond*", &sp_condstar},
     {"condition-case", &sp_condcase},
     {"condition-case-unless-debug", &sp_condcase},
-    {"declare", &sp_quote},
+    {"declare", &sp_declare},
+    {"declare-function", &sp_quote},
+    {"def-edebug-spec", &sp_quote},
     {"define-inline", &sp_defun},
     {"defmacro", &sp_defun},
     {"defsubst", &sp_defun},
@@ -133,11 +165,13 @@ static const struct head heads[] = {
     {"dotimes-with-progress-reporter", &sp_dolist},
     {"ert-deftest", &sp_defun},
     {"function", &sp_function},
+    {"gv-define-expander", &sp_two_data},
+    {"gv-define-simple-setter", &sp_quote},
     {"if", &sp_code},
     {"if-let", &sp_iflet},
     {"if-let*", &sp_iflet},
     {"ignore-error", &sp_two_data},
-    {"interactive", &sp_quote},
+    {"interactive", &sp_interactive},
     {"iter-defun", &sp_defun},
     {"iter-lambda", &sp_lambda},
     {"lambda", &sp_lambda},
@@ -161,6 +195,8 @@ static const struct head heads[] = {
     {"prog2", &sp_code},
     {"progn", &sp_code},
     {"quote", &sp_quote},
+    {"rx-define", &sp_quote},
+    {"rx-let", &sp_two_data},
     {"save-current-buffer", &sp_code},
     {"save-excursion", &sp_code},
     {"save-restriction", &sp_code},
@@ -174,7 +210,9 @@ static const struct head heads[] = {
     {"when-let", &sp_iflet},
     {"when-let*", &sp_iflet},
     {"while", &sp_code},
+    {"with-delayed-message", &sp_args_list},
     {"with-slots", &sp_two_data},
+    {"with-suppressed-warnings", &sp_two_data},
 };
 
 /* Heads of pcase patterns whose arguments hold patterns or code. */
@@ -192,6 +230,26 @@ static const struct head pattern_heads[] = {
     {"let", &pp_let},
     {"or", &pp_andor},
     {"pred", &pp_pred},
+};
+
+/* Clauses of declare whose arguments hold code: what the handlers of
+ * Emacs 30.1's defun-declarations-alist and macro-declarations-alist put
+ * in an evaluated (or compiled) position.  A function argument (a symbol,
+ * or a lambda that becomes a definition); obsolete's WHEN; the FORMs of
+ * interactive-args, which call-interactively stores in the command
+ * history and `repeat-complex-command' evaluates.  Every other clause
+ * (indent, debug, doc-string, pure, ftype, ...) is data. */
+static const struct spec dc_function = SPEC2(R_DATA, R_FUNCTION, R_DATA);
+static const struct spec dc_obsolete = SPEC3(R_DATA, R_DATA, R_CODE, R_DATA);
+static const struct spec dc_arg_forms = SPEC1(R_DATA, R_HEADED);
+
+static const struct head decl_heads[] = {
+    {"compiler-macro", &dc_function},
+    {"completion", &dc_function},
+    {"gv-expander", &dc_function},
+    {"gv-setter", &dc_function},
+    {"interactive-args", &dc_arg_forms},
+    {"obsolete", &dc_obsolete},
 };
 
 #define COUNT(t) (sizeof(t) / sizeof((t)[0]))
@@ -248,7 +306,10 @@ long walk_check_tables(void)
     if (bad >= 0)
         return bad;
     bad = check_sorted(pattern_heads, COUNT(pattern_heads));
-    return bad >= 0 ? 1000 + bad : -1;
+    if (bad >= 0)
+        return 1000 + bad;
+    bad = check_sorted(decl_heads, COUNT(decl_heads));
+    return bad >= 0 ? 2000 + bad : -1;
 }
 
 /* ---- frames ---- */
@@ -264,6 +325,7 @@ struct frame {
     bool at_tail;             /* the pending child replaces the list's tail */
     bool done_tail;           /* the tail was handled as a template unquote */
     bool copying;             /* a child changed: the spine is being copied */
+    bool scope;               /* visit said WALK_SCOPE: call leave when done */
     struct value *head, *last;/* list copy so far (head NULL while empty) */
     struct value **items;     /* vector copy (NULL until a change) */
     struct value *tortoise;   /* Brent's check: a spine that loops (#1#) */
@@ -431,6 +493,9 @@ static const struct spec sp_not_fun = SPEC1(R_DATA, R_PREDFUN);
 static const struct spec sp_cstar_clause = SPEC1(R_CSTAR_COND, R_CODE);
 static const struct spec sp_unquote_code = SPEC1(R_DATA, R_CODE);
 static const struct spec sp_unquote_pat = SPEC1(R_DATA, R_PATTERN);
+static const struct spec sp_list_cl_args = {{0}, 0, R_CL_ARG, 0, 0};
+static const struct spec sp_cl_arg = SPEC2(R_CL_ARGS, R_CODE, R_DATA);
+static const struct spec sp_cl_lambda = SPEC2(R_DATA, R_CL_ARGS, R_CODE);
 
 /* Is v a symbol named name?  The first byte rules most out. */
 static bool symbol_named(const struct value *v, const char *name)
@@ -480,7 +545,8 @@ static int enter_code(struct state *s, struct value *v, struct value **out)
         int row = value_sym_row(h, VALUE_ROW_WALK, head_row);
         sp = row >= 0 ? heads[row].spec : &sp_headed;
     }
-    return pushed(s, v, sp, 1, R_CODE);
+    push(s, v, sp, 1, R_CODE)->scope = st == WALK_SCOPE;
+    return E_PUSHED;
 }
 
 /* An element of a backquote template at nesting level `level`.  Only
@@ -564,6 +630,15 @@ static int enter_cstar_cond(struct state *s, struct value *v, struct value **out
     return enter_code(s, v, out);
 }
 
+/* A clause of declare: walked by decl_heads, else data. */
+static int enter_declare(struct state *s, struct value *v)
+{
+    if (!value_consp(v) || !value_symbolp(value_car(v)))
+        return E_DONE;
+    const struct spec *sp = lookup(decl_heads, COUNT(decl_heads), value_car(v));
+    return sp ? pushed(s, v, sp, 1, R_CODE) : E_DONE;
+}
+
 /* Push a frame over v with spec sp when v is a list, else nothing. */
 static int list_of(struct state *s, struct value *v, const struct spec *sp)
 {
@@ -603,6 +678,11 @@ static int enter(struct state *s, struct value *v, enum role r,
     case R_PATTERNS: return list_of(s, v, &sp_list_patterns);
     case R_CSTAR_CLAUSE: return list_of(s, v, &sp_cstar_clause);
     case R_CSTAR_COND: return enter_cstar_cond(s, v, out);
+    case R_DECLARE: return enter_declare(s, v);
+    case R_CL_ARGS: return list_of(s, v, &sp_list_cl_args);
+    case R_CL_ARG: return list_of(s, v, &sp_cl_arg);
+    case R_CL_LAMBDA:
+        return head_is(v, "lambda") ? list_of(s, v, &sp_cl_lambda) : enter_code(s, v, out);
     }
     return E_DONE;
 }
@@ -635,11 +715,22 @@ static struct value *next_element(struct state *s, struct frame *f,
     return value_car(f->cur);
 }
 
+/* The walk stops early: leave the open scopes, innermost first. */
+static struct value *stop(struct state *s)
+{
+    while (s->n > 0) {
+        struct frame *f = &s->stack[--s->n];
+        if (f->scope)
+            s->w->leave(s->w, f->orig);
+    }
+    return NULL;
+}
+
 static struct value *too_deep(struct state *s, struct value *at)
 {
     s->w->too_deep = true;
     s->w->deep_at = at;
-    return NULL;
+    return stop(s);
 }
 
 /* Drive the frames until the stack is empty; e and r: how the root
@@ -660,6 +751,8 @@ static struct value *run(struct state *s, int e, struct value *r)
             return too_deep(s, f->orig);
         if (!elem) {
             r = finish(s, f);
+            if (f->scope)
+                s->w->leave(s->w, f->orig);
             s->n--;
             e = E_DONE;
             pending = true;
@@ -668,7 +761,7 @@ static struct value *run(struct state *s, int e, struct value *r)
         e = enter(s, elem, role, f, &r);
         pending = true;
         if (e == E_ABORT)
-            return NULL;
+            return stop(s);
         if (e == E_PUSHED) {
             pending = false;
             if (s->n > limit)

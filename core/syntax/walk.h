@@ -2,7 +2,7 @@
  *
  * Stage "walk" of the pipeline (cli.md section 3).  A form is a tree of
  * Lisp values; only some sub-forms are evaluated.  A sorted table of
- * Emacs 28.2's special forms and common macros says, per head, which
+ * Emacs's special forms and common macros says, per head, which
  * arguments are code and which are data (quoted data, binding names,
  * argument lists, declare/interactive specs ...); backquote templates
  * contribute the operands of `,` and `,@` at nesting level 1.  The walker
@@ -23,6 +23,8 @@ enum walk_status {
     WALK_CONTINUE, /* descend into the form's code positions */
     WALK_PRUNE,    /* skip the form's sub-forms (or use w->replacement) */
     WALK_ABORT,    /* stop the whole walk; walk_form returns NULL */
+    WALK_SCOPE,    /* descend, then call w->leave on the form: it opens a
+                      scope for its sub-forms (rx-let) */
 };
 
 struct walker;
@@ -36,10 +38,16 @@ typedef enum walk_status (*walk_visit_fn)(struct walker *w, struct value *form);
 typedef void (*walk_rebuilt_fn)(struct walker *w, struct value *orig,
                                 struct value *copy);
 
+/* Called when the walk leaves a form whose visit returned WALK_SCOPE:
+ * after its sub-forms, or when the walk stops early (every open scope is
+ * left, innermost first, before walk_form returns NULL). */
+typedef void (*walk_leave_fn)(struct walker *w, struct value *form);
+
 struct walker {
     struct lisp *L;              /* symbols and the arena for copies */
     walk_visit_fn visit;         /* the callback (required) */
     walk_rebuilt_fn rebuilt;     /* copy notification (optional) */
+    walk_leave_fn leave;         /* end of a scope (required with WALK_SCOPE) */
     void *ctx;                   /* for the callbacks */
     struct value *replacement;   /* set by visit together with WALK_PRUNE */
     size_t max_depth;            /* stack frames allowed; 0 = 100000 */

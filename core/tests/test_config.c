@@ -156,7 +156,7 @@ static void tables_follow_their_enums(void **state)
     assert_int_equal(i, 6);
     for (i = 1; config_warning_code(i); i++)
         assert_true(strcmp(config_warning_code(i - 1), config_warning_code(i)) < 0);
-    assert_int_equal(i, 14);
+    assert_int_equal(i, 15);
     assert_int_equal(CONFIG_GENSYMS_HASH, PCX_GENSYMS_HASH);
     assert_int_equal(CONFIG_GENSYMS_CIRCLE, PCX_GENSYMS_CIRCLE);
     assert_int_equal(CONFIG_STRUCT_VECTOR, PCASE_STRUCT_VECTOR);
@@ -197,6 +197,7 @@ static const char example[] =
     "warnings:\n"
     "  exhaustive-can-fail: false\n"
     "exclude: [\"vendor/**\", \"*-autoloads.el\"]\n"
+    "load-path: [lib, /opt/site-lisp]\n"
     "goldens:\n"
     "  manifest: test/pcexpand-goldens.yaml\n";
 
@@ -229,6 +230,11 @@ static void every_key(void **state)
     assert_false(config_warning_on(c, "exhaustive-can-fail"));
     assert_true(config_warning_on(c, "unused-variable"));
     assert_int_equal(c->n_exclude, 2);
+    /* load-path: relative to the file, kept as written too */
+    assert_int_equal(c->n_load_path, 2);
+    assert_string_equal(c->load_path[0], "lib");
+    assert_string_equal(c->load_dirs[0], "proj/lib");
+    assert_string_equal(c->load_dirs[1], "/opt/site-lisp");
     assert_string_equal(c->manifest, "test/pcexpand-goldens.yaml");
     assert_string_equal(c->manifest_path, "proj/test/pcexpand-goldens.yaml");
     arena_free(a);
@@ -258,7 +264,7 @@ static void structure_errors(void **state)
         "e4.yaml:1:10: error: unsupported version '2' (only version 1 exists) [config]\n");
     bad("e5.yaml", "version: 1\noutptu: {}\n",
         "e5.yaml:2:1: error: unknown key 'outptu' (expected one of builtin-pattern-macros, "
-        "exclude, expand, extends, goldens, indent, output, pattern-macros, structs, "
+        "exclude, expand, extends, goldens, indent, load-path, output, pattern-macros, structs, "
         "version, warnings) [config]\n");
     bad("e6.yaml", "version: 1\nversion: 1\n", "e6.yaml:2:1: error: duplicate key [config]\n");
 }
@@ -279,7 +285,7 @@ static void value_errors(void **state)
         "v2.yaml:4:3: error: unknown warning code 'bogus' (expected "
         "cond-star-keyword-outside, deprecated-t-pattern, emacs-divergence, "
         "exhaustive-can-fail, exhaustive-never-fails, golden-obsolete, "
-        "indent-spec-unsupported, map-default-ignored, nested-backquote, pred-without-function, "
+        "indent-spec-unsupported, library-unreadable, map-default-ignored, nested-backquote, pred-without-function, "
         "splice-in-backquote, underscore-argument, unreachable-clause or "
         "unused-variable) [config]\n");
     bad("v3.yaml", "version: 1\nexpand:\n  only: [pcase]\n  skip: [pcase-foo]\n",
@@ -335,7 +341,8 @@ static void extends_merges(void **state)
     (void)state;
     struct arena *a = support_arena();
     put("ext/base.yaml", "version: 1\noutput: {width: 60, gensyms: hash}\n"
-        "indent: {a: 1, b: 2}\nexclude: [x]\nwarnings: {unused-variable: false}\n");
+        "indent: {a: 1, b: 2}\nexclude: [x]\nwarnings: {unused-variable: false}\n"
+        "load-path: [lisp]\n");
     put("ext/sub/.pcexpand.yaml", "version: 1\nextends: ../base.yaml\n"
         "output: {width: 70}\nindent: {b: 3, c: defun}\n");
     const struct config *c = ok_load(a, "ext/sub/.pcexpand.yaml");
@@ -345,6 +352,9 @@ static void extends_merges(void **state)
     assert_int_equal(c->indent[1].spec, 3);
     assert_int_equal(c->n_exclude, 1);
     assert_false(config_warning_on(c, "unused-variable"));
+    /* relative to the file that says it */
+    assert_int_equal(c->n_load_path, 1);
+    assert_string_equal(c->load_dirs[0], "ext/sub/../lisp");
     assert_int_equal(c->n_chain, 2);
     assert_string_equal(c->chain[1], "ext/sub/../base.yaml");
     arena_free(a);
@@ -364,7 +374,7 @@ static void extends_errors(void **state)
     put("cyc/d.yaml", "version: 1\nwidth: 3\n");
     bad("cyc/e.yaml", "version: 1\nextends: d.yaml\n",
         "cyc/d.yaml:2:1: error: unknown key 'width' (expected one of "
-        "builtin-pattern-macros, exclude, expand, extends, goldens, indent, output, "
+        "builtin-pattern-macros, exclude, expand, extends, goldens, indent, load-path, output, "
         "pattern-macros, structs, version, warnings) [config]\n"
         "cyc/e.yaml:2:10: error: 'extends': 'd.yaml' has errors [config]\n");
 }

@@ -272,6 +272,35 @@ static void test_errors(void **state)
     fx_free(f);
 }
 
+/* Every failing form of a top-level form is reported, not only the
+ * first; with keep_going the form comes back with the failing forms as
+ * written and the others expanded. */
+static void test_every_error(void **state)
+{
+    (void)state;
+    const char *text = "(defun g () (pcase fail) (pcase 1) (f (pcase-let fail) (cond* 2)))";
+    struct fx *f = fx_new(text);
+    assert_null(expand_form(&f->x, f->r.forms[0].v));
+    assert_int_equal(f->diags.n_errors, 2);
+    assert_string_equal(text_of(f, f->diags.items[1].start, f->diags.items[1].end),
+                        "(pcase-let fail)");
+    fx_free(f);
+    f = fx_new(text);
+    f->x.keep_going = true;
+    assert_string_equal(expand(f, 0), "(defun g nil (pcase fail) (pcase-done x 1) "
+                                      "(f (pcase-let fail) (cond*-done x 2)))");
+    assert_int_equal(f->diags.n_errors, 2);
+    assert_int_equal(f->x.n_sites, 2);
+    fx_free(f);
+    /* nested: the enclosing form fails with its nested one, and is kept */
+    f = fx_new("(pcase 1 (pcase fail) (pcase 2))");
+    f->x.keep_going = true;
+    assert_string_equal(expand(f, 0), "(pcase 1 (pcase fail) (pcase 2))");
+    assert_int_equal(f->diags.n_errors, 1);
+    assert_int_equal(f->x.n_sites, 0);
+    fx_free(f);
+}
+
 static void test_diag_positions(void **state)
 {
     (void)state;
@@ -515,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_only_skip),
         cmocka_unit_test(test_stray_keywords),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_every_error),
         cmocka_unit_test(test_diag_positions),
         cmocka_unit_test(test_origin_of_copies),
         cmocka_unit_test(test_depth_guard),

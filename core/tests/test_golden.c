@@ -266,7 +266,8 @@ static void golden_file_format(void **state)
         "rejects-unknown-pattern.el:1:11: error: Unknown my-undeclared pattern: "
         "(my-undeclared y) [unknown-pattern]\n"
         "rejects-unknown-pattern.el:1:11: note: pattern macro 'my-undeclared' is not "
-        "declared (add it under pattern-macros) [unknown-pattern]\n");
+        "defined in this file or the files it requires, nor under pattern-macros "
+        "[unknown-pattern]\n");
     assert_null(slurp(a, "proj/test/goldens/rejects-unknown-pattern.el"));
     assert_non_null(strstr(slurp(a, "proj/test/goldens/warns-unused.err"),
                            "warns-unused.el:1:10: warning: variable `y' is bound"));

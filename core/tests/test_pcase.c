@@ -138,8 +138,8 @@ static void test_positions(void **state)
                  "alternatives [malformed-pattern]\n");
     support_expect_diags("(pcase x (`(a ,(foo y)) 1))",
                  "t.el:1:16: error: Unknown foo pattern: (foo y) [unknown-pattern]\n"
-                 "t.el:1:16: note: pattern macro 'foo' is not declared (add it under "
-                 "pattern-macros) [unknown-pattern]\n");
+                 "t.el:1:16: note: pattern macro 'foo' is not defined in this file or the "
+                 "files it requires, nor under pattern-macros [unknown-pattern]\n");
     /* unreachable clause and the clause that shadows it */
     support_expect_diags("(pcase x\n  (_ 1)\n  ('a 2))",
                  "t.el:3:3: warning: this clause can never be reached [unreachable-clause]\n"
@@ -203,6 +203,32 @@ static void test_shapes(void **state)
                         "(progn (ignore (consp v)) (let* ((pcx--x0 (car-safe v)) "
                         "(pcx--x1 (cdr-safe v))) (ignore (null pcx--x1)) "
                         "(let ((a pcx--x0)) a)))");
+    arena_free(a);
+}
+
+static void keep_going(struct support_run *r)
+{
+    r->x.keep_going = true;
+}
+
+/* An rx-let Emacs refuses is an error at its bad binding and is kept as
+ * written (Emacs expands nothing in it); with --keep-going the forms
+ * around it are still expanded. */
+static void test_rx_let_refused(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    const char *text = "(progn (rx-let ((bad)) (pcase s ((rx \"a\") 1))) "
+                       "(rx-let ((ok \"b\")) (pcase s ((rx ok) 2))))";
+    struct support_run *r = ARENA_NEW(a, struct support_run);
+    support_run_setup(r, a, text, strlen(text), true, keep_going);
+    assert_string_equal(support_run_diags(r, "t.el"),
+                        "t.el:1:17: error: Bad `rx' definition of bad: nil "
+                        "[malformed-pattern]\n");
+    assert_string_equal(support_run_compact(r, 0),
+                        "(progn (rx-let ((bad)) (pcase s ((rx \"a\") 1))) "
+                        "(rx-let ((ok \"b\")) (if (stringp s) (if (string-match \"b\" s) "
+                        "2))))");
     arena_free(a);
 }
 
@@ -562,6 +588,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_positions),
         cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_rx_let_refused),
         cmocka_unit_test(test_linear_growth),
         cmocka_unit_test(test_deep_and_wide),
         cmocka_unit_test(test_out_of_memory),

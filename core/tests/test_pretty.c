@@ -130,11 +130,17 @@ static void test_shapes(void **state)
        "(and (consp x)\n"
        "     (eq (car x) 'quote)\n"
        "     (null (cddr x)))");
+    /* Emacs 30: a name starting with "def" is no indent spec (28.2
+     * indented it as a defun); a defun-spec head still is one. */
     PP("(define-thing name (args) (body) (more))",
        "(define-thing name\n"
-       "  (args)\n"
-       "  (body)\n"
-       "  (more))");
+       "              (args)\n"
+       "              (body)\n"
+       "              (more))");
+    PP("(defvar some-variable (list 1 2 3) \"Its doc.\")",
+       "(defvar some-variable\n"
+       "  (list 1 2 3)\n"
+       "  \"Its doc.\")");
     PP("(a-very-long-function-name (another-long-call-here x) y)",
        "(a-very-long-function-name\n"
        " (another-long-call-here x)\n"
@@ -148,6 +154,48 @@ static void test_shapes(void **state)
        "'(alpha beta gamma delta\n"
        "        epsilon zeta eta\n"
        "        theta)");
+    fx_free(f);
+}
+
+/* Emacs 30 indents each local definition of cl-flet & co (the elements
+ * of their element 1) as a defun, whatever its head; the layout keeps
+ * name and argument list on the head line.  Emacs 28.2 lined the body
+ * up under the argument list. */
+static void test_local_definitions(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->o.width = 40;
+    PP("(cl-labels ((walk (node) (if (consp node) (walk (car node)) node))) (walk tree))",
+       "(cl-labels ((walk (node)\n"
+       "              (if (consp node)\n"
+       "                  (walk (car node))\n"
+       "                node)))\n"
+       "  (walk tree))");
+    /* Whatever the definition's head: a spec of its own, a list. */
+    PP("(cl-flet ((if (a b) (message \"%s\" a) (list a b))) (if 1 2))",
+       "(cl-flet ((if (a b)\n"
+       "            (message \"%s\" a)\n"
+       "            (list a b)))\n"
+       "  (if 1 2))");
+    PP("(cl-macrolet (((x y) (message \"%s\" x) (list x y))) y)",
+       "(cl-macrolet (((x y)\n"
+       "                (message \"%s\" x)\n"
+       "                (list x y)))\n"
+       "  y)");
+    /* Behind a reader prefix, in data: the same. */
+    PP("`(cl-flet ((f (x) ,first-form-here ,@other-forms)) (f 1))",
+       "`(cl-flet\n"
+       "     ((f (x) ,first-form-here\n"
+       "        ,@other-forms))\n"
+       "   (f 1))");
+    /* Not a definition: an element of another element, or of another
+     * head's bindings. */
+    PP("(cl-letf ((f (x) (message \"%s\" x) (list x y))) y)",
+       "(cl-letf ((f (x)\n"
+       "             (message \"%s\" x)\n"
+       "             (list x y)))\n"
+       "  y)");
     fx_free(f);
 }
 
@@ -448,8 +496,16 @@ static void test_specs(void **state)
     assert_int_equal(pretty_indent_spec(NULL, "progn", 5, &found), 0);
     assert_int_equal(pretty_indent_spec(NULL, "funcall", 7, &found), PRETTY_NONE);
     assert_false(found);
-    assert_int_equal(pretty_indent_spec(NULL, "defthing", 8, &found), PRETTY_DEFUN);
+    /* Emacs 30: only the property counts, not a name "def..." */
+    assert_int_equal(pretty_indent_spec(NULL, "defthing", 8, &found), PRETTY_NONE);
+    assert_false(found);
     assert_int_equal(pretty_indent_spec(NULL, "def", 3, &found), PRETTY_NONE);
+    assert_int_equal(pretty_indent_spec(NULL, "defvar", 6, &found), PRETTY_DEFUN);
+    assert_true(found);
+    /* Specs that Emacs 30.1 added. */
+    assert_int_equal(pretty_indent_spec(NULL, "oclosure-lambda", 15, &found), 2);
+    assert_int_equal(pretty_indent_spec(NULL, "while-let", 9, &found), 1);
+    assert_int_equal(pretty_indent_spec(NULL, "with-memoization", 16, &found), 1);
     assert_int_equal(pretty_indent_spec(NULL, "iff", 2, &found), 2); /* prefix "if" */
     static const struct pretty_indent user[] = {
         {"if", PRETTY_NONE}, {"my-with", 1}, {"weird", PRETTY_UNSUPPORTED},
@@ -495,19 +551,110 @@ static void test_indent_column(void **state)
     (void)state;
     /* (if TEST      lines: THEN at paren+4, ELSE at paren+2. */
     struct pretty_place pl[4] = {{0, 11}, {0, 14}, {1, 14}, {2, 12}};
-    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 2), 14);
-    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 3), 12);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 2, 0), 14);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, pl, 3, 0), 12);
     /* Standard call: under the first argument, else one after the paren. */
     struct pretty_place call[2] = {{0, 1}, {0, 5}};
-    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 2), 5);
-    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 1), 1);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 2, 0), 5);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, call, 1, 0), 1);
     /* A list or string head: under the first element. */
-    assert_int_equal(pretty_indent_column(NULL, "(a b)", 5, 0, call, 2), 1);
-    assert_int_equal(pretty_indent_column(NULL, "\"s\"", 3, 0, call, 2), 1);
+    assert_int_equal(pretty_indent_column(NULL, "(a b)", 5, 0, call, 2, 0), 1);
+    assert_int_equal(pretty_indent_column(NULL, "\"s\"", 3, 0, call, 2, 0), 1);
     /* defun spec: body at paren+2. */
-    assert_int_equal(pretty_indent_column(NULL, "lambda", 6, 0, call, 2), 2);
+    assert_int_equal(pretty_indent_column(NULL, "lambda", 6, 0, call, 2, 0), 2);
+    /* "( foo a" (Emacs 30): whitespace after the paren puts the line
+     * under the head, not under the first argument. */
+    struct pretty_place spaced[2] = {{0, 2}, {0, 6}};
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, spaced, 2, 0), 6);
+    assert_int_equal(pretty_indent_column(NULL, "foo", 3, 0, spaced, 2,
+                                          PRETTY_SPACE_AFTER_PAREN), 2);
+    /* ... and so does a distinguished argument past the second. */
+    struct pretty_place spaced3[3] = {{0, 12}, {0, 27}, {0, 29}};
+    assert_int_equal(pretty_indent_column(NULL, "macroexp-let2", 13, 10, spaced3, 3, 0), 27);
+    assert_int_equal(pretty_indent_column(NULL, "macroexp-let2", 13, 10, spaced3, 3,
+                                          PRETTY_SPACE_AFTER_PAREN), 12);
+    /* A local definition of cl-flet & co (Emacs 30): a body at paren+2
+     * on the second line whatever the head (a call, a spec, a list);
+     * on later lines what calculate-lisp-indent found. */
+    struct pretty_place def[3] = {{0, 11}, {0, 13}, {1, 12}};
+    assert_int_equal(pretty_indent_column(NULL, "f", 1, 10, def, 2, 0), 13);
+    assert_int_equal(pretty_indent_column(NULL, "f", 1, 10, def, 2, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "if", 2, 10, def, 2, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "(x)", 3, 10, def, 2, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "f", 1, 10, def, 3, PRETTY_LOCAL_DEF), 12);
+    assert_int_equal(pretty_indent_column(NULL, "(x)", 3, 10, def, 3, PRETTY_LOCAL_DEF), 11);
+    assert_true(pretty_local_def_head("cl-flet", 7));
+    assert_true(pretty_local_def_head("cl-symbol-macrolet", 18));
+    assert_false(pretty_local_def_head("cl-letf", 7));
+    assert_false(pretty_local_def_head("flet", 4));
+    assert_true(pretty_space_after_paren((const uint8_t *)" x", 2));
+    assert_true(pretty_space_after_paren((const uint8_t *)"\t", 1));
+    assert_true(pretty_space_after_paren((const uint8_t *)"\xe3\x80\x80x", 4)); /* U+3000 */
+    assert_false(pretty_space_after_paren((const uint8_t *)"\nx", 2));
+    assert_false(pretty_space_after_paren((const uint8_t *)"\xe3\x81\x82", 3)); /* U+3042 */
+    assert_false(pretty_space_after_paren((const uint8_t *)"x", 0));
     assert_int_equal(pretty_advance((const uint8_t *)"a\tb", 3, 0), 9);
     assert_int_equal(pretty_advance((const uint8_t *)"日本", 6, 1), 5);
+}
+
+/* ---- past 100 levels: Emacs's parser state ---- */
+
+/* Leading spaces of line n (0-based) of text. */
+static int indent_of_line(const char *text, int n)
+{
+    while (n-- > 0)
+        text = strchr(text, '\n') + 1;
+    return (int)strspn(text, " ");
+}
+
+/* Where the layout follows Emacs's parser state, it agrees with its
+ * own rules as long as nothing nests 100 lists deep. */
+static void test_emulation_agrees(void **state)
+{
+    (void)state;
+    static const char *const forms[] = {
+        "(let ((alpha (car-safe x)) (beta (cdr-safe x))) (list alpha beta))",
+        "(cond (t (message \"other %s\" x) (list 1 2 3)) ((eq a b) (foo) . bar))",
+        "(cl-flet ((f (x) (message \"%s\" x) (list x y))) (if (f 1) 2 (f 3) (f 4)))",
+        "'(alpha (beta . gamma) [delta epsilon] \"zeta\\neta\" theta iota kappa)",
+        "(condition-case err (funcall f x) (error (message \"%s\" err)) (quit nil))",
+        "(define-thing name (args) (body) (more) #'(lambda () (more)) `(a ,b ,@c))",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        for (int depth = 0; depth <= 60; depth += 60) {
+            struct fx *f = fx_new();
+            f->o.width = 30;
+            f->o.depth = depth;
+            const char *plain = pp_at(f, forms[i], 7, 2);
+            f->o.emulate = true;
+            assert_string_equal(pp_at(f, forms[i], 7, 2), plain);
+            fx_free(f);
+        }
+    }
+}
+
+/* 97 lists around: the let* lists and their bindings' lists pass 100
+ * levels.  A list opened on the last level leaves Emacs's parser with
+ * the list around it as the line's list, so the line under car-safe's
+ * argument goes under the binding's value, one column further left
+ * than the rules say (checked by indent-region; the 'indent' suite's
+ * --deep forms check many more). */
+static void test_past_100_levels(void **state)
+{
+    (void)state;
+    const char *form = "(let* ((x (car-safe y))) (if (consp x) (let* ((z (car-safe x))) "
+                       "(list z 'a-long-symbol-here)) 'other))";
+    struct fx *f = fx_new();
+    f->o.width = 30;
+    f->o.depth = 97;
+    const char *deep = pp_at(f, form, 99, 97);
+    assert_int_equal(indent_of_line(deep, 1), 106);
+    assert_int_equal(indent_of_line(deep, 5), 112);
+    f->o.depth = 0; /* the rules: under car-safe's argument */
+    const char *rules = pp_at(f, form, 99, 97);
+    assert_int_equal(indent_of_line(rules, 1), 110);
+    assert_int_equal(indent_of_line(rules, 5), 116);
+    fx_free(f);
 }
 
 int main(void)
@@ -515,6 +662,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_examples),
         cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_local_definitions),
         cmocka_unit_test(test_fill),
         cmocka_unit_test(test_column_and_trail),
         cmocka_unit_test(test_display_width),
@@ -528,6 +676,8 @@ int main(void)
         cmocka_unit_test(test_specs),
         cmocka_unit_test(test_spec_index),
         cmocka_unit_test(test_indent_column),
+        cmocka_unit_test(test_emulation_agrees),
+        cmocka_unit_test(test_past_100_levels),
     };
     return SUPPORT_RUN(tests);
 }

@@ -372,6 +372,26 @@ static void extended_utf8_is_kept(void **state)
     arena_free(f.a);
 }
 
+/* Each form says how deep it nests (lists, vectors, reader prefixes;
+ * the fast path's and the general one's), an upper bound on the lists
+ * open anywhere in its text (splice uses it). */
+static void forms_say_their_nesting(void **state)
+{
+    (void)state;
+    struct fx f = fx_new();
+    const char *s = "x (a (b) c) (a [b '(c \"((\")] ?\\() #s(r (x)) ((((d)))) (e)";
+    struct read_result r;
+    assert_true(read_source(f.L, (const uint8_t *)s, strlen(s), &r));
+    assert_int_equal(r.n_forms, 6);
+    assert_int_equal(r.forms[0].depth, 0);
+    assert_int_equal(r.forms[1].depth, 2);
+    assert_int_equal(r.forms[2].depth, 4);
+    assert_true(r.forms[3].depth >= 2);
+    assert_int_equal(r.forms[4].depth, 4);
+    assert_int_equal(r.forms[5].depth, 1); /* not the last form's */
+    arena_free(f.a);
+}
+
 static void labels_share_and_are_per_form(void **state)
 {
     (void)state;
@@ -855,6 +875,7 @@ int main(void)
         cmocka_unit_test(invalid_utf8_is_raw_bytes),
         cmocka_unit_test(extended_utf8_is_kept),
         cmocka_unit_test(labels_share_and_are_per_form),
+        cmocka_unit_test(forms_say_their_nesting),
         cmocka_unit_test(origin_map_records_spans),
         cmocka_unit_test(origin_map_across_chunks),
         cmocka_unit_test(origin_of_the_machines_tokens),

@@ -234,6 +234,65 @@ static void test_line_break_before(void **state)
     fx_free(f);
 }
 
+/* That indentation follows Emacs 30's rules: under the head when
+ * whitespace follows the open paren, at paren + 2 in a local definition
+ * of cl-flet & co (28.2: under the first argument both times). */
+static void test_line_break_emacs30(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("( list 1 (pcase y ;; c2\n (_ 2)))\n"
+                          "(cl-flet ((f (x) (pcase x ;; c3\n (_ 3)))) (f 1))\n");
+    struct value *pc = nth(f->r.forms[0].v, 2);
+    add_site(f, pc, value_int(f->a, 2));
+    struct value *pc2 = nth(nth(nth(f->r.forms[1].v, 1), 0), 2);
+    add_site(f, pc2, value_int(f->a, 3));
+    assert_string_equal(run(f, NULL),
+                        "( list 1\n"
+                        "  ;; c2\n"
+                        "  2)\n"
+                        "(cl-flet ((f (x)\n"
+                        "            ;; c3\n"
+                        "            3)) (f 1))\n");
+    fx_free(f);
+}
+
+/* A form 97 lists deep in its top-level form: the layout of its
+ * expansion follows Emacs's parser state past 100 levels (test_pretty:
+ * past_100_levels), which needs the lists around it counted in the
+ * input (not a string's or a comment's parens, nor an escaped one). */
+static void test_depth_around(void **state)
+{
+    (void)state;
+    struct buf t;
+    struct arena *a = support_arena();
+    buf_init(&t, a);
+    buf_puts(&t, "(w \"((\" ?\\( ; ((\n");
+    for (int k = 1; k < 97; k++) {
+        for (int i = 0; i < k; i++)
+            buf_putc(&t, ' ');
+        buf_puts(&t, k + 1 < 97 ? "(w\n" : "(w (pcase y (_ 1))");
+    }
+    for (int k = 0; k < 97; k++)
+        buf_putc(&t, ')');
+    buf_putc(&t, '\n');
+    struct fx *f = fx_new(buf_cstr(&t));
+    f->in.pretty.width = 30;
+    struct value *site = f->r.forms[0].v;
+    for (int k = 0; k < 97; k++)
+        site = nth(site, k == 0 ? 3 : 1);
+    const char *form = "(let* ((x (car-safe y))) (if (consp x) (let* ((z (car-safe x))) "
+                       "(list z 'a-long-symbol-here)) 'other))";
+    struct read_result r;
+    assert_true(read_source(f->L, (const uint8_t *)form, strlen(form), &r));
+    add_site(f, site, r.forms[0].v);
+    const char *out = strstr(run(f, NULL), "(let*");
+    assert_non_null(out);
+    const char *line = strchr(out, '\n') + 1; /* "y)))" */
+    assert_int_equal(strspn(line, " "), 106);
+    fx_free(f);
+    arena_free(a);
+}
+
 static void begin(void *ctx, unsigned floor)
 {
     struct fx *f = ctx;
@@ -336,6 +395,8 @@ int main(void)
         cmocka_unit_test(test_repeated_anchor),
         cmocka_unit_test(test_trailing),
         cmocka_unit_test(test_line_break_before),
+        cmocka_unit_test(test_line_break_emacs30),
+        cmocka_unit_test(test_depth_around),
         cmocka_unit_test(test_forms_and_crlf),
         cmocka_unit_test(test_comment_columns),
         cmocka_unit_test(test_atoms_kept_apart),

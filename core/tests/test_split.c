@@ -235,22 +235,25 @@ static void prefix_at_every_alignment(void **state)
     }
 }
 
-/* A pattern macro and a struct defined near the end and used after: the
- * parts after them read from the start and learn them, also when the
- * definers are written with backslashes. */
+/* A pattern macro, a struct and an rx name defined near the end and used
+ * after: the parts after them read from the start and learn them, also
+ * when the definers are written with backslashes. */
 static void definitions_near_the_end(void **state)
 {
     (void)state;
     static const char *const macro[] = {"pcase-defmacro", "p\\case\\-defmacro"};
     static const char *const strukt[] = {"cl-defstruct", "cl-def\\struct"};
+    static const char *const rx[] = {"rx-define", "rx\\-define"};
     for (size_t k = 0; k < 2; k++) {
         FILE *f = create("defs.el");
         forms(f, 0, 2850);
         fprintf(f, "(%s sp-pair (a b) `(and (pred consp) (app car ,a) (app cdr ,b)))\n",
                 macro[k]);
         fprintf(f, "(%s sp-pt x y)\n", strukt[k]);
+        fprintf(f, "(%s sp-word (+ \"w\"))\n", rx[k]);
         forms(f, 2850, 150);
-        fprintf(f, "(defun sp-use (v) (pcase v ((sp-pair x y) (+ x y)) ((cl-struct sp-pt x) x)))\n");
+        fprintf(f, "(defun sp-use (v) (pcase v ((sp-pair x y) (+ x y)) ((cl-struct sp-pt x) x)"
+                   " ((rx sp-word) 'w)))\n");
         close_file(f);
         struct pcx_stats st = same_as_one_piece("defs.el");
         assert_true(st.parts >= 4);
@@ -258,8 +261,27 @@ static void definitions_near_the_end(void **state)
         assert_int_equal(o.st, PCX_STATUS_OK);
         assert_null(strstr(o.out.data, "sp-pair x y"));
         assert_non_null(strstr(o.out.data, "(cl-typep v 'sp-pt)"));
+        assert_non_null(strstr(o.out.data, "(string-match \"w+\" v)"));
         outcome_free(&o);
     }
+}
+
+/* An rx name alone defined near the end: the parts after it learn it. */
+static void rx_definition_near_the_end(void **state)
+{
+    (void)state;
+    FILE *f = create("defs.el");
+    forms(f, 0, 2850);
+    fprintf(f, "(rx-define sp-word (+ \"w\"))\n");
+    forms(f, 2850, 150);
+    fprintf(f, "(defun sp-use (v) (pcase v ((rx sp-word) 'w)))\n");
+    close_file(f);
+    struct pcx_stats st = same_as_one_piece("defs.el");
+    assert_true(st.parts >= 4);
+    struct outcome o = run("defs.el", 2, true);
+    assert_int_equal(o.st, PCX_STATUS_OK);
+    assert_non_null(strstr(o.out.data, "(string-match \"w+\" v)"));
+    outcome_free(&o);
 }
 
 /* A definition near the top: every part after it would read the text
@@ -333,7 +355,8 @@ static int teardown(void **state)
 {
     (void)state;
     static const char *const names[] = {"plain.el", "string.el", "quote.el", "char.el",
-                                        "names.el", "defs.el", "bad.el", "align.el"};
+                                        "names.el", "defs.el", "bad.el", "align.el",
+                                        "mentions.el"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(path_of(names[i]));
     return rmdir(dir);
@@ -349,6 +372,7 @@ int main(void)
         cmocka_unit_test(temporary_names_keep_one_piece),
         cmocka_unit_test(prefix_at_every_alignment),
         cmocka_unit_test(definitions_near_the_end),
+        cmocka_unit_test(rx_definition_near_the_end),
         cmocka_unit_test(definition_at_the_top_keeps_one_piece),
         cmocka_unit_test(one_thread_learns_from_forms),
         cmocka_unit_test(read_error_in_the_middle),

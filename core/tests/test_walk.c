@@ -22,6 +22,7 @@ struct fx {
     const char *replace;     /* head whose forms are replaced by `R` */
     const char *prune;       /* head whose forms are pruned */
     const char *abort_at;    /* head that aborts */
+    const char *scope;       /* head whose forms open a scope (WALK_SCOPE) */
     int rebuilt;             /* copies reported */
 };
 
@@ -78,7 +79,16 @@ static enum walk_status visit(struct walker *w, struct value *form)
     }
     if (f->prune && strcmp(h, f->prune) == 0)
         return WALK_PRUNE;
+    if (f->scope && strcmp(h, f->scope) == 0)
+        return WALK_SCOPE;
     return WALK_CONTINUE;
+}
+
+/* The end of a scope: " /HEAD" in the record. */
+static void on_leave(struct walker *w, struct value *form)
+{
+    struct fx *f = w->ctx;
+    buf_printf(&f->seen, " /%s", head_name(form));
 }
 
 static void on_rebuilt(struct walker *w, struct value *orig, struct value *copy)
@@ -93,6 +103,7 @@ static struct value *walk(struct fx *f, struct value *form)
     struct walker w;
     walk_init(&w, f->L, visit, f);
     w.rebuilt = on_rebuilt;
+    w.leave = on_leave;
     return walk_form(&w, form);
 }
 
@@ -134,7 +145,14 @@ static void test_definitions(void **state)
     struct fx *f = fx_new();
     HEADS("(defun f (x &optional (y (g))) \"doc\" (declare (indent (i))) "
           "(interactive (list 1)) (h x))",
-          "defun declare interactive h");
+          "defun declare interactive list h");
+    /* interactive: its spec is code, the modes after it are not;
+     * declare: only the clauses whose arguments are code */
+    HEADS("(defun f () (interactive (a) (b-mode)) (declare (indent (i)) "
+          "(compiler-macro (lambda (form) (c form))) (gv-setter (lambda (v) (d v))) "
+          "(gv-expander g) (completion (lambda (s b) (e s))) (obsolete (n) (w)) "
+          "(interactive-args (arg (k)) (arg2 (l))) (debug (m)) (ftype (function (o)))) x)",
+          "defun interactive a declare lambda c lambda d lambda e w k l");
     HEADS("(lambda (a (b)) (c))", "lambda c");
     HEADS("(cl-defmacro m ((a b) &rest (c)) (d))", "cl-defmacro d");
     HEADS("(dolist (x (xs) (res)) (body))", "dolist xs res body");
@@ -237,6 +255,33 @@ static void test_prune_abort(void **state)
     fx_free(f);
 }
 
+/* rx-let's bindings are data and its body code; rx-define is data. */
+static void test_rx_definitions(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    HEADS("(rx-let ((a (f)) (b (x) (g x))) (h) (i (j)))", "rx-let h i j");
+    HEADS("(rx-define n (x) (f x))", "rx-define");
+    HEADS("(progn (rx-define n (f)) (rx-let-eval (k) (l)))", "progn rx-define rx-let-eval k l");
+    fx_free(f);
+}
+
+/* A scope is left after its sub-forms, and every open scope, innermost
+ * first, when the walk stops early. */
+static void test_scopes(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    f->scope = "s";
+    HEADS("(progn (s (a) (s (b)) (c)) (d))", "progn s a s b /s c /s d");
+    HEADS("(s)", "s /s");
+    f->abort_at = "x";
+    buf_init(&f->seen, f->a);
+    assert_null(walk(f, rd(f, "(s (y) (s (s (x)) (z)))")));
+    assert_string_equal(buf_cstr(&f->seen), "s y s s x /s /s /s");
+    fx_free(f);
+}
+
 /* (f (f (f ... x))) n levels deep, built directly. */
 static struct value *deep(struct fx *f, int n)
 {
@@ -318,6 +363,8 @@ int main(void)
         cmocka_unit_test(test_replace_shares),
         cmocka_unit_test(test_replace_in_templates),
         cmocka_unit_test(test_prune_abort),
+        cmocka_unit_test(test_rx_definitions),
+        cmocka_unit_test(test_scopes),
         cmocka_unit_test(test_depth),
         cmocka_unit_test(test_circular),
         cmocka_unit_test(test_body_and_tables),

@@ -72,4 +72,23 @@
     ((or "short" "shorter" "shortest-of-them-all-but-still-long") 'short)
     (_ (format "unknown key %S with a message long enough to need breaking" key))))
 
+(defun sample-local (tree)
+  ;; Local definitions of cl-flet & co: bodies at +2 (Emacs 30).
+  (pcase tree
+    (`(node . ,kids)
+     (cl-labels ((walk (k)
+                   (if (consp k)
+                       (mapcar #'walk (append k (list 'a-rather-long-marker-symbol)))
+                     (list k 'another-rather-long-marker-symbol))))
+       (walk kids)))
+    (_ (cl-flet ((wrap (x) (list 'leaf x 'a-rather-long-marker-symbol 'and-one-more-symbol)))
+         (wrap tree)))))
+
+(defun sample-def-named (x)
+  ;; A call whose name starts with "def" (Emacs 30: no spec of its own).
+  (define-sample-thing x
+                       (pcase x
+                         ('alpha "the first letter of the alphabet, spelled out")
+                         (_ (list x "anything else, as a list with this string")))))
+
 ;;; sample.el ends here

@@ -111,6 +111,9 @@ struct pcx_options {
     bool compact;         /* --compact: one canonical line per top-level form */
     bool quiet;           /* -q: no notes, no summary lines */
     bool werror;          /* --werror: warnings count and print as errors */
+    bool keep_going;      /* --keep-going: a form that fails is kept as written and
+                             the output of an input with errors is still made and
+                             written (its status is still an error) */
     unsigned width;       /* --width: fill column of generated code; 0 = 80 */
     enum pcx_gensyms gensyms;           /* --gensyms */
     const char *gensym_prefix;          /* --gensym-prefix; NULL = "pcx--" */
@@ -144,6 +147,10 @@ struct pcx_options {
                                    (width, gensym_prefix and skip_heads win when
                                    not 0/NULL, or when heads_given) */
     bool heads_given;           /* skip_heads was given (--only/--skip) */
+    const char *const *load_path; /* -L: directories searched for required features,
+                                   after the input's own and before the
+                                   configuration's load-path (strings kept) */
+    size_t n_load_path;
     const char *manifest;       /* golden mode: --manifest (NULL: configuration's) */
     enum pcx_update update;     /* golden mode: --update */
 };

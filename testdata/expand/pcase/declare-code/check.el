@@ -1,0 +1,6 @@
+(calls (funcall (function-get 'pcx-dc-get 'compiler-macro) '(pcx-dc-get 1) 1)
+       (funcall (function-get 'pcx-dc-get 'compiler-macro) '(pcx-dc-get i) 'i)
+       (eval '(let ((pcx-dc-list (list 'a 'b 'c))) (setf (pcx-dc-get 1) 'z) pcx-dc-list) t)
+       (funcall (function-get 'pcx-dc-get 'completion-predicate) 'pcx-dc-get nil)
+       (funcall (function-get 'pcx-dc-get 'completion-predicate) 'pcx-dc-get t)
+       (function-get 'pcx-dc-get 'lisp-indent-function))

@@ -1,0 +1,6 @@
+(rx-define loop (or "a" loop))
+(defun f1 (s) (pcase s ((rx "x" loop) 1)))
+(defun f2 (s) (rx-let ((bad)) (pcase s ((rx "a") 1))))
+(defun f3 (s) (rx-let ((w "w")) (pcase s ((rx w not-defined-here) 1))))
+(rx-define 3 "x")
+(defun f4 (s) (rx-let ((p (a b) (seq a b))) (pcase s ((rx (p "x")) 1))))

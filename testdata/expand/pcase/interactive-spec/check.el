@@ -1,0 +1,5 @@
+(calls (let ((pcx-is-arg '(1 2))) (call-interactively 'pcx-is-cmd))
+       (let ((pcx-is-arg 7)) (call-interactively 'pcx-is-cmd))
+       (let ((pcx-is-arg "s")) (call-interactively 'pcx-is-cmd))
+       (let ((pcx-is-arg '(3 . 4))) (eval (cadr (interactive-form 'pcx-is-spec)) t))
+       (cddr (interactive-form 'pcx-is-cmd)))

@@ -1,0 +1,26 @@
+;; The argument of interactive is code: pcase forms there are expanded;
+;; the modes after it are symbols, not code.
+(defvar pcx-is-arg nil)
+(defun pcx-is-cmd (a b)
+  (interactive (cond
+                ((consp pcx-is-arg)
+                 (let* ((pcx--x0 (car-safe pcx-is-arg))
+                        (pcx--x1 (cdr-safe pcx-is-arg)))
+                   (if (consp pcx--x1)
+                       (let* ((pcx--x2 (car-safe pcx--x1))
+                              (pcx--x3 (cdr-safe pcx--x1)))
+                         (if (null pcx--x3)
+                             (let ((x pcx--x0) (y pcx--x2)) (list x y))
+                           (list nil nil)))
+                     (list nil nil))))
+                ((integerp pcx-is-arg) (list pcx-is-arg 0))
+                (t (list nil nil)))
+               emacs-lisp-mode)
+  (list a b))
+(defun pcx-is-spec ()
+  (interactive (progn
+                 (ignore (consp pcx-is-arg))
+                 (let* ((pcx--x0 (car-safe pcx-is-arg))
+                        (pcx--x1 (cdr-safe pcx-is-arg)))
+                   (let ((a pcx--x0) (b pcx--x1)) (list a b)))))
+  nil)
