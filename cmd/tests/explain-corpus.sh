@@ -26,10 +26,7 @@ here=$(dirname "$(realpath "$0")")
 . "$here/corpus-lib.sh"
 
 # Files pcexpand cannot expand yet (an error, exit 2), with the reason.
-declare -A SKIP=(
-    [eshell/esh-var.el]="an expansion error of the pcase front end under Emacs 30.1 semantics"
-    [progmodes/xref.el]="an expansion error of the pcase front end under Emacs 30.1 semantics"
-)
+declare -A SKIP=()
 
 if ! command -v dot >/dev/null; then
     echo "explain: Graphviz is not installed (apt-get install -y graphviz)" >&2

@@ -438,6 +438,8 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
         !(root = root_subject(c, m, subject, subject_user, &expanded)))
         return finish(c, m, NULL);
     memo_reserve(m, &m->unique, m->unique.n * OBJECTS_PER_PATTERN_OBJECT);
+    for (size_t i = 0; i < n; i++) /* pcase-setq: see emit's setq order */
+        m->ordered_leaves |= cl[i].kind == EMIT_SETQ;
     const struct dnode *dag = dtree_build(m, root, pats, n);
     if (!dag) {
         if (m->bad)
