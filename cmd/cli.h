@@ -33,6 +33,8 @@ struct cli {
     bool jobs_auto;          /* -j 0: as many jobs as online CPUs */
     bool goldens;            /* -g or --manifest: operands are golden cases */
     bool print_config;       /* --print-config */
+    size_t room;             /* the operands array's size (argc): -L
+                                directories are kept at its end */
     char error[256];         /* what is wrong, when action is CLI_USAGE */
 };
 
@@ -50,7 +52,8 @@ struct cli_option {
 const struct cli_option *cli_table(size_t *n);
 
 /* Parse argv[1..argc-1] into *c.  operands must have room for argc
- * pointers; c->operands points to it afterwards.  --help and --version
+ * pointers; c->operands points to it afterwards (and opts.load_path to
+ * its end, where the -L directories are kept, in command-line order).  --help and --version
  * take effect as soon as they are seen.  After the last word, the
  * combination is checked (cli.md section 5: -w with standard input, -w
  * with -o/--out-dir/-c/-d/-l/--compact/--format/--dump, -o with several

@@ -79,7 +79,8 @@ struct pcx_ctx *pcx_ctx_new(const struct pcx_options *o)
         cx->o = *o;
     resolve_options(cx);
     cx->start_ns = api_now();
-    if (!api_config_init(cx)) {
+    cx->lib = api_library_new();
+    if (!cx->lib || !api_config_init(cx)) {
         pcx_ctx_free(cx);
         return NULL;
     }
@@ -91,6 +92,7 @@ void pcx_ctx_free(struct pcx_ctx *cx)
     if (!cx)
         return;
     arena_free(cx->cfg_arena);
+    api_library_free(cx->lib);
     arena_free(cx->talk);
     free(cx);
 }

@@ -20,7 +20,7 @@
 /* ---- what io/config borrows ---- */
 
 /* A snippet must read as exactly one complete form. */
-static struct value *read_snippet(void *ctx, struct lisp *L, const char *text,
+struct value *api_read_snippet(void *ctx, struct lisp *L, const char *text,
                                   size_t len, size_t *err_off, const char **why)
 {
     (void)ctx;
@@ -38,7 +38,7 @@ static struct value *read_snippet(void *ctx, struct lisp *L, const char *text,
 }
 
 /* Would the expander accept the template?  Asks it, on a scratch table. */
-static const char *check_template(void *ctx, struct lisp *L, struct value *name,
+const char *api_check_template(void *ctx, struct lisp *L, struct value *name,
                                   struct value *args, struct value *body)
 {
     (void)ctx;
@@ -67,7 +67,7 @@ bool api_config_init(struct pcx_ctx *cx)
     p.file = cx->o.config_file;
     p.stdin_path = cx->o.stdin_filepath;
     p.report = cx->rep;
-    p.lisp = (struct config_lisp){read_snippet, check_template, NULL};
+    p.lisp = (struct config_lisp){api_read_snippet, api_check_template, NULL};
     jmp_buf jb;
     if (setjmp(jb) != 0)
         return false;
@@ -93,6 +93,8 @@ void api_config_input(struct pcx_ctx *cx, struct arena *a, struct input *in)
         in->cfg_failed = true;
         in->cfg_msgs = msgs.len ? msgs.data : "";
         in->cfg_msgs_len = msgs.len;
+    } else if (msgs.len) { /* a distrusted file was passed over */
+        api_sink_write(&cx->o.diag, msgs.data, msgs.len);
     }
 }
 
@@ -149,7 +151,7 @@ void api_config_expander(struct run *r)
     gensym_configure(expand_gensyms(x), modes[g < 3 ? g : 0], run_gensym_prefix(r));
     pcase_macros_set_builtins(x->macros, cfg->builtins);
     struct config_values v;
-    const struct config_lisp lisp = {read_snippet, check_template, NULL};
+    const struct config_lisp lisp = {api_read_snippet, api_check_template, NULL};
     if (!config_values(cfg, r->L, &lisp, &v))
         return;
     for (size_t i = 0; i < v.n_templates; i++)

@@ -29,6 +29,7 @@ static struct pcx_ctx case_context(const struct pcx_ctx *cx,
     o->compact = o->no_expand = false;
     o->format = PCX_FORMAT_LISP;
     o->dump = PCX_DUMP_NONE;
+    o->explain = false;
     o->target = PCX_TARGET_STDOUT;
     o->check = 0;
     o->at_line = c->form == GOLDEN_FORM_LINE ? (unsigned)c->line : 0;
@@ -51,28 +52,17 @@ static void copy_result(struct arena *a, const struct run *r,
     res->err_len = n;
 }
 
-/* golden_expand_fn: one case, run in its own arena. */
-static void golden_expand(void *ctx, struct arena *a, const struct golden_job *job,
-                          struct golden_result *res)
+/* One run of the case in k, its result copied into arena a. */
+static void expand_case(const struct pcx_ctx *k, struct arena *a, const struct golden_case *c,
+                        const struct input *in, struct golden_result *res)
 {
-    struct pcx_ctx *cx = ctx;
-    const struct golden_case *c = job->c;
-    struct pcx_ctx k = case_context(cx, c);
-    struct input in = {.name = job->name, .data = job->text, .len = job->len};
-    struct buf msgs;
-    buf_init(&msgs, a);
-    in.cfg = config_for(cx->configs, job->config_from, &msgs);
-    if (!in.cfg) {
-        *res = (struct golden_result){"", 0, msgs.len ? msgs.data : "", msgs.len, 2};
-        return;
-    }
     struct arena *ra = arena_new(NULL);
     struct run *volatile r = NULL;
     jmp_buf jb;
     if (ra && setjmp(jb) == 0) {
         arena_on_oom(ra, &jb);
         struct run *fresh = ARENA_NEW(ra, struct run);
-        api_run_init(fresh, &k, ra, &in);
+        api_run_init(fresh, k, ra, in);
         fresh->form_only = c->form != GOLDEN_FORM_ALL;
         fresh->select_nth = c->form == GOLDEN_FORM_NTH ? (long)c->nth : -1;
         fresh->select_defun = c->form == GOLDEN_FORM_DEFUN ? c->defun : NULL;
@@ -87,6 +77,36 @@ static void golden_expand(void *ctx, struct arena *a, const struct golden_job *j
     arena_free(ra);
 }
 
+/* golden_expand_fn: one case, run in its own arena.  The diagnostics are
+ * shown as the user asked (--message-format, -q); the .err golden holds
+ * them in GNU format, with every note: when the two differ, a case with
+ * diagnostics runs twice. */
+static void golden_expand(void *ctx, struct arena *a, const struct golden_job *job,
+                          struct golden_result *res)
+{
+    struct pcx_ctx *cx = ctx;
+    const struct golden_case *c = job->c;
+    struct pcx_ctx k = case_context(cx, c);
+    struct input in = {.name = job->name, .data = job->text, .len = job->len};
+    struct buf msgs;
+    buf_init(&msgs, a);
+    in.cfg = config_for(cx->configs, job->config_from, &msgs);
+    if (!in.cfg) {
+        *res = (struct golden_result){"", 0, msgs.len ? msgs.data : "", msgs.len, 2,
+                                      NULL, 0};
+        return;
+    }
+    api_sink_write(&cx->o.diag, msgs.data, msgs.len); /* a file passed over */
+    expand_case(&k, a, c, &in, res);
+    if (res->err_len == 0 || (cx->rep.format == REPORT_GNU && !cx->rep.quiet))
+        return;
+    struct golden_result shown;
+    k.rep = (struct report_opts){cx->rep.format, false, cx->rep.quiet};
+    expand_case(&k, a, c, &in, &shown);
+    res->shown = shown.err;
+    res->shown_len = shown.err_len;
+}
+
 /* The manifest: --manifest, else goldens.manifest of the configuration of
  * the current directory; NULL (an error said) when there is none. */
 static const char *manifest_path(struct pcx_ctx *cx, struct arena *a)
@@ -96,9 +116,9 @@ static const char *manifest_path(struct pcx_ctx *cx, struct arena *a)
     struct buf msgs;
     buf_init(&msgs, a);
     const struct config *cfg = config_for(cx->configs, NULL, &msgs);
+    api_sink_write(&cx->o.diag, msgs.data, msgs.len);
     if (cfg && cfg->manifest_path)
         return cfg->manifest_path;
-    api_sink_write(&cx->o.diag, msgs.data, msgs.len);
     if (cfg)
         api_say(cx, NULL, DIAG_ERROR, "usage",
                 "golden mode needs --manifest=FILE or goldens.manifest in the "

@@ -38,6 +38,8 @@ struct pcx_ctx {
     bool golden;            /* golden mode ran: its own summary, no notes */
     struct arena *cfg_arena;/* the configurations loaded (owner thread only) */
     struct config_set *configs;
+    struct api_library *lib;/* the files read for requires (api_load.c; any
+                               thread, under its lock) */
     bool out_failed;        /* writing to the output sink failed (said once):
                                the run stops, nothing more can reach it */
 };
@@ -191,6 +193,13 @@ enum pcx_status api_run_one(struct pcx_ctx *cx, const struct input *in);
 /* Make the context's configuration set; false when out of memory. */
 bool api_config_init(struct pcx_ctx *cx);
 
+/* What io/config borrows (struct config_lisp): the reader of Lisp
+ * snippets (exactly one form) and the expander's template check. */
+struct value *api_read_snippet(void *ctx, struct lisp *L, const char *text,
+                               size_t len, size_t *err_off, const char **why);
+const char *api_check_template(void *ctx, struct lisp *L, struct value *name,
+                               struct value *args, struct value *body);
+
 /* Find in's configuration (in->cfg, or in->cfg_failed with its errors in
  * arena a).  Only in the thread that owns the context, with cx->cfg_arena's
  * out-of-memory jump set. */
@@ -214,6 +223,27 @@ unsigned run_width(const struct run *r);
 /* After expand_init and pcase_macros_new: temporaries' naming, built-in
  * families, templates and struct layouts of the configuration. */
 void api_config_expander(struct run *r);
+
+/* ---- api_load.c ---- */
+
+/* The files read for the requires of a context's runs, each once. */
+struct api_library;
+
+/* A library with nothing read; NULL when out of memory. */
+struct api_library *api_library_new(void);
+void api_library_free(struct api_library *lib);
+
+/* Make x follow requires (learn.h) through lib: FEATURE.el, else
+ * FEATURE.el.gz, of the first of dirs (n_dirs) that has one.  input: the
+ * input's path (it is never learned as a library), or NULL.  Kept in x's
+ * arena; dirs must outlive the run.  lib NULL: requires are not followed. */
+void api_load_attach(struct expand_ctx *x, struct api_library *lib, const char *input,
+                     const char *const *dirs, size_t n_dirs);
+
+/* api_load_attach for run r (after api_config_expander; api_run.c): its load path is
+ * its input's directory (--stdin-filepath's for standard input), the -L
+ * directories, then its configuration's load-path; -v sets x.verbose. */
+void api_load_run(struct run *r);
 
 /* ---- api_run.c ---- */
 
@@ -271,6 +301,9 @@ void out_records(struct run *r, const struct splice_text *texts);
 
 /* --dump: the stage dump of each site into r->out. */
 void out_dumps(struct run *r);
+
+/* --explain: the explanation of each replaced form (text or records). */
+void out_explain(struct run *r);
 
 /* The --stats line of counters s over ns nanoseconds, with "file=NAME "
  * first when name is not NULL. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "expand/gensym.h"
+#include "expand/learn.h"
 #include "expand/pcase_macros.h"
 #include "io/file.h"
 #include "lisp/print.h"
@@ -171,6 +172,24 @@ static bool keeps_going(const struct run *r)
            !r->select_defun;
 }
 
+/* The run's load path (api_int.h, api_load_run). */
+void api_load_run(struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    const struct config *cfg = run_config(r);
+    const struct input *in = r->in;
+    const char *file = in->path ? in->path : in->stream ? o->stdin_filepath : in->name;
+    size_t n = 1 + o->n_load_path + cfg->n_load_path;
+    const char **dirs = ARENA_NEWN(r->a, const char *, n);
+    dirs[0] = config_path_dir(r->a, file ? file : ".");
+    for (size_t i = 0; i < o->n_load_path; i++)
+        dirs[1 + i] = o->load_path[i];
+    for (size_t i = 0; i < cfg->n_load_path; i++)
+        dirs[1 + o->n_load_path + i] = cfg->load_dirs[i];
+    r->x.verbose = o->verbose;
+    api_load_attach(&r->x, r->cx->lib, in->path, dirs, n);
+}
+
 /* Make the expander at the first part of a run; later parts of a stream
  * keep it (definitions of earlier parts stay known) with this part's
  * reader result and diagnostics. */
@@ -191,6 +210,7 @@ static void prepare_expander(struct run *r)
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
+    api_load_run(r);
     r->have_x = true;
 }
 
@@ -337,14 +357,14 @@ static void expand_top(struct run *r, size_t i)
     if (!v)
         return;
     r->forms[i] = v;
-    bool records = r->cx->o.format != PCX_FORMAT_LISP && !r->cx->o.dump;
+    bool records = r->cx->o.format != PCX_FORMAT_LISP && !r->cx->o.dump && !r->cx->o.explain;
     size_t n = x->n_sites;
     struct expand_site *es = ARENA_NEWN(r->a, struct expand_site, n + 1);
     if (n)
         memcpy(es, x->sites, n * sizeof *es);
     bool layout = !r->cx->o.compact;
     for (size_t j = 0; j < n; j++) {
-        const char *why = r->cx->o.dump ? NULL
+        const char *why = r->cx->o.dump || r->cx->o.explain ? NULL
                         : too_large_to_print(r, es[j].expansion, layout);
         if (why) {
             too_large(r, es[j].orig, es[j].head, why);
@@ -512,6 +532,18 @@ static void part_range(struct run *r)
         r->lo++;
 }
 
+/* Learn from top-level form i without expanding it (the forms before a
+ * part's share, or before a golden's selected form): what it says
+ * (notes, a warning about a required file) is said where it is expanded. */
+static void learn_only(struct run *r, size_t i)
+{
+    struct diag_list *real = r->x.diags, scratch;
+    diag_init(&scratch, r->a);
+    r->x.diags = &scratch;
+    learn_form(&r->x, r->forms[i]);
+    r->x.diags = real;
+}
+
 /* Replace the selected forms of every top-level form (cli.md section 3);
  * with a golden selector only those of the selected top-level form (the
  * definitions of the forms before it are still learned). */
@@ -534,7 +566,7 @@ static void expand_stage(struct run *r)
         /* definitions of the forms before a part's share are learned, as
          * expanding them would have */
         if ((top && (long)i < r->at_form) || i < r->lo)
-            pcase_macros_learn(&r->x, r->forms[i]);
+            learn_only(r, i);
         else if (!top || (long)i == r->at_form)
             expand_top(r, i);
         if (early && (r->diags.n_errors == 0 || r->x.keep_going))
@@ -855,7 +887,7 @@ static void reserve_output(struct run *r)
 static bool render_early(const struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    bool plain = !o->dump && o->format == PCX_FORMAT_LISP && o->compact;
+    bool plain = !o->dump && !o->explain && o->format == PCX_FORMAT_LISP && o->compact;
     bool whole = r->at_form < 0 && r->select_nth < 0 && !r->select_defun;
     return plain && whole;
 }
@@ -863,9 +895,12 @@ static bool render_early(const struct run *r)
 static void render(struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    if (o->dump || o->format != PCX_FORMAT_LISP) {
-        /* one dump or record per replaced form: none without expansion */
-        if (r->expanding && o->dump)
+    if (o->dump || o->explain || o->format != PCX_FORMAT_LISP) {
+        /* one dump, explanation or record per replaced form: none without
+         * expansion */
+        if (r->expanding && o->explain)
+            out_explain(r);
+        else if (r->expanding && o->dump)
             out_dumps(r);
         else if (r->expanding)
             render_records(r);
@@ -899,7 +934,7 @@ struct source_pos run_pos(struct run *r, uint32_t off)
 static bool plain_text(const struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    return !o->dump && !o->compact && o->format == PCX_FORMAT_LISP;
+    return !o->dump && !o->explain && !o->compact && o->format == PCX_FORMAT_LISP;
 }
 
 void run_stages(struct run *r)
@@ -913,6 +948,10 @@ void run_stages(struct run *r)
         r->expanding = expanding(r);
         if (r->expanding)
             expand_stage(r);
+        /* a part that did not read the text before its share needed a
+         * definition it may have held: the input runs in one piece */
+        if (r->parts > 1 && r->read_lo > 0 && r->x.missed)
+            r->split_failed = true;
         if (r->diags.n_errors == 0 || keeps_going(r)) {
             render(r);
             r->made = true;

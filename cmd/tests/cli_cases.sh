@@ -272,6 +272,148 @@ u.el:3:5: note: because this clause matches first [unreachable-clause]" ]] || fa
 ::notice file=u.el,line=3,col=5,endLine=3,endColumn=11::because this clause matches first [unreachable-clause]' ]] ||
         fail "github with a note"
     ;;
+load-path)
+    # (require 'F): F.el from the input's own directory first, then -L in
+    # order; not recursive; a feature not found is no error.
+    mkdir -p lib lib2 lib/sub src
+    printf "(cl-defstruct pt x y)\n(provide 'geo)\n" >lib/geo.el
+    printf "(cl-defstruct pt z x y)\n(provide 'geo)\n" >lib2/geo.el
+    printf "(cl-defstruct deep a)\n" >lib/sub/deep.el
+    printf "(require 'geo)\n(require 'deep)\n(require 'absent)\n(pcase p ((cl-struct pt x) x))\n" >src/a.el
+    run -L lib src/a.el
+    [[ $status -eq 0 && ! -s err ]] || fail "status $status"
+    grep -q "(aref p 1)" out || fail "layout of lib/geo.el not used"
+    run -L lib2 -L lib src/a.el
+    grep -q "(aref p 2)" out || fail "the first -L directory wins"
+    run -Llib2 --directory=lib src/a.el
+    grep -q "(aref p 2)" out || fail "-LDIR and --directory=DIR"
+    # the input's own directory comes before -L
+    printf "(cl-defstruct pt y x)\n" >src/geo.el
+    run -L lib src/a.el
+    grep -q "(aref p 2)" out || fail "the input's own directory comes first"
+    rm src/geo.el
+    # without a layout: the run-time fallback, a note, exit 0
+    run src/a.el
+    [[ $status -eq 0 ]] || fail "a struct without a layout is no error"
+    grep -q "(cl-struct-slot-value 'pt 'x p)" out || fail "run-time fallback"
+    grep -q '^src/a.el:4:11: note: the layout of struct pt is not known.*\[struct-layout-unknown\]$' err ||
+        fail "note struct-layout-unknown"
+    # not searched recursively
+    printf "(require 'deep)\n(pcase p ((cl-struct deep a) a))\n" >src/b.el
+    run -L lib src/b.el
+    grep -q "cl-struct-slot-value 'deep" out || fail "directories are searched recursively"
+    ;;
+load-path-config)
+    # load-path: in .pcexpand.yaml, relative to the file, after -L
+    mkdir -p proj/.git proj/src proj/vendor other
+    printf "version: 1\nload-path: [vendor]\n" >proj/.pcexpand.yaml
+    printf "(cl-defstruct pt x y)\n" >proj/vendor/geo.el
+    printf "(cl-defstruct pt z x y)\n" >other/geo.el
+    printf "(require 'geo)\n(pcase p ((cl-struct pt x) x))\n" >proj/src/a.el
+    run proj/src/a.el
+    grep -q "(aref p 1)" out || fail "load-path: of the configuration"
+    (cd proj/src && "$prog" a.el >../../out2 2>&1) && grep -q "(aref p 1)" out2 ||
+        fail "load-path: relative to the configuration file, not the current directory"
+    run -L other proj/src/a.el
+    grep -q "(aref p 2)" out || fail "-L comes before load-path:"
+    run --no-config proj/src/a.el
+    grep -q "cl-struct-slot-value" out || fail "--no-config drops load-path:"
+    run --print-config proj/src/a.el
+    grep -q '^load-path: \[vendor\]$' out || fail "--print-config shows load-path"
+    printf "version: 1\nload-path: vendor\n" >proj/.pcexpand.yaml
+    run proj/src/a.el
+    [[ $status -eq 2 ]] && grep -q "^proj/.pcexpand.yaml:2:.*'load-path' must be a list.*\[config\]$" err ||
+        fail "load-path: must be a list"
+    ;;
+load-path-verbose)
+    # -v says which file was read for which require, and what it defined;
+    # requires are followed (each file once: a cycle ends); .el.gz too.
+    mkdir -p lib
+    printf "(require 'b)\n(cl-defstruct sa x)\n(provide 'a)\n" >lib/a.el
+    printf "(require 'a)\n(defmacro b-def (n) \`(cl-defstruct ,n v))\n(b-def sb)\n(pcase-defmacro b-pos (v) (list 'and (list 'pred 'natnump) v))\n(provide 'b)\n" >lib/b.el
+    printf "(defmacro c-bad (n) (list 'cl-defstruct (buffer-name) n))\n(c-bad sc)\n" >c.el
+    gzip -c c.el >lib/c.el.gz
+    rm c.el
+    printf "(require 'a)\n(require 'c)\n(require 'missing)\n(pcase p ((cl-struct sb v) v) ((b-pos n) n))\n" >f.el
+    run -v -L lib f.el
+    [[ $status -eq 0 ]] || fail "status $status"
+    want="f.el: note: no configuration file: the built-in defaults
+f.el:1:1: note: feature b, required by lib/a.el: read lib/b.el (struct sb, pattern macro b-pos) [require]
+f.el:1:1: note: feature a: read lib/a.el (struct sa) [require]
+f.el:2:1: note: (c-bad sc) in lib/c.el.gz was not learned from: macro c-bad calls buffer-name, which pcexpand does not evaluate [definer]
+f.el:2:1: note: feature c: read lib/c.el.gz (nothing pcexpand uses) [require]
+f.el:3:1: note: feature missing: not found on the load path [require]"
+    [[ $(grep -v '^pcexpand:' err) == "$want" ]] || fail "-v lines: $(cat err)"
+    grep -q "(aref p 1)" out && grep -q "(natnump p)" out || fail "definitions of lib/b.el not used"
+    # without -v: nothing said
+    run -L lib f.el
+    [[ ! -s err ]] || fail "notes without -v"
+    # the same with several threads, and the input in parts
+    run -j 2 -L lib f.el
+    [[ ! -s err ]] || fail "-j 2"
+    ;;
+load-path-split)
+    # A large input computed in parts: a part that reads only its own
+    # stretch and needs what a require before it defines (a struct
+    # layout, a pattern macro, an rx definition) runs the input again in
+    # one piece; the output is the same as in one piece.
+    mkdir -p lib
+    printf "(cl-defstruct pt x y)\n(pcase-defmacro pos (v) (list 'and '(pred natnump) v))\n(rx-define digs (+ digit))\n" >lib/geo.el
+    for use in "(pcase p ((cl-struct pt x) x) ((pos n) n))" "(pcase p ((rx digs) 'd))"; do
+        { printf "(require 'geo)\n"
+          for i in $(seq 1 4000); do printf "(defun f%d (x) (pcase x (%d 'a) (_ 'b)))\n" "$i" "$i"; done
+          printf "(defun g (p) %s)\n" "$use"
+        } >big.el
+        [[ $(wc -c <big.el) -gt 140000 ]] || fail "input too small to be split"
+        run --whole -L lib big.el
+        cp out whole.out
+        grep -q '(aref p 1)\|"\[\[:digit:\]\]+"' whole.out || fail "definitions not used"
+        for opts in "" "-j 2" "-j 3"; do
+            run $opts -L lib big.el
+            [[ $status -eq 0 ]] && cmp -s out whole.out || fail "'$opts' differs from --whole: $use"
+        done
+    done
+    ;;
+load-path-errors)
+    # A required file that does not read is a warning at the require, and
+    # what it defines before the error is learned; a file of the input's
+    # own name is not learned again.
+    mkdir -p lib
+    printf "(cl-defstruct good x)\n(cl-defstruct bad . (y))\n(cl-defstruct late z)\n)\n" >lib/broken.el
+    printf "(require 'broken)\n(pcase p ((cl-struct good x) x) ((cl-struct late z) z))\n" >f.el
+    run -L lib f.el
+    [[ $status -eq 0 ]] || fail "status $status"
+    grep -q '^f.el:1:1: warning: lib/broken.el (required for broken) does not read: line 4, column 1: invalid-read-syntax: ); the definitions after that are not learned \[library-unreadable\]$' err ||
+        fail "library-unreadable warning: $(cat err)"
+    grep -q "(aref p 1)" out || fail "what reads is learned"
+    run --werror -L lib f.el
+    [[ $status -eq 2 && ! -s out ]] || fail "--werror"
+    printf "(cl-defstruct gz a)\n" | gzip -c | head -c 20 >lib/gz.el.gz
+    printf "(require 'gz)\n" >g.el
+    run -L lib g.el
+    grep -q "^g.el:1:1: warning: lib/gz.el.gz (required for gz) does not read: cannot decompress" err ||
+        fail "a damaged .el.gz"
+    # a feature that names the input itself
+    printf "(require 'self)\n(cl-defstruct s2 a)\n(pcase p ((cl-struct s2 a) a))\n" >self.el
+    run -v self.el
+    [[ $status -eq 0 ]] && ! grep -q 'read ./self.el' err || fail "the input learned as a library"
+    ;;
+macro-eval)
+    # pattern macros whose bodies compute: evaluated at each use; one that
+    # calls what the evaluator does not have is an error at the use,
+    # naming the function and the macro.
+    printf "(defun helper (v) (list 'pred v))\n(pcase-defmacro ok1 (v) (helper v))\n(pcase-defmacro io1 (v) (list 'pred (buffer-name)))\n(pcase x ((ok1 numberp) 1))\n(pcase x ((io1 y) 1))\n" >f.el
+    run f.el
+    [[ $status -eq 2 && ! -s out ]] || fail "status $status"
+    [[ $(cat err) == "f.el:5:11: error: pattern macro io1 cannot be expanded: its body calls buffer-name, which pcexpand does not evaluate [macro-eval]
+f.el:3:1: note: pattern macro io1 is defined here [macro-eval]" ]] || fail "$(cat err)"
+    run --keep-going f.el
+    grep -q "(if (numberp x) 1)" out || fail "the good use is expanded"
+    printf "(pcase-defmacro loop1 (v) (while t) v)\n(pcase x ((loop1 y) 1))\n" >g.el
+    run g.el
+    [[ $status -eq 2 ]] && grep -q '^g.el:2:11: error: pattern macro loop1: the evaluation took more than 1000000 steps \[nesting-too-deep\]$' err ||
+        fail "step limit: $(cat err)"
+    ;;
 *)
     fail "unknown case"
     ;;

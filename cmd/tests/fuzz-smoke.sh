@@ -4,7 +4,7 @@
 #   cmd/tests/fuzz-smoke.sh [BUILDDIR [SECONDS]]
 #
 # Configures BUILDDIR (default build-fuzz) with clang, -Dfuzz=true and
-# AddressSanitizer + UndefinedBehaviorSanitizer, builds the three targets
+# AddressSanitizer + UndefinedBehaviorSanitizer, builds the four targets
 # of core/fuzz/ and runs meson's 'fuzz' suite: each target for SECONDS
 # (default 60), two at a time, and replays the saved inputs of
 # testdata/fuzz/ (suite 'regress').  Needs clang and libclang-rt-14-dev
@@ -28,7 +28,7 @@ fi
 # Only what the two suites run: not the program, nor the corpus tables
 # the other suites extract with Emacs.
 targets=""
-for t in read pipeline pattern; do
+for t in read pipeline pattern yaml; do
     targets="$targets core/fuzz/fuzz_$t core/fuzz/replay_$t"
 done
 # shellcheck disable=SC2086

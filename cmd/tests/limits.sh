@@ -37,6 +37,14 @@ if $sanitized; then
     MEM_LIMIT_KB=$((MEM_LIMIT_KB * 3))
 fi
 
+# small: the last run stayed under 200 MB (SMALL_KB; three times that
+# for sanitizer builds), the bound of the inputs that must stay linear.
+SMALL_KB=$((200 * 1024))
+$sanitized && SMALL_KB=$((SMALL_KB * 3))
+small() {
+    [[ $kb == "?" || $kb -lt $SMALL_KB ]] || fail "used ${kb} KiB (at most $SMALL_KB)"
+}
+
 # rep N TEXT: TEXT repeated N times, on standard output.
 rep() {
     awk -v n="$1" -v s="$2" 'BEGIN { while (n-- > 0) printf "%s", s }'
@@ -137,30 +145,41 @@ clauses-3000)
     run f.el; check "0" ""
     ;;
 clauses-100k-cond-star)
-    # Each clause wraps the next ones: the layout would be quadratic.
-    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+    # Each clause copies its own datum, so its let wraps the next ones:
+    # the layout would be quadratic.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 100000; i++) printf "  ((match* (list %d y) (g x)) (f y))\n", i }'
       echo "  (t nil))"; } >f.el
     run f.el; check "2" nesting-too-deep
     grep -q "cond\* form's expansion too large" err || fail "the error does not name the form"
     run --compact f.el; check "2" nesting-too-deep
     ;;
+clauses-50k-flat-cond-star)
+    # match* clauses on one variable: one flat cond of 50,000 clauses.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 50000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+      echo "  (t nil))"; } >f.el
+    run f.el; check "0" ""
+    run --compact f.el; check "0" ""
+    [[ $(wc -l <out) -eq 1 ]] || fail "--compact: not one line"
+    ;;
 clauses-20k-plain-cond-star)
-    # 20,000 levels deep: too deep to print in either layout.
+    # 20,000 exit clauses: one flat cond (Emacs nests them 20,000 deep).
     { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  ((eq x %d) %d)\n", i, i }'
       echo ")"; } >f.el
-    run f.el; check "2" nesting-too-deep
-    run --compact f.el; check "2" nesting-too-deep
+    run f.el; check "0" ""
+    grep -q '^ ((eq x 19999) 19999))$' out || fail "not one flat cond"
+    run --compact f.el; check "0" ""
     ;;
-clauses-5000-plain-cond-star)
-    # 5,000 levels: too large to lay out, printed on one line.
-    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 5000; i++) printf "  ((eq x %d) %d)\n", i, i }'
-      echo ")"; } >f.el
+clauses-5000-bind-cond-star)
+    # 5,000 bind* clauses, each binding around the next ones: 5,000
+    # levels, too large to lay out, printed on one line.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 5000; i++) printf "  ((bind* (v%d (f %d))))\n", i, i }'
+      echo "  (t nil))"; } >f.el
     run f.el; check "2" nesting-too-deep
     run --compact f.el; check "0" ""
     ;;
 clauses-1000-cond-star)
-    # The largest layout allowed is about 64 MB: this one prints 40 MB.
-    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 1000; i++) printf "  ((match* (list %d y) x) (f y))\n", i }'
+    # The largest layout allowed is about 64 MB: this one prints 34 MB.
+    { echo "(cond*"; awk 'BEGIN { for (i = 0; i < 1000; i++) printf "  ((match* (list %d y) (g x)) (f y))\n", i }'
       echo "  (t nil))"; } >f.el
     run f.el; check "0" ""
     ;;
@@ -311,6 +330,121 @@ forms-1m)
 symbol-10mb)
     { echo -n "(pcase x ('"; head -c 10485760 /dev/zero | tr '\0' 's'; echo " 1))"; } >f.el
     run f.el; check "0" ""
+    ;;
+eval-loop-many-uses)
+    # A pattern macro whose body never ends, used 1,000 times: each use
+    # stops after 1,000,000 steps, and all the uses of a file after
+    # 20,000,000 (the run's budget): the time stays bounded.
+    { echo '(pcase-defmacro spin (x) (while t) x)'
+      for i in $(seq 1000); do echo "(pcase y ((spin a$i) a$i))"; done; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'more than 20000000 steps' err || fail "the run's budget was not reached"
+    ;;
+eval-memory-doubling)
+    # A pattern macro that doubles a list 40 times, used 100 times: each
+    # use stops at 16 MiB of values, all of them at 256 MiB.
+    { echo '(pcase-defmacro big (x) (let ((l (list x))) (dotimes (_ 40) (setq l (append l l))) (cons (quote and) l)))'
+      for i in $(seq 100); do echo "(pcase y ((big a$i) a$i))"; done; } >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'more than 16 MiB of values' err || fail "no memory limit"
+    ;;
+eval-deep-recursion)
+    # A helper that recurses without end, called by a pattern macro: the
+    # evaluator's depth limit, not the C stack, stops it.
+    printf '(defun down (n) (list (down (1+ n))))\n(pcase-defmacro deep (x) (down 0) x)\n(pcase y ((deep a) a))\n' >f.el
+    run f.el; check "2" nesting-too-deep
+    grep -q 'nested more than 500 levels' err || fail "no depth limit"
+    ;;
+definer-expanding-forever)
+    # A top-level call of a macro that expands to a call of itself is
+    # skipped after 64 expansions.
+    printf "(defmacro again (n) (list 'again (1+ n)))\n(again 0)\n(pcase y (1 2))\n" >f.el
+    run -v f.el; check "0" ""
+    grep -q 'macros expanded more than 64 times \[definer\]' err || fail "no note"
+    ;;
+require-chain-2000)
+    # 2,000 files, each requiring the next: followed with an explicit
+    # stack; the last one's struct is known.
+    mkdir lib
+    for i in $(seq 2000); do printf "(require 'r%d)\n" $((i + 1)) >lib/r$i.el; done
+    printf "(cl-defstruct far a b)\n" >lib/r2001.el
+    printf "(require 'r1)\n(pcase y ((cl-struct far b) b))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q '(aref y 2)' out || fail "the struct of the last file"
+    ;;
+require-cycle)
+    mkdir lib
+    printf "(require 'b)\n(cl-defstruct sa x)\n(provide 'a)\n" >lib/a.el
+    printf "(require 'a)\n(cl-defstruct sb x)\n(provide 'b)\n" >lib/b.el
+    printf "(require 'a)\n(pcase y ((cl-struct sa x) x) ((cl-struct sb x) x))\n" >f.el
+    run -L lib f.el; check "0" ""
+    [[ $(grep -c 'aref y 1' out) -eq 2 ]] || fail "both structs"
+    ;;
+require-parens-1m)
+    # A required file nested 1,000,000 deep, then a struct.
+    mkdir lib
+    { rep 1000000 "("; rep 1000000 ")"; printf "\n(cl-defstruct s a)\n"; } >lib/deep.el
+    printf "(require 'deep)\n(pcase y ((cl-struct s a) a))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q '(aref y 1)' out || fail "the struct after the deep form"
+    ;;
+require-gzip-bomb)
+    # 1 GiB of text compressed to 1 MB: decompression stops at 8 MiB, a
+    # warning, and the input is expanded.
+    mkdir lib
+    head -c 1073741824 /dev/zero | tr '\0' ' ' | gzip -1 -c >lib/bomb.el.gz
+    printf "(require 'bomb)\n(pcase y (1 2))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q 'lib/bomb.el.gz (required for bomb) does not read: cannot read: File too large; nothing of it is learned \[library-unreadable\]' err ||
+        fail "no warning: $(head -c 300 err)"
+    ;;
+require-10mb)
+    # A required file of 10 MB: larger than a required file may be.
+    mkdir lib
+    { printf "(cl-defstruct s a)\n"; head -c 10485760 /dev/zero | tr '\0' ' '; } >lib/huge.el
+    printf "(require 'huge)\n(pcase y ((cl-struct s a) a))\n" >f.el
+    run -L lib f.el; check "0" ""
+    grep -q 'File too large; nothing of it is learned \[library-unreadable\]' err || fail "no warning"
+    ;;
+config-structs-20k)
+    # 20,000 struct layouts (a map grown one entry at a time: 6.5 GB).
+    { echo "version: 1"; echo "structs:"
+      awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  s%d: {type: vector, slots: [a, b]}\n", i }'
+    } >c.yaml
+    echo "(pcase x (1 2))" >f.el
+    run --config=c.yaml f.el; check "0" ""; small
+    ;;
+config-indent-20k)
+    { echo "version: 1"; echo "indent:"
+      awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  my-macro-%d: %d\n", i, i % 4 }'
+    } >c.yaml
+    echo "(pcase x (1 2))" >f.el
+    run --config=c.yaml f.el; check "0" ""; small
+    ;;
+config-unknown-keys-20k)
+    # Each key an error (every key was compared with all earlier ones).
+    { echo "version: 1"; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "k%d: 1\n", i }'
+    } >c.yaml
+    echo "(pcase x (1 2))" >f.el
+    run --config=c.yaml f.el; check "2" config; small
+    [[ $(grep -c "unknown key" err) -eq 20000 ]] || fail "not one error per key"
+    ;;
+config-files-8k)
+    # 8,000 directories, each with its configuration (the set of loaded
+    # files grew one entry at a time: 1.85 GB).
+    awk 'BEGIN { for (i = 0; i < 8000; i++) print "d/" i }' | xargs mkdir -p
+    awk 'BEGIN { for (i = 0; i < 8000; i++) {
+        c = "d/" i "/.pcexpand.yaml"; printf "version: 1\noutput: {width: 70}\n" >c; close(c)
+        f = "d/" i "/f.el"; print "(a)" >f; close(f) } }'
+    run --check d; check "0" ""; small
+    grep -q "8000 files checked" err || fail "not every file checked"
+    ;;
+manifest-cases-20k)
+    { echo "version: 1"; echo "cases:"
+      awk 'BEGIN { for (i = 0; i < 20000; i++) printf "  c%d: {source: \"(pcase x (%d 2))\"}\n", i, i }'
+    } >m.yaml
+    run -g --manifest=m.yaml; check "1" ""; small
+    grep -q "0 passed, 0 failed, 20000 missing" err || fail "not every case run"
     ;;
 *)
     echo "unknown case $case_name" >&2

@@ -2,7 +2,8 @@
 # modes_cases.sh - end-to-end cases for the modes and options of pcexpand:
 # targets (-w, -o, --out-dir, -c, -d, -l), --only/--skip, --at, --stats,
 # -j, --format, --dump, --werror, -q/-v, --no-memo, streamed standard
-# input (cli.md sections 2-7, 10, 15).
+# input, configuration and golden files (cli.md sections 2-7, 10, 12, 13,
+# 15).
 #
 # Usage: modes_cases.sh PCEXPAND CASE   (PCX_TESTDATA: the testdata folder)
 # Each CASE builds its inputs in a scratch directory, runs the program and
@@ -602,6 +603,74 @@ dump)
     run --dump=graph dump.el
     expect_status 2
     ;;
+explain)
+    # Goldens: testdata/explain/forms.{txt,json} (regenerate with
+    # `pcexpand --explain forms.el >forms.txt` and `--format=json` in
+    # testdata/explain).
+    cp "$PCX_TESTDATA/explain/forms.el" .
+    run --explain forms.el
+    expect_status 0
+    diff -u "$PCX_TESTDATA/explain/forms.txt" out >&2 || fail "--explain differs from its golden"
+    [[ $(grep -c '^;;; forms.el:' out) -ge 20 ]] || fail "fewer than 20 forms explained"
+    cp out first
+    run --explain --no-memo forms.el
+    cmp -s out first || fail "--explain changes without the cache"
+    run --explain -j2 forms.el forms.el
+    cat first first | cmp -s - out || fail "--explain with -j2"
+    run --explain --format=json forms.el
+    expect_status 0
+    diff -u "$PCX_TESTDATA/explain/forms.json" out >&2 || fail "--explain --format=json differs"
+    cp out records.json
+    if python3 -c 'import yaml' 2>/dev/null; then
+        run --explain --format=yaml forms.el
+        python3 - out records.json <<'PY' || fail "YAML and JSON explanations differ"
+import json, sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")))
+recs = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
+sys.exit(0 if docs == recs else 1)
+PY
+    fi
+    # One form: --at, and standard input with its name.
+    run --explain --at=80 forms.el
+    grep -q '^;;; forms.el:80:3 pcase-exhaustive$' out || fail "--at"
+    [[ $(grep -c '^;;; ' out) -eq 1 ]] || fail "--at explains one form"
+    grep -q '^no match: some values match no clause, e.g. foo$' out || fail "witness line"
+    set +e
+    "$prog" --explain --stdin-filepath=s.el - <forms.el >out 2>err
+    status=$?
+    set -e
+    expect_status 0
+    sed 's/^;;; forms.el:/;;; s.el:/' first | cmp -s - out || fail "--explain of standard input"
+    for bad in --dump=dtree --compact --no-expand -c -w; do
+        run --explain $bad forms.el
+        expect_status 2
+        grep -q 'cannot be combined' err || fail "--explain $bad: $(cat err)"
+    done
+    ;;
+dump-dot)
+    # The DAG as Graphviz DOT: test nodes as in --dump=dtree, rendered by
+    # dot without a message when Graphviz is installed.
+    cp "$PCX_TESTDATA/examples/dump.el" .
+    run --dump=dtree --format=dot dump.el
+    expect_status 0
+    diff -u "$PCX_TESTDATA/examples/dump.dot" out >&2 || fail "--format=dot differs from its golden"
+    cp out first
+    run --dump=dtree --format=dot --no-memo dump.el
+    cmp -s out first || fail "DOT changes without the cache"
+    run --dump=dtree dump.el
+    [[ $(grep -c ': if ' out) -eq $(grep -c 'class="test"' first) ]] || fail "test nodes"
+    grep -q 'peripheries=2' first || fail "no shared node drawn"
+    if command -v dot >/dev/null; then
+        dot -Tsvg first >g.svg 2>dot.err || fail "dot failed"
+        [[ ! -s dot.err ]] || fail "dot: $(cat dot.err)"
+        grep -q '<svg' g.svg || fail "no SVG"
+    fi
+    run --format=dot dump.el
+    expect_status 2
+    grep -q -- '--format=dot needs --dump=dtree' err || fail "dot without --dump"
+    run --dump=pat --format=dot dump.el
+    expect_status 2
+    ;;
 werror-quiet-verbose)
     printf '(pcase x ((pred) 1))\n' >w.el
     run w.el
@@ -741,7 +810,7 @@ EOF
     ! grep -q '^(cond\*' out || fail "--only over the configuration"
     run --no-config proj/lisp/a.el
     expect_status 2
-    grep -q "pattern macro 'my-pos' is not declared" err || fail "--no-config"
+    grep -q "pattern macro 'my-pos' is not defined" err || fail "--no-config"
     run other/a.el
     expect_status 2
     run --config=proj/.pcexpand.yaml other/a.el
@@ -1477,6 +1546,123 @@ broken-pipe)
         files=$(sed -n 's/^pcexpand: stats: files=\([0-9]*\) .*/\1/p' err)
         [[ -n $files && $files -lt 600 ]] || fail "-j $j: the run went on after the failure"
     done
+    ;;
+config-files)
+    # Configurations and manifests are regular files of at most 16 MiB:
+    # a FIFO blocked, extends: /dev/zero filled the memory.
+    printf '(pcase x (1 2))\n' >a.el
+    mkfifo fifo.yaml
+    run --config=fifo.yaml a.el
+    expect_status 2
+    grep -qx 'fifo.yaml: error: cannot read: not a regular file \[config\]' err ||
+        fail "a FIFO as configuration"
+    printf 'version: 1\nextends: /dev/zero\n' >z.yaml
+    run --config=z.yaml a.el
+    expect_status 2
+    grep -qx "z.yaml:2:10: error: 'extends': cannot read '/dev/zero': not a regular file \\[config\\]" err ||
+        fail "extends: /dev/zero"
+    mkdir d && mkfifo d/.pcexpand.yaml && cp a.el d/
+    run d/a.el
+    expect_status 2
+    grep -q '^d/.pcexpand.yaml: error: cannot read: not a regular file' err ||
+        fail "a FIFO found by discovery"
+    run -g --manifest=fifo.yaml
+    expect_status 2
+    grep -qx 'fifo.yaml: error: cannot read: not a regular file \[manifest\]' err ||
+        fail "a FIFO as manifest"
+    # what libfyaml dropped unseen: after a NUL, a second document
+    printf 'version: 1\n\0output: [\n' >nul.yaml
+    run --config=nul.yaml a.el
+    expect_status 2
+    grep -q '^nul.yaml:2:1: error: a NUL byte' err || fail "NUL byte"
+    printf 'version: 1\n---\nversion: 1\noutput: {width: 3}\n' >two.yaml
+    run --config=two.yaml a.el
+    expect_status 2
+    grep -q '^two.yaml:2:1: error: a second YAML document' err || fail "second document"
+    ;;
+config-trust)
+    # As git's safe.directory: a configuration another user owns, in a
+    # directory others can write to, is ignored with a warning (root only:
+    # a file's owner cannot be changed otherwise).
+    [[ $(id -u) -eq 0 ]] || { echo "not root: skipped"; exit 0; }
+    mkdir -p p/.git p/tmp
+    chmod 1777 p/tmp
+    printf 'version: 1\nexclude: ["*.el"]\n' >p/tmp/.pcexpand.yaml
+    printf '(pcase x (1 2))\n' >p/tmp/a.el
+    chown 1234:1234 p/tmp/.pcexpand.yaml
+    run --check p/tmp
+    expect_status 1
+    grep -qx 'p/tmp/.pcexpand.yaml: warning: configuration ignored: it is owned by user 1234, in a directory that others can write to \[config\]' err ||
+        fail "no warning"
+    grep -q '1 file checked, 1 stale' err || fail "the configuration was applied"
+    [[ $(grep -c 'configuration ignored' err) -eq 1 ]] || fail "warned more than once"
+    chmod 0777 p/tmp
+    run --check p/tmp
+    grep -q '1 file checked' err || fail "0777: applied"
+    chown 0:0 p/tmp/.pcexpand.yaml
+    run --check p/tmp
+    expect_status 0
+    grep -q '0 files checked' err || fail "owned by root: not applied"
+    chown 1234:1234 p/tmp/.pcexpand.yaml
+    chmod 0755 p/tmp
+    run --check p/tmp
+    grep -q '0 files checked' err || fail "not world-writable: not applied"
+    ;;
+golden-places)
+    # Goldens and inputs stay in the project; --update overwrites neither
+    # a source nor another case's golden.
+    mkdir -p proj/.git proj/test outside
+    printf 'secret\n' >outside/keys
+    printf '(pcase x (1 2))\n' >proj/src.el
+    printf 'version: 1\ncases:\n  up:\n    source: "(pcase x (1 2))"\n    golden: ../../outside/keys\n' >proj/test/m.yaml
+    run -g --manifest=proj/test/m.yaml --update
+    expect_status 2
+    grep -q "^proj/test/m.yaml:5:13: error: case 'up': golden '../../outside/keys' is outside the project directory .*/proj \[manifest\]\$" err ||
+        fail "golden outside the project"
+    [[ $(cat outside/keys) == secret ]] || fail "a file outside was written"
+    printf 'version: 1\ncases:\n  env: {file: /proc/self/environ}\n' >proj/test/m.yaml
+    run -g --manifest=proj/test/m.yaml -d
+    expect_status 2
+    ! grep -q PATH= out || fail "the environment was printed"
+    ln -s ../../outside proj/test/link
+    printf 'version: 1\ncases:\n  l: {source: "(pcase x (1 2))", golden: link/l.el}\n' >proj/test/m.yaml
+    run -g --manifest=proj/test/m.yaml --update
+    expect_status 2
+    [[ ! -e outside/l.el ]] || fail "written through a link"
+    printf 'version: 1\ncases:\n  own: {file: ../src.el, golden: ../src.el}\n  me: {source: "(pcase x (1 2))", golden: m.yaml}\n  a: {source: "(pcase x (1 2))", golden: g.el}\n  b: {source: "(pcase x (2 3))", golden: g.el}\n' >proj/test/m.yaml
+    cp proj/test/m.yaml m.saved
+    run -g --manifest=proj/test/m.yaml --update
+    expect_status 2
+    grep -q "case 'own': golden '../src.el' is the case's own input" err &&
+        grep -q "case 'me': golden 'm.yaml' is the manifest itself" err &&
+        grep -q "case 'b': golden 'g.el' is also a golden of case 'a'" err ||
+        fail "sources overwritten"
+    cmp -s proj/test/m.yaml m.saved && [[ $(cat proj/src.el) == "(pcase x (1 2))" ]] ||
+        fail "a source changed"
+    [[ ! -e proj/test/g.el ]] || fail "a golden written from a bad manifest"
+    # a missing file: said at the case's file: in the manifest
+    printf 'version: 1\ncases:\n  gone:\n    file: nothere.el\n' >proj/test/m.yaml
+    run -g --manifest=proj/test/m.yaml
+    expect_status 2
+    grep -q "^proj/test/m.yaml:4:11: error: case 'gone': nothere.el: cannot open" err ||
+        fail "missing file position"
+    ;;
+golden-messages)
+    # A case's own diagnostics follow --message-format and -q like the
+    # rest; its .err golden stays in GNU format with every note.
+    printf 'version: 1\ncases:\n  errs: {source: "(pcase x ((bogus-head y) y))"}\n  bad: {source: "(pcase x ((bogus-head y) y))", expect: error}\n' >m.yaml
+    run -g --manifest=m.yaml --message-format=json
+    expect_status 2
+    grep -q '^{"file":"errs.el","line":1,"column":11,.*"severity":"error","code":"unknown-pattern"' err ||
+        fail "the case's error is not JSON"
+    ! grep -q '^errs.el:' err || fail "GNU lines among JSON"
+    run -g --manifest=m.yaml -q
+    grep -q '^errs.el:1:11: error: Unknown bogus-head pattern' err || fail "-q dropped an error"
+    ! grep -q ': note: ' err || fail "-q printed a note"
+    run -g --manifest=m.yaml --update=missing --message-format=json bad
+    expect_status 0
+    grep -q '^bad.el:1:11: error: Unknown bogus-head pattern' goldens/bad.err &&
+        grep -q '^bad.el:1:11: note: ' goldens/bad.err || fail ".err golden not in GNU format"
     ;;
 *)
     fail "unknown case"

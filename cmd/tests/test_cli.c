@@ -464,6 +464,28 @@ static void configuration_options(void **state)
     assert_true(c.print_config);
 }
 
+/* -L DIR, repeatable, kept in command-line order beside the operands. */
+static void load_path_options(void **state)
+{
+    (void)state;
+    struct cli c = PARSE("a.el");
+    assert_int_equal(c.opts.n_load_path, 0);
+    assert_null(c.opts.load_path);
+    c = PARSE("-L", "lib", "a.el", "-Lvendor", "--directory=/usr/share/x", "b.el",
+              "--directory", "d");
+    assert_int_equal(c.action, CLI_RUN);
+    assert_int_equal(c.opts.n_load_path, 4);
+    assert_string_equal(c.opts.load_path[0], "lib");
+    assert_string_equal(c.opts.load_path[1], "vendor");
+    assert_string_equal(c.opts.load_path[2], "/usr/share/x");
+    assert_string_equal(c.opts.load_path[3], "d");
+    assert_int_equal(c.n_operands, 2);
+    assert_string_equal(c.operands[0], "a.el");
+    assert_string_equal(c.operands[1], "b.el");
+    assert_int_equal(PARSE("-L").action, CLI_USAGE);
+    assert_int_equal(PARSE("-L", "").action, CLI_USAGE);
+}
+
 static void golden_options(void **state)
 {
     (void)state;
@@ -528,6 +550,7 @@ int main(void)
         cmocka_unit_test(jobs_values),
         cmocka_unit_test(flags),
         cmocka_unit_test(configuration_options),
+        cmocka_unit_test(load_path_options),
         cmocka_unit_test(golden_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL) ? 1 : 0;

@@ -23,14 +23,21 @@
  * warnings (cond-star.md section 5) and do not fail the form. */
 struct value *condstar_expand(struct expand_ctx *x, struct value *form);
 
+struct pcase_explain_out;
+
+/* --explain: one section for the cond* form, a clause per clause (its
+ * condition in the order Emacs evaluates them, what it binds).  False
+ * after recording an error (the errors of condstar_expand). */
+bool condstar_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out);
+
 /* Symbols that the cond* modules test for or generate, interned once per
  * expanded form (ORDER: condstar-syms, see condstar.c). */
 struct condstar_syms {
     struct value *underscore, *nil, *t, *quote, *function;
-    struct value *and_, *or_, *if_, *progn, *let, *let_star, *setq, *prog1,
-        *when;
+    struct value *and_, *or_, *if_, *cond, *progn, *let, *let_star, *setq,
+        *prog1, *when;
     struct value *car, *cdr, *nth, *nthcdr, *consp, *null, *eq, *eql,
-        *equal, *num_eq, *aref, *vectorp, *length;
+        *equal, *num_eq, *aref, *vectorp, *length, *memq, *memql, *member;
     struct value *string_match, *match_string, *concat, *rx_to_string;
     struct value *cons, *list, *vector, *apply, *cdr_ignore, *rx, *constrain,
         *append, *vconcat, *bq_list_star, *backquote, *comma, *comma_at;

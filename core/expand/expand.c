@@ -21,6 +21,7 @@
 #include "expand/condstar.h"
 #include "expand/ert.h"
 #include "expand/gensym.h"
+#include "expand/learn.h"
 #include "expand/pcase.h"
 #include "expand/pcase_macros.h"
 #include "lisp/print.h"
@@ -675,8 +676,8 @@ struct value *expand_form(struct expand_ctx *x, struct value *form)
     p->nest = 0;
     prefetch_form(p, form);
     size_t errors = x->diags->n_errors;
-    if (x->macros && !pcase_macros_learn(x, form))
-        pcase_macros_check_definition(x, form);
+    learn_form(x, form);
+    pcase_macros_check_definition(x, form);
     struct value *r = walk(x, form);
     if (x->diags->n_errors == errors)
         return r;

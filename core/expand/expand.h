@@ -51,6 +51,14 @@ struct expand_ctx {
     size_t n_sites, cap_sites;
     void *priv;                     /* driver-private state (macro tables, memo) */
     struct pcase_macros *macros;    /* pattern macros and struct layouts (pcase_macros.h) */
+    struct learn *learn;            /* definitions learned from the forms (learn.h),
+                                       made on first use */
+    bool verbose;                   /* notes about what is learned (--verbose) */
+    bool missed;                    /* a pattern needed a definition the run did not
+                                       have (unknown head, struct layout, a function
+                                       of an evaluated macro): a part of a large input
+                                       that did not read the text before it runs
+                                       again in one piece */
     struct pcase_scratch *scratch;  /* the pattern compilations' scratch arena
                                        (pcase_compile.c), made on first use */
 };
@@ -79,8 +87,8 @@ void expand_init(struct expand_ctx *x, struct lisp *L, struct diag_list *diags,
  * (with x->keep_going: the form, each form whose expansion failed kept as
  * written).  A failing form does not stop the walk: the forms after it
  * are expanded too, so that every error of the form is reported.
- * Call it for every top-level form in file order: it also registers the
- * pcase-defmacro and cl-defstruct definitions it meets (x->macros). */
+ * Call it for every top-level form in file order: it also learns what the
+ * form defines (learn_form: definitions, requires, definer macros). */
 struct value *expand_form(struct expand_ctx *x, struct value *form);
 
 /* For --at: every form with a selected head in a code position of the

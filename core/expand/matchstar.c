@@ -25,6 +25,12 @@ struct mc {
     const struct condstar_syms *S;
     struct lisp *L;
     const struct matchstar_alias *aliases; /* all aliases so far, newest first */
+    struct value *user_tests; /* constrain expressions used as tests as they
+                                 are: user code, never merged into ours */
+    bool opaque; /* the test may run code that could assign the datum's
+                    variable, or user code before it reads the datum */
+    bool effects; /* the test may signal or assign (not only compare) */
+    bool value_used; /* the test's value is the cond*'s, not a truth */
 };
 
 /* Where a sub-pattern sits. */
@@ -65,10 +71,39 @@ static struct value *num(struct mc *m, long i)
     return value_int(m->L->a, i);
 }
 
+/* Was test made by and_of/or of this compiler (not user code)? */
+static bool generated(struct mc *m, const struct value *test, const struct value *head)
+{
+    if (!value_consp(test) || value_car(test) != head)
+        return false;
+    for (const struct value *u = m->user_tests; u != m->L->nil; u = value_cdr(u))
+        if (value_car(u) == test)
+            return false;
+    return true;
+}
+
+/* (HEAD tests...) with the tests of a generated (HEAD ...) among them
+ * spliced in: (and A (and B C)) is (and A B C), the same for or. */
+static struct value *flat(struct mc *m, struct value *head,
+                          struct value *const *tests, size_t n)
+{
+    struct value *r = m->L->nil;
+    for (size_t i = n; i-- > 0;) {
+        if (!generated(m, tests[i], head)) {
+            r = cons(m, tests[i], r);
+            continue;
+        }
+        struct value *rev = lisp_reverse(m->L, value_cdr(tests[i]));
+        for (; rev != m->L->nil; rev = value_cdr(rev))
+            r = cons(m, value_car(rev), r);
+    }
+    return cons(m, head, r);
+}
+
 /* Emacs's cond*-and: drop literal t entries; none -> t, one -> it. */
 static struct value *and_of(struct mc *m, struct value *const *tests, size_t n)
 {
-    struct value *kept[n ? n : 1];
+    struct value **kept = ARENA_NEWN(m->L->a, struct value *, n ? n : 1);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (tests[i] != m->S->t)
@@ -77,7 +112,7 @@ static struct value *and_of(struct mc *m, struct value *const *tests, size_t n)
         return m->S->t;
     if (k == 1)
         return kept[0];
-    return cons(m, m->S->and_, lisp_list(m->L, k, kept));
+    return flat(m, m->S->and_, kept, k);
 }
 
 static bindings_t bind(struct mc *m, bindings_t b, struct value *var,
@@ -159,6 +194,7 @@ static struct value *alias_for(struct mc *m, struct value *var)
     n->temp = expand_gensym(m->x, "ba");
     n->next = m->aliases;
     m->aliases = n;
+    m->effects = true;
     return n->temp;
 }
 
@@ -218,9 +254,10 @@ static bool used_within(struct mc *m, bindings_t b, struct value *exp,
     return true;
 }
 
-/* Wrap out in (let* SELECTED out), SELECTED = the bindings used in walk
+/* Wrap out in (let SELECTED out), SELECTED = the bindings used in walk
  * (the same expression with user code as written, which is what Emacs
- * walks). */
+ * walks).  Emacs binds them with let*; every value is an accessor of the
+ * datum or an alias, never a pattern variable, so let is the same. */
 static struct value *bind_around(struct mc *m, bindings_t b, struct value *walk,
                                  struct value *out, struct condstar_at at)
 {
@@ -229,10 +266,11 @@ static struct value *bind_around(struct mc *m, bindings_t b, struct value *walk,
         return NULL;
     if (!used)
         return out;
-    struct value *lets = m->L->nil; /* nreverse of `combined' */
-    for (; used; used = used->next)
-        lets = cons(m, list2(m, used->b->var, used->b->val), lets);
-    return list3(m, m->S->let_star, lets, out);
+    struct value *lets = m->L->nil; /* in the order of the pattern */
+    for (; b; b = b->next)
+        if (sel_has(used, b))
+            lets = cons(m, list2(m, b->var, b->val), lets);
+    return list3(m, m->S->let, lets, out);
 }
 
 /* ---- atoms (rules 1-7) ---- */
@@ -270,7 +308,10 @@ static struct value *concat_anchor(struct mc *m, const struct value *str)
     return re;
 }
 
-/* Rules 1-7: _, nil/t, keywords, variables, numbers, strings, atoms. */
+/* Rules 1-7: _, nil/t, keywords, variables, numbers, strings, atoms.
+ * Comparisons are written datum first, as people write them (Emacs puts
+ * the constant first: eq, eql and equal are symmetric and a constant
+ * evaluates to itself, so the order changes nothing); nil is null. */
 static struct value *atom(struct mc *m, struct value *pat, const struct sub *s,
                           bindings_t *b)
 {
@@ -282,15 +323,19 @@ static struct value *atom(struct mc *m, struct value *pat, const struct sub *s,
                       "nil sub-pattern: Emacs 30 enters the debugger while "
                       "expanding this (batch Emacs exits with status 255); "
                       "pcexpand tests (eq nil VALUE)");
-    if (pat == S->nil || pat == S->t || condstar_keywordp(pat))
-        return list3(m, S->eq, pat, s->acc);
+    if (pat == S->nil)
+        return list2(m, S->null, s->acc);
+    if (pat == S->t || condstar_keywordp(pat))
+        return list3(m, S->eq, s->acc, pat);
     if (value_symbolp(pat))
         return variable(m, pat, s, b);
     if (value_numberp(pat))
-        return list3(m, S->eql, pat, s->acc);
-    if (value_is(pat, VK_STRING)) /* a regexp anchored at the end only (Q8) */
+        return list3(m, S->eql, s->acc, pat);
+    if (value_is(pat, VK_STRING)) { /* a regexp anchored at the end only (Q8) */
+        m->effects = true; /* it signals on a non-string, sets the match data */
         return list3(m, S->string_match, concat_anchor(m, pat), s->acc);
-    return list3(m, S->equal, pat, s->acc);
+    }
+    return list3(m, S->equal, s->acc, pat);
 }
 
 /* ---- compound patterns (rules 9-22), one function per head ---- */
@@ -325,10 +370,13 @@ static struct value *rx_regexp(struct mc *m, struct value *rx,
     }
     if (!re)
         re = list3(m, S->rx_to_string, list2(m, S->quote, rx), S->t);
+    m->opaque = true; /* rx-to-string runs before the datum is read */
+    m->x->missed = true; /* a name not defined here: perhaps before a part */
     return list3(m, S->concat, re, S->end_anchor);
 }
 
-/* (rx RX VAR0 VAR1 ...): VARk gets submatch k through an alias (Q4 fixed). */
+/* (rx RX VAR0 VAR1 ...): VARk gets submatch k through an alias (Q4 fixed);
+ * a `_' gets nothing, so its submatch is not even taken. */
 static struct value *pat_rx(struct mc *m, struct value *pat,
                             const struct sub *s, bindings_t *b)
 {
@@ -349,11 +397,14 @@ static struct value *pat_rx(struct mc *m, struct value *pat,
     if (!re)
         return NULL;
     struct value *match = list3(m, S->string_match, re, s->acc);
+    m->effects = true;
     if (vars == m->L->nil)
         return match;
     struct value *setqs = m->L->nil;
     long k = 0;
     for (struct value *v = vars; v != m->L->nil; v = value_cdr(v), k++) {
+        if (value_car(v) == S->underscore)
+            continue;
         struct value *alias = alias_for(m, value_car(v));
         *b = bind(m, *b, value_car(v), alias);
         struct value *str = list3(m, S->match_string, num(m, k), s->acc);
@@ -364,6 +415,8 @@ static struct value *pat_rx(struct mc *m, struct value *pat,
                       "rx variables: in Emacs 30 they are nil in the body and "
                       "the submatches are assigned to the variables visible "
                       "where cond* is used; pcexpand binds them");
+    if (setqs == m->L->nil) /* the value is t, as with variables */
+        return list3(m, S->and_, match, S->t);
     setqs = lisp_reverse(m->L, cons(m, S->t, setqs));
     return list3(m, S->if_, match, cons(m, S->progn, setqs));
 }
@@ -374,7 +427,7 @@ static struct value *pat_quote(struct mc *m, struct value *pat,
 {
     (void)b;
     bool sym = value_symbolp(value_car(value_cdr(pat)));
-    return list3(m, sym ? m->S->eq : m->S->equal, pat, s->acc);
+    return list3(m, sym ? m->S->eq : m->S->equal, s->acc, pat);
 }
 
 static struct value *pat_cons(struct mc *m, struct value *pat,
@@ -394,6 +447,23 @@ static struct value *pat_cons(struct mc *m, struct value *pat,
     return and_of(m, tests, 3);
 }
 
+/* (nth I A) and (nthcdr I A), as car and cdr where they are that. */
+static struct value *nth_of(struct mc *m, long i, struct value *acc)
+{
+    if (i == 0)
+        return list2(m, m->S->car, acc);
+    return list3(m, m->S->nth, num(m, i), acc);
+}
+
+static struct value *nthcdr_of(struct mc *m, long i, struct value *acc)
+{
+    if (i == 0)
+        return acc;
+    if (i == 1)
+        return list2(m, m->S->cdr, acc);
+    return list3(m, m->S->nthcdr, num(m, i), acc);
+}
+
 /* (list P0 ... Pn-1): consp of each tail, then Pi on (nth i A). */
 static struct value *pat_list(struct mc *m, struct value *pat,
                               const struct sub *s, bindings_t *b)
@@ -406,17 +476,16 @@ static struct value *pat_list(struct mc *m, struct value *pat,
     size_t k = 0;
     long i = 0;
     for (struct value *e = elts; e != m->L->nil; e = value_cdr(e), i++) {
-        struct value *acc = list3(m, m->S->nth, num(m, i), s->acc);
+        struct value *acc = nth_of(m, i, s->acc);
         struct sub c = child(m, s, value_car(e), e, acc);
         struct value *t = subpat(m, value_car(e), &c, b);
         if (!t)
             return NULL;
-        tests[k++] = list2(m, m->S->consp,
-                           i == 0 ? s->acc : list3(m, m->S->nthcdr, num(m, i), s->acc));
+        tests[k++] = list2(m, m->S->consp, nthcdr_of(m, i, s->acc));
         tests[k++] = t;
     }
     if (!s->lax)
-        tests[k++] = list2(m, m->S->null, list3(m, m->S->nthcdr, num(m, n), s->acc));
+        tests[k++] = list2(m, m->S->null, nthcdr_of(m, n, s->acc));
     return and_of(m, tests, k);
 }
 
@@ -546,14 +615,68 @@ static struct value *or_arm(struct mc *m, struct value *test, bindings_t arm,
                         clearing);
     if (k == 0)
         return test;
+    struct value *arms[2] = {test, value_car(clearing)};
     if (k == 1)
-        return list3(m, m->S->or_, test, value_car(clearing));
+        return flat(m, m->S->or_, arms, 2);
     if (!c->dropped)
         condstar_diag(m->x, DIAG_WARNING, c->at, "emacs-divergence",
                       "or alternative binds %ld variables: in Emacs 30 it "
                       "can never match; pcexpand tries it", k);
     clearing = lisp_reverse(m->L, cons(m, m->L->nil, lisp_reverse(m->L, clearing)));
-    return list3(m, m->S->or_, test, cons(m, m->S->progn, clearing));
+    arms[1] = cons(m, m->S->progn, clearing);
+    return flat(m, m->S->or_, arms, 2);
+}
+
+/* The constant that test compares with acc, if it is (eq acc C),
+ * (eql acc C), (equal acc C) or (null acc); NULL otherwise.  *strength:
+ * 0 eq, 1 eql, 2 equal. */
+static struct value *constant_test(struct mc *m, struct value *test,
+                                   const struct value *acc, int *strength)
+{
+    struct value *const ops[] = {m->S->eq, m->S->eql, m->S->equal};
+    long n = value_list_length(test, m->L->nil);
+    if (n < 2 || value_car(value_cdr(test)) != acc)
+        return NULL;
+    if (n == 2 && value_car(test) == m->S->null) {
+        *strength = 0;
+        return m->L->nil;
+    }
+    struct value *k = n == 3 ? value_car(value_cdr(value_cdr(test))) : NULL;
+    bool quoted = k && value_consp(k) && value_car(k) == m->S->quote;
+    if (!k || (value_consp(k) && !quoted) ||
+        (value_symbolp(k) && k != m->S->t && !condstar_keywordp(k)))
+        return NULL; /* not a constant */
+    for (int i = 0; i < 3; i++)
+        if (value_car(test) == ops[i]) {
+            *strength = i;
+            return quoted ? value_car(value_cdr(k)) : k;
+        }
+    return NULL;
+}
+
+/* (or TESTS...).  Where only its truth counts and every test compares one
+ * accessor with a constant, the same test as a person writes it:
+ * (memq A '(C...)), or memql, member when eql, equal are needed.  The
+ * byte compiler makes a jump table of it in a cond. */
+static struct value *or_tests(struct mc *m, struct value **tests, size_t k)
+{
+    const struct value *acc = value_consp(tests[0]) && value_consp(value_cdr(tests[0]))
+                                  ? value_car(value_cdr(tests[0])) : NULL;
+    struct value *consts = m->L->nil;
+    int strongest = 0;
+    for (size_t i = k; acc && !m->value_used && i-- > 0;) {
+        int strength;
+        struct value *x = constant_test(m, tests[i], acc, &strength);
+        if (!x)
+            return flat(m, m->S->or_, tests, k);
+        consts = cons(m, x, consts);
+        strongest = strength > strongest ? strength : strongest;
+    }
+    if (!acc || m->value_used)
+        return flat(m, m->S->or_, tests, k);
+    struct value *fn = strongest == 0 ? m->S->memq : strongest == 1 ? m->S->memql
+                                                                    : m->S->member;
+    return list3(m, fn, (struct value *)acc, list2(m, m->S->quote, consts));
 }
 
 /* (or P...): each arm from the bindings before the or; afterwards each
@@ -565,7 +688,9 @@ static struct value *pat_or(struct mc *m, struct value *pat,
     if (!proper(m, elts))
         return improper(m, s, "or");
     const struct matchstar_alias *aliases_before = m->aliases;
-    struct value *tests = m->L->nil;
+    long n = value_list_length(elts, m->L->nil);
+    struct value **tests = ARENA_NEWN(m->L->a, struct value *, n);
+    size_t k = 0;
     for (struct value *e = elts; e != m->L->nil; e = value_cdr(e)) {
         bindings_t arm = *b;
         struct sub c = child(m, s, value_car(e), e, s->acc);
@@ -573,11 +698,17 @@ static struct value *pat_or(struct mc *m, struct value *pat,
         struct value *t = subpat(m, value_car(e), &c, &arm);
         if (!t)
             return NULL;
-        tests = cons(m, or_arm(m, t, arm, *b, &c), tests);
+        tests[k++] = or_arm(m, t, arm, *b, &c);
     }
-    for (const struct matchstar_alias *a = m->aliases; a != aliases_before; a = a->next)
-        *b = bind(m, *b, a->var, a->temp);
-    return cons(m, m->S->or_, lisp_reverse(m->L, tests));
+    const struct matchstar_alias *made = NULL; /* this or's aliases, oldest first */
+    for (const struct matchstar_alias *a = m->aliases; a != aliases_before; a = a->next) {
+        struct matchstar_alias *n = ARENA_NEW(m->L->a, struct matchstar_alias);
+        *n = (struct matchstar_alias){a->var, a->temp, made};
+        made = n;
+    }
+    for (; made; made = made->next)
+        *b = bind(m, *b, made->var, made->temp);
+    return k == 1 ? tests[0] : or_tests(m, tests, k);
 }
 
 /* Backquote and backquote-list*: match what the macro expands to. */
@@ -604,7 +735,66 @@ static struct value *expand_list(struct mc *m, struct value *l)
     return lisp_reverse(m->L, r);
 }
 
-/* (constrain V EXPR): only EXPR is the test (Q9), V gives bindings. */
+/* ---- code that cannot change the datum ---- */
+
+/* Sorted: built-in functions that call no Lisp function and assign no
+ * variable.  A test made only of these (on constants and variables)
+ * cannot change the variable a datum was read from, so condstar.c may
+ * read that variable again instead of copying it. */
+static const char *const inert_fns[] = {
+    "/=", "<", "<=", "=", ">", ">=", "aref", "arrayp", "assq", "atom",
+    "bool-vector-p", "bufferp", "car", "car-safe", "cdr", "cdr-safe",
+    "char-or-string-p", "char-table-p", "characterp", "consp", "eq", "eql",
+    "equal", "floatp", "integerp", "keywordp", "length", "listp", "markerp",
+    "member", "memq", "memql", "natnump", "nlistp", "not", "nth", "nthcdr",
+    "null", "numberp", "proper-list-p", "recordp", "sequencep",
+    "string-equal", "string-lessp", "string<", "string=", "stringp",
+    "symbolp", "vectorp",
+};
+
+static int name_cmp(const struct value *sym, const char *name)
+{
+    size_t n = strlen(name);
+    int c = memcmp(sym->u.sym.name, name, sym->u.sym.len < n ? sym->u.sym.len : n);
+    if (c)
+        return c;
+    return sym->u.sym.len < n ? -1 : sym->u.sym.len > n;
+}
+
+static int inert_cmp(const void *key, const void *elt)
+{
+    return name_cmp(key, *(const char *const *)elt);
+}
+
+static bool inert_fn(const struct value *f)
+{
+    return value_symbolp(f) && f->u.sym.interned &&
+           bsearch(f, inert_fns, sizeof inert_fns / sizeof inert_fns[0],
+                   sizeof inert_fns[0], inert_cmp);
+}
+
+#define INERT_DEPTH 8 /* deeper argument forms are taken to be code */
+
+/* Is form a constant, a variable, or an inert function applied to such
+ * forms (at most depth levels)? */
+static bool inert(struct mc *m, const struct value *form, int depth)
+{
+    if (!value_consp(form))
+        return true;
+    const struct value *h = value_car(form);
+    if (h == m->S->quote || h == m->S->function)
+        return true;
+    if (depth == 0 || !inert_fn(h))
+        return false;
+    for (form = value_cdr(form); value_consp(form); form = value_cdr(form))
+        if (!inert(m, value_car(form), depth - 1))
+            return false;
+    return form == m->L->nil;
+}
+
+/* (constrain V EXPR): only EXPR is the test (Q9), V gives bindings.  An
+ * EXPR that uses no pattern variable is the test as it is: it may run
+ * before anything reads the datum, and it stays out of flat(). */
 static struct value *pat_constrain(struct mc *m, struct value *pat,
                                    const struct sub *s, bindings_t *b)
 {
@@ -618,7 +808,14 @@ static struct value *pat_constrain(struct mc *m, struct value *pat,
     struct value *out = expand_code(m->x, exp);
     if (!out)
         return NULL;
-    return bind_around(m, *b, exp, out, s->at);
+    struct value *test = bind_around(m, *b, exp, out, s->at);
+    m->effects = true;
+    if (test == out) {
+        m->opaque = true;
+        m->user_tests = cons(m, out, m->user_tests);
+    }
+    m->opaque |= !inert(m, out, INERT_DEPTH);
+    return test;
 }
 
 /* (PRED V ARGS...): (PRED A ARGS...) and V's own test (rule 21). */
@@ -636,6 +833,8 @@ static struct value *pat_pred(struct mc *m, struct value *pat,
     struct value *head = value_car(pat);
     struct value *walk[2] = {cons(m, head, cons(m, s->acc, args)), vtest};
     struct value *out[2] = {cons(m, head, cons(m, s->acc, xargs)), vtest};
+    m->opaque |= !inert(m, out[0], INERT_DEPTH);
+    m->effects = true; /* a predicate may signal: (> n 0) on a string */
     return bind_around(m, *b, and_of(m, walk, 2), and_of(m, out, 2), s->at);
 }
 
@@ -714,19 +913,16 @@ static const struct head heads[] = {
 
 static int head_cmp(const void *key, const void *elt)
 {
-    const struct value *sym = key;
-    const char *name = ((const struct head *)elt)->name;
-    size_t n = strlen(name);
-    int c = memcmp(sym->u.sym.name, name, sym->u.sym.len < n ? sym->u.sym.len : n);
-    if (c)
-        return c;
-    return sym->u.sym.len < n ? -1 : sym->u.sym.len > n;
+    return name_cmp(key, ((const struct head *)elt)->name);
 }
 
 bool matchstar_heads_sorted(void)
 {
     for (size_t i = 1; i < sizeof heads / sizeof heads[0]; i++)
         if (strcmp(heads[i - 1].name, heads[i].name) >= 0)
+            return false;
+    for (size_t i = 1; i < sizeof inert_fns / sizeof inert_fns[0]; i++)
+        if (strcmp(inert_fns[i - 1], inert_fns[i]) >= 0)
             return false;
     return true;
 }
@@ -791,19 +987,36 @@ static struct value *subpat(struct mc *m, struct value *pat,
     return t;
 }
 
+/* test where only its truth counts: a final t of a generated and (an rx
+ * pattern whose variables are all `_') is dropped. */
+static struct value *truth_of(struct mc *m, struct value *test)
+{
+    if (!generated(m, test, m->S->and_))
+        return test;
+    struct value *rev = lisp_reverse(m->L, value_cdr(test));
+    if (value_car(rev) != m->S->t)
+        return test;
+    struct value *kept = lisp_reverse(m->L, value_cdr(rev));
+    long n = value_list_length(kept, m->L->nil);
+    return n == 1 ? value_car(kept) : cons(m, m->S->and_, kept);
+}
+
 bool matchstar_compile(struct expand_ctx *x, const struct condstar_syms *S,
                        struct value *pattern, struct condstar_at at,
-                       struct value *datum, struct matchstar_result *out)
+                       struct value *datum, bool value_used,
+                       struct matchstar_result *out)
 {
-    struct mc m = {x, S, x->L, NULL};
+    struct mc m = {x, S, x->L, NULL, x->L->nil, false, false, value_used};
     struct sub s = {datum, at, false, false, false};
     bindings_t b = NULL;
     struct value *t = subpat(&m, pattern, &s, &b);
     if (!t)
         return false;
-    out->test = t;
+    out->test = value_used ? t : truth_of(&m, t);
     out->bindings = b;
     out->aliases = m.aliases;
+    out->opaque = m.opaque;
+    out->effects = m.effects || m.opaque;
     return true;
 }
 
@@ -812,5 +1025,5 @@ struct value *matchstar_let_list(struct lisp *L, const struct matchstar_binding 
     struct value *r = L->nil;
     for (; b; b = b->next)
         r = value_cons(L->a, lisp_listv(L, b->var, b->val, NULL), r);
-    return lisp_reverse(L, r);
+    return r;
 }

@@ -33,17 +33,29 @@ struct matchstar_result {
     struct value *test;                       /* the test; t when there is none */
     const struct matchstar_binding *bindings; /* for the body, most recent first */
     const struct matchstar_alias *aliases;    /* to bind to nil around the clause */
+    bool opaque; /* the test calls user code (a predicate or constrain
+                    expression not made of inert built-ins on constants
+                    and variables) or runs code before it reads the
+                    datum: the datum must be copied once, as Emacs does */
+    bool effects; /* the test may signal or assign (a predicate, a regexp,
+                     an alias); without, it only compares and may be left
+                     out where its value is not needed */
 };
 
 /* Compile pattern against the datum temporary `datum`.  User code in the
  * pattern (predicate arguments, constrain expressions) is expanded with
- * expand_code.  Diagnostics point into the pattern (at = its position).
+ * expand_code.  When !value_used only the truth of the test counts (it
+ * is a condition, not the value of the cond*), which allows a shorter
+ * test.  Diagnostics point into the pattern (at = its position).
  * Returns false after recording an error. */
 bool matchstar_compile(struct expand_ctx *x, const struct condstar_syms *S,
                        struct value *pattern, struct condstar_at at,
-                       struct value *datum, struct matchstar_result *out);
+                       struct value *datum, bool value_used,
+                       struct matchstar_result *out);
 
-/* The let* binding list ((VAR VAL) ...) of b, in list order. */
+/* The binding list ((VAR VAL) ...) of b, oldest first (the order of the
+ * pattern).  The values are accessors of the datum or alias temporaries,
+ * never pattern variables, so they may be bound with let. */
 struct value *matchstar_let_list(struct lisp *L,
                                  const struct matchstar_binding *b);
 

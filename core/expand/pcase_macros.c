@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expand/learn.h"
 #include "lisp/print.h"
 
 /* Rewrites of one pattern's head when x->max_depth gives no limit. */
@@ -211,6 +212,20 @@ struct rx_env *pcase_macros_rx_env(struct expand_ctx *x)
     return table(x)->rx;
 }
 
+size_t pcase_macros_count(const struct pcase_macros *m, enum pcase_macros_kind k)
+{
+    return k == PCASE_MACROS_KIND_MACRO ? m->n_tpl : k == PCASE_MACROS_KIND_STRUCT ? m->n_st
+                                                                                   : m->n_rx;
+}
+
+const struct value *pcase_macros_name(const struct pcase_macros *m, enum pcase_macros_kind k,
+                                      size_t i)
+{
+    return k == PCASE_MACROS_KIND_MACRO    ? m->tpl[i].name
+           : k == PCASE_MACROS_KIND_STRUCT ? m->st[i].name
+                                           : m->rx_names[i];
+}
+
 /* The latest definition of name, or NULL. */
 static const struct pm_template *find_template(struct pcase_macros *m,
                                                const struct value *name)
@@ -232,15 +247,24 @@ static void add_template(struct pcase_macros *m, const struct pm_template *t)
     m->tpl[m->n_tpl++] = *t;
 }
 
+/* The definition of head in charge: a learned one never replaces an
+ * enabled built-in (seq.el defines `seq' too); *b gets the built-in. */
+static const struct pm_template *in_charge(struct pcase_macros *m, const struct value *head,
+                                           const struct builtin_row **b)
+{
+    const struct pm_template *t = value_symbolp(head) ? find_template(m, head) : NULL;
+    *b = find_builtin(head);
+    bool builtin_on = *b && (m->builtins & (*b)->family);
+    return t && t->from_file && builtin_on ? NULL : t;
+}
+
 bool pcase_macros_is_macro(struct expand_ctx *x, struct value *head_symbol)
 {
     if (!value_symbolp(head_symbol) || is_core(head_symbol))
         return false;
-    const struct pm_template *t = find_template(table(x), head_symbol);
-    if (t && !t->opaque)
-        return true;
-    const struct builtin_row *b = find_builtin(head_symbol);
-    return b && (x->macros->builtins & b->family);
+    const struct builtin_row *b;
+    const struct pm_template *t = in_charge(table(x), head_symbol, &b);
+    return t || (b && (x->macros->builtins & b->family));
 }
 
 /* ---- templates: parameters ---- */
@@ -627,38 +651,61 @@ static struct value **defmacro_body(struct expand_ctx *x, struct value **v,
     return body;
 }
 
-static bool learn_defmacro(struct expand_ctx *x, struct value *form)
+/* A pcase-defmacro: a template when its body is one backquote form,
+ * else a function for the evaluator. */
+static struct value *learn_defmacro(struct expand_ctx *x, struct value *form,
+                                    const char *origin)
 {
     size_t n, m;
     struct value **v = pm_items(x, form, &n);
     if (!v || n < 3 || !symname(v[1]) || is_core(v[1]))
-        return false;
+        return NULL;
+    struct value *args = v[2];
+    if (!value_consp(args) && !lisp_nilp(x->L, args))
+        return NULL;
     struct value **body = defmacro_body(x, v + 3, n - 3, &m);
     struct pm_template t;
-    bool ok = m == 1 && make_template(x, &t, v[1], v[2], body[0], false);
-    if (!ok) {
+    if (!(m == 1 && make_template(x, &t, v[1], args, body[0], false))) {
         memset(&t, 0, sizeof t);
         t.name = v[1];
-        t.opaque = true;
+        t.evaluated = true;
+        t.fn = (struct interp_fn){v[1], args, value_cdr(value_cdr(value_cdr(form))), x->L->nil,
+                                  NULL, true, false};
     }
     t.def = form;
+    t.origin = origin;
     t.from_file = true;
     add_template(table(x), &t);
-    return ok;
+    return v[1];
+}
+
+struct value *pcase_macros_learn_from(struct expand_ctx *x, struct value *form,
+                                      const char *origin)
+{
+    if (!value_consp(form))
+        return NULL;
+    if (pm_symbol_named(value_car(form), "pcase-defmacro"))
+        return learn_defmacro(x, form, origin);
+    if (pm_symbol_named(value_car(form), "cl-defstruct") &&
+        pcase_macros_learn_defstruct(x, form, origin))
+        return value_consp(value_car(value_cdr(form))) ? value_car(value_car(value_cdr(form)))
+                                                       : value_car(value_cdr(form));
+    struct rx_error err;
+    struct pcase_macros *m = table(x);
+    if (!pm_symbol_named(value_car(form), "rx-define") || !rx_define_form(m->rx, form, &err))
+        return NULL;
+    if (m->n_rx == m->cap_rx) {
+        size_t cap = m->cap_rx ? 2 * m->cap_rx : 8;
+        m->rx_names = arena_grow(m->L->a, m->rx_names, m->cap_rx * sizeof *m->rx_names,
+                                 cap * sizeof *m->rx_names);
+        m->cap_rx = cap;
+    }
+    return m->rx_names[m->n_rx++] = value_car(value_cdr(form));
 }
 
 bool pcase_macros_learn(struct expand_ctx *x, struct value *form)
 {
-    if (!value_consp(form))
-        return false;
-    if (pm_symbol_named(value_car(form), "pcase-defmacro"))
-        return learn_defmacro(x, form);
-    if (pm_symbol_named(value_car(form), "cl-defstruct"))
-        return pcase_macros_learn_defstruct(x, form);
-    struct rx_error err;
-    if (pm_symbol_named(value_car(form), "rx-define"))
-        return rx_define_form(table(x)->rx, form, &err);
-    return false;
+    return pcase_macros_learn_from(x, form, NULL) != NULL;
 }
 
 bool pcase_macros_check_definition(struct expand_ctx *x, struct value *form)
@@ -681,30 +728,75 @@ static const struct value *current_orig(struct expand_ctx *x)
 }
 
 static struct value *unknown(struct expand_ctx *x, struct value *pat,
-                             const struct pm_template *t,
                              const struct builtin_row *b)
 {
     const struct value *at = pm_at(x, pat, NULL);
     const char *name = pm_name(x, value_car(pat));
+    x->missed = true;
     pm_error(x, at, "unknown-pattern", "Unknown %s pattern: %s", name,
              pm_show(x, pat));
     struct buf prefix;
     buf_init(&prefix, x->L->a);
     buf_printf(&prefix, "Unknown %s pattern: ", name);
     expand_set_error_signal(x, buf_cstr(&prefix), pat);
-    if (t && t->opaque)
-        expand_diag(x, DIAG_NOTE, t->def, "unknown-pattern",
-                    "pattern macro '%s' is defined by a pcase-defmacro whose body "
-                    "is not one backquote template (declare it under "
-                    "pattern-macros)", name);
-    else if (b) /* present but disabled */
+    if (b) /* present but disabled */
         expand_diag(x, DIAG_NOTE, at, "unknown-pattern",
                     "the built-in %s pattern macro is disabled by "
                     "builtin-pattern-macros", name);
     else
         expand_diag(x, DIAG_NOTE, at, "unknown-pattern",
-                    "pattern macro '%s' is not declared (add it under "
-                    "pattern-macros)", name);
+                    "pattern macro '%s' is not defined in this file or the files it "
+                    "requires, nor under pattern-macros", name);
+    learn_note_skipped(x, at, "unknown-pattern");
+    return NULL;
+}
+
+/* Where an evaluated pattern macro was defined, for notes. */
+static void note_definition(struct expand_ctx *x, const struct pm_template *t,
+                            const struct value *at, const char *code)
+{
+    if (t->origin)
+        expand_diag(x, DIAG_NOTE, at, code, "pattern macro %s is defined in %s",
+                    pm_name(x, t->name), t->origin);
+    else
+        expand_diag(x, DIAG_NOTE, t->def, code, "pattern macro %s is defined here",
+                    pm_name(x, t->name));
+}
+
+/* An evaluated pattern macro applied to the arguments of pat. */
+static struct value *apply_evaluated(struct expand_ctx *x, const struct pm_template *t,
+                                     struct value *pat)
+{
+    const struct value *at = pm_at(x, pat, NULL);
+    const char *name = pm_name(x, t->name);
+    struct interp_result r;
+    interp_apply(x->L, learn_host(x), &t->fn, value_cdr(pat), &r);
+    const char *code = r.status == INTERP_SIGNAL  ? "malformed-pattern"
+                       : r.status == INTERP_LIMIT ? "nesting-too-deep"
+                                                  : "macro-eval";
+    switch (r.status) {
+    case INTERP_OK:
+        if (lisp_nilp(x->L, r.value))
+            return pm_error(x, at, "malformed-pattern", "Unexpandable %s pattern: %s", name,
+                            pm_show(x, pat));
+        return r.value;
+    case INTERP_UNKNOWN:
+        x->missed = true;
+        pm_error(x, at, code, "pattern macro %s cannot be expanded: its body %s %s, which "
+                 "pcexpand does not evaluate", name, r.variable ? "reads the variable" : "calls",
+                 pm_show(x, r.what));
+        break;
+    case INTERP_SIGNAL:
+        pm_error(x, at, code, "%s", r.message);
+        expand_set_signal(x, r.signal); /* what Emacs signals expanding it */
+        break;
+    case INTERP_LIMIT:
+        pm_error(x, at, code, "pattern macro %s: %s", name, r.message);
+        break;
+    }
+    note_definition(x, t, at, code);
+    if (r.status == INTERP_UNKNOWN)
+        learn_note_skipped(x, at, code);
     return NULL;
 }
 
@@ -712,21 +804,20 @@ static struct value *expand_once(struct expand_ctx *x, struct value *pat)
 {
     struct pcase_macros *m = table(x);
     struct value *head = value_car(pat);
-    const struct pm_template *t = value_symbolp(head) ? find_template(m, head) : NULL;
-    const struct builtin_row *b = find_builtin(head);
-    bool tpl = t && !t->opaque;
-    /* an opaque redefinition of a library macro (the library's own file)
-     * leaves the built-in in charge */
-    bool lib = !tpl && b && (m->builtins & b->family);
-    if (!tpl && !lib)
-        return unknown(x, pat, t, b);
+    const struct builtin_row *b;
+    const struct pm_template *t = in_charge(m, head, &b);
+    bool lib = !t && b && (m->builtins & b->family);
+    if (!t && !lib)
+        return unknown(x, pat, b);
     size_t n;
     struct value **args = pm_items(x, value_cdr(pat), &n);
     if (!args)
         return pm_error(x, pm_at(x, pat, NULL), "malformed-pattern",
                         "Malformed %s pattern (not a proper list): %s",
                         pm_name(x, head), pm_show(x, pat));
-    if (tpl)
+    if (t && t->evaluated)
+        return apply_evaluated(x, t, pat);
+    if (t)
         return apply_template(x, t, pat, args, n);
     return b->fn(x, pat, value_cdr(pat));
 }

@@ -57,10 +57,14 @@ bool pcase_macros_is_macro(struct expand_ctx *x, struct value *head_symbol);
  * depth guard stops templates that recurse through sub-patterns).  NULL
  * after recording an error through expand_diag: unknown-pattern for an
  * unknown head (plus a note saying how to declare it), malformed-pattern
- * for bad arguments, struct-unknown for a cl-struct pattern without a known
- * layout, nesting-too-deep when a template keeps producing macro heads
- * (more than x->max_depth rewrites, or 200 when that is 0).  May record
- * warnings (map-default-ignored).  x->macros is created on first use. */
+ * for bad arguments and for an error an evaluated body signals,
+ * macro-eval for a body that calls a function the evaluator does not
+ * have, nesting-too-deep when a template keeps producing macro heads
+ * (more than x->max_depth rewrites, or 200 when that is 0) or an
+ * evaluation passes a limit.  A cl-struct pattern without a known layout
+ * reads its slots at run time and gets the note struct-layout-unknown.
+ * May record warnings (map-default-ignored).  Sets x->missed when a
+ * definition was missing.  x->macros is created on first use. */
 struct value *pcase_macros_expand(struct expand_ctx *x, struct value *pattern);
 
 /* Declare a template macro NAME: arglist is a lambda list (&optional with
@@ -81,18 +85,39 @@ void pcase_macros_define_struct(struct expand_ctx *x, struct value *name,
                                 enum pcase_macros_struct_type type, bool named,
                                 struct value *slots);
 
+/* What a table holds that learning adds to, at its end: the names from
+ * an earlier count on are what was learned since. */
+enum pcase_macros_kind {
+    PCASE_MACROS_KIND_MACRO,  /* pattern macros (templates, evaluated) */
+    PCASE_MACROS_KIND_STRUCT, /* struct layouts */
+    PCASE_MACROS_KIND_RX,     /* rx-define names */
+};
+size_t pcase_macros_count(const struct pcase_macros *m, enum pcase_macros_kind k);
+const struct value *pcase_macros_name(const struct pcase_macros *m, enum pcase_macros_kind k,
+                                      size_t i);
+
 /* Are the module's name tables sorted and duplicate-free (for tests)? */
 bool pcase_macros_tables_sorted(void);
 
-/* Learn from a definition form met in the input, in file order:
- * `(pcase-defmacro NAME ARGS [DOC] [(declare ...)] `TEMPLATE)` registers a
- * template; `(cl-defstruct NAME-OR-(NAME OPTIONS...) [DOC] SLOTS...)`
- * registers a layout; `(rx-define NAME [ARGS] RX)` an rx definition.
- * Other forms, and pcase-defmacro bodies that are not one template, are
- * ignored (uses then report unknown-pattern).  Returns true when something
- * was registered.  Never records an error (a split input's parts learn
- * the forms before them without reporting on them: see
- * pcase_macros_check_definition). */
+/* Learn from a definition form met in the input or in a file it requires
+ * (learn.h calls this in file order): `(pcase-defmacro NAME ARGS [DOC]
+ * [(declare ...)] BODY...)` registers a pattern macro, a template when
+ * BODY is one backquote form, else a function the evaluator (interp.h)
+ * runs at each use; `(cl-defstruct NAME-OR-(NAME OPTIONS...) [DOC]
+ * SLOTS...)` registers a layout; `(rx-define NAME [ARGS] RX)` an rx
+ * definition.  A learned macro named like an enabled built-in family
+ * (seq.el's own `seq') never replaces the built-in.  origin: the required
+ * file's name (messages say it), NULL for the input.  Returns the name
+ * defined, or NULL (other forms, malformed ones).  Never records an error:
+ * a body that cannot be evaluated is reported at the pattern that uses it,
+ * a malformed rx-define of the input by pcase_macros_check_definition (a
+ * split input's parts learn the forms before them without reporting on
+ * them). */
+struct value *pcase_macros_learn_from(struct expand_ctx *x, struct value *form,
+                                      const char *origin);
+
+/* pcase_macros_learn_from a form of the input: true when something was
+ * registered. */
 bool pcase_macros_learn(struct expand_ctx *x, struct value *form);
 
 /* The error Emacs gives for a definition form pcase_macros_learn could not

@@ -10,9 +10,12 @@
 
 #include <string.h>
 
+#include "expand/interp.h"
 #include "expand/pcase_macros.h"
 
-/* A template macro (configuration or pcase-defmacro). */
+/* A pattern macro of the configuration or of a pcase-defmacro: a
+ * template, or (a pcase-defmacro whose body is not one backquote
+ * template) a function the evaluator calls. */
 struct pm_template {
     struct value *name;
     struct value **req;      /* required parameters */
@@ -23,7 +26,9 @@ struct pm_template {
     struct value *rest;      /* &rest parameter, or NULL */
     struct value *body;      /* the template: the backquote's argument */
     struct value *def;       /* defining form (for notes), NULL from config */
-    bool opaque;             /* a pcase-defmacro that is not a template */
+    bool evaluated;          /* fn, not a template, computes the expansion */
+    struct interp_fn fn;     /* evaluated: ARGS and BODY of the pcase-defmacro */
+    const char *origin;      /* the required file it came from, NULL: the input */
     bool from_file;          /* learned from the input (dropped per file) */
 };
 
@@ -37,6 +42,7 @@ struct pm_struct {
     bool class_named;        /* cl--struct-class-named (typed :named) */
     struct value *missing;   /* non-NULL: layout unknown, this parent is */
     struct value *def;       /* defining form, NULL from config */
+    const char *origin;      /* the required file it came from, NULL: the input */
     bool from_file;
 };
 
@@ -50,6 +56,8 @@ struct pcase_macros {
     const struct value *cur_orig; /* pattern of the running expand call:
                                      where errors on generated forms point */
     struct rx_env *rx;       /* rx-define / rx-let definitions (rx.h) */
+    struct value **rx_names; /* the names rx-define forms learned defined */
+    size_t n_rx, cap_rx;
 };
 
 /* A built-in macro: expand pattern (whose cdr is the proper list args),
@@ -97,6 +105,7 @@ static inline bool pm_symbol_named(const struct value *v, const char *name)
 /* ---- structs (pcase_structs.c) ---- */
 const struct pm_struct *pcase_macros_find_struct(struct pcase_macros *m,
                                                  const struct value *name);
-bool pcase_macros_learn_defstruct(struct expand_ctx *x, struct value *form);
+bool pcase_macros_learn_defstruct(struct expand_ctx *x, struct value *form,
+                                  const char *origin);
 
 #endif

@@ -291,6 +291,8 @@ static struct value *rx_regexp(struct rx_pcase *p, struct value *pat)
         return NULL;
     struct rx_error err;
     struct value *re = rx_translate(x->L, pcase_macros_rx_env(x), true, seq, &err);
+    if (re && !value_is(re, VK_STRING))
+        x->missed = true; /* run-time names: perhaps defined before a part */
     if (re)
         return re;
     const struct value *at = pm_at(x, err.at, pat);

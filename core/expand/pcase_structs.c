@@ -1,13 +1,17 @@
 /* pcase_structs.c - struct layouts and the cl-struct pattern macro.
  *
  * Part of pattern-macro expansion (pcase.md 2.7).  Slot offsets come from
- * cl-defstruct forms met earlier in the input (computed as cl-defstruct
- * computes its slot table) or from the configuration's `structs:`; without
- * a layout a cl-struct pattern is a struct-unknown error, never a guess.
+ * cl-defstruct forms met earlier in the input or in the files it requires
+ * (computed as cl-defstruct computes its slot table), or from the
+ * configuration's `structs:`.  Without a layout a cl-struct pattern never
+ * guesses an offset: it reads each slot with cl-struct-slot-value when the
+ * code runs, and says so in a note (struct-layout-unknown).
  */
 #include "expand/pcase_macros_int.h"
 
 #include <string.h>
+
+#include "expand/learn.h"
 
 /* ---- the table ---- */
 
@@ -191,7 +195,8 @@ static bool defstruct_layout(struct expand_ctx *x, const struct defstruct *d,
     return true;
 }
 
-bool pcase_macros_learn_defstruct(struct expand_ctx *x, struct value *form)
+bool pcase_macros_learn_defstruct(struct expand_ctx *x, struct value *form,
+                                  const char *origin)
 {
     size_t n;
     struct value **v = pm_items(x, form, &n);
@@ -210,7 +215,7 @@ bool pcase_macros_learn_defstruct(struct expand_ctx *x, struct value *form)
     struct entries own = {0};
     if (!own_slots(x, v + 2, n - 2, &own))
         return false;
-    struct pm_struct s = {.name = d.name, .def = form, .from_file = true};
+    struct pm_struct s = {.name = d.name, .def = form, .origin = origin, .from_file = true};
     if (!defstruct_layout(x, &d, &own, &s))
         return false;
     add_struct(table(x), &s);
@@ -233,23 +238,23 @@ static long slot_offset(const struct pm_struct *s, const struct value *slot,
     return s->n > 0 && s->e[0] == tag ? pos : pos + 1;
 }
 
-static struct value *struct_unknown(struct expand_ctx *x, struct value *pat,
-                                    struct value *type, const struct pm_struct *s)
+/* The note of a cl-struct pattern whose slots are read at run time. */
+static void layout_unknown(struct expand_ctx *x, struct value *pat, struct value *type,
+                           const struct pm_struct *s)
 {
     const struct value *at = pm_at(x, type, pat);
-    pm_error(x, at, "struct-unknown", "%s is not a struct name",
-             pm_show(x, type));
+    x->missed = true;
     if (s && s->missing)
-        expand_diag(x, DIAG_NOTE, s->def, "struct-unknown",
-                    "the layout of %s is not known: it includes %s, whose "
-                    "definition was not seen", pm_show(x, type),
+        expand_diag(x, DIAG_NOTE, at, "struct-layout-unknown",
+                    "the layout of struct %s is not known: it includes %s, whose "
+                    "definition was not seen; its slots are read with "
+                    "cl-struct-slot-value when the code runs", pm_show(x, type),
                     pm_show(x, s->missing));
     else
-        expand_diag(x, DIAG_NOTE, at, "struct-unknown",
-                    "cl-struct patterns need the layout of %s: define it with "
-                    "cl-defstruct earlier in this file, or under structs: in "
-                    ".pcexpand.yaml", pm_show(x, type));
-    return NULL;
+        expand_diag(x, DIAG_NOTE, at, "struct-layout-unknown",
+                    "the layout of struct %s is not known (no cl-defstruct of it in this "
+                    "file, the files it requires or the configuration): its slots are "
+                    "read with cl-struct-slot-value when the code runs", pm_show(x, type));
 }
 
 /* FIELD -> (app (nth OFFSET) PAT) or (app (aref _ OFFSET) PAT). */
@@ -267,8 +272,10 @@ static struct value *struct_field(struct expand_ctx *x, struct value *pat,
                                   "Malformed cl-struct field: %s", pm_show(x, field));
         fpat = value_car(value_cdr(field));
     }
-    if (!s || s->missing)
-        return struct_unknown(x, pat, type, s);
+    if (!s || s->missing) /* (cl-struct-slot-value 'TYPE 'NAME x) */
+        return pm_app(x, lisp_listv(x->L, pm_sym(x, "cl-struct-slot-value"),
+                                    pm_quote(x, type), pm_quote(x, name), NULL),
+                      fpat);
     long off = slot_offset(s, name, pm_sym(x, "cl-tag-slot"));
     if (off < 0)
         return pm_error(x, pm_at(x, name, field), "malformed-pattern",
@@ -292,12 +299,16 @@ struct value *pcase_macros_cl_struct(struct expand_ctx *x, struct value *pat,
                         "Wrong number of arguments for cl-struct pattern: %s",
                         pm_show(x, pat));
     struct value *type = v[0];
-    const struct pm_struct *s = value_symbolp(type)
-        ? pcase_macros_find_struct(table(x), type) : NULL;
+    if (!value_symbolp(type) || lisp_nilp(x->L, type))
+        return pm_error(x, pm_at(x, type, pat), "malformed-pattern", "%s is not a struct name",
+                        pm_show(x, type));
+    const struct pm_struct *s = pcase_macros_find_struct(table(x), type);
     struct value **apps = ARENA_NEWN(x->L->a, struct value *, n);
     for (size_t i = 1; i < n; i++)
         if (!(apps[i - 1] = struct_field(x, pat, type, s, v[i])))
             return NULL;
+    if (n > 1 && (!s || s->missing))
+        layout_unknown(x, pat, type, s);
     struct value *typep = lisp_listv(x->L, pm_sym(x, "cl-typep"), pm_sym(x, "_"),
                                      pm_quote(x, type), NULL);
     struct value *pred = lisp_listv(x->L, pm_sym(x, "pred"), typep, NULL);

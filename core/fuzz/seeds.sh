@@ -6,10 +6,23 @@
 # Every Lisp file of testdata/ is a seed; the reader and printer case
 # tables add one seed per case (the text read), the conformance tables one
 # per form.  The pattern target reads its input as grammar choices, so the
-# same bytes serve it too.
+# same bytes serve it too.  The yaml target reads configurations and
+# manifests: its seeds are the YAML files of the tree and the examples
+# of docs/guide.md.
 set -eu
 target=$1 root=$2 out=$3
 td=$root/testdata
+if [ "$target" = yaml ]; then
+    n=0
+    find "$td" "$root/.pcexpand.yaml" -name '*.yaml' -type f | sort | while read -r f; do
+        n=$((n + 1))
+        cp "$f" "$out/yaml-$n"
+    done
+    # the yaml blocks of the guide
+    awk -v o="$out/doc" '/^```yaml/ { n++; on = 1; next } /^```/ { on = 0 }
+        on { print > (o "-" n) }' "$root/docs/guide.md"
+    exit 0
+fi
 n=0
 find "$td" -name '*.el' -type f | sort | while read -r f; do
     n=$((n + 1))

@@ -10,8 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#include "io/file.h"
+#include <sys/stat.h>
 
 /* ---- tables ---- */
 
@@ -31,7 +30,7 @@ static const char *const builtins[] = {
 static const char *const warning_codes[] = {
     "cond-star-keyword-outside", "deprecated-t-pattern", "emacs-divergence",
     "exhaustive-can-fail", "exhaustive-never-fails", "golden-obsolete",
-    "indent-spec-unsupported", "map-default-ignored", "nested-backquote",
+    "indent-spec-unsupported", "library-unreadable", "map-default-ignored", "nested-backquote",
     "pred-without-function", "splice-in-backquote", "underscore-argument",
     "unreachable-clause", "unused-variable", NULL,
 };
@@ -97,24 +96,34 @@ static const char *dotted(struct loader *ld, const char *section, const char *ke
     return buf_cstr(&b);
 }
 
-/* Index of the element named name in arr (n elements of size sz, each
- * starting with its name), or n. */
-static size_t entry_index(const void *arr, size_t n, size_t sz, const char *name)
+/* A map of the configuration being extended by this file: a copy of the
+ * base's entries (the base is left as it was), indexed by name. */
+struct entries {
+    void *arr;
+    size_t n, cap, sz;
+    struct config_index x;
+};
+
+static void entries_open(struct loader *ld, struct entries *e, const void *arr,
+                         size_t n, size_t sz)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(*(const char *const *)((const char *)arr + i * sz), name) == 0)
-            return i;
-    return n;
+    e->n = e->cap = n;
+    e->sz = sz;
+    e->arr = n ? memcpy(arena_alloc(ld->a, n * sz), arr, n * sz) : NULL;
+    config_index_init(&e->x, ld->a, e->arr, n, sz);
 }
 
-/* arr, grown by one element when i is *n (the new one is counted). */
-static void *at_entry(struct arena *a, void *arr, size_t i, size_t *n, size_t sz)
+/* The entry named name: the existing one, or a new zeroed one with that
+ * name, added at the end. */
+static void *entries_at(struct loader *ld, struct entries *e, const char *name)
 {
-    if (i < *n)
-        return arr;
-    arr = arena_grow(a, arr, *n * sz, (*n + 1) * sz);
-    (*n)++;
-    return arr;
+    size_t i = config_index_get(&e->x, e->arr, e->n, e->sz, name);
+    if (i == e->n) {
+        e->arr = config_array_push(ld->a, e->arr, &e->n, &e->cap, e->sz);
+        *(const char **)((char *)e->arr + i * e->sz) = name;
+        config_index_add(&e->x, e->arr, e->n, e->sz);
+    }
+    return (char *)e->arr + i * e->sz;
 }
 
 /* ---- sections ---- */
@@ -193,6 +202,9 @@ static bool set_indent(struct loader *ld, const struct yaml_node *v)
     if (!config_check_map(&ld->k, v, "indent"))
         return false;
     bool ok = true;
+    struct config *c = ld->cfg;
+    struct entries e;
+    entries_open(ld, &e, c->indent, c->n_indent, sizeof *c->indent);
     for (size_t i = 0; i < v->n; i++) {
         const char *name = v->kids[2 * i]->text;
         int spec = CONFIG_INDENT_NIL;
@@ -200,13 +212,12 @@ static bool set_indent(struct loader *ld, const struct yaml_node *v)
             ok = false;
             continue;
         }
-        struct config *c = ld->cfg;
-        size_t k = entry_index(c->indent, c->n_indent, sizeof *c->indent, name);
-        c->indent = at_entry(ld->a, c->indent, k, &c->n_indent, sizeof *c->indent);
-        c->indent[k] = (struct config_indent){name, spec};
+        *(struct config_indent *)entries_at(ld, &e, name) = (struct config_indent){name, spec};
     }
-    if (ld->cfg->n_indent > 1) /* qsort may not be given NULL, even for 0 */
-        qsort(ld->cfg->indent, ld->cfg->n_indent, sizeof *ld->cfg->indent, by_name);
+    c->indent = e.arr;
+    c->n_indent = e.n;
+    if (c->n_indent > 1) /* qsort may not be given NULL, even for 0 */
+        qsort(c->indent, c->n_indent, sizeof *c->indent, by_name);
     return ok;
 }
 
@@ -239,7 +250,7 @@ static bool snippet(struct loader *ld, const struct yaml_node *v, const char *wh
     return *form != NULL;
 }
 
-static bool set_template(struct loader *ld, const char *name,
+static bool set_template(struct loader *ld, struct entries *e, const char *name,
                          const struct yaml_node *v)
 {
     static const char *const keys[] = {"args", "expand", NULL};
@@ -260,10 +271,7 @@ static bool set_template(struct loader *ld, const char *name,
                                                             sym, fa, fe) : NULL;
     if (why)
         return config_error(&ld->k, ex, "%s", why);
-    struct config *c = ld->cfg;
-    size_t k = entry_index(c->templates, c->n_templates, sizeof t, name);
-    c->templates = at_entry(ld->a, c->templates, k, &c->n_templates, sizeof t);
-    c->templates[k] = t;
+    *(struct config_template *)entries_at(ld, e, name) = t;
     return true;
 }
 
@@ -272,8 +280,13 @@ static bool set_templates(struct loader *ld, const struct yaml_node *v)
     if (!config_check_map(&ld->k, v, "pattern-macros"))
         return false;
     bool ok = true;
+    struct config *c = ld->cfg;
+    struct entries e;
+    entries_open(ld, &e, c->templates, c->n_templates, sizeof *c->templates);
     for (size_t i = 0; i < v->n; i++)
-        ok &= set_template(ld, v->kids[2 * i]->text, v->kids[2 * i + 1]);
+        ok &= set_template(ld, &e, v->kids[2 * i]->text, v->kids[2 * i + 1]);
+    c->templates = e.arr;
+    c->n_templates = e.n;
     return ok;
 }
 
@@ -301,7 +314,8 @@ static bool get_strings(struct loader *ld, const struct yaml_node *v,
     return ok;
 }
 
-static bool set_struct(struct loader *ld, const char *name, const struct yaml_node *v)
+static bool set_struct(struct loader *ld, struct entries *e, const char *name,
+                       const struct yaml_node *v)
 {
     static const char *const keys[] = {"type", "named", "slots", NULL};
     const char *what = dotted(ld, "structs", name);
@@ -323,10 +337,7 @@ static bool set_struct(struct loader *ld, const char *name, const struct yaml_no
     ok &= get_strings(ld, slots, dotted(ld, what, "slots"), &s.slots, &s.n_slots);
     if (!ok)
         return false;
-    struct config *c = ld->cfg;
-    size_t i = entry_index(c->structs, c->n_structs, sizeof s, name);
-    c->structs = at_entry(ld->a, c->structs, i, &c->n_structs, sizeof s);
-    c->structs[i] = s;
+    *(struct config_struct *)entries_at(ld, e, name) = s;
     return true;
 }
 
@@ -335,8 +346,13 @@ static bool set_structs(struct loader *ld, const struct yaml_node *v)
     if (!config_check_map(&ld->k, v, "structs"))
         return false;
     bool ok = true;
+    struct config *c = ld->cfg;
+    struct entries e;
+    entries_open(ld, &e, c->structs, c->n_structs, sizeof *c->structs);
     for (size_t i = 0; i < v->n; i++)
-        ok &= set_struct(ld, v->kids[2 * i]->text, v->kids[2 * i + 1]);
+        ok &= set_struct(ld, &e, v->kids[2 * i]->text, v->kids[2 * i + 1]);
+    c->structs = e.arr;
+    c->n_structs = e.n;
     return ok;
 }
 
@@ -361,6 +377,19 @@ static bool set_warnings(struct loader *ld, const struct yaml_node *v)
             ld->cfg->warnings_off |= 1u << code;
     }
     return ok;
+}
+
+/* Directories searched for required features, relative to this file's
+ * directory (kept as written, for --print-config, and resolved). */
+static bool set_load_path(struct loader *ld, const struct yaml_node *v)
+{
+    struct config *c = ld->cfg;
+    if (!get_strings(ld, v, "load-path", &c->load_path, &c->n_load_path))
+        return false;
+    c->load_dirs = ARENA_NEWN(ld->a, const char *, c->n_load_path + 1);
+    for (size_t i = 0; i < c->n_load_path; i++)
+        c->load_dirs[i] = config_path_join(ld->a, ld->dir, c->load_path[i]);
+    return true;
 }
 
 static bool set_exclude(struct loader *ld, const struct yaml_node *v)
@@ -394,6 +423,7 @@ static const struct {
     {"extends", NULL},
     {"goldens", set_goldens},
     {"indent", set_indent},
+    {"load-path", set_load_path},
     {"output", set_output},
     {"pattern-macros", set_templates},
     {"structs", set_structs},
@@ -467,8 +497,12 @@ static struct config *base_of(struct loader *ld, const struct yaml_node *root,
                              "being read", rel);
     if (ld->depth + 1 >= MAX_EXTENDS)
         return fail_null(ld, ext, "'extends' goes deeper than %s files", "8");
-    if (file_kind(path) != FILE_KIND_OTHER)
-        return fail_null(ld, ext, "'extends': cannot read '%s': no such file", rel);
+    struct stat st;
+    const char *why = config_file_check(path, &st);
+    if (why) {
+        config_error(&ld->k, ext, "'extends': cannot read '%s': %s", rel, why);
+        return NULL;
+    }
     ld->chain[ld->depth + 1] = abs;
     const struct config *base = load(ld->a, path, ld->p, msgs, ld->chain, ld->depth + 1);
     if (!base)
@@ -499,20 +533,17 @@ static bool load_tree(struct loader *ld, const struct yaml_node *root, struct bu
     return ok;
 }
 
-static const struct config *load(struct arena *a, const char *path,
-                                 const struct config_params *p, struct buf *msgs,
-                                 const char **chain, size_t depth)
+/* The configuration in text (the file path, already read). */
+static const struct config *load_text(struct arena *a, const char *path,
+                                      const uint8_t *text, size_t len,
+                                      const struct config_params *p, struct buf *msgs,
+                                      const char **chain, size_t depth)
 {
-    struct file_data fd;
-    if (!file_read(a, path, &fd)) {
-        report_plain(msgs, path, DIAG_ERROR, "config", fd.error, &p->report);
-        return NULL;
-    }
     struct loader ld = {.a = a, .p = p, .path = path, .chain = chain, .depth = depth};
     ld.k = (struct config_check){a, &ld.d, "config"};
     ld.dir = config_path_dir(a, path);
     ld.L = intern_new(a);
-    source_init(&ld.src, a, path, fd.data, fd.len);
+    source_init(&ld.src, a, path, text, len);
     diag_init(&ld.d, a);
     struct yaml_node *root;
     bool ok = yaml_parse(a, &ld.src, "config", &ld.d, &root) &&
@@ -522,12 +553,37 @@ static const struct config *load(struct arena *a, const char *path,
     return ok && ld.d.n_errors == 0 ? ld.cfg : NULL;
 }
 
-const struct config *config_load(struct arena *a, const char *path,
-                                 const struct config_params *p, struct buf *msgs)
+static const struct config *load(struct arena *a, const char *path,
+                                 const struct config_params *p, struct buf *msgs,
+                                 const char **chain, size_t depth)
+{
+    struct file_data fd;
+    if (!config_read_file(a, path, &fd)) {
+        report_plain(msgs, path, DIAG_ERROR, "config", fd.error, &p->report);
+        return NULL;
+    }
+    return load_text(a, path, fd.data, fd.len, p, msgs, chain, depth);
+}
+
+/* A new chain of files being loaded, path first. */
+static const char **new_chain(struct arena *a, const char *path)
 {
     const char **chain = ARENA_NEWN(a, const char *, MAX_EXTENDS);
     chain[0] = config_path_abs(a, path);
-    return load(a, path, p, msgs, chain, 0);
+    return chain;
+}
+
+const struct config *config_load_text(struct arena *a, const char *path,
+                                      const uint8_t *text, size_t len,
+                                      const struct config_params *p, struct buf *msgs)
+{
+    return load_text(a, path, text, len, p, msgs, new_chain(a, path), 0);
+}
+
+const struct config *config_load(struct arena *a, const char *path,
+                                 const struct config_params *p, struct buf *msgs)
+{
+    return load(a, path, p, msgs, new_chain(a, path), 0);
 }
 
 /* ---- using a configuration ---- */
@@ -693,6 +749,7 @@ void config_print(const struct config *cfg, struct arena *a, struct buf *out)
     yaml_put(a, m, "pattern-macros", print_templates(a, cfg));
     yaml_put(a, m, "builtin-pattern-macros", bit_list(a, builtins, cfg->builtins));
     yaml_put(a, m, "structs", print_structs(a, cfg));
+    yaml_put(a, m, "load-path", string_list(a, cfg->load_path, cfg->n_load_path));
     yaml_put(a, m, "warnings", print_warnings(a, cfg));
     yaml_put(a, m, "exclude", string_list(a, cfg->exclude, cfg->n_exclude));
     if (cfg->manifest)

@@ -41,8 +41,11 @@
 #include "base/buf.h"
 #include "base/diag.h"
 #include "base/report.h"
+#include "io/file.h"
 #include "io/yaml.h"
 #include "lisp/intern.h"
+
+struct stat;
 
 /* File names looked for, in this order, in each directory. */
 #define CONFIG_NAME ".pcexpand.yaml"
@@ -122,6 +125,9 @@ struct config {
     unsigned warnings_off;  /* bit i = warning i of config_warning_code */
     const char **exclude;   /* globs for DIR walking */
     size_t n_exclude;
+    const char **load_path; /* load-path: directories as written */
+    const char **load_dirs; /* ... relative to the current directory */
+    size_t n_load_path;
     const char *manifest;      /* goldens.manifest as written, or NULL */
     const char *manifest_path; /* the same, relative to the current directory */
 };
@@ -184,7 +190,11 @@ struct config_set *config_set_new(struct arena *a, const struct config_params *p
  * directory).  Loads the file on first use.  Returns NULL when the file
  * is invalid: its errors ("FILE:LINE:COL: error: ... [config]", in
  * params.report's format) are appended to msgs the first time only (msgs
- * NULL: not yet; a later call with msgs gets them).  Not thread-safe:
+ * NULL: not yet; a later call with msgs gets them).  A discovered file
+ * owned by another user than the caller and root, in a directory that
+ * others can write to, is ignored (the search goes on above it) with a
+ * warning "FILE: warning: configuration ignored: ... [config]", given to
+ * msgs the same way while the result is not NULL.  Not thread-safe:
  * call it from the thread that owns the set.
  */
 const struct config *config_for(struct config_set *s, const char *input,
@@ -213,6 +223,14 @@ const char *config_root(struct arena *a, const char *dir);
  */
 const struct config *config_load(struct arena *a, const char *path,
                                  const struct config_params *p, struct buf *msgs);
+
+/**
+ * config_load_text - config_load of a file already read: text (len
+ * bytes; it must outlive the configuration) is the content of path.
+ */
+const struct config *config_load_text(struct arena *a, const char *path,
+                                      const uint8_t *text, size_t len,
+                                      const struct config_params *p, struct buf *msgs);
 
 /**
  * config_print - the effective configuration cfg as YAML (all keys,
@@ -278,6 +296,24 @@ const char *config_head_name(unsigned i);
 const char *config_builtin_name(unsigned i);
 const char *config_warning_code(unsigned i);
 
+/* Largest configuration or manifest file read. */
+#define CONFIG_MAX_SIZE ((size_t)16 << 20)
+
+/**
+ * config_read_file - read a configuration or a manifest: a regular file
+ * (or a link to one) of at most CONFIG_MAX_SIZE bytes; anything else
+ * (a FIFO, a device, /dev/zero) fails at once with out->error set
+ * ("cannot read: not a regular file"), without blocking or reading it.
+ */
+bool config_read_file(struct arena *a, const char *path, struct file_data *out);
+
+/**
+ * config_file_check - why path cannot be read by config_read_file ("no
+ * such file", "not a regular file", "larger than 16 MiB"), or NULL;
+ * *st gets what stat says.
+ */
+const char *config_file_check(const char *path, struct stat *st);
+
 /* ---- typed YAML values (config_check.c; also for the golden manifest) ---- */
 
 /* Where checking errors go: diagnostics with code `code` in d. */
@@ -328,6 +364,29 @@ const char *config_words(struct arena *a, const char *const *words);
  * and the temporaries' modes (ORDER: enum config_gensyms). */
 extern const char *const config_heads[];
 extern const char *const config_gensym_words[];
+
+/* ---- arrays of named elements (each element starts with its name) ---- */
+
+/* A hash index of such an array: finding a name costs a few probes
+ * however long the array, so that maps of the configuration (indent,
+ * templates, structs) and the files of a set are built in linear time. */
+struct config_index {
+    struct arena *a;
+    size_t *slot;        /* element index + 1; 0: empty */
+    size_t cap;          /* slots, a power of two, more than twice the elements */
+};
+
+/* Index the n elements of sz bytes of arr (names unique). */
+void config_index_init(struct config_index *x, struct arena *a, const void *arr,
+                       size_t n, size_t sz);
+/* The index of the element named name, or n when there is none. */
+size_t config_index_get(const struct config_index *x, const void *arr, size_t n,
+                        size_t sz, const char *name);
+/* Index element n - 1 (just added, its name set; arr may have moved). */
+void config_index_add(struct config_index *x, const void *arr, size_t n, size_t sz);
+/* arr with one more zeroed element at *n (counted), room doubling from
+ * *cap when full. */
+void *config_array_push(struct arena *a, void *arr, size_t *n, size_t *cap, size_t sz);
 
 /* ---- paths (lexical: no symbolic link is resolved) ---- */
 

@@ -153,3 +153,73 @@ void config_check_keys(const struct config_check *k, const struct yaml_node *map
             config_error(k, map->kids[2 * i], "unknown key '%s' in '%s' (expected %s)",
                          map->kids[2 * i]->text, what, config_words(k->a, keys));
 }
+
+/* ---- arrays of named elements ---- */
+
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static const char *name_at(const void *arr, size_t sz, size_t i)
+{
+    return *(const char *const *)((const char *)arr + i * sz);
+}
+
+/* The slot of name: where it is, or the empty slot where it would go. */
+static size_t index_slot(const struct config_index *x, const void *arr, size_t sz,
+                         const char *name)
+{
+    size_t j = (size_t)name_hash(name) & (x->cap - 1);
+    while (x->slot[j] && strcmp(name_at(arr, sz, x->slot[j] - 1), name) != 0)
+        j = (j + 1) & (x->cap - 1);
+    return j;
+}
+
+static void index_fill(struct config_index *x, const void *arr, size_t n, size_t sz)
+{
+    x->slot = arena_zalloc(x->a, x->cap * sizeof *x->slot);
+    for (size_t i = 0; i < n; i++)
+        x->slot[index_slot(x, arr, sz, name_at(arr, sz, i))] = i + 1;
+}
+
+void config_index_init(struct config_index *x, struct arena *a, const void *arr,
+                       size_t n, size_t sz)
+{
+    x->a = a;
+    x->cap = 16;
+    while (x->cap < 2 * n + 2)
+        x->cap *= 2;
+    index_fill(x, arr, n, sz);
+}
+
+size_t config_index_get(const struct config_index *x, const void *arr, size_t n,
+                        size_t sz, const char *name)
+{
+    size_t s = x->slot[index_slot(x, arr, sz, name)];
+    return s ? s - 1 : n;
+}
+
+void config_index_add(struct config_index *x, const void *arr, size_t n, size_t sz)
+{
+    if (2 * n + 2 > x->cap) { /* at most half full: short probe runs */
+        x->cap *= 2;
+        index_fill(x, arr, n - 1, sz);
+    }
+    x->slot[index_slot(x, arr, sz, name_at(arr, sz, n - 1))] = n;
+}
+
+void *config_array_push(struct arena *a, void *arr, size_t *n, size_t *cap, size_t sz)
+{
+    if (*n == *cap) {
+        size_t more = *cap ? 2 * *cap : 8;
+        arr = arena_grow(a, arr, *cap * sz, more * sz);
+        *cap = more;
+    }
+    memset((char *)arr + *n * sz, 0, sz);
+    (*n)++;
+    return arr;
+}

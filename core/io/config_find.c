@@ -8,11 +8,14 @@
  */
 #include "io/config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
-
-#include "io/file.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -94,6 +97,91 @@ const char *config_path_abs(struct arena *a, const char *path)
     return normalise(a, config_path_join(a, cwd, path));
 }
 
+/* ---- reading ---- */
+
+const char *config_file_check(const char *path, struct stat *st)
+{
+    if (stat(path, st) != 0)
+        return errno == ENOENT ? "no such file" : strerror(errno);
+    if (!S_ISREG(st->st_mode))
+        return S_ISDIR(st->st_mode) ? "a directory, not a regular file"
+                                    : "not a regular file";
+    if ((uintmax_t)st->st_size > CONFIG_MAX_SIZE)
+        return "larger than 16 MiB";
+    return NULL;
+}
+
+static bool read_fail(struct arena *a, struct file_data *out, const char *what,
+                      const char *why)
+{
+    struct buf b;
+    buf_init(&b, a);
+    buf_printf(&b, "%s: %s", what, why);
+    out->error = buf_cstr(&b);
+    return false;
+}
+
+/* Read fd (at most CONFIG_MAX_SIZE bytes; size: what fstat says, which
+ * /proc files leave at 0) into arena memory. */
+static bool read_fd(struct arena *a, int fd, size_t size, struct file_data *out)
+{
+    size_t cap = size + 1, len = 0; /* one byte more: growth is seen */
+    uint8_t *p = arena_alloc(a, cap + 1);
+    for (;;) {
+        ssize_t got = read(fd, p + len, cap - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return read_fail(a, out, "cannot read", strerror(errno));
+        if (got == 0)
+            break;
+        len += (size_t)got;
+        if (len > CONFIG_MAX_SIZE)
+            return read_fail(a, out, "cannot read", "larger than 16 MiB");
+        if (len == cap) {
+            size_t more = cap * 2 > CONFIG_MAX_SIZE + 1 ? CONFIG_MAX_SIZE + 1 : cap * 2;
+            p = arena_grow(a, p, cap + 1, more + 1);
+            cap = more;
+        }
+    }
+    p[len] = 0;
+    out->data = p;
+    out->len = len;
+    return true;
+}
+
+bool config_read_file(struct arena *a, const char *path, struct file_data *out)
+{
+    memset(out, 0, sizeof *out);
+    /* never blocks on a FIFO: its kind is refused before any read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return read_fail(a, out, "cannot open", strerror(errno));
+    struct stat st;
+    const char *why = fstat(fd, &st) != 0 ? strerror(errno)
+                      : !S_ISREG(st.st_mode) ? "not a regular file"
+                      : (uintmax_t)st.st_size > CONFIG_MAX_SIZE ? "larger than 16 MiB"
+                      : NULL;
+    if (why) {
+        close(fd);
+        return read_fail(a, out, "cannot read", why);
+    }
+    /* running out of memory closes the file before the arena's exit */
+    jmp_buf *outer = a->oom, jb;
+    if (setjmp(jb) != 0) {
+        close(fd);
+        arena_on_oom(a, outer);
+        if (outer)
+            longjmp(*outer, 1);
+        abort(); /* what the arena does without a handler */
+    }
+    arena_on_oom(a, &jb);
+    bool ok = read_fd(a, fd, (size_t)st.st_size, out);
+    arena_on_oom(a, outer);
+    close(fd);
+    return ok;
+}
+
 /* ---- discovery ---- */
 
 static bool exists(struct arena *a, const char *dir, const char *name)
@@ -148,16 +236,17 @@ const char *config_root(struct arena *a, const char *dir)
 
 struct config_entry {
     const char *abs;           /* the file, absolute */
-    const struct config *cfg;  /* NULL: it has errors */
-    struct buf errs;           /* they, rendered */
+    const struct config *cfg;  /* NULL: it has errors, or is ignored */
+    struct buf errs;           /* they (or the warning), rendered */
     bool reported;             /* errs went to a caller's msgs */
 };
 
 struct config_set {
     struct arena *a;
     struct config_params p;
-    struct config_entry *e;
-    size_t n;
+    struct config_entry *e; /* by first use */
+    size_t n, cap;
+    struct config_index by_path;
 };
 
 struct config_set *config_set_new(struct arena *a, const struct config_params *p)
@@ -165,36 +254,92 @@ struct config_set *config_set_new(struct arena *a, const struct config_params *p
     struct config_set *s = ARENA_NEW(a, struct config_set);
     s->a = a;
     s->p = *p;
+    config_index_init(&s->by_path, a, NULL, 0, sizeof *s->e);
     return s;
 }
 
-/* The entry of file path, loaded on first use.  Memory taken since m is
- * given back when the file was loaded before. */
+/* The entry of the file abs when there is one: memory taken since m is
+ * then given back. */
+static struct config_entry *known(struct config_set *s, const char *abs,
+                                  struct arena_mark m)
+{
+    size_t i = config_index_get(&s->by_path, s->e, s->n, sizeof *s->e, abs);
+    if (i == s->n)
+        return NULL;
+    arena_release(s->a, m);
+    return &s->e[i];
+}
+
+static struct config_entry *add(struct config_set *s, struct config_entry e)
+{
+    s->e = config_array_push(s->a, s->e, &s->n, &s->cap, sizeof *s->e);
+    s->e[s->n - 1] = e;
+    config_index_add(&s->by_path, s->e, s->n, sizeof *s->e);
+    return &s->e[s->n - 1];
+}
+
+/* The entry of file path, loaded on first use. */
 static struct config_entry *get(struct config_set *s, const char *path,
                                 struct arena_mark m)
 {
     const char *abs = config_path_abs(s->a, path);
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->e[i].abs, abs) == 0) {
-            arena_release(s->a, m);
-            return &s->e[i];
-        }
+    struct config_entry *e = known(s, abs, m);
+    if (e)
+        return e;
     struct buf errs;
     buf_init(&errs, s->a);
     const struct config *cfg = config_load(s->a, path, &s->p, &errs);
-    s->e = arena_grow(s->a, s->e, s->n * sizeof *s->e, (s->n + 1) * sizeof *s->e);
-    s->e[s->n] = (struct config_entry){abs, cfg, errs, false};
-    return &s->e[s->n++];
+    return add(s, (struct config_entry){abs, cfg, errs, false});
 }
 
-/* The configuration of an entry; its errors go to msgs once. */
+/* The configuration of an entry; its errors (or its warning) go to msgs
+ * once. */
 static const struct config *use(struct config_entry *e, struct buf *msgs)
 {
-    if (!e->cfg && msgs && !e->reported) {
+    if (e->errs.len && msgs && !e->reported) {
         buf_put(msgs, e->errs.data, e->errs.len);
         e->reported = true;
     }
     return e->cfg;
+}
+
+/* Why a discovered file is not to be trusted, or NULL.  As git's
+ * safe.directory: a file that another user (not root) owns, in a
+ * directory that anyone may write to (such as /tmp), may have been put
+ * there to change what every checkout below it produces. */
+static const char *distrust(struct arena *a, const char *path)
+{
+    struct stat f, d;
+    if (stat(path, &f) != 0 || f.st_uid == geteuid() || f.st_uid == 0)
+        return NULL;
+    if (stat(config_path_dir(a, path), &d) != 0 || !(d.st_mode & S_IWOTH))
+        return NULL;
+    struct buf b;
+    buf_init(&b, a);
+    buf_printf(&b, "configuration ignored: it is owned by user %ju, in a directory "
+               "that others can write to", (uintmax_t)f.st_uid);
+    return buf_cstr(&b);
+}
+
+/* The entry of a distrusted file: its warning, made once. */
+static struct config_entry *ignored(struct config_set *s, const char *path,
+                                    const char *why, struct arena_mark m)
+{
+    const char *abs = config_path_abs(s->a, path);
+    struct config_entry *e = known(s, abs, m);
+    if (e)
+        return e;
+    struct buf warn;
+    buf_init(&warn, s->a);
+    report_plain(&warn, path, DIAG_WARNING, "config", why, &s->p.report);
+    return add(s, (struct config_entry){abs, NULL, warn, false});
+}
+
+/* Does directory dir end the search (a repository's top, or "/")? */
+static bool search_ends(struct arena *a, const char *dir)
+{
+    return exists(a, dir, ".git") || exists(a, dir, ".hg") ||
+           strcmp(config_path_abs(a, dir), "/") == 0;
 }
 
 const struct config *config_for(struct config_set *s, const char *input,
@@ -206,12 +351,22 @@ const struct config *config_for(struct config_set *s, const char *input,
     if (s->p.mode == CONFIG_FILE)
         return use(get(s, s->p.file, m), msgs);
     const char *named = input ? input : s->p.stdin_path;
-    const char *path = config_discover(s->a, named ? config_path_dir(s->a, named) : ".");
-    if (!path) {
-        arena_release(s->a, m);
-        return config_defaults();
+    const char *dir = named ? config_path_dir(s->a, named) : ".";
+    for (;;) {
+        const char *path = config_discover(s->a, dir), *why = NULL;
+        if (path && !(why = distrust(s->a, path)))
+            return use(get(s, path, m), msgs);
+        if (path) { /* as if it were not there: the search goes on above */
+            use(ignored(s, path, why, m), msgs);
+            m = arena_mark(s->a);
+            dir = config_path_dir(s->a, path);
+        }
+        if (!path || search_ends(s->a, dir)) {
+            arena_release(s->a, m);
+            return config_defaults();
+        }
+        dir = config_path_join(s->a, dir, "..");
     }
-    return use(get(s, path, m), msgs);
 }
 
 /* ---- globs ---- */

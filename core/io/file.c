@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "base/buf.h"
 
@@ -142,6 +143,80 @@ bool file_read_stream(struct arena *a, FILE *f, const char *name,
     memset(out, 0, sizeof *out);
     errno = 0;
     return read_all(a, f, 0, out);
+}
+
+/* ---- gzip ---- */
+
+/* Decompressing a gzip file, for guarded. */
+struct unzipping {
+    struct arena *a;
+    gzFile z;
+    size_t max;
+    struct file_data *out;
+};
+
+static bool unzipping_run(void *ctx)
+{
+    struct unzipping *u = ctx;
+    size_t cap = 256 * 1024, len = 0;
+    uint8_t *p = arena_alloc(u->a, cap + 1);
+    for (;;) {
+        if (len == cap) {
+            if (cap > u->max)
+                return fail(u->a, u->out, "cannot read", EFBIG);
+            p = arena_grow(u->a, p, cap + 1, cap * 2 + 1);
+            cap *= 2;
+        }
+        size_t want = cap - len > INT_MAX ? INT_MAX : cap - len;
+        int got = gzread(u->z, p + len, (unsigned)want);
+        int code = Z_OK;
+        const char *why = got < 0 ? gzerror(u->z, &code) : NULL;
+        if (got == 0) /* the end, or a stream cut short */
+            why = gzerror(u->z, &code);
+        if (code != Z_OK) {
+            struct buf b;
+            buf_init(&b, u->a);
+            buf_printf(&b, "cannot decompress: %s", code == Z_ERRNO ? strerror(errno) : why);
+            u->out->error = buf_cstr(&b);
+            return false;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    if (len > u->max)
+        return fail(u->a, u->out, "cannot read", EFBIG);
+    p[len] = 0;
+    u->out->data = p;
+    u->out->len = len;
+    return true;
+}
+
+static void unzipping_close(void *ctx)
+{
+    gzclose(((struct unzipping *)ctx)->z);
+}
+
+bool file_read_gzip(struct arena *a, const char *path, size_t max, struct file_data *out)
+{
+    memset(out, 0, sizeof *out);
+    if (max > FILE_MAX_SIZE)
+        max = FILE_MAX_SIZE;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fail(a, out, "cannot open", errno);
+    struct stat st;
+    int err = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    gzFile z = err ? NULL : gzdopen(fd, "rb");
+    if (!z) {
+        err = err ? err : errno ? errno : ENOMEM;
+        close(fd);
+        return fail(a, out, "cannot read", err);
+    }
+    struct unzipping u = {a, z, max, out};
+    bool ok = guarded(a, unzipping_run, unzipping_close, &u);
+    gzclose(z);
+    return ok;
 }
 
 enum file_kind file_kind(const char *path)

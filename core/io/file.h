@@ -45,6 +45,12 @@ struct file_data {
  * true on success. */
 bool file_read(struct arena *a, const char *path, struct file_data *out);
 
+/* Read the gzip-compressed file at path (a file of Emacs's Lisp
+ * directory, F.el.gz) into arena a, decompressed; more than max bytes
+ * (FILE_MAX_SIZE at most) fail with out->error set, as does data that is
+ * not gzip.  Returns true on success. */
+bool file_read_gzip(struct arena *a, const char *path, size_t max, struct file_data *out);
+
 /* Same for an open stream (standard input); name is used in the error
  * message only.  The stream is not closed. */
 bool file_read_stream(struct arena *a, FILE *f, const char *name,

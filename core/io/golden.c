@@ -12,6 +12,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -80,8 +81,8 @@ static void read_defaults(struct mload *ld, const struct yaml_node *v)
     if (v && config_check_map(&ld->k, v, "defaults")) {
         config_check_keys(&ld->k, v, "defaults", keys);
         const struct yaml_node *dir = yaml_map_get(v, "golden-dir");
-        if (dir)
-            config_check_string(&ld->k, dir, "defaults.golden-dir", &m->golden_dir);
+        if (dir && config_check_string(&ld->k, dir, "defaults.golden-dir", &m->golden_dir))
+            m->golden_dir_node = dir;
         read_options(ld, v, "defaults", &m->defaults);
     }
     m->golden_dir_path = config_path_join(ld->a, m->dir, m->golden_dir);
@@ -134,8 +135,8 @@ static void golden_paths(struct mload *ld, const struct yaml_node *v,
     struct buf b;
     buf_init(&b, ld->a);
     buf_printf(&b, "%s.%s", c->name, c->expect == GOLDEN_EXPECT_ERROR ? "err" : "el");
-    if (g)
-        config_check_string(&ld->k, g, what, &given);
+    if (g && config_check_string(&ld->k, g, what, &given))
+        c->golden_node = g;
     c->golden = given ? given : config_path_join(ld->a, ld->m->golden_dir, buf_cstr(&b));
     c->err = c->expect == GOLDEN_EXPECT_ERROR ? c->golden : err_name(ld->a, c->golden);
     c->golden_path = config_path_join(ld->a, ld->m->dir, c->golden);
@@ -232,25 +233,213 @@ static void read_manifest(struct mload *ld, const struct yaml_node *root)
     ld->m->n_cases = cases->n;
 }
 
+/* ---- where goldens and inputs may be ---- */
+
+/* Paths as the kernel will take them, symbolic links resolved: the
+ * longest part of path that exists through realpath(), the rest (which
+ * --update creates as directories) lexically.  A ".." in the rest
+ * comes back to existing directories, so the result is resolved once
+ * more.  NULL for a path too long to resolve. */
+/* Has path a ".." component (not merely two dots in a name)? */
+static bool has_dot_dot(const char *path)
+{
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        p += n + (p[n] == '/');
+    }
+    return false;
+}
+
+static const char *resolve_once(struct arena *a, const char *path, bool *again)
+{
+    char real[PATH_MAX];
+    size_t n = strlen(path), cut = n;
+    if (n == 0 || n >= PATH_MAX)
+        return NULL;
+    char *head = arena_strndup(a, path, n); /* path[0, cut) */
+    while (!realpath(head, real)) {
+        char *slash = strrchr(head, '/');
+        if (!slash && !realpath(".", real))
+            return NULL;
+        if (!slash || slash == head) { /* "x": from ".", "/x": from "/" */
+            cut = slash ? 1 : 0;
+            if (slash)
+                strcpy(real, "/");
+            break;
+        }
+        *slash = 0;
+        cut = (size_t)(slash - head);
+    }
+    const char *tail = path + cut + (path[cut] == '/');
+    *again = has_dot_dot(tail);
+    return config_path_abs(a, config_path_join(a, real, tail));
+}
+
+static const char *resolve(struct arena *a, const char *path)
+{
+    bool again = true;
+    for (int i = 0; path && again && i < 4; i++)
+        path = resolve_once(a, path, &again);
+    return again ? NULL : path;
+}
+
+static bool inside(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (!path)
+        return false;
+    if (strcmp(dir, "/") == 0)
+        return true;
+    return strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/');
+}
+
+/* The project directory of a manifest: the closest of its directory and
+ * their parents holding .git, .hg or a configuration file, else its own
+ * directory; resolved. */
+static const char *project_of(struct arena *a, const struct golden_manifest *m)
+{
+    const char *root = config_root(a, m->dir);
+    return resolve(a, root ? root : m->dir);
+}
+
+/* What one file of the manifest is, for the checks below. */
+struct claim {
+    const char *key;             /* "@DEV:INO" when it exists, else its path */
+    const struct golden_case *c; /* the case whose golden it is (NULL: the
+                                    manifest) */
+};
+
+/* The claim key of the resolved path real (of case c, written shown,
+ * said at node at): a regular file when it exists.  NULL after an
+ * error. */
+static const char *key_of(struct mload *ld, const struct golden_case *c,
+                          const struct yaml_node *at, const char *what,
+                          const char *shown, const char *real)
+{
+    struct stat st;
+    if (!real || stat(real, &st) != 0)
+        return real;
+    if (!S_ISREG(st.st_mode)) {
+        config_error(&ld->k, at, "case '%s': %s '%s' is not a regular file", c->name,
+                     what, shown);
+        return NULL;
+    }
+    struct buf b;
+    buf_init(&b, ld->a);
+    buf_printf(&b, "@%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+    return buf_cstr(&b);
+}
+
+/* Where path (a `file:` or a golden of case c) resolves: inside the
+ * project, else an error.  Returns its claim key, or NULL. */
+static const char *place(struct mload *ld, const struct golden_case *c,
+                         const struct yaml_node *at, const char *what,
+                         const char *shown, const char *path)
+{
+    const char *real = resolve(ld->a, path);
+    if (inside(real, ld->m->project))
+        return key_of(ld, c, at, what, shown, real);
+    config_error(&ld->k, at, "case '%s': %s '%s' is outside the project directory %s",
+                 c->name, what, shown, ld->m->project);
+    return NULL;
+}
+
+struct claims {
+    struct claim *v;
+    size_t n, cap;
+    struct config_index x;
+};
+
+/* One golden of c: in the project, and neither the manifest, nor c's own
+ * input, nor the golden of another case: --update would overwrite it. */
+static void claim_golden(struct mload *ld, struct claims *cl, const struct golden_case *c,
+                         const char *input, const char *shown, const char *path)
+{
+    const struct yaml_node *at = c->golden_node ? c->golden_node : c->node;
+    const char *key = place(ld, c, at, "golden", shown, path);
+    if (!key)
+        return;
+    size_t i = config_index_get(&cl->x, cl->v, cl->n, sizeof *cl->v, key);
+    if (i < cl->n && !cl->v[i].c)
+        config_error(&ld->k, at, "case '%s': golden '%s' is the manifest itself",
+                     c->name, shown);
+    else if (i < cl->n)
+        config_error(&ld->k, at, "case '%s': golden '%s' is also a golden of case '%s'",
+                     c->name, shown, cl->v[i].c->name);
+    else if (input && strcmp(input, key) == 0)
+        config_error(&ld->k, at, "case '%s': golden '%s' is the case's own input",
+                     c->name, shown);
+    if (i < cl->n || (input && strcmp(input, key) == 0))
+        return;
+    cl->v = config_array_push(ld->a, cl->v, &cl->n, &cl->cap, sizeof *cl->v);
+    cl->v[cl->n - 1] = (struct claim){key, c};
+    config_index_add(&cl->x, cl->v, cl->n, sizeof *cl->v);
+}
+
+static void check_places(struct mload *ld, const struct yaml_node *root)
+{
+    struct golden_manifest *m = ld->m;
+    struct claims cl = {0};
+    m->project = project_of(ld->a, m);
+    if (!m->project)
+        return (void)config_error(&ld->k, root, "cannot resolve the directory of "
+                                  "the manifest");
+    if (!inside(resolve(ld->a, m->golden_dir_path), m->project))
+        config_error(&ld->k, m->golden_dir_node ? m->golden_dir_node : root,
+                     "'defaults.golden-dir' is outside the project directory %s",
+                     m->project);
+    config_index_init(&cl.x, ld->a, NULL, 0, sizeof *cl.v);
+    struct golden_case self = {.name = "(manifest)", .node = root};
+    cl.v = config_array_push(ld->a, cl.v, &cl.n, &cl.cap, sizeof *cl.v);
+    /* the manifest itself may be a link to elsewhere: only its identity counts */
+    cl.v[0] = (struct claim){key_of(ld, &self, root, "manifest", m->path,
+                                    resolve(ld->a, m->path)), NULL};
+    if (!cl.v[0].key)
+        return;
+    config_index_add(&cl.x, cl.v, cl.n, sizeof *cl.v);
+    for (size_t i = 0; i < m->n_cases; i++) {
+        const struct golden_case *c = &m->cases[i];
+        const char *input = c->file_path ? place(ld, c, c->file_node, "file", c->file,
+                                                 c->file_path) : NULL;
+        if (!c->golden_path)
+            continue;
+        claim_golden(ld, &cl, c, input, c->golden, c->golden_path);
+        if (c->expect == GOLDEN_EXPECT_WARNING)
+            claim_golden(ld, &cl, c, input, c->err, c->err_path);
+    }
+}
+
 bool golden_load(struct arena *a, const char *path, const struct report_opts *ro,
                  struct golden_manifest *m, struct buf *msgs)
 {
     struct file_data fd;
-    memset(m, 0, sizeof *m);
-    m->path = path;
-    m->dir = config_path_dir(a, path);
-    if (!file_read(a, path, &fd)) {
+    if (!config_read_file(a, path, &fd)) {
+        memset(m, 0, sizeof *m);
         report_plain(msgs, path, DIAG_ERROR, "manifest", fd.error, ro);
         return false;
     }
+    return golden_load_text(a, path, fd.data, fd.len, ro, m, msgs);
+}
+
+bool golden_load_text(struct arena *a, const char *path, const uint8_t *text,
+                      size_t len, const struct report_opts *ro,
+                      struct golden_manifest *m, struct buf *msgs)
+{
+    memset(m, 0, sizeof *m);
+    m->path = path;
+    m->dir = config_path_dir(a, path);
     struct diag_list d;
     struct yaml_node *root;
     m->src = ARENA_NEW(a, struct source);
-    source_init(m->src, a, path, fd.data, fd.len);
+    source_init(m->src, a, path, text, len);
     diag_init(&d, a);
     struct mload ld = {{a, &d, "manifest"}, a, m};
-    if (yaml_parse(a, m->src, "manifest", &d, &root))
+    if (yaml_parse(a, m->src, "manifest", &d, &root)) {
         read_manifest(&ld, root);
+        check_places(&ld, root);
+    }
     diag_sort(&d);
     report_render(msgs, m->src, &d, ro);
     return d.n_errors == 0;
@@ -364,8 +553,9 @@ static bool make_dirs(struct arena *a, const char *path, const char **error)
 static void write_golden(struct runner *R, const char *shown, const char *path,
                          const char *text, size_t len)
 {
-    const char *error = NULL;
-    if (make_dirs(R->a, path, &error) &&
+    const char *error = "outside the project directory (a link changed since the "
+                        "manifest was read)";
+    if (inside(resolve(R->a, path), R->m.project) && make_dirs(R->a, path, &error) &&
         file_write_atomic(R->a, path, text, len, &error)) {
         note(R, "updated: %s", shown);
         return;
@@ -426,12 +616,21 @@ static void error_at(struct runner *R, const struct yaml_node *at, const char *c
     report_render(R->err, R->m.src, &d, &R->p->report);
 }
 
+/* The diagnostics of a case, as the user asked to see them. */
+static void show_diagnostics(struct runner *R, const struct golden_result *res)
+{
+    if (res->shown)
+        buf_put(R->err, res->shown, res->shown_len);
+    else
+        buf_put(R->err, res->err, res->err_len);
+}
+
 /* A case with errors where none are expected, or an internal error: its
  * diagnostics, then an error at the case in the manifest (exit 2). */
 static enum verdict broken(struct runner *R, const struct golden_case *c,
                            const struct golden_result *res, const char *why)
 {
-    buf_put(R->err, res->err, res->err_len);
+    show_diagnostics(R, res);
     error_at(R, c->node, "manifest", "case '%s' %s", c->name, why);
     raise_status(R, res->status == 3 ? 3 : 2);
     return BROKEN;
@@ -442,7 +641,7 @@ static enum verdict broken(struct runner *R, const struct golden_case *c,
 static enum verdict rejected(struct runner *R, const struct golden_case *c,
                              const struct golden_result *res, const char *why)
 {
-    buf_put(R->err, res->err, res->err_len);
+    show_diagnostics(R, res);
     note(R, "failed: %s %s", c->name, why);
     return REJECTED;
 }
@@ -476,7 +675,7 @@ static enum verdict judge(struct runner *R, const struct golden_case *c,
 static enum verdict run_case(struct runner *R, const struct golden_case *c)
 {
     struct golden_job job = {c, NULL, NULL, (const uint8_t *)c->source, c->source_len};
-    struct golden_result res = {"", 0, "", 0, 0};
+    struct golden_result res = {"", 0, "", 0, 0, NULL, 0};
     if (c->file) {
         struct file_data fd;
         if (!file_read(R->a, c->file_path, &fd)) {

@@ -67,6 +67,7 @@ struct golden_case {
     enum golden_form form;
     unsigned long line, nth;      /* GOLDEN_FORM_LINE, GOLDEN_FORM_NTH */
     const char *defun;            /* GOLDEN_FORM_DEFUN */
+    const struct yaml_node *golden_node; /* its `golden:` value, or NULL */
     const char *golden;           /* the expansion golden (manifest-relative) */
     const char *golden_path;      /* the same from the current directory */
     const char *err;              /* the .err golden */
@@ -80,6 +81,9 @@ struct golden_manifest {
     const char *dir;           /* its directory */
     const char *golden_dir;    /* defaults.golden-dir as written ("goldens") */
     const char *golden_dir_path;
+    const struct yaml_node *golden_dir_node; /* NULL: not given */
+    const char *project;       /* the project directory, symbolic links
+                                  resolved: goldens and inputs are in it */
     struct golden_options defaults;
     struct golden_case *cases; /* in manifest order */
     size_t n_cases;
@@ -93,6 +97,14 @@ struct golden_manifest {
  */
 bool golden_load(struct arena *a, const char *path, const struct report_opts *ro,
                  struct golden_manifest *m, struct buf *msgs);
+
+/**
+ * golden_load_text - golden_load of a manifest already read: text (len
+ * bytes, outliving *m) is the content of path.
+ */
+bool golden_load_text(struct arena *a, const char *path, const uint8_t *text,
+                      size_t len, const struct report_opts *ro,
+                      struct golden_manifest *m, struct buf *msgs);
 
 /* One case to expand. */
 struct golden_job {
@@ -115,6 +127,9 @@ struct golden_result {
     int status;       /* 0; 2 when the input has errors (or the
                          configuration, or the selector selects nothing);
                          3 for an internal error */
+    const char *shown; /* the diagnostics as the user sees them
+                          (--message-format, -q); NULL: err */
+    size_t shown_len;
 };
 
 /* Expands a job: everything the result points to comes from arena a. */

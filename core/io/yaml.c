@@ -140,6 +140,8 @@ static void copy_map(struct walk *w, struct fy_node *fn, struct yaml_node *y,
         if (kn && !fy_node_is_scalar(kn))
             add_err(w, k->pos, "a mapping key must be a scalar");
         struct yaml_node *v = copy_node(w, fy_node_pair_value(pr), k->pos);
+        if (kids && k->kind == YAML_NULL) /* "? " has no position of its own */
+            k->pos = v->pos;
         if (kids) {
             kids[2 * i] = k;
             kids[2 * i + 1] = v;
@@ -193,7 +195,22 @@ static void copy_fy_errors(struct walk *w, struct fy_diag *diag)
     }
 }
 
-/* One pass: parse s with libfyaml, walk the document, release it. */
+/* A document after the first: libfyaml would build the first alone and
+ * drop the rest unseen. */
+static void check_one_document(struct walk *w, struct fy_parser *fyp)
+{
+    struct fy_event *ev = fy_parser_parse(fyp);
+    if (ev && ev->type == FYET_DOCUMENT_START) {
+        const struct fy_mark *m = fy_event_start_mark(ev);
+        add_err(w, m ? (uint32_t)m->input_pos : 0,
+                "a second YAML document: the file must hold exactly one");
+    }
+    fy_parser_event_free(fyp, ev);
+}
+
+/* One pass: parse s with libfyaml, walk the document, release it.
+ * Duplicate keys are found afterwards (find_duplicates), in linear time:
+ * libfyaml compares each new key with every earlier one. */
 static bool pass(struct walk *w, const struct source *s, struct yaml_node **root)
 {
     struct fy_diag_cfg dc;
@@ -204,16 +221,101 @@ static bool pass(struct walk *w, const struct source *s, struct yaml_node **root
         return false;
     fy_diag_set_collect_errors(diag, true);
     struct fy_parse_cfg cfg = {0};
-    cfg.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG;
+    cfg.flags = FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_ALLOW_DUPLICATE_KEYS;
     cfg.diag = diag;
-    struct fy_document *doc =
-        fy_document_build_from_string(&cfg, (const char *)s->text, s->len);
+    struct fy_parser *fyp = fy_parser_create(&cfg);
+    if (!fyp || fy_parser_set_string(fyp, (const char *)s->text, s->len) != 0) {
+        fy_parser_destroy(fyp);
+        fy_diag_destroy(diag);
+        return false;
+    }
+    struct fy_document *doc = fy_parse_load_document(fyp);
+    if (doc)
+        check_one_document(w, fyp);
     struct fy_node *top = doc ? fy_document_root(doc) : NULL;
     copy_fy_errors(w, diag);
     *root = copy_node(w, top, 0);
-    fy_document_destroy(doc);
+    fy_parse_document_destroy(fyp, doc);
+    fy_parser_destroy(fyp);
     fy_diag_destroy(diag);
     return true;
+}
+
+/* ---- duplicate keys ---- */
+
+static uint64_t key_hash(const struct yaml_node *k)
+{
+    uint64_t h = 14695981039346656037u ^ (uint64_t)k->kind;
+    for (size_t i = 0; i < k->len; i++)
+        h = (h ^ (unsigned char)k->text[i]) * 1099511628211u;
+    return h;
+}
+
+static _Thread_local size_t key_compares;
+
+size_t yaml_key_compares(void)
+{
+    return key_compares;
+}
+
+/* Keys are the same when both are empty values or scalars of the same
+ * text, however quoted (as libfyaml compares them). */
+static bool same_key(const struct yaml_node *x, const struct yaml_node *y)
+{
+    key_compares++;
+    return x->kind == y->kind && x->len == y->len &&
+           memcmp(x->text, y->text, x->len) == 0;
+}
+
+/* An error at each key of map equal to an earlier one, through a hash
+ * table of its keys in slot (cap slots, a power of two at least twice the
+ * number of keys, cleared here). */
+static size_t map_duplicates(const struct yaml_node *map, const struct yaml_node **slot,
+                             size_t cap, struct diag_list *d, const char *code)
+{
+    size_t found = 0;
+    memset(slot, 0, cap * sizeof *slot);
+    for (size_t i = 0; i < map->n; i++) {
+        const struct yaml_node *k = map->kids[2 * i];
+        if (k->kind != YAML_SCALAR && k->kind != YAML_NULL)
+            continue; /* reported as a non-scalar key */
+        size_t j = (size_t)key_hash(k) & (cap - 1);
+        while (slot[j] && !same_key(slot[j], k))
+            j = (j + 1) & (cap - 1);
+        if (slot[j]) {
+            diag_add(d, DIAG_ERROR, k->pos, k->pos, code, "duplicate key");
+            found++;
+        } else {
+            slot[j] = k;
+        }
+    }
+    return found;
+}
+
+static size_t slots_for(size_t keys)
+{
+    size_t cap = 4;
+    while (cap < 2 * keys)
+        cap *= 2;
+    return cap;
+}
+
+/* Duplicate keys of every mapping of the n nodes (all of the tree), with
+ * one table, as large as the largest mapping needs. */
+static size_t find_duplicates(struct arena *a, const struct yaml_node *nodes, size_t n,
+                              struct diag_list *d, const char *code)
+{
+    size_t most = 0, found = 0;
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i].kind == YAML_MAP && nodes[i].n > most)
+            most = nodes[i].n;
+    if (most < 2)
+        return 0;
+    const struct yaml_node **slot = ARENA_NEWN(a, const struct yaml_node *, slots_for(most));
+    for (size_t i = 0; i < n; i++)
+        if (nodes[i].kind == YAML_MAP && nodes[i].n > 1)
+            found += map_duplicates(&nodes[i], slot, slots_for(nodes[i].n), d, code);
+    return found;
 }
 
 /* Byte offset of 1-based line and character column in s. */
@@ -249,9 +351,74 @@ static void report(struct diag_list *d, const struct source *s,
              hint ? "; " : "", hint ? hint : "");
 }
 
+static int utf8_len(const unsigned char *p, size_t n);
+static unsigned code_point(const char *t, size_t k);
+
+/* Is the character of l bytes at t outside YAML's printable set (C0 and
+ * C1 controls but tab, line ends and NEL; DEL; U+FFFE, U+FFFF)? */
+static bool control_char(const uint8_t *t, int l)
+{
+    unsigned c = code_point((const char *)t, (size_t)l);
+    return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+           (c >= 0x7F && c <= 0x9F && c != 0x85) || c == 0xFFFE || c == 0xFFFF;
+}
+
+/* Where line i's first byte that is not a space is, within the line. */
+static size_t line_indent(const uint8_t *t, size_t i, size_t n)
+{
+    size_t k = i;
+    while (k < n && (t[k] == ' ' || t[k] == '\t'))
+        k++;
+    return k;
+}
+
+/* What libfyaml (0.7.12) would not read faithfully, found before it
+ * reads: a NUL (taken for the end of the text), bytes that are not
+ * UTF-8 (after a '%', they make it loop forever), control characters
+ * (in a | block, it returned other bytes than the text's), and a
+ * directive line ('%' first) after the document began (dropped without
+ * a word).
+ * Returns the message, *at its offset; NULL when there is none. */
+static const char *unreadable(const struct source *s, uint32_t *at)
+{
+    const uint8_t *t = s->text;
+    bool content = false;
+    for (size_t i = 0; i < s->len;) {
+        size_t k = line_indent(t, i, s->len);
+        if (k == i && t[i] == '%' && content) {
+            *at = (uint32_t)i;
+            return "a line starting with '%' is a YAML directive, which may only "
+                   "come before the document; indent or quote the text";
+        }
+        content |= k < s->len && t[k] != '\n' && t[k] != '\r' && t[k] != '#' &&
+                   !(k == i && t[i] == '%');
+        for (i = k; i < s->len && t[i] != '\n'; ) {
+            int l = utf8_len(t + i, s->len - i);
+            *at = (uint32_t)i;
+            if (t[i] == 0)
+                return "a NUL byte: a YAML file is text (nothing after it would be read)";
+            if (l == 0)
+                return "a byte that is not UTF-8: a YAML file is UTF-8 text";
+            if (control_char(t + i, l))
+                return "a control character: a YAML file is printable text (write "
+                       "it as an escape in a double-quoted string)";
+            i += (size_t)l;
+        }
+        i += i < s->len; /* the line end */
+    }
+    return NULL;
+}
+
 bool yaml_parse(struct arena *a, struct source *s, const char *code,
                 struct diag_list *d, struct yaml_node **root)
 {
+    uint32_t at;
+    const char *why = unreadable(s, &at);
+    if (why) {
+        diag_add(d, DIAG_ERROR, at, at, code, "%s", why);
+        *root = yaml_new(a, YAML_NULL);
+        return false;
+    }
     struct walk count = {0};
     if (!pass(&count, s, root)) {
         diag_add(d, DIAG_ERROR, 0, 0, code, "cannot parse YAML: out of memory");
@@ -269,7 +436,8 @@ bool yaml_parse(struct arena *a, struct source *s, const char *code,
     }
     for (size_t i = 0; i < w.n_errs; i++)
         report(d, s, code, &w.errs[i]);
-    return w.n_errs == 0;
+    size_t dups = find_duplicates(a, w.nodes, w.n_nodes, d, code);
+    return w.n_errs == 0 && dups == 0;
 }
 
 const struct yaml_node *yaml_map_get(const struct yaml_node *map,
@@ -460,7 +628,7 @@ static bool plain_ok(const char *t, size_t n)
     for (size_t i = 1; i < n; i++) {
         unsigned char c = (unsigned char)t[i];
         bool alnum = (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
-        if (!alnum && !strchr(more, c))
+        if (!alnum && (c == 0 || !strchr(more, c))) /* strchr finds the NUL */
             return false;
     }
     return true;
@@ -542,8 +710,10 @@ static void put_indent(struct buf *b, int n)
         buf_putc(b, ' ');
 }
 
-/* A | block whose lines are indented by indent (at most 9, the largest
- * indentation indicator). */
+/* A | block whose lines are indented by indent, two columns more than
+ * the key or item it is the value of.  The indentation indicator counts
+ * from there (it was once written as indent, which reads back only for
+ * a top-level key). */
 static void put_literal(struct buf *b, const char *t, size_t n, int indent)
 {
     size_t trailing = 0;
@@ -551,7 +721,7 @@ static void put_literal(struct buf *b, const char *t, size_t n, int indent)
         trailing++;
     buf_putc(b, '|');
     if (t[0] == ' ' || t[0] == '\n')
-        buf_printf(b, "%d", indent);
+        buf_putc(b, '2');
     buf_puts(b, trailing == 0 ? "-" : trailing == 1 ? "" : "+");
     buf_putc(b, '\n');
     size_t end = trailing ? n - 1 : n; /* the lines, without the last break */
@@ -579,7 +749,7 @@ static void put_scalar(struct buf *b, const struct yaml_node *y, int indent,
         buf_put(b, y->text, y->len);
     else if (!json && plain_ok(y->text, y->len))
         buf_put(b, y->text, y->len);
-    else if (!json && !flow && indent <= 9 && literal_ok(y->text, y->len))
+    else if (!json && !flow && literal_ok(y->text, y->len))
         put_literal(b, y->text, y->len, indent);
     else
         put_quoted(b, y->text, y->len, json);
@@ -666,6 +836,11 @@ static void emit_block(struct buf *b, const struct yaml_node *y, int indent)
     for (size_t i = 0; i < y->n; i++) {
         const struct yaml_node *v = y->kids[i];
         put_indent(b, indent);
+        if (!inline_value(v) && v->kind == YAML_SEQ) { /* a list of lists */
+            buf_puts(b, "-\n");
+            emit_block(b, v, indent + 2);
+            continue;
+        }
         buf_puts(b, "- ");
         if (v->kind == YAML_MAP && v->n > 0)
             emit_pairs(b, v, indent + 2, false);

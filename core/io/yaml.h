@@ -58,7 +58,8 @@ struct yaml_node {
  * @code: diagnostic code of syntax errors ("config", "manifest").
  * @d: receives syntax errors (libfyaml's messages, with hints for the
  *     cases cli.md section 14 lists) at their positions in s; anchors,
- *     aliases and non-scalar keys are errors too.
+ *     aliases, non-scalar keys, duplicate keys, a NUL byte and a second
+ *     document are errors too.
  * @root: gets the tree; a node of kind YAML_NULL for an empty text.
  * Returns true when there was no error.  libfyaml's memory is released
  * before anything is allocated from a, so running out of arena memory
@@ -66,6 +67,13 @@ struct yaml_node {
  */
 bool yaml_parse(struct arena *a, struct source *s, const char *code,
                 struct diag_list *d, struct yaml_node **root);
+
+/**
+ * yaml_key_compares - how many times this thread's yaml_parse calls have
+ * compared two keys of a mapping (looking for duplicates), for tests:
+ * a hash of the keys keeps it about linear in the number of keys.
+ */
+size_t yaml_key_compares(void);
 
 /**
  * yaml_map_get - the value of key in map (a YAML_MAP), or NULL when map

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_int.h"
 #include "base/report.h"
 #include "base/source.h"
 #include "expand/gensym.h"
+#include "io/file.h"
 #include "expand/pcase_macros.h"
 #include "lisp/print.h"
 #include "syntax/pretty.h"
@@ -84,6 +86,20 @@ void support_run_text(struct support_run *r, struct arena *a, const char *text,
                       size_t len, bool memo)
 {
     support_run_setup(r, a, text, len, memo, NULL);
+}
+
+/* The load path of the golden being checked (support_check_golden). */
+static struct {
+    struct api_library *lib;
+    const char *input;
+    const char *dirs[2];
+    size_t n_dirs;
+} golden_load;
+
+static void attach_loader(struct support_run *r)
+{
+    api_load_attach(&r->x, golden_load.lib, golden_load.input, golden_load.dirs,
+                    golden_load.n_dirs);
 }
 
 void support_run_setup(struct support_run *r, struct arena *a, const char *text,
@@ -279,7 +295,7 @@ static const char *const vocabulary[] = {
     /* an expansion error in the form of an ERT assertion */
     "signal",
     /* from the pattern macros of seq, map, cl-lib and eieio */
-    "seqp", "seq--elt-safe", "seq-drop", "mapp", "map-elt", "cl-typep",
+    "seqp", "seq--elt-safe", "seq-drop", "mapp", "map-elt", "cl-typep", "cl-struct-slot-value",
     "eieio-object-p", "eieio-oref",
 };
 
@@ -371,7 +387,7 @@ static enum walk_status check_head(struct walker *w, struct value *form)
 
 const char *support_vocabulary(struct support_run *r, const struct value *expansion)
 {
-    return support_vocabulary_also(r, expansion, NULL);
+    return support_vocabulary_also(r, expansion, r->library);
 }
 
 const char *support_vocabulary_also(struct support_run *r,
@@ -409,6 +425,29 @@ void support_golden(const char *rel, const char *text)
     test_free(want);
 }
 
+/* Every form of the other Lisp files under a golden case's directory
+ * (the files its input requires), as one list in r's values. */
+static void read_library(struct support_run *r, const char *case_dir)
+{
+    const char **paths;
+    size_t n;
+    const char *err;
+    r->library = r->L->nil;
+    if (!file_walk_dir(r->a, case_dir, &paths, &n, &err))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const char *base = strrchr(paths[i], '/') + 1;
+        if (strcmp(base, "input.el") == 0 || strcmp(base, "expected.el") == 0)
+            continue;
+        struct file_data fd;
+        struct read_result rd;
+        assert_true(file_read(r->a, paths[i], &fd));
+        assert_true(read_source(r->L, fd.data, fd.len, &rd));
+        for (size_t k = 0; k < rd.n_forms; k++)
+            r->library = value_cons(r->a, rd.forms[k].v, r->library);
+    }
+}
+
 /* The expansions of one golden pass check. */
 static void check_sites(struct support_run *r, const char *id,
                         support_expansion_check check)
@@ -421,22 +460,34 @@ static void check_sites(struct support_run *r, const char *id,
 }
 
 void support_check_golden(const char *dir, const char *id, const char *expect,
-                          support_expansion_check check)
+                          const char *load_path, support_expansion_check check)
 {
-    char rel[512];
+    char rel[512], case_dir[4096], extra[4608], input[4096];
     snprintf(rel, sizeof rel, "%s/%s/input.el", dir, id);
     size_t n;
     char *text = support_slurp(support_testdata(rel), &n);
     struct arena *a = support_arena();
+    snprintf(input, sizeof input, "%s", support_testdata(rel));
+    snprintf(case_dir, sizeof case_dir, "%s", input);
+    *strrchr(case_dir, '/') = 0;
+    snprintf(extra, sizeof extra, "%s/%s", case_dir, load_path ? load_path : "");
+    golden_load.lib = api_library_new();
+    assert_non_null(golden_load.lib);
+    golden_load.input = input;
+    golden_load.dirs[0] = case_dir;
+    golden_load.dirs[1] = extra;
+    golden_load.n_dirs = load_path ? 2 : 1;
     struct support_run on, off;
-    support_run_text(&on, a, text, n, true);
-    support_run_text(&off, a, text, n, false);
+    support_run_setup(&on, a, text, n, true, attach_loader);
+    support_run_setup(&off, a, text, n, false, attach_loader);
+    api_library_free(golden_load.lib);
     const char *diags = support_run_diags(&on, "input.el");
     assert_string_equal(diags, support_run_diags(&off, "input.el"));
     bool error = strcmp(expect, "error") == 0;
     if (on.failed != error)
         fail_msg("%s: %s", id, on.failed ? diags : "expanded without error");
     if (!error) {
+        read_library(&on, case_dir);
         const char *out = support_run_output(&on);
         assert_string_equal(out, support_run_output(&off));
         check_sites(&on, id, check);
@@ -459,15 +510,18 @@ int support_goldens(const char *dir, support_expansion_check check)
     snprintf(rel, sizeof rel, "%s/manifest.yaml", dir);
     size_t n;
     char *data = support_slurp(support_testdata(rel), &n);
-    char id[256] = "";
+    char id[256] = "", load[256] = "";
     int cases = 0;
     char *save = NULL;
     for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char word[256];
-        if (sscanf(line, " - id: %255s", word) == 1)
+        if (sscanf(line, " - id: %255s", word) == 1) {
             strcpy(id, word);
-        else if (sscanf(line, " expect: %255s", word) == 1 && id[0]) {
-            support_check_golden(dir, id, word, check);
+            load[0] = 0;
+        } else if (sscanf(line, " load-path: %255s", word) == 1) {
+            strcpy(load, word);
+        } else if (sscanf(line, " expect: %255s", word) == 1 && id[0]) {
+            support_check_golden(dir, id, word, load[0] ? load : NULL, check);
             cases++;
             id[0] = 0;
         }

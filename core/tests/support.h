@@ -61,6 +61,9 @@ struct support_run {
     size_t n_sites, cap_sites;
     struct value **out;        /* expansion of each top-level form (NULL: error) */
     bool failed;               /* some form had an error */
+    struct value *library;     /* the forms of the files the input requires, as
+                                  one list (golden cases): names they mention
+                                  count as the input's for support_vocabulary */
 };
 
 /* Read text (kept by reference, must read without error) and expand every
@@ -143,13 +146,16 @@ typedef const char *(*support_expansion_check)(struct support_run *r,
  * error iff expect is "error"; the output (expected.el, unless error) and
  * the diagnostics (expected.err, unless expect is "ok", when there must be
  * none) are the goldens and identical with the memo cache on and off;
- * check (may be NULL) passes on every replaced site. */
+ * check (may be NULL) passes on every replaced site.  Requires are
+ * followed as pcexpand follows them: the load path is the case's
+ * directory, then dir/id/load_path when load_path is not NULL (as -L). */
 void support_check_golden(const char *dir, const char *id, const char *expect,
-                          support_expansion_check check);
+                          const char *load_path, support_expansion_check check);
 
 /* support_check_golden on every case of dir/manifest.yaml ("- id: ID"
- * lines, each followed by an "expect: ok|warning|error" line); returns
- * the number of cases. */
+ * lines, each followed by an "expect: ok|warning|error" line, and
+ * optionally a "load-path: DIR" line before it); returns the number of
+ * cases. */
 int support_goldens(const char *dir, support_expansion_check check);
 
 /* cmocka returns the number of failures; exit 0/1 for meson. */

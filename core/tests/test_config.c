@@ -156,7 +156,7 @@ static void tables_follow_their_enums(void **state)
     assert_int_equal(i, 6);
     for (i = 1; config_warning_code(i); i++)
         assert_true(strcmp(config_warning_code(i - 1), config_warning_code(i)) < 0);
-    assert_int_equal(i, 14);
+    assert_int_equal(i, 15);
     assert_int_equal(CONFIG_GENSYMS_HASH, PCX_GENSYMS_HASH);
     assert_int_equal(CONFIG_GENSYMS_CIRCLE, PCX_GENSYMS_CIRCLE);
     assert_int_equal(CONFIG_STRUCT_VECTOR, PCASE_STRUCT_VECTOR);
@@ -197,6 +197,7 @@ static const char example[] =
     "warnings:\n"
     "  exhaustive-can-fail: false\n"
     "exclude: [\"vendor/**\", \"*-autoloads.el\"]\n"
+    "load-path: [lib, /opt/site-lisp]\n"
     "goldens:\n"
     "  manifest: test/pcexpand-goldens.yaml\n";
 
@@ -229,6 +230,11 @@ static void every_key(void **state)
     assert_false(config_warning_on(c, "exhaustive-can-fail"));
     assert_true(config_warning_on(c, "unused-variable"));
     assert_int_equal(c->n_exclude, 2);
+    /* load-path: relative to the file, kept as written too */
+    assert_int_equal(c->n_load_path, 2);
+    assert_string_equal(c->load_path[0], "lib");
+    assert_string_equal(c->load_dirs[0], "proj/lib");
+    assert_string_equal(c->load_dirs[1], "/opt/site-lisp");
     assert_string_equal(c->manifest, "test/pcexpand-goldens.yaml");
     assert_string_equal(c->manifest_path, "proj/test/pcexpand-goldens.yaml");
     arena_free(a);
@@ -258,7 +264,7 @@ static void structure_errors(void **state)
         "e4.yaml:1:10: error: unsupported version '2' (only version 1 exists) [config]\n");
     bad("e5.yaml", "version: 1\noutptu: {}\n",
         "e5.yaml:2:1: error: unknown key 'outptu' (expected one of builtin-pattern-macros, "
-        "exclude, expand, extends, goldens, indent, output, pattern-macros, structs, "
+        "exclude, expand, extends, goldens, indent, load-path, output, pattern-macros, structs, "
         "version, warnings) [config]\n");
     bad("e6.yaml", "version: 1\nversion: 1\n", "e6.yaml:2:1: error: duplicate key [config]\n");
 }
@@ -279,7 +285,7 @@ static void value_errors(void **state)
         "v2.yaml:4:3: error: unknown warning code 'bogus' (expected "
         "cond-star-keyword-outside, deprecated-t-pattern, emacs-divergence, "
         "exhaustive-can-fail, exhaustive-never-fails, golden-obsolete, "
-        "indent-spec-unsupported, map-default-ignored, nested-backquote, pred-without-function, "
+        "indent-spec-unsupported, library-unreadable, map-default-ignored, nested-backquote, pred-without-function, "
         "splice-in-backquote, underscore-argument, unreachable-clause or "
         "unused-variable) [config]\n");
     bad("v3.yaml", "version: 1\nexpand:\n  only: [pcase]\n  skip: [pcase-foo]\n",
@@ -335,7 +341,8 @@ static void extends_merges(void **state)
     (void)state;
     struct arena *a = support_arena();
     put("ext/base.yaml", "version: 1\noutput: {width: 60, gensyms: hash}\n"
-        "indent: {a: 1, b: 2}\nexclude: [x]\nwarnings: {unused-variable: false}\n");
+        "indent: {a: 1, b: 2}\nexclude: [x]\nwarnings: {unused-variable: false}\n"
+        "load-path: [lisp]\n");
     put("ext/sub/.pcexpand.yaml", "version: 1\nextends: ../base.yaml\n"
         "output: {width: 70}\nindent: {b: 3, c: defun}\n");
     const struct config *c = ok_load(a, "ext/sub/.pcexpand.yaml");
@@ -345,6 +352,9 @@ static void extends_merges(void **state)
     assert_int_equal(c->indent[1].spec, 3);
     assert_int_equal(c->n_exclude, 1);
     assert_false(config_warning_on(c, "unused-variable"));
+    /* relative to the file that says it */
+    assert_int_equal(c->n_load_path, 1);
+    assert_string_equal(c->load_dirs[0], "ext/sub/../lisp");
     assert_int_equal(c->n_chain, 2);
     assert_string_equal(c->chain[1], "ext/sub/../base.yaml");
     arena_free(a);
@@ -364,9 +374,115 @@ static void extends_errors(void **state)
     put("cyc/d.yaml", "version: 1\nwidth: 3\n");
     bad("cyc/e.yaml", "version: 1\nextends: d.yaml\n",
         "cyc/d.yaml:2:1: error: unknown key 'width' (expected one of "
-        "builtin-pattern-macros, exclude, expand, extends, goldens, indent, output, "
+        "builtin-pattern-macros, exclude, expand, extends, goldens, indent, load-path, output, "
         "pattern-macros, structs, version, warnings) [config]\n"
         "cyc/e.yaml:2:10: error: 'extends': 'd.yaml' has errors [config]\n");
+}
+
+/* A configuration is a regular file of at most 16 MiB: a FIFO blocked
+ * forever, /dev/zero filled the memory, /dev/urandom took a minute. */
+static void only_regular_files_are_read(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct buf msgs;
+    buf_init(&msgs, a);
+    assert_int_equal(mkfifo("fifo.yaml", 0600), 0);
+    assert_null(config_load(a, "fifo.yaml", &params, &msgs));
+    assert_string_equal(buf_cstr(&msgs),
+                        "fifo.yaml: error: cannot read: not a regular file [config]\n");
+    buf_init(&msgs, a);
+    assert_null(config_load(a, "/dev/zero", &params, &msgs));
+    assert_string_equal(buf_cstr(&msgs),
+                        "/dev/zero: error: cannot read: not a regular file [config]\n");
+    bad("dev/a.yaml", "version: 1\nextends: /dev/urandom\n",
+        "dev/a.yaml:2:10: error: 'extends': cannot read '/dev/urandom': not a regular "
+        "file [config]\n");
+    bad("dev/b.yaml", "version: 1\nextends: ../fifo.yaml\n",
+        "dev/b.yaml:2:10: error: 'extends': cannot read '../fifo.yaml': not a regular "
+        "file [config]\n");
+    /* 16 MiB and one byte: refused before it is read */
+    FILE *f = fopen("big.yaml", "wb");
+    assert_non_null(f);
+    assert_int_equal(fputs("version: 1\n", f) >= 0, 1);
+    assert_int_equal(fseek(f, (long)CONFIG_MAX_SIZE, SEEK_SET), 0);
+    assert_int_equal(fputc('\n', f), '\n');
+    assert_int_equal(fclose(f), 0);
+    buf_init(&msgs, a);
+    assert_null(config_load(a, "big.yaml", &params, &msgs));
+    assert_string_equal(buf_cstr(&msgs),
+                        "big.yaml: error: cannot read: larger than 16 MiB [config]\n");
+    bad("dev/c.yaml", "version: 1\nextends: ../big.yaml\n",
+        "dev/c.yaml:2:10: error: 'extends': cannot read '../big.yaml': larger than "
+        "16 MiB [config]\n");
+    unlink("big.yaml");
+    /* a FIFO found by discovery is an error, not a wait */
+    assert_int_equal(mkdir("fifodir", 0755), 0);
+    assert_int_equal(mkfifo("fifodir/.pcexpand.yaml", 0600), 0);
+    struct config_set *set = config_set_new(a, &params);
+    buf_init(&msgs, a);
+    assert_null(config_for(set, "fifodir/x.el", &msgs));
+    assert_non_null(strstr(buf_cstr(&msgs), "not a regular file"));
+    arena_free(a);
+}
+
+/* As git's safe.directory: a file another user (not root) owns, in a
+ * directory anyone may write to, is passed over with a warning, and the
+ * search goes on above it.  Changing owners needs root. */
+static void distrusted_files_are_ignored(void **state)
+{
+    (void)state;
+    if (geteuid() != 0) {
+        print_message("not root: the owner of a file cannot be changed, skipped\n");
+        skip();
+    }
+    struct arena *a = support_arena();
+    put("trust/.git/HEAD", "");
+    put("trust/.pcexpand.yaml", "version: 1\noutput: {width: 60}\n");
+    put("trust/tmp/.pcexpand.yaml", "version: 1\nexclude: [\"*.el\"]\n"
+        "output: {width: 20}\n");
+    assert_int_equal(chmod("trust/tmp", 01777), 0);
+    assert_int_equal(chown("trust/tmp/.pcexpand.yaml", 1234, 1234), 0);
+    struct config_set *set = config_set_new(a, &params);
+    struct buf msgs;
+    buf_init(&msgs, a);
+    const struct config *c = config_for(set, "trust/tmp/x.el", &msgs);
+    assert_non_null(c);
+    assert_int_equal(c->width, 60); /* the one above */
+    assert_int_equal(c->n_exclude, 0);
+    assert_string_equal(buf_cstr(&msgs), "trust/tmp/.pcexpand.yaml: warning: configuration "
+                        "ignored: it is owned by user 1234, in a directory that others "
+                        "can write to [config]\n");
+    size_t len = msgs.len;
+    assert_ptr_equal(config_for(set, "trust/tmp/y.el", &msgs), c);
+    assert_int_equal(msgs.len, len); /* said once */
+    /* 0777 too; owned by root, or in a directory others cannot write to:
+     * applied */
+    assert_int_equal(chmod("trust/tmp", 0777), 0);
+    set = config_set_new(a, &params);
+    assert_int_equal(config_for(set, "trust/tmp/x.el", NULL)->width, 60);
+    assert_int_equal(chown("trust/tmp/.pcexpand.yaml", 0, 0), 0);
+    set = config_set_new(a, &params);
+    assert_int_equal(config_for(set, "trust/tmp/x.el", NULL)->width, 20);
+    assert_int_equal(chown("trust/tmp/.pcexpand.yaml", 1234, 1234), 0);
+    assert_int_equal(chmod("trust/tmp", 0755), 0);
+    set = config_set_new(a, &params);
+    assert_int_equal(config_for(set, "trust/tmp/x.el", NULL)->width, 20);
+    /* --config=FILE names the file: no question of trust */
+    assert_int_equal(chmod("trust/tmp", 01777), 0);
+    struct config_params p = params;
+    p.mode = CONFIG_FILE;
+    p.file = "trust/tmp/.pcexpand.yaml";
+    set = config_set_new(a, &p);
+    assert_int_equal(config_for(set, "trust/tmp/x.el", NULL)->width, 20);
+    /* without a file above: the built-in defaults */
+    put("trust2/tmp/.pcexpand.yaml", "version: 1\noutput: {width: 20}\n");
+    put("trust2/.hg/x", "");
+    assert_int_equal(chmod("trust2/tmp", 01777), 0);
+    assert_int_equal(chown("trust2/tmp/.pcexpand.yaml", 1234, 1234), 0);
+    set = config_set_new(a, &params);
+    assert_ptr_equal(config_for(set, "trust2/tmp/x.el", NULL), config_defaults());
+    arena_free(a);
 }
 
 static void discovery(void **state)
@@ -598,6 +714,8 @@ int main(void)
         cmocka_unit_test(snippet_errors),
         cmocka_unit_test(extends_merges),
         cmocka_unit_test(extends_errors),
+        cmocka_unit_test(only_regular_files_are_read),
+        cmocka_unit_test(distrusted_files_are_ignored),
         cmocka_unit_test(discovery),
         cmocka_unit_test(the_set_loads_once),
         cmocka_unit_test(print_round_trip),

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "io/file.h"
 
@@ -365,6 +366,49 @@ static void sizes(void **state)
     assert_int_equal(file_size(path("none")), 0);
 }
 
+/* rel, gzip-compressed: n bytes of text. */
+static void put_gzip(const char *rel, const char *text, size_t n)
+{
+    gzFile z = gzopen(path(rel), "wb");
+    assert_non_null(z);
+    assert_int_equal(gzwrite(z, text, (unsigned)n), (int)n);
+    assert_int_equal(gzclose(z), Z_OK);
+}
+
+/* F.el.gz files of the load path: decompressed whole (past the first
+ * chunk), refused past the maximum, an error when damaged. */
+static void reads_gzip(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    size_t n = 300000;
+    char *text = test_malloc(n);
+    for (size_t i = 0; i < n; i++)
+        text[i] = (char)('a' + i % 26);
+    put_gzip("z.el.gz", text, n);
+    struct file_data d;
+    assert_true(file_read_gzip(a, path("z.el.gz"), n, &d));
+    assert_int_equal(d.len, n);
+    assert_memory_equal(d.data, text, n);
+    assert_int_equal(d.data[n], 0);
+    assert_false(file_read_gzip(a, path("z.el.gz"), n - 1, &d));
+    assert_string_equal(d.error, "cannot read: File too large");
+    /* a truncated file: the end of the stream is missing */
+    struct file_data whole;
+    assert_true(file_read(a, path("z.el.gz"), &whole));
+    FILE *f = fopen(path("cut.el.gz"), "wb");
+    fwrite(whole.data, 1, whole.len / 2, f);
+    fclose(f);
+    assert_false(file_read_gzip(a, path("cut.el.gz"), n, &d));
+    assert_non_null(strstr(d.error, "cannot decompress"));
+    assert_false(file_read_gzip(a, root, n, &d));
+    assert_string_equal(d.error, "cannot read: Is a directory");
+    assert_false(file_read_gzip(a, path("none.el.gz"), n, &d));
+    assert_string_equal(d.error, "cannot open: No such file or directory");
+    test_free(text);
+    arena_free(a);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, make_root, remove_root)
 
 int main(void)
@@ -374,6 +418,7 @@ int main(void)
         T(sizes),
         T(read_errors_have_reasons),
         T(reads_streams),
+        T(reads_gzip),
         T(atomic_write_keeps_mode),
         T(atomic_write_through_symlink),
         T(atomic_write_failure_leaves_target),

@@ -266,7 +266,8 @@ static void golden_file_format(void **state)
         "rejects-unknown-pattern.el:1:11: error: Unknown my-undeclared pattern: "
         "(my-undeclared y) [unknown-pattern]\n"
         "rejects-unknown-pattern.el:1:11: note: pattern macro 'my-undeclared' is not "
-        "declared (add it under pattern-macros) [unknown-pattern]\n");
+        "defined in this file or the files it requires, nor under pattern-macros "
+        "[unknown-pattern]\n");
     assert_null(slurp(a, "proj/test/goldens/rejects-unknown-pattern.el"));
     assert_non_null(strstr(slurp(a, "proj/test/goldens/warns-unused.err"),
                            "warns-unused.el:1:10: warning: variable `y' is bound"));
@@ -300,6 +301,7 @@ static void round_trip(void **state)
     struct arena *a = support_arena();
     const char *m = "rt/test/pcexpand-goldens.yaml";
     put(m, manifest);
+    mkdir("rt/.git", 0755); /* the project: the manifest's file is in ../lisp */
     put("rt/lisp/two.el", two_el);
     struct outcome o = run(a, m, GOLDEN_CHECK, false, false, NULL, 0);
     assert_int_equal(o.status, 1);
@@ -398,6 +400,111 @@ static void broken_cases(void **state)
         "  fine: {source: \"(pcase x (1 2))\", expect: error}\n");
     o = run(a, "br/n.yaml", GOLDEN_UPDATE_ALL, false, false, NULL, 0);
     assert_int_equal(o.status, 1);
+    arena_free(a);
+}
+
+/* Goldens and inputs resolve, links followed, inside the project (the
+ * closest directory holding .git, .hg or a configuration, else the
+ * manifest's): --update wrote anywhere, -d printed any file. */
+static void goldens_and_inputs_stay_in_the_project(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    put("pj/.git/HEAD", "");
+    put("pj/lisp/in.el", "(pcase x (1 2))\n");
+    put("outside/keys", "secret\n");
+    put("pj/t/m.yaml", "version: 1\ncases:\n"
+        "  up: {source: \"(pcase x (1 2))\", golden: ../../outside/keys}\n"
+        "  abs: {source: \"(pcase x (1 2))\", golden: /tmp/pcx-golden-abs.el}\n"
+        "  env: {file: /proc/self/environ}\n"
+        "  linked: {source: \"(pcase x (1 2))\", golden: via/g.el}\n"
+        "  fine: {file: ../lisp/in.el, golden: ../lisp/in.expanded.el}\n");
+    assert_int_equal(symlink("../../outside", "pj/t/via"), 0);
+    struct outcome o = run(a, "pj/t/m.yaml", GOLDEN_UPDATE_ALL, true, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    char want[1024];
+    char *real = realpath("pj", NULL);
+    snprintf(want, sizeof want,
+             "pj/t/m.yaml:3:43: error: case 'up': golden '../../outside/keys' is outside "
+             "the project directory %s [manifest]\n"
+             "pj/t/m.yaml:4:44: error: case 'abs': golden '/tmp/pcx-golden-abs.el' is "
+             "outside the project directory %s [manifest]\n"
+             "pj/t/m.yaml:5:15: error: case 'env': file '/proc/self/environ' is outside "
+             "the project directory %s [manifest]\n"
+             "pj/t/m.yaml:6:47: error: case 'linked': golden 'via/g.el' is outside the "
+             "project directory %s [manifest]\n", real, real, real, real);
+    free(real);
+    assert_string_equal(o.err, want);
+    assert_string_equal(o.out, "");
+    assert_string_equal(slurp(a, "outside/keys"), "secret\n");
+    assert_null(slurp(a, "/tmp/pcx-golden-abs.el"));
+    assert_null(slurp(a, "outside/g.el"));
+    /* without a mark above it, the project is the manifest's directory */
+    put("nomark/m.yaml", "version: 1\ncases:\n  c: {file: ../pj/lisp/in.el}\n");
+    o = run(a, "nomark/m.yaml", GOLDEN_CHECK, false, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "nomark/m.yaml:3:13: error: case 'c': file "
+                                  "'../pj/lisp/in.el' is outside the project directory"));
+    /* two dots inside a name are no "..", and the manifest may be a link
+     * to elsewhere (its goldens are still beside the link) */
+    put("elsewhere/m.yaml", "version: 1\ncases:\n"
+        "  c: {source: \"(pcase x (1 2))\", golden: \"sub/../two..dots.el\"}\n");
+    assert_int_equal(symlink("../../elsewhere/m.yaml", "pj/t/linked.yaml"), 0);
+    o = run(a, "pj/t/linked.yaml", GOLDEN_UPDATE_ALL, false, false, NULL, 0);
+    assert_int_equal(o.status, 0);
+    assert_non_null(slurp(a, "pj/t/two..dots.el"));
+    /* a FIFO as golden would block the check */
+    assert_int_equal(mkfifo("pj/t/fifo.el", 0600), 0);
+    put("pj/t/f.yaml", "version: 1\ncases:\n"
+        "  c: {source: \"(pcase x (1 2))\", golden: fifo.el}\n");
+    o = run(a, "pj/t/f.yaml", GOLDEN_CHECK, false, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    assert_string_equal(o.err, "pj/t/f.yaml:3:42: error: case 'c': golden 'fifo.el' is not "
+                               "a regular file [manifest]\n");
+    arena_free(a);
+}
+
+/* --update must not overwrite what the manifest names as a source: the
+ * case's own input, the manifest, or another case's golden. */
+static void goldens_overwrite_nothing(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    put("ow/src.el", "(pcase x (1 2))\n");
+    put("ow/m.yaml", "version: 1\ncases:\n"
+        "  own: {file: src.el, golden: src.el}\n"
+        "  self: {source: \"(pcase x (1 2))\", golden: m.yaml}\n"
+        "  one: {source: \"(pcase x (1 2))\", golden: same.el}\n"
+        "  two: {source: \"(pcase x (2 3))\", golden: ./sub/../same.el}\n"
+        "  warn: {source: \"(pcase x (y 1))\", expect: warning, golden: w.el}\n"
+        "  errs: {source: \"(pcase x (y 1))\", expect: error, golden: w.err}\n");
+    struct outcome o = run(a, "ow/m.yaml", GOLDEN_UPDATE_ALL, false, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    assert_string_equal(o.err,
+                        "ow/m.yaml:3:31: error: case 'own': golden 'src.el' is the case's "
+                        "own input [manifest]\n"
+                        "ow/m.yaml:4:45: error: case 'self': golden 'm.yaml' is the "
+                        "manifest itself [manifest]\n"
+                        "ow/m.yaml:6:44: error: case 'two': golden './sub/../same.el' is "
+                        "also a golden of case 'one' [manifest]\n"
+                        "ow/m.yaml:8:60: error: case 'errs': golden 'w.err' is also a "
+                        "golden of case 'warn' [manifest]\n");
+    assert_string_equal(slurp(a, "ow/src.el"), "(pcase x (1 2))\n");
+    assert_null(slurp(a, "ow/same.el"));
+    /* a hard link is the same file */
+    put("hl/a.el", "(pcase x (1 2))\n");
+    assert_int_equal(link("hl/a.el", "hl/b.el"), 0);
+    put("hl/m.yaml", "version: 1\ncases:\n  c: {file: a.el, golden: b.el}\n");
+    o = run(a, "hl/m.yaml", GOLDEN_UPDATE_ALL, false, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    assert_non_null(strstr(o.err, "golden 'b.el' is the case's own input"));
+    assert_string_equal(slurp(a, "hl/a.el"), "(pcase x (1 2))\n");
+    /* the manifest itself must be a regular file */
+    assert_int_equal(mkfifo("hl/fifo.yaml", 0600), 0);
+    o = run(a, "hl/fifo.yaml", GOLDEN_CHECK, false, false, NULL, 0);
+    assert_int_equal(o.status, 2);
+    assert_string_equal(o.err, "hl/fifo.yaml: error: cannot read: not a regular file "
+                               "[manifest]\n");
     arena_free(a);
 }
 
@@ -514,6 +621,8 @@ int main(void)
         cmocka_unit_test(round_trip),
         cmocka_unit_test(missing_diff_is_from_dev_null),
         cmocka_unit_test(broken_cases),
+        cmocka_unit_test(goldens_and_inputs_stay_in_the_project),
+        cmocka_unit_test(goldens_overwrite_nothing),
         cmocka_unit_test(selection_and_obsolete),
         cmocka_unit_test(labels_do_not_depend_on_the_directory),
         cmocka_unit_test(out_of_memory_leaves_no_descriptor),

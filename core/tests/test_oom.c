@@ -20,16 +20,21 @@
  *  - the public API with memory_limit stepped up from a few bytes: each
  *    run prints exactly "NAME: error: out of memory [resource]" and
  *    nothing else, with status 2, until the limit suffices, and then the
- *    same output as an unlimited run.
+ *    same output as an unlimited run;
+ *  - golden mode (io/golden.c: the manifest, its paths, the golden files
+ *    compared, the golden directory listed for obsolete files) on an
+ *    arena that fails its Nth allocation, with pads as above.
  */
 #include "support.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "api_int.h"
 #include "io/config.h"
+#include "io/golden.h"
 #include "pcx/pcx.h"
 #include "syntax/read.h"
 
@@ -449,35 +454,104 @@ static char *load_config(struct support_failing *f, size_t pad)
     return text;
 }
 
-static void config_sweep(void **state)
+/* Every failure point of once (which returns its text, or NULL after
+ * the out-of-memory exit): each result is ref's, and no descriptor is
+ * left open.  Says how it went; the text of ref must hold want. */
+static void sweep_texts(char *(*once)(struct support_failing *f, size_t pad),
+                        const char *what, const char *want)
 {
-    (void)state;
     struct support_failing f = {0, 0};
-    char *ref = load_config(&f, 0);
+    char *ref = once(&f, 0);
     assert_non_null(ref);
-    assert_non_null(strstr(ref, "my-pos"));
+    assert_non_null(strstr(ref, want));
     int fd0 = lowest_free_fd();
     long runs = 0, failed = 0, total = f.count + 1;
     for (size_t pad = 0; pad < PAGE_BYTES; pad += PAD_STEP) {
         for (long n = 1; n <= total; n++, runs++) {
             struct support_failing g = {n, 0};
-            char *t = load_config(&g, pad);
+            char *t = once(&g, pad);
+            assert_int_equal(lowest_free_fd(), fd0);
             if (!t) {
                 failed++;
                 continue;
             }
             if (g.count >= n)
-                fail_msg("allocation %ld (pad %zu) failed, but the load completed",
+                fail_msg("%s: allocation %ld (pad %zu) failed, but it completed", what,
                          n, pad);
             assert_string_equal(t, ref);
             test_free(t);
         }
     }
     assert_true(failed > 0);
-    assert_int_equal(lowest_free_fd(), fd0);
-    print_message("configuration: %ld allocations, %ld runs, %ld out of memory\n",
-                  f.count, runs, failed);
+    print_message("%s: %ld allocations, %ld runs, %ld out of memory\n", what, f.count,
+                  runs, failed);
     test_free(ref);
+}
+
+static void config_sweep(void **state)
+{
+    (void)state;
+    sweep_texts(load_config, "configuration", "my-pos");
+}
+
+/* ---- golden mode ---- */
+
+/* A golden case's "expansion": its text as output, one warning. */
+static void echo_case(void *ctx, struct arena *a, const struct golden_job *job,
+                      struct golden_result *res)
+{
+    (void)ctx;
+    res->out = arena_strndup(a, (const char *)job->text, job->len);
+    res->out_len = job->len;
+    res->err = "";
+    res->err_len = 0;
+    res->status = 0;
+}
+
+/* The golden run of the manifest in golden_dir on an arena whose backing
+ * is f, after pad bytes: its messages (test_malloc'd), or NULL when it
+ * took the out-of-memory exit. */
+static char *golden_once(struct support_failing *f, size_t pad)
+{
+    struct arena_backing b = support_failing_backing(f);
+    struct arena *a = arena_new(&b);
+    if (!a)
+        return NULL;
+    char *volatile text = NULL;
+    jmp_buf jb;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(a, &jb);
+        if (pad)
+            arena_alloc(a, pad);
+        char manifest[sizeof config_dir + 32];
+        snprintf(manifest, sizeof manifest, "%s/g/m.yaml", config_dir);
+        struct golden_params p = {0};
+        p.manifest = manifest;
+        p.label = "m.yaml";
+        p.obsolete = true;
+        p.report = (struct report_opts){REPORT_GNU, false, false};
+        p.expand = echo_case;
+        struct buf out, err;
+        buf_init(&out, a);
+        buf_init(&err, a);
+        golden_run(a, &p, &out, &err);
+        char *t = test_malloc(err.len + 1);
+        memcpy(t, err.data ? err.data : "", err.len);
+        t[err.len] = 0;
+        text = t;
+    }
+    arena_free(a);
+    return text;
+}
+
+/* Out of memory at every point of a golden run, the golden directory
+ * (forty files no case refers to) open while its names are read: each
+ * run ends with the same messages as an unlimited one or takes the
+ * out-of-memory exit, and leaves no page and no descriptor behind. */
+static void golden_sweep(void **state)
+{
+    (void)state;
+    sweep_texts(golden_once, "golden mode", "obsolete-golden-file-number-39.el: warning");
 }
 
 /* The scratch folder: the configuration and the file cases. */
@@ -491,12 +565,27 @@ static int make_files(void **state)
     for (size_t i = 0; i < N_CASES; i++)
         if (cases[i].file)
             write_file(config_dir, cases[i].name, cases[i].text);
+    char dir[sizeof config_dir + 32];
+    snprintf(dir, sizeof dir, "%s/g", config_dir);
+    mkdir(dir, 0755);
+    write_file(dir, "m.yaml", "version: 1\ncases:\n  a: {source: \"(pcase x (1 2))\"}\n");
+    snprintf(dir, sizeof dir, "%s/g/goldens", config_dir);
+    mkdir(dir, 0755);
+    for (int i = 0; i < 40; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "obsolete-golden-file-number-%02d.el", i);
+        write_file(dir, name, "x\n");
+    }
     return 0;
 }
 
 static int remove_files(void **state)
 {
     (void)state;
+    char cmd[sizeof config_dir + 32];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/g'", config_dir);
+    if (system(cmd) != 0)
+        return -1;
     unlink(config_path);
     for (size_t i = 0; i < N_CASES; i++)
         if (cases[i].file)
@@ -508,6 +597,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(config_sweep),
+        cmocka_unit_test(golden_sweep),
         cmocka_unit_test(failing_backing_sweep),
         cmocka_unit_test(memory_limit_sweep),
         cmocka_unit_test(memory_limit_split),

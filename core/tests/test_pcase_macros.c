@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "expand/expand.h"
+#include "expand/learn.h"
 #include "expand/pcase_macros.h"
 #include "expand/rx.h"
 #include "lisp/print.h"
@@ -304,6 +305,43 @@ static void test_tables_sorted(void **state)
     (void)state;
     assert_true(pcase_macros_tables_sorted());
     assert_true(rx_tables_sorted());
+    assert_true(learn_tables_sorted());
+    assert_true(learn_is_definition_head("defmacro"));
+    assert_false(learn_is_definition_head("defcustom")); /* listed, learns nothing */
+}
+
+/* learn_form: definitions in progn-like bodies, defalias, constants read
+ * by an evaluated pattern macro, a definer macro that defines a helper
+ * function and a pattern macro, a macro that expands to itself. */
+static void test_learn(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct expand_ctx *x = &f->x;
+    x->macros = pcase_macros_new(f->L);
+    static const char *const forms[] = {
+        "(eval-and-compile (progn (defconst my-pred 'natnump)))",
+        "(defalias 'my-wrap #'list)",
+        "(defmacro def-pat (name fn)"
+        "  `(progn (defun ,(intern (format \"%s--fn\" name)) (v) (my-wrap 'pred (list ',fn v)))"
+        "          (pcase-defmacro ,name (v) (,(intern (format \"%s--fn\" name)) v))))",
+        "(def-pat above-zero <)",
+        "(pcase-defmacro nat (v) (list 'and (list 'pred my-pred) v))",
+        "(defmacro again () '(again))",
+        "(again)",
+        "(progn . #1=((a) . #1#))",
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++)
+        learn_form(x, read_text(f, forms[i]));
+    assert_non_null(learn_function(x, intern_cstr(f->L, "above-zero--fn")));
+    assert_true(learn_function(x, intern_cstr(f->L, "def-pat"))->macro);
+    assert_null(learn_function(x, intern_cstr(f->L, "buffer-name")));
+    assert_string_equal(show(f, pcase_macros_expand(x, read_text(f, "(above-zero 0)"))),
+                        "(pred (< 0))");
+    assert_string_equal(show(f, pcase_macros_expand(x, read_text(f, "(nat n)"))),
+                        "(and (pred natnump) n)");
+    assert_int_equal(f->diags.n, 0);
+    fx_free(f);
 }
 
 static const char *opt(struct fx *f, const char *const *strs, size_t n)
@@ -520,8 +558,12 @@ static void test_begin_file(void **state)
     assert_true(pcase_macros_is_macro(x, intern_cstr(f->L, "seq")));
     assert_false(pcase_macros_is_macro(x, intern_cstr(f->L, "and")));
     assert_false(pcase_macros_is_macro(x, intern_cstr(f->L, "quote")));
-    assert_null(pcase_macros_expand(x, read_text(f, "(cl-struct sf a)")));
-    assert_string_equal(f->diags.items[0].code, "struct-unknown");
+    /* the layout is forgotten: slots are read at run time, with a note */
+    assert_string_equal(show(f, pcase_macros_expand(x, read_text(f, "(cl-struct sf a)"))),
+                        "(and (pred (cl-typep _ 'sf)) (app (cl-struct-slot-value 'sf 'a) a))");
+    assert_int_equal(f->diags.n_errors, 0);
+    assert_string_equal(f->diags.items[0].code, "struct-layout-unknown");
+    assert_int_equal(f->diags.items[0].sev, DIAG_NOTE);
     fx_free(f);
 }
 
@@ -555,7 +597,9 @@ static void test_deep_rx(void **state)
     fx_free(f);
 }
 
-/* A template deeper than the limit is rejected, not walked recursively. */
+/* A template deeper than the limit is not a template, not walked
+ * recursively: it is evaluated at the use, where the evaluator's depth
+ * limit stops it with an error. */
 static void test_deep_template(void **state)
 {
     (void)state;
@@ -564,8 +608,13 @@ static void test_deep_template(void **state)
     struct buf b;
     buf_init(&b, f->a);
     buf_printf(&b, "(pcase-defmacro deep (a) `%s)", body);
-    assert_false(pcase_macros_learn(&f->x, read_text(f, buf_cstr(&b))));
-    assert_false(pcase_macros_is_macro(&f->x, intern_cstr(f->L, "deep")));
+    assert_true(pcase_macros_learn(&f->x, read_text(f, buf_cstr(&b))));
+    assert_true(pcase_macros_is_macro(&f->x, intern_cstr(f->L, "deep")));
+    assert_null(pcase_macros_expand(&f->x, read_text(f, "(deep x)")));
+    assert_int_equal(f->diags.n_errors, 1);
+    assert_string_equal(f->diags.items[0].code, "nesting-too-deep");
+    assert_string_equal(f->diags.items[0].message,
+                        "pattern macro deep: the evaluation nested more than 500 levels deep");
     fx_free(f);
 }
 
@@ -573,6 +622,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_sorted),
+        cmocka_unit_test(test_learn),
         cmocka_unit_test(test_regexp_opt),
         cmocka_unit_test(test_cases_file),
         cmocka_unit_test(test_rx_cases),

@@ -120,6 +120,88 @@ static void aliases_and_complex_keys_rejected(void **state)
     arena_free(a);
 }
 
+/* libfyaml reads up to a NUL byte and builds the first document only:
+ * the rest of such a file would be dropped unseen. */
+static void nul_byte_and_second_document_rejected(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct parsed p;
+    static const char nul[] = "version: 1\nwidth: 1\0tail: [\n";
+    source_init(&p.src, a, "t.yaml", (const uint8_t *)nul, sizeof nul - 1);
+    diag_init(&p.d, a);
+    assert_false(yaml_parse(a, &p.src, "config", &p.d, &p.root));
+    assert_string_equal(messages(a, &p), "t.yaml:2:9: error: a NUL byte: a YAML file "
+                                         "is text (nothing after it would be read) "
+                                         "[config]\n");
+    parse(a, "version: 1\n---\nversion: 2\n", &p);
+    assert_false(p.ok);
+    assert_string_equal(messages(a, &p), "t.yaml:2:1: error: a second YAML document: "
+                                         "the file must hold exactly one [config]\n");
+    parse(a, "---\nversion: 1\n...\n", &p); /* one document, marked */
+    assert_true(p.ok);
+    parse(a, "a: 1\n...\n---\nb: [\n", &p); /* the second one's errors too */
+    assert_false(p.ok);
+    assert_non_null(strstr(messages(a, &p), "t.yaml:3:1: error: a second YAML document"));
+    /* a directive after the start was dropped; one with a byte that is
+     * not UTF-8 made libfyaml loop forever */
+    parse(a, "version: 1\n%exclude: [x]\n", &p);
+    assert_false(p.ok);
+    assert_string_equal(messages(a, &p), "t.yaml:2:1: error: a line starting with '%' "
+                                         "is a YAML directive, which may only come before "
+                                         "the document; indent or quote the text [config]\n");
+    parse(a, "%\xC6\nversion: 1\n", &p);
+    assert_false(p.ok);
+    assert_string_equal(messages(a, &p), "t.yaml:1:2: error: a byte that is not UTF-8: "
+                                         "a YAML file is UTF-8 text [config]\n");
+    /* in a | block, libfyaml returned other bytes than the text's */
+    parse(a, "k: |\n  \x1c a\n  b\n", &p);
+    assert_false(p.ok);
+    assert_string_equal(messages(a, &p), "t.yaml:2:3: error: a control character: a YAML "
+                                         "file is printable text (write it as an escape "
+                                         "in a double-quoted string) [config]\n");
+    parse(a, "k: \"\\x1c\\t\"\nl: \"\xC2\x85\"\n", &p); /* escapes, NEL: fine */
+    assert_true(p.ok);
+    parse(a, "# c\n%YAML 1.2\n---\nversion: 1\n", &p); /* directives first: fine */
+    assert_true(p.ok);
+    arena_free(a);
+}
+
+/* Duplicate keys, however quoted, in any mapping; finding them compares
+ * each key with few others (libfyaml compared it with every earlier one:
+ * 20,000 keys took seconds). */
+static void duplicate_keys_in_linear_time(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    struct parsed p;
+    parse(a, "m:\n  a: 1\n  \"a\": 2\n  b: {x: 1, 'x': 2}\n  ? \n  : 3\n  ? \n  : 4\n"
+             "  \"\": 5\n", &p);
+    assert_false(p.ok);
+    diag_sort(&p.d);
+    /* an empty key is said at its value */
+    assert_string_equal(messages(a, &p), "t.yaml:3:4: error: duplicate key [config]\n"
+                                         "t.yaml:4:14: error: duplicate key [config]\n"
+                                         "t.yaml:8:5: error: duplicate key [config]\n");
+    enum { N = 20000 };
+    struct buf b;
+    buf_init(&b, a);
+    for (int i = 0; i < N; i++)
+        buf_printf(&b, "key-%d: %d\n", i, i);
+    size_t before = yaml_key_compares();
+    parse(a, buf_cstr(&b), &p);
+    assert_true(p.ok);
+    assert_int_equal(p.root->n, N);
+    size_t compares = yaml_key_compares() - before;
+    print_message("%d distinct keys: %zu key comparisons\n", N, compares);
+    assert_true(compares < 2 * (size_t)N);
+    buf_printf(&b, "key-%d: again\n", N / 2);
+    parse(a, buf_cstr(&b), &p);
+    assert_false(p.ok);
+    assert_int_equal(p.d.n, 1);
+    arena_free(a);
+}
+
 static void too_deep_is_an_error(void **state)
 {
     (void)state;
@@ -160,6 +242,8 @@ static void literal_block_offsets(void **state)
 }
 
 /* Emit s as a value, parse it back, and compare. */
+/* s as the value of a top-level key, an item of a list, and the value
+ * of keys two and three levels down (pattern-macros.NAME.expand). */
 static void round_trip(struct arena *a, const char *s, size_t n)
 {
     struct yaml_node *m = yaml_new(a, YAML_MAP);
@@ -167,6 +251,10 @@ static void round_trip(struct arena *a, const char *s, size_t n)
     struct yaml_node *l = yaml_new(a, YAML_SEQ);
     yaml_push(a, l, yaml_new_string(a, s, n));
     yaml_put(a, m, "l", l);
+    struct yaml_node *deep = yaml_new(a, YAML_MAP), *deeper = yaml_new(a, YAML_MAP);
+    yaml_put(a, deeper, "expand", yaml_new_string(a, s, n));
+    yaml_put(a, deep, "name", deeper);
+    yaml_put(a, m, "deep", deep);
     struct buf b;
     buf_init(&b, a);
     yaml_emit(&b, m, YAML_EMIT_BLOCK);
@@ -176,8 +264,10 @@ static void round_trip(struct arena *a, const char *s, size_t n)
         fail_msg("emitted YAML does not parse: %s%s", buf_cstr(&b), messages(a, &p));
     const struct yaml_node *k = yaml_map_get(p.root, "k");
     const struct yaml_node *i = yaml_map_get(p.root, "l")->kids[0];
+    const struct yaml_node *e =
+        yaml_map_get(yaml_map_get(yaml_map_get(p.root, "deep"), "name"), "expand");
     if (k->len != n || memcmp(k->text, s, n) != 0 || i->len != n ||
-        memcmp(i->text, s, n) != 0)
+        memcmp(i->text, s, n) != 0 || !e || e->len != n || memcmp(e->text, s, n) != 0)
         fail_msg("no round trip for [%.*s]: %s", (int)n, s, buf_cstr(&b));
 }
 
@@ -199,6 +289,7 @@ static void strings_read_back(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         round_trip(a, cases[i], strlen(cases[i]));
+    round_trip(a, "a\0b", 3); /* was written plain, the NUL raw */
     arena_free(a);
 }
 
@@ -238,6 +329,19 @@ static void block_layout(void **state)
                         "{\"version\":1,\"output\":{\"width\":80,\"named\":true},"
                         "\"only\":[\"pcase\",\"cond*\"],\"none\":[],\"nomap\":{},"
                         "\"code\":\"`(a\\n  ,b)\\n\"}");
+    /* a list whose item is a list of lists (was "- []") */
+    struct yaml_node *outer = yaml_new(a, YAML_SEQ), *mid = yaml_new(a, YAML_SEQ);
+    struct yaml_node *inner = yaml_new(a, YAML_SEQ);
+    yaml_push(a, inner, yaml_new_string(a, "pc", 2));
+    yaml_push(a, mid, inner);
+    yaml_push(a, outer, mid);
+    buf_init(&b, a);
+    yaml_emit(&b, outer, YAML_EMIT_BLOCK);
+    assert_string_equal(buf_cstr(&b), "-\n  - [pc]\n");
+    struct parsed p;
+    parse(a, buf_cstr(&b), &p);
+    assert_true(p.ok);
+    assert_string_equal(p.root->kids[0]->kids[0]->kids[0]->text, "pc");
     arena_free(a);
 }
 
@@ -287,6 +391,8 @@ int main(void)
         cmocka_unit_test(empty_text_is_null),
         cmocka_unit_test(errors_have_positions_and_hints),
         cmocka_unit_test(aliases_and_complex_keys_rejected),
+        cmocka_unit_test(nul_byte_and_second_document_rejected),
+        cmocka_unit_test(duplicate_keys_in_linear_time),
         cmocka_unit_test(too_deep_is_an_error),
         cmocka_unit_test(literal_block_offsets),
         cmocka_unit_test(strings_read_back),

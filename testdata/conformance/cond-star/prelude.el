@@ -18,3 +18,11 @@
 (defun pcx-even (n)
   "Non-nil if N is an even integer."
   (and (integerp n) (= 0 (% n 2))))
+
+(defvar pcx-datum nil
+  "A special variable that `pcx-clobber' assigns.")
+
+(defun pcx-clobber (_x)
+  "Set `pcx-datum' to the symbol `clobbered' and return t."
+  (setq pcx-datum 'clobbered)
+  t)

@@ -2,10 +2,15 @@
 ;; Usage: emacs -Q --batch -l prelude.el -l run.el CASES EXPANSIONS
 ;; CASES is cases.tsv; EXPANSIONS has one line per case: ID TAB EXPANSION
 ;; (printed Lisp, or XERROR:CODE when pcexpand refused the form) TAB the
-;; space-separated "SEVERITY:CODE" of its diagnostics.  Emacs 28.2 has no
+;; space-separated "SEVERITY:CODE" of its diagnostics.  Emacs 30.1 has no
 ;; cond*, so the plain expansion is what runs; each is evaluated with
-;; lexical binding after the case's log is cleared.  Prints one line per
-;; failure and a summary; exits with status 1 if any case failed.
+;; lexical binding after the case's log is cleared, once interpreted and
+;; once byte-compiled (as the body of a lambda), and both must give the
+;; expected value and log.  Prints one line per failure and a summary;
+;; exits with status 1 if any case failed.
+
+(require 'bytecomp)
+(setq byte-compile-warnings nil)
 
 (defun pcx-run--read-tsv (file)
   "The non-comment lines of FILE as lists of columns."
@@ -17,13 +22,28 @@
           (push (split-string line "\t") rows)))
       (nreverse rows))))
 
-(defun pcx-run--eval (text)
-  "Evaluate the printed expansion TEXT: (RESULT . LOG)."
-  (setq pcx-log nil)
-  (let ((result (condition-case err
-                    (prin1-to-string (eval (car (read-from-string text)) t))
-                  (error (format "ERROR:%s" (car err))))))
-    (cons result (prin1-to-string (reverse pcx-log)))))
+(defun pcx-run--eval (text compiled)
+  "Evaluate the printed expansion TEXT: (RESULT . LOG).
+When COMPILED, TEXT is byte-compiled first, as the body of a lambda."
+  (let* ((form (car (read-from-string text)))
+         (fn (and compiled
+                  (let ((inhibit-message t))
+                    (byte-compile `(lambda () ,form))))))
+    (setq pcx-log nil)
+    (let ((result (condition-case err
+                      (prin1-to-string (if fn (funcall fn) (eval form t)))
+                    (error (format "ERROR:%s" (car err))))))
+      (cons result (prin1-to-string (reverse pcx-log))))))
+
+(defun pcx-run--compare (id text want want-log compiled)
+  "A failure message if TEXT evaluated (COMPILED or not) misses WANT, WANT-LOG."
+  (let ((got (pcx-run--eval text compiled))
+        (how (if compiled " (byte-compiled)" "")))
+    (cond ((not (string= (car got) want))
+           (format "%s: value%s %s, expected %s\n  expansion: %s"
+                   id how (car got) want text))
+          ((and (not (string= want-log "")) (not (string= (cdr got) want-log)))
+           (format "%s: log%s %s, expected %s" id how (cdr got) want-log)))))
 
 (defun pcx-run--diags-ok (want diags)
   "Do the diagnostics DIAGS (a string) agree with WANT?"
@@ -47,12 +67,8 @@
       (format "%s: expansion failed [%s]" id diags))
      ((not (pcx-run--diags-ok want-diag diags))
       (format "%s: diagnostics [%s], expected [%s]" id diags want-diag))
-     (t (let ((got (pcx-run--eval text)))
-          (cond ((not (string= (car got) want))
-                 (format "%s: value %s, expected %s\n  expansion: %s"
-                         id (car got) want text))
-                ((and (not (string= want-log "")) (not (string= (cdr got) want-log)))
-                 (format "%s: log %s, expected %s" id (cdr got) want-log))))))))
+     (t (or (pcx-run--compare id text want want-log nil)
+            (pcx-run--compare id text want want-log t))))))
 
 (let* ((cases (pcx-run--read-tsv (nth 0 command-line-args-left)))
        (exps (pcx-run--read-tsv (nth 1 command-line-args-left)))

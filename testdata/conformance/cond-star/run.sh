@@ -1,8 +1,9 @@
 #!/bin/bash
 # run.sh - the cond* conformance suite: expand every case of cases.tsv with
-# pcexpand, evaluate the expansions in `emacs --batch` (Emacs 28.2 has no
-# cond*, so the plain expansion is what runs) and compare with the expected
-# values, logs and diagnostics (run.el).
+# pcexpand, evaluate the expansions in `emacs --batch` (Emacs 30.1 has no
+# cond*, so the plain expansion is what runs), interpreted and
+# byte-compiled, and compare with the expected values, logs and
+# diagnostics (run.el).
 #
 # Usage: run.sh PCEXPAND [CASES.tsv]
 # Cases whose expected value is XERROR:CODE are expanded one per file (an

@@ -3,10 +3,8 @@
 ;; Options: width=80 gensyms=rename
 
 (defun shape-kind (token)
-  (let ((pcx--d0 token))
-    (if (and (consp pcx--d0) (eq 'rect (car pcx--d0)))
-        'rectangle
-      (let ((pcx--init0 (and (numberp token) token)))
-        (let* ((n pcx--init0))
-          (when pcx--init0 :non-exit)
-          (if n 'number 'unknown))))))
+  (if (and (consp token) (eq (car token) 'rect))
+      'rectangle
+    (let ((n (and (numberp token) token)))
+      (when n :non-exit)
+      (if n 'number 'unknown))))

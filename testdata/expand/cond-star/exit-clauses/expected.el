@@ -1,4 +1,2 @@
 (defun classify (x)
-  (if (eq x 1)
-      'one
-    (if (memq x '(2 3)) (progn (message "small") 'small) 'other)))
+  (cond ((eq x 1) 'one) ((memq x '(2 3)) (message "small") 'small) (t 'other)))

@@ -1,23 +1,9 @@
-(let ((pcx--d0 v))
-  (if (eq :none pcx--d0)
-      'keyword
-    (let ((pcx--d1 v))
-      (if (eql 42 pcx--d1)
-          'number
-        (let ((pcx--d2 v))
-          (if (eql ?a pcx--d2)
-              'char
-            (let ((pcx--d3 v))
-              (if (string-match "^ab*\\'" pcx--d3)
-                  'regexp
-                (let ((pcx--d4 v))
-                  (if (eq 'sym pcx--d4)
-                      'symbol
-                    (let ((pcx--d5 v))
-                      (if (equal '(1 2) pcx--d5)
-                          'list
-                        (let ((pcx--d6 v))
-                          (if (equal [1 2] pcx--d6)
-                              'vector
-                            (let ((pcx--d7 v))
-                              (if (eq t pcx--d7) 't))))))))))))))))
+(cond
+ ((eq v :none) 'keyword)
+ ((eql v 42) 'number)
+ ((eql v ?a) 'char)
+ ((string-match "^ab*\\'" v) 'regexp)
+ ((eq v 'sym) 'symbol)
+ ((equal v '(1 2)) 'list)
+ ((equal v [1 2]) 'vector)
+ ((eq v t) 't))

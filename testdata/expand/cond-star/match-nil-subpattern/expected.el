@@ -1,6 +1,3 @@
-(let ((pcx--d0 l))
-  (if (and (consp pcx--d0) (eq nil (cdr pcx--d0)))
-      (let* ((x (car pcx--d0))) x)
-    (let ((pcx--d1 l))
-      (if (and (consp pcx--d1) (eq nil (cdr pcx--d1)))
-          (let* ((x (car pcx--d1))) x)))))
+(cond
+ ((and (consp l) (null (cdr l))) (let ((x (car l))) x))
+ ((and (consp l) (null (cdr l))) (let ((x (car l))) x)))

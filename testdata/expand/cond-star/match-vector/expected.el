@@ -1,5 +1,4 @@
-(let ((pcx--d0 point))
-  (if (and (vectorp pcx--d0) (= (length pcx--d0) 2))
-      (let* ((y (aref pcx--d0 1)) (x (aref pcx--d0 0))) (+ x y))
-    (let ((pcx--d1 point))
-      (if (and (vectorp pcx--d1) (= (length pcx--d1) 3)) 'three))))
+(cond
+ ((and (vectorp point) (= (length point) 2))
+  (let ((x (aref point 0)) (y (aref point 1))) (+ x y)))
+ ((and (vectorp point) (= (length point) 3)) 'three))

@@ -1,5 +1,5 @@
 (let ((pcx--d0 (if (consp x) x (list x x))))
-  (if (and (consp pcx--d0) (consp (nthcdr 1 pcx--d0)) (null (nthcdr 2 pcx--d0)))
-      (let* ((b (nth 1 pcx--d0)) (a (nth 0 pcx--d0)))
+  (if (and (consp pcx--d0) (consp (cdr pcx--d0)) (null (nthcdr 2 pcx--d0)))
+      (let ((a (car pcx--d0)) (b (nth 1 pcx--d0)))
         (if (eq a b) 'same 'different))
     'none))

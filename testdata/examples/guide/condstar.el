@@ -1,0 +1,6 @@
+(defun op-symbol (op)
+  (cond* ((eq op 'add) '+)
+         ((match* 'sub op) '-)
+         ((match* (or 'mul 'times) op) '*)
+         ((match* (list 'pow n) op) (list 'expt n))
+         (t (error "Unknown op %S" op))))

@@ -1,4 +1,0 @@
-(defun area (r)
-  (pcase r
-    ((cl-struct rect w h) (* w h))
-    (_ 0)))

@@ -1,0 +1,6 @@
+(prelude (add-to-list 'load-path (expand-file-name "required-load-path/lib")))
+(calls (leaf-value (make-tree-leaf :label 'a :value 3))
+       (leaf-value (make-tree-leaf :label 'root :value 'x))
+       (leaf-value (make-tree-node :label 'root)) (leaf-value (make-tree-node :label 'b))
+       (leaf-value "abc12") (leaf-value "12"))
+(each leaf-value std)

@@ -1,0 +1,5 @@
+(prelude (add-to-list 'load-path (expand-file-name "required-own-dir")))
+(calls (measure (shapes-circle 2)) (measure (make-shapes-rect :w 2 :h 3))
+       (measure (make-shapes-rect :w -2 :h 3)) (measure (make-shapes-rect :w 2 :h 'a))
+       (measure (make-shapes-seg :from 1 :to 2)) (measure '(shapes-seg 1)))
+(each measure std)
