@@ -469,34 +469,14 @@ static inline void plain_key(const uint8_t *name, size_t n, uint64_t *w0, uint64
     }
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* The high bit of each byte of w, a word of ASCII bytes, that is neither
- * `.` nor `?`: the two bytes a plain atom may hold that the printer
- * escapes in a symbol's name.  A byte below 0x80 plus 0x7F reaches the
- * high bit unless it is zero, and carries into no other byte. */
-static READ_INLINE uint64_t unescaped_bytes(uint64_t w)
-{
-    uint64_t low = ONES * 0x7F;
-    return ((w ^ (ONES * '.')) + low) & ((w ^ (ONES * '?')) + low) & HIGHS;
-}
-
 /* The printer's class of a name the machine scanned as a plain symbol
- * (value_symbol.plain: 1 prints as it is, 2 needs backslashes), from its
- * key w0, w1 and, past 16 bytes, its words.  Such a name is not empty,
- * has only ASCII constituents, and does not start like a number (a
- * digit, sign or dot starts another kind of token): of the bytes the
- * printer escapes, only `.` and `?` can occur in it.  Set when the
- * symbol is made, it spares the printer a pass over each name. */
-static READ_INLINE uint8_t plain_class(const uint8_t *name, size_t n, uint64_t w0,
-                                       uint64_t w1)
-{
-    uint64_t m = unescaped_bytes(w0) & unescaped_bytes(w1);
-    for (size_t k = 16; k < n; k += 8)
-        m &= unescaped_bytes(intern_load8(name + (k + 8 <= n ? k : n - 8)));
-    return m == HIGHS ? 1 : 2;
-}
+ * (value_symbol.plain: 1 prints as it is): such a name is not empty, has
+ * only ASCII constituents, and does not start like a number or with `.`
+ * or `?` (a digit, sign, dot or question mark starts another kind of
+ * token), so it never needs a backslash (the `.` and `?` inside it do
+ * not, as Emacs 30 prints them).  Set when the symbol is made, it spares
+ * the printer a pass over each name. */
+#define PLAIN_SYMBOL_CLASS 1
 
 /* A name plain_symbol did not find (one in seven), out of the way of
  * the lookups: its key and mix are found again here, so that only the
@@ -511,7 +491,7 @@ static READ_COLD struct value *intern_new_name(struct reader *R, const uint8_t *
     const char *cname = (const char *)name;
     struct value *sym =
         intern_add_at(R->L, free, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
-    sym->u.sym.plain = plain_class(name, n, w0, w1);
+    sym->u.sym.plain = PLAIN_SYMBOL_CLASS;
     table_load(R);
     return sym;
 }

@@ -480,7 +480,9 @@ static void names_while_the_table_grows(void **state)
 /* The printer's class a symbol gets when the reader makes it agrees
  * with what the printer finds for its name: names with `.` and `?` at
  * each place of their words (the first two, the ones past 16 bytes, the
- * last one overlapping the one before it), and plain ones. */
+ * last one overlapping the one before it), and plain ones.  None needs a
+ * backslash: Emacs 30 escapes `.` and `?` only at the start of a name,
+ * where they start other tokens. */
 static void symbols_know_whether_they_print_plainly(void **state)
 {
     (void)state;
@@ -504,7 +506,7 @@ static void symbols_know_whether_they_print_plainly(void **state)
     buf_puts(&b, ")                    ");
     struct read_result r;
     assert_true(read_source(f.L, (const uint8_t *)b.data, b.len, &r));
-    size_t known = 0, escaped = 0;
+    size_t known = 0, marked = 0;
     for (const struct value *l = r.forms[0].v; l != f.L->nil; l = value_cdr(l)) {
         struct value *sym = value_car(l);
         if (sym->kind != VK_SYMBOL || !sym->u.sym.plain)
@@ -514,10 +516,10 @@ static void symbols_know_whether_they_print_plainly(void **state)
         if (print_symbol_plain(sym) != (mine == 1))
             fail_msg("%s: reader says %d", sym->u.sym.name, mine);
         known++;
-        escaped += mine == 2;
+        marked += strpbrk(sym->u.sym.name, ".?") != NULL;
     }
     assert_true(known > 1600);
-    assert_true(escaped > 1400);
+    assert_true(marked > 1400);
     arena_free(f.a);
 }
 
