@@ -1,5 +1,5 @@
 /* print_atom.c - the printer's atoms: integers, floats, symbols, strings,
- * bool-vectors, as Emacs 28.2's prin1-to-string writes them
+ * bool-vectors, as Emacs 30.1's prin1-to-string writes them
  * (elisp-syntax.md 2.2-2.5, 2.7).  print.c walks containers and calls
  * these for the leaves.  Output is in Emacs's internal encoding, like the
  * multibyte string prin1-to-string returns.
