@@ -333,8 +333,8 @@ static size_t prefix_len(const uint8_t *s, size_t n, size_t q, bool chained)
         return 0;
     if (s[q] == '^')
         return 1;
-    bool letter = strchr("CMSHA", s[q]) || (chained && s[q] == 's');
-    return s[q] && letter && q + 1 < n && s[q + 1] == '-' ? 2 : 0;
+    bool letter = s[q] && (strchr("CMSHA", s[q]) || (chained && s[q] == 's'));
+    return letter && q + 1 < n && s[q + 1] == '-' ? 2 : 0;
 }
 
 size_t lex_string_escape_end(const uint8_t *s, size_t n, size_t q)
