@@ -557,6 +557,17 @@ static bool elem_span(const struct bctx *c, const struct value *e,
     return holder && read_origin_car_span(c->o->src, holder, sp);
 }
 
+/* Is element e, written at sp, a reader prefix ('x, `x, ,x, ,@x, #'x)
+ * rather than a symbol?  Then its list is that form spliced in as a
+ * dotted tail, "(a . ,b)" = (a \, b), whose text is not its elements'. */
+static bool prefix_token(const struct bctx *c, const struct value *e, struct span sp)
+{
+    uint8_t b = c->src[sp.start];
+    return value_symbolp(e) &&
+           (b == '\'' || b == '`' || b == ',' || (b == '#' && sp.end - sp.start == 2 &&
+                                                  c->src[sp.start + 1] == '\''));
+}
+
 /* Does container v keep its text?  It must be the reader's own, written
  * with a bracket, every element (but a dotted tail) with a span after
  * the last one's inside v's: then its text is v's and the elements' texts
@@ -577,7 +588,7 @@ static bool keeps_text(const struct bctx *c, const struct value *v, uint32_t *op
          * spine that loops */
         for (size_t n = 0; value_consp(v); v = value_cdr(v), at = e.end)
             if (++n > sp.end - sp.start || !elem_span(c, value_car(v), v, &e) ||
-                e.start < at || e.end >= sp.end)
+                e.start < at || e.end >= sp.end || prefix_token(c, value_car(v), e))
                 return false;
     }
     *open = sp.start + 1;
