@@ -257,7 +257,10 @@ struct clause {
     uint32_t carried_before; /* carried clauses of its form before it */
     uint32_t placed;         /* in the first clause's record: clauses of
                                 the form placed so far */
+    uint32_t carried_all;    /* in the first clause's record: carried
+                                clauses of the form */
     bool carried;            /* some code of the expansion carries it */
+    bool by_code;            /* a cond* clause: found by its own code */
     bool blank;              /* an empty line before it in the input */
     bool done;               /* its branch was printed */
 };
@@ -272,70 +275,92 @@ struct splice_notes {
     struct keys anchors;     /* datum (not a symbol) -> comments before it */
     struct keys cells;       /* cell of a symbol -> comments before it */
     struct keys clauses;     /* clause -> its record (first: the index) */
+    struct keys inside;      /* datum inside a cond* clause -> its record */
     size_t left;             /* comments and empty lines still to place */
 };
 
-/* Is d the symbol pcase or pcase-exhaustive? */
-static bool pcase_head(const struct datum *d)
+/* Forms whose clauses have comments of their own: pcase and
+ * pcase-exhaustive, clauses from element 2 on, which the expander marks
+ * (splice_in.clause_of); cond*, clauses from element 1 on, each found by
+ * its own code (the first printed datum read inside it). */
+enum clause_form { NOT_CLAUSES, PCASE_CLAUSES, CONDSTAR_CLAUSES };
+
+static const struct {
+    const char *name;
+    uint8_t kind;
+} clause_heads[] = {
+    {"cond*", CONDSTAR_CLAUSES},
+    {"pcase", PCASE_CLAUSES},
+    {"pcase-exhaustive", PCASE_CLAUSES},
+};
+
+/* The kind of form whose head (element 0) is d. */
+static uint8_t clause_head(const struct datum *d)
 {
     const struct value *v = d->v;
-    return value_symbolp(v) && v->u.sym.interned &&
-           ((v->u.sym.len == 5 && !memcmp(v->u.sym.name, "pcase", 5)) ||
-            (v->u.sym.len == 16 && !memcmp(v->u.sym.name, "pcase-exhaustive", 16)));
+    if (!value_symbolp(v) || !v->u.sym.interned)
+        return NOT_CLAUSES;
+    for (size_t i = 0; i < sizeof clause_heads / sizeof clause_heads[0]; i++)
+        if (v->u.sym.len == strlen(clause_heads[i].name) &&
+            !memcmp(v->u.sym.name, clause_heads[i].name, v->u.sym.len))
+            return clause_heads[i].kind;
+    return NOT_CLAUSES;
 }
 
-/* Per datum, whether it is a pcase form: its element 0 says so. */
-static bool *pcase_forms(struct arena *a, const struct data *ds)
+/* Per datum, the kind of form it is: its element 0 says so. */
+static uint8_t *clause_forms(struct arena *a, const struct data *ds)
 {
-    bool *form = arena_zalloc(a, ds->n * sizeof *form);
+    uint8_t *form = arena_zalloc(a, ds->n);
     for (size_t i = 0; i < ds->n; i++)
-        if (ds->d[i].index == 0 && ds->d[i].parent >= 0 && ds->d[i].holder &&
-            pcase_head(&ds->d[i]))
-            form[ds->d[i].parent] = true;
+        if (ds->d[i].index == 0 && ds->d[i].parent >= 0 && ds->d[i].holder)
+            form[ds->d[i].parent] = clause_head(&ds->d[i]);
     return form;
 }
 
-/* One record per clause of the pcase forms of which some code carries a
- * clause (the others were not expanded: their text is printed as data,
- * comments and all).  The elements of a list are consecutive data. */
+/* A record for the clause that is datum i (kind: its form's); the
+ * elements of a list are consecutive data. */
+static void add_clause(struct splice_notes *n, size_t i, uint8_t kind)
+{
+    const struct datum *d = &n->ds.d[i], *prev = &n->ds.d[i - 1];
+    const struct splice_in *in = n->in;
+    uint32_t from = kind == PCASE_CLAUSES ? 2 : 1;
+    bool first = n->n_cl == 0 || prev->index < from || prev->parent != d->parent;
+    int32_t k = (int32_t)n->n_cl++;
+    struct clause *c = &n->cl[k];
+    bool newline;
+    memset(c, 0, sizeof *c);
+    lex_trivia_lines(in->text, prev->end, d->start, &newline, &c->blank);
+    c->v = d->v;
+    c->first = first ? k : n->cl[k - 1].first;
+    c->comments = -1;
+    c->by_code = kind == CONDSTAR_CLAUSES;
+    c->carried = c->by_code || (in->clause_of && in->clause_of(in->origin_ctx, d->v) == d->v);
+    if (!first)
+        c->carried_before = n->cl[k - 1].carried_before + n->cl[k - 1].carried;
+    n->cl[c->first].carried_all += c->carried;
+    n->clause_at[i] = k;
+}
+
+/* One record per clause of those forms.  A pcase form of which no code
+ * carries a clause was not expanded (quoted data, a head left by --skip):
+ * its text is printed as data, comments and all, and its records are
+ * not used. */
 static void find_clauses(struct splice_notes *n, struct arena *a)
 {
     const struct data *ds = &n->ds;
-    const struct splice_in *in = n->in;
-    bool *form = pcase_forms(a, ds);
+    uint8_t *form = clause_forms(a, ds);
     n->clause_at = arena_alloc(a, ds->n * sizeof *n->clause_at);
     n->cl = arena_alloc(a, (ds->n + 1) * sizeof *n->cl);
     for (size_t i = 0; i < ds->n; i++) {
         const struct datum *d = &ds->d[i];
         n->clause_at[i] = -1;
-        if (d->parent < 0 || !form[d->parent] || d->index < 2 || !value_consp(d->v))
-            continue;
-        bool first = n->n_cl == 0 || ds->d[i - 1].index < 2 ||
-                     ds->d[i - 1].parent != d->parent;
-        int32_t k = (int32_t)n->n_cl++;
-        struct clause *c = &n->cl[k];
-        bool newline;
-        lex_trivia_lines(in->text, ds->d[i - 1].end, d->start, &newline, &c->blank);
-        c->v = d->v;
-        c->first = first ? k : n->cl[k - 1].first;
-        c->comments = -1;
-        c->placed = 0;
-        c->done = false;
-        c->carried = in->clause_of && in->clause_of(in->origin_ctx, d->v) == d->v;
-        c->carried_before = 0;
-        if (!first)
-            c->carried_before = n->cl[k - 1].carried_before + n->cl[k - 1].carried;
-        n->clause_at[i] = k;
+        uint8_t kind = d->parent >= 0 ? form[d->parent] : NOT_CLAUSES;
+        if (kind && d->index >= (kind == PCASE_CLAUSES ? 2u : 1u) && value_consp(d->v))
+            add_clause(n, i, kind);
     }
-    /* a form none of whose clauses is carried has no records */
     for (size_t i = 0; i < ds->n; i++) {
         int32_t k = n->clause_at[i];
-        if (k < 0)
-            continue;
-        int32_t f = n->cl[k].first, last = f;
-        while ((size_t)last + 1 < n->n_cl && n->cl[last + 1].first == f)
-            last++;
-        if (n->cl[last].carried_before + n->cl[last].carried == 0)
+        if (k >= 0 && !n->cl[n->cl[k].first].carried_all)
             n->clause_at[i] = -1;
     }
 }
@@ -424,17 +449,39 @@ static void attach(struct splice_notes *n, struct arena *a)
     }
 }
 
-/* Records of the carried clauses by address. */
+static void put_key(struct keys *t, const struct value *key, int32_t k)
+{
+    size_t slot;
+    keys_get(t, key, &slot);
+    t->key[slot] = key;
+    t->first[slot] = k;
+}
+
+/* Records by address: a pcase clause the expander marks, and every datum
+ * (but a symbol) inside a cond* clause, for the innermost such clause. */
 static void index_clauses(struct splice_notes *n, struct arena *a)
 {
+    bool condstar = false;
     keys_init(a, &n->clauses, n->n_cl);
     for (size_t k = 0; k < n->n_cl; k++) {
-        if (!n->cl[k].carried)
+        condstar |= n->cl[k].by_code;
+        if (n->cl[k].carried && !n->cl[k].by_code)
+            put_key(&n->clauses, n->cl[k].v, (int32_t)k);
+    }
+    if (!condstar)
+        return;
+    keys_init(a, &n->inside, n->ds.n);
+    for (size_t i = 0; i < n->ds.n; i++) {
+        const struct datum *d = &n->ds.d[i];
+        if (value_symbolp(d->v))
             continue;
-        size_t slot;
-        keys_get(&n->clauses, n->cl[k].v, &slot);
-        n->clauses.key[slot] = n->cl[k].v;
-        n->clauses.first[slot] = (int32_t)k;
+        for (int32_t up = d->parent; up >= 0; up = n->ds.d[up].parent) {
+            int32_t c = n->clause_at[up];
+            if (c >= 0 && n->cl[c].by_code) {
+                put_key(&n->inside, d->v, c);
+                break;
+            }
+        }
     }
 }
 
@@ -495,23 +542,34 @@ static struct pretty_comment **take(struct splice_notes *n, int32_t i,
     return tail;
 }
 
-/* Clause code: key (a list, or the cell of an atom) carries a clause;
- * the first time, its comments and empty line go with it. */
+/* Clause k's branch is being printed: the first time, its comments and
+ * empty line go with it. */
+static void place_record(struct splice_notes *n, int32_t k, struct pretty_hook_reply *r)
+{
+    struct clause *c = &n->cl[k], *f = &n->cl[c->first];
+    if (c->done)
+        return;
+    c->done = true;
+    struct pretty_comment **tail = &r->carried;
+    while (*tail)
+        tail = &(*tail)->next;
+    take(n, c->comments, tail);
+    /* the empty line where the clauses before it came before it */
+    r->blank |= c->blank && c->carried_before > 0 && f->placed == c->carried_before;
+    n->left -= c->blank;
+    f->placed++;
+}
+
+/* Clause code: key (a list, or the cell of an atom) carries a pcase
+ * clause, as the expander says. */
 static void place_clause(struct splice_notes *n, const struct value *key,
                          struct pretty_hook_reply *r)
 {
     const struct splice_in *in = n->in;
     const struct value *cv = in->clause_of(in->origin_ctx, key);
     int32_t k = cv && cv != key ? keys_get(&n->clauses, cv, NULL) : -1;
-    if (k < 0 || n->cl[k].done)
-        return;
-    struct clause *c = &n->cl[k], *f = &n->cl[c->first];
-    c->done = true;
-    take(n, c->comments, &r->carried);
-    /* the empty line where the clauses before it came before it */
-    r->blank = c->blank && c->carried_before > 0 && f->placed == c->carried_before;
-    n->left -= c->blank;
-    f->placed++;
+    if (k >= 0)
+        place_record(n, k, r);
 }
 
 /* Comments anchored at the datum v stands for, or at the symbol held by
@@ -537,6 +595,9 @@ static void hook_fn(void *ctx, const struct value *v, const struct value *holder
     const struct value *key = value_consp(v) ? v : holder;
     if (key && n->clauses.cap && in->clause_of)
         place_clause(n, key, r);
+    int32_t k = keys_get(&n->inside, o, NULL); /* cond*: the clause's code */
+    if (k >= 0)
+        place_record(n, k, r);
 }
 
 void splice_notes_reset(struct splice_notes *n)

@@ -358,6 +358,31 @@ static void test_unreachable_clause(void **state)
     fx_free(f);
 }
 
+/* cond* clauses have no marks: a clause's comments go before the branch
+ * that carries the first printed datum read inside it (a clause with
+ * none, only symbols, cannot be found). */
+static void test_condstar_clauses(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(cond*\n ;; add\n ((eq op 'add) '+)\n\n ;; pow\n"
+                          " ((match* (list 'pow n) op) (list 'expt n))\n ;; else\n (t op))");
+    struct value *cs = f->r.forms[0].v, *c1 = nth(cs, 1), *c2 = nth(cs, 2);
+    struct value *t2 = lisp_listv(f->L, S(f, "consp"), S(f, "op"), NULL);
+    add_site(f, cs, lisp_listv(f->L, S(f, "cond"), c1,
+                               lisp_listv(f->L, t2, nth(c2, 1), NULL),
+                               lisp_listv(f->L, f->L->t, S(f, "op"), NULL), NULL));
+    assert_string_equal(run(f, NULL),
+                        ";; else\n"
+                        "(cond\n"
+                        " ;; add\n"
+                        " ((eq op 'add) '+)\n"
+                        "\n"
+                        " ;; pow\n"
+                        " ((consp op) (list 'expt n))\n"
+                        " (t op))");
+    fx_free(f);
+}
+
 /* A body printed twice: the clause's comments go before the first copy
  * only; an atom body is marked by the list cell that holds it. */
 static void test_first_copy(void **state)
@@ -661,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_clauses),
         cmocka_unit_test(test_unreachable_clause),
         cmocka_unit_test(test_first_copy),
+        cmocka_unit_test(test_condstar_clauses),
         cmocka_unit_test(test_shared_binding),
         cmocka_unit_test(test_kept_text),
         cmocka_unit_test(test_line_break_before),
