@@ -132,10 +132,10 @@ static bool set_message_format(struct cli *c, const char *v)
 static bool set_format(struct cli *c, const char *v)
 {
     /* ORDER: enum pcx_format */
-    static const char *const words[] = {"lisp", "yaml", "json", NULL};
+    static const char *const words[] = {"lisp", "yaml", "json", "dot", NULL};
     int i = word_index(words, v);
     if (i < 0)
-        return usage(c, "invalid --format '%s' (expected lisp, yaml or json)", v);
+        return usage(c, "invalid --format '%s' (expected lisp, yaml, json or dot)", v);
     c->opts.format = (enum pcx_format)i;
     return true;
 }
@@ -321,6 +321,7 @@ FLAG_SETTER(set_no_config, c->opts.config = PCX_CONFIG_NONE)
 FLAG_SETTER(set_print_config, c->print_config = true)
 FLAG_SETTER(set_goldens, c->goldens = true)
 FLAG_SETTER(set_keep_going, c->opts.keep_going = true)
+FLAG_SETTER(set_explain, c->opts.explain = true)
 
 /* ---- the table ---- */
 
@@ -339,8 +340,10 @@ static const struct cli_option options[] = {
      set_directory},
     {"dump", 0, "pat|dtree", "print a compiler stage of each form instead of code",
      set_dump},
-    {"format", 0, "lisp|yaml|json", "print Lisp, or one record per replaced form",
-     set_format},
+    {"explain", 0, NULL, "say in words what each form does: conditions, bindings, "
+     "unreachable clauses, a value no clause matches, calls", set_explain},
+    {"format", 0, "lisp|yaml|json|dot", "print Lisp, or one record per replaced form "
+     "(dot: with --dump=dtree)", set_format},
     {"gensym-prefix", 0, "STR", "prefix of renamed temporaries (default pcx--)",
      set_gensym_prefix},
     {"gensyms", 0, "rename|hash|circle", "how temporaries are printed (default rename)",
@@ -515,6 +518,7 @@ static bool check_write(struct cli *c)
         {o->compact, "--compact"},
         {o->format != PCX_FORMAT_LISP, "--format"},
         {o->dump != PCX_DUMP_NONE, "--dump"},
+        {o->explain, "--explain"},
     };
     const char *with = first_given(g, sizeof g / sizeof g[0]);
     if (with)
@@ -524,27 +528,43 @@ static bool check_write(struct cli *c)
     return true;
 }
 
-/* Records and dumps are printed, never written or compared. */
+/* --format=dot is the picture of the decision DAG only. */
+static bool check_dot(struct cli *c)
+{
+    const struct pcx_options *o = &c->opts;
+    if (o->format == PCX_FORMAT_DOT && o->dump != PCX_DUMP_DTREE)
+        return usage(c, "--format=dot needs --dump=dtree");
+    return true;
+}
+
+/* Records, dumps and explanations are printed, never written or compared. */
 static bool check_printing(struct cli *c)
 {
     const struct pcx_options *o = &c->opts;
-    const char *mode = o->dump ? "--dump" : "--format=yaml|json";
+    const char *mode = o->explain ? "--explain" : o->dump ? "--dump" : "--format=yaml|json";
     const struct given targets[] = {
         {c->output != NULL, "-o"},
         {c->out_dir != NULL, "--out-dir"},
         {o->check != 0, "-c, -d and -l"},
     };
     const struct given dump[] = {
-        {o->format != PCX_FORMAT_LISP, "--format"},
+        {o->format != PCX_FORMAT_LISP && o->format != PCX_FORMAT_DOT, "--format"},
+        {o->compact, "--compact"},
+        {o->no_expand, "--no-expand"},
+    };
+    const struct given explain[] = {
+        {o->dump != PCX_DUMP_NONE, "--dump"},
         {o->compact, "--compact"},
         {o->no_expand, "--no-expand"},
     };
     const char *with = first_given(targets, sizeof targets / sizeof targets[0]);
+    if (!with && o->explain)
+        with = first_given(explain, sizeof explain / sizeof explain[0]);
     if (!with && o->dump)
         with = first_given(dump, sizeof dump / sizeof dump[0]);
     if (with)
         return usage(c, "%s cannot be combined with %s", mode, with);
-    return true;
+    return check_dot(c);
 }
 
 /* Golden mode has its own targets (cli.md section 6). */
@@ -560,6 +580,7 @@ static bool check_goldens(struct cli *c)
         {o->compact, "--compact"},
         {o->format != PCX_FORMAT_LISP, "--format"},
         {o->dump != PCX_DUMP_NONE, "--dump"},
+        {o->explain, "--explain"},
         {o->at_line != 0, "--at"},
         {o->no_expand, "--no-expand"},
         {c->print_config, "--print-config"},
@@ -578,7 +599,7 @@ static bool check_combination(struct cli *c)
         return true; /* operands are case names, or a file to configure */
     if (c->write && !check_write(c))
         return false;
-    if ((o->format != PCX_FORMAT_LISP || o->dump) && !check_printing(c))
+    if ((o->format != PCX_FORMAT_LISP || o->dump || o->explain) && !check_printing(c))
         return false;
     if (c->output && c->out_dir)
         return usage(c, "-o cannot be combined with --out-dir");

@@ -26,6 +26,22 @@
 ;; are lines and columns before the region, so the line and column
 ;; numbers the program reports are those of the source buffer; the
 ;; program keeps that padding in its output and the commands remove it.
+;;
+;;   M-x pcexpand-explain     what the form at point does, in words
+;;
+;; shows the program's --explain text for the innermost pcase-family or
+;; cond* form around point in the help buffer *pcexpand-explain*: the
+;; conditions under which each clause is chosen, what it binds, the
+;; clauses no value reaches, a value no clause matches.
+;;
+;; `pcexpand-flymake' is a Flymake backend: with
+;;
+;;   (add-hook 'flymake-diagnostic-functions #'pcexpand-flymake nil t)
+;;
+;; in an Emacs Lisp buffer (and `flymake-mode' on), the program checks the
+;; buffer as you edit it and its warnings (unreachable clauses, a
+;; pcase-exhaustive that can fail and the value that makes it fail, ...)
+;; are shown at the sub-forms they are about.
 
 ;;; Code:
 
@@ -173,6 +189,128 @@ to the place they are about."
 Like `pcexpand-region' on the sexp that ends at point."
   (interactive)
   (pcexpand--expand (save-excursion (backward-sexp) (point)) (point)))
+
+;;;; Explanations
+
+(defconst pcexpand--explain-buffer "*pcexpand-explain*"
+  "Name of the help buffer that shows explanations.")
+
+(defun pcexpand--screen-column ()
+  "Point's column as the program counts it: 1-based, tabs to multiples of 8."
+  (let ((tab-width 8))
+    (1+ (current-column))))
+
+;;;###autoload
+(defun pcexpand-explain (&optional pos)
+  "Explain the pcase-family or cond* form at POS (default: point) in words.
+The innermost such form around POS is explained by the program's
+--explain in the help buffer *pcexpand-explain*: its subject, the
+conditions under which each clause is chosen and what it binds, the
+clauses no value can reach, a value no clause matches, the functions
+and guards it calls."
+  (interactive)
+  (let* ((pos (or pos (point)))
+         (at (save-excursion
+               (goto-char pos)
+               (format "--at=%d:%d" (line-number-at-pos pos t)
+                       (pcexpand--screen-column))))
+         (pcexpand-arguments (append (list "--explain" at) pcexpand-arguments))
+         (source (current-buffer))
+         (result (save-restriction
+                   (widen)
+                   (pcexpand--run (buffer-substring-no-properties
+                                   (point-min) (point-max)))))
+         (status (nth 0 result)))
+    (unless (string= (nth 2 result) "")
+      (pcexpand--show-diagnostics (nth 2 result) source))
+    (if (eql status 0)
+        (with-help-window pcexpand--explain-buffer
+          (princ (nth 1 result)))
+      (message "pcexpand: no explanation (%s); see %s"
+               (if (eql status 3) "a bug in pcexpand, please report it"
+                 (format "exit status %s" status))
+               pcexpand--diagnostics-buffer))))
+
+;;;; Flymake
+
+(defvar-local pcexpand--flymake-process nil
+  "The program's run that checks the current buffer, or nil.")
+
+(declare-function flymake-make-diagnostic "flymake")
+
+(defun pcexpand--line-column-position (line column)
+  "The position of LINE and screen COLUMN (1-based, tabs of 8)."
+  (save-excursion
+    (goto-char (point-min))
+    (forward-line (1- line))
+    (let ((tab-width 8))
+      (move-to-column (1- column)))
+    (point)))
+
+(defun pcexpand--flymake-diagnostics (source messages)
+  "Flymake diagnostics of SOURCE from the program's JSON MESSAGES."
+  (let (diags)
+    (dolist (line (split-string messages "\n" t))
+      (let ((m (ignore-errors
+                 (json-parse-string line :object-type 'alist :null-object nil))))
+        (when (alist-get 'line m)
+          (with-current-buffer source
+            (let* ((beg (pcexpand--line-column-position (alist-get 'line m)
+                                                        (alist-get 'column m)))
+                   (end (pcexpand--line-column-position (alist-get 'end_line m)
+                                                        (alist-get 'end_column m)))
+                   (type (pcase (alist-get 'severity m)
+                           ("error" :error) ("warning" :warning) (_ :note))))
+              (push (flymake-make-diagnostic
+                     source beg (max end (1+ beg)) type
+                     (format "%s [%s]" (alist-get 'message m) (alist-get 'code m)))
+                    diags))))))
+    (nreverse diags)))
+
+;;;###autoload
+(defun pcexpand-flymake (report-fn &rest _args)
+  "Flymake backend: the program's messages about the current buffer.
+The buffer's text is sent to the program on standard input (named
+as the buffer's file with --stdin-filepath); REPORT-FN gets its
+errors, warnings and notes at the sub-forms they are about."
+  (when (process-live-p pcexpand--flymake-process)
+    (kill-process pcexpand--flymake-process))
+  (let* ((source (current-buffer))
+         (out (generate-new-buffer " *pcexpand-flymake-out*"))
+         (err (generate-new-buffer " *pcexpand-flymake-err*"))
+         (proc
+          (make-process
+           :name "pcexpand-flymake" :noquery t :connection-type 'pipe
+           :buffer out :stderr err
+           :coding 'utf-8-emacs-unix
+           :command (append (list pcexpand-program "--message-format=json"
+                                  (concat "--stdin-filepath=" (pcexpand--name)))
+                            pcexpand-arguments (list "-"))
+           :sentinel
+           (lambda (p _event)
+             (unless (process-live-p p)
+               (unwind-protect
+                   (when (and (buffer-live-p source)
+                              (eq p (buffer-local-value 'pcexpand--flymake-process
+                                                        source)))
+                     ;; the stderr pipe may still hold the last lines
+                     (let ((ep (get-buffer-process err)))
+                       (while (and ep (process-live-p ep)
+                                   (accept-process-output ep 0.05))))
+                     (if (memq (process-exit-status p) '(0 1 2))
+                         (funcall report-fn
+                                  (pcexpand--flymake-diagnostics
+                                   source (with-current-buffer err (buffer-string))))
+                       (funcall report-fn :panic
+                                :explanation (format "pcexpand exited with %s"
+                                                     (process-exit-status p)))))
+                 (kill-buffer out)
+                 (kill-buffer err)))))))
+    (setq pcexpand--flymake-process proc)
+    (save-restriction
+      (widen)
+      (process-send-region proc (point-min) (point-max)))
+    (process-send-eof proc)))
 
 (provide 'pcexpand)
 

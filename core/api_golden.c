@@ -29,6 +29,7 @@ static struct pcx_ctx case_context(const struct pcx_ctx *cx,
     o->compact = o->no_expand = false;
     o->format = PCX_FORMAT_LISP;
     o->dump = PCX_DUMP_NONE;
+    o->explain = false;
     o->target = PCX_TARGET_STDOUT;
     o->check = 0;
     o->at_line = c->form == GOLDEN_FORM_LINE ? (unsigned)c->line : 0;

@@ -302,6 +302,9 @@ void out_records(struct run *r, const struct splice_text *texts);
 /* --dump: the stage dump of each site into r->out. */
 void out_dumps(struct run *r);
 
+/* --explain: the explanation of each replaced form (text or records). */
+void out_explain(struct run *r);
+
 /* The --stats line of counters s over ns nanoseconds, with "file=NAME "
  * first when name is not NULL. */
 void out_stats_line(struct buf *b, const char *name, const struct pcx_stats *s,

@@ -356,14 +356,14 @@ static void expand_top(struct run *r, size_t i)
     if (!v)
         return;
     r->forms[i] = v;
-    bool records = r->cx->o.format != PCX_FORMAT_LISP && !r->cx->o.dump;
+    bool records = r->cx->o.format != PCX_FORMAT_LISP && !r->cx->o.dump && !r->cx->o.explain;
     size_t n = x->n_sites;
     struct expand_site *es = ARENA_NEWN(r->a, struct expand_site, n + 1);
     if (n)
         memcpy(es, x->sites, n * sizeof *es);
     bool layout = !r->cx->o.compact;
     for (size_t j = 0; j < n; j++) {
-        const char *why = r->cx->o.dump ? NULL
+        const char *why = r->cx->o.dump || r->cx->o.explain ? NULL
                         : too_large_to_print(r, es[j].expansion, layout);
         if (why) {
             too_large(r, es[j].orig, es[j].head, why);
@@ -880,7 +880,7 @@ static void reserve_output(struct run *r)
 static bool render_early(const struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    bool plain = !o->dump && o->format == PCX_FORMAT_LISP && o->compact;
+    bool plain = !o->dump && !o->explain && o->format == PCX_FORMAT_LISP && o->compact;
     bool whole = r->at_form < 0 && r->select_nth < 0 && !r->select_defun;
     return plain && whole;
 }
@@ -888,9 +888,12 @@ static bool render_early(const struct run *r)
 static void render(struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    if (o->dump || o->format != PCX_FORMAT_LISP) {
-        /* one dump or record per replaced form: none without expansion */
-        if (r->expanding && o->dump)
+    if (o->dump || o->explain || o->format != PCX_FORMAT_LISP) {
+        /* one dump, explanation or record per replaced form: none without
+         * expansion */
+        if (r->expanding && o->explain)
+            out_explain(r);
+        else if (r->expanding && o->dump)
             out_dumps(r);
         else if (r->expanding)
             render_records(r);
@@ -924,7 +927,7 @@ struct source_pos run_pos(struct run *r, uint32_t off)
 static bool plain_text(const struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    return !o->dump && !o->compact && o->format == PCX_FORMAT_LISP;
+    return !o->dump && !o->explain && !o->compact && o->format == PCX_FORMAT_LISP;
 }
 
 void run_stages(struct run *r)

@@ -251,7 +251,7 @@ static bool definition_form(const struct value *form)
 unsigned api_split_threads(const struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    if (o->whole || r->len < SPLIT_MIN_BYTES || o->no_expand || o->dump ||
+    if (o->whole || r->len < SPLIT_MIN_BYTES || o->no_expand || o->dump || o->explain ||
         o->format != PCX_FORMAT_LISP || o->at_line || r->select_nth >= 0 ||
         r->select_defun)
         return 0;
@@ -374,6 +374,8 @@ static void keep(struct part *p, const struct run *q, size_t from_byte)
         p->diags[i] = q->diags.items[from + i];
         const char *m = p->diags[i].message;
         p->diags[i].message = arena_strndup(a, m, strlen(m));
+        const char *w = p->diags[i].witness;
+        p->diags[i].witness = w ? arena_strndup(a, w, strlen(w)) : NULL;
     }
     p->stats = q->stats;
     p->stats.forms = q->rd.n_forms - q->lo;
@@ -566,7 +568,8 @@ static void merge(struct run *r, const struct part *p, bool joined)
         buf_put(&r->out, p->out, p->out_len);
     for (size_t i = 0; i < p->n_diags; i++) {
         const struct diag *d = &p->diags[i];
-        diag_add(&r->diags, d->sev, d->start, d->end, d->code, "%s", d->message);
+        diag_add(&r->diags, d->sev, d->start, d->end, d->code, "%s", d->message)->witness =
+            d->witness;
     }
     r->internal = r->internal || p->internal;
     r->stats.forms += p->stats.forms;

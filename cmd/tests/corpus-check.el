@@ -7,8 +7,12 @@
 ;; one line per top-level form.  Each file is read the way Emacs reads a
 ;; Lisp file (insert-file-contents honours its coding cookie, then `read'
 ;; until the end); its forms must be `equal' to the next lines of COMPACT,
-;; each line holding exactly one form.  Prints details of mismatches on
-;; stderr, then one line "files N forms N mismatches N" on stdout.
+;; each line holding exactly one form.  Each line must also be the text
+;; Emacs's own `prin1-to-string' gives the form, with
+;; `print-escape-newlines' (and `print-circle' when the line has labels,
+;; as pcexpand prints data that is not a tree).  Prints details of
+;; mismatches on stderr, then one line "files N forms N mismatches N
+;; text-differences N" on stdout.
 ;;
 ;; For the benchmark: emacs -Q --batch -l corpus-check.el -f pcx-corpus-read LIST
 ;; reads every file named in LIST and prints "files N forms N seconds S",
@@ -47,37 +51,51 @@
 
 (defun pcx--next-line-form (compact)
   "Read the form on the line at point in buffer COMPACT and go to the next line.
-Signal an error when the line is empty or holds more than one form."
+Return (FORM . LINE), LINE the text of the line.  Signal an error when
+the line is empty or holds more than one form."
   (with-current-buffer compact
     (when (eobp) (error "no more lines"))
-    (let ((eol (line-end-position))
-          (form (read compact)))
+    (let* ((eol (line-end-position))
+           (line (buffer-substring-no-properties (point) eol))
+           (form (read compact)))
       (when (> (point) eol) (error "the form spans several lines"))
       (skip-chars-forward "\0- " eol)
       (unless (= (point) eol) (error "text after the form on its line"))
       (forward-line 1)
-      form)))
+      (cons form line))))
+
+(defun pcx--emacs-prints-p (form line)
+  "Non-nil if LINE is how Emacs prints FORM on one line."
+  (let ((print-escape-newlines t))
+    (or (string= line (prin1-to-string form))
+        (let ((print-circle t)) (string= line (prin1-to-string form))))))
 
 (defun pcx--compare-file (file compact)
   "Compare the forms of FILE with the next lines of buffer COMPACT.
-Return (FORMS . MISMATCHES)."
-  (let ((want (pcx--read-file-forms file)) (i 0) (bad 0))
+Return (FORMS MISMATCHES TEXT-DIFFERENCES)."
+  (let ((want (pcx--read-file-forms file)) (i 0) (bad 0) (text 0))
     (dolist (form want)
-      (let ((got (condition-case err (pcx--next-line-form compact)
-                   (error (list 'pcx--unreadable err)))))
-        (unless (equal form got)
-          (setq bad (1+ bad))
-          (when (<= bad 3)
-            (message "MISMATCH %s form %d:\n  emacs:    %s\n  pcexpand: %s"
-                     file i (pcx--shorten form) (pcx--shorten got))))
+      (let* ((r (condition-case err (pcx--next-line-form compact)
+                  (error (cons (list 'pcx--unreadable err) ""))))
+             (got (car r)))
+        (cond ((not (equal form got))
+               (setq bad (1+ bad))
+               (when (<= bad 3)
+                 (message "MISMATCH %s form %d:\n  emacs:    %s\n  pcexpand: %s"
+                          file i (pcx--shorten form) (pcx--shorten got))))
+              ((not (pcx--emacs-prints-p form (cdr r)))
+               (setq text (1+ text))
+               (when (<= text 3)
+                 (message "TEXT %s form %d:\n  emacs:    %s\n  pcexpand: %s"
+                          file i (pcx--shorten form) (cdr r)))))
         (setq i (1+ i))))
-    (cons (length want) bad)))
+    (list (length want) bad text)))
 
 (defun pcx-corpus-check ()
   "Compare the files listed in the first argument with the compact output in the second."
   (let* ((list (pop command-line-args-left))
          (compact (generate-new-buffer " compact"))
-         (files 0) (forms 0) (mismatches 0))
+         (files 0) (forms 0) (mismatches 0) (text 0))
     (with-current-buffer compact
       (let ((coding-system-for-read 'utf-8-emacs-unix))
         (insert-file-contents (pop command-line-args-left)))
@@ -87,14 +105,16 @@ Return (FORMS . MISMATCHES)."
       (dolist (file (split-string (buffer-string) "\n" t))
         (let ((r (pcx--compare-file file compact)))
           (setq files (1+ files)
-                forms (+ forms (car r))
-                mismatches (+ mismatches (cdr r))))))
+                forms (+ forms (nth 0 r))
+                mismatches (+ mismatches (nth 1 r))
+                text (+ text (nth 2 r))))))
     (with-current-buffer compact
       (unless (eobp)
         (message "MISMATCH: %d lines of compact output left over"
                  (count-lines (point) (point-max)))
         (setq mismatches (1+ mismatches))))
-    (princ (format "files %d forms %d mismatches %d\n" files forms mismatches))))
+    (princ (format "files %d forms %d mismatches %d text-differences %d\n"
+                   files forms mismatches text))))
 
 (defun pcx-corpus-read ()
   "Read every file listed in the file named by the first command-line argument."

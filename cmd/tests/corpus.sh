@@ -5,10 +5,12 @@
 # Decompresses every CORPUS_DIR/**/*.el.gz, then checks that
 #  (a) pcexpand --no-expand reproduces every file byte for byte;
 #  (b) pcexpand --no-expand --compact prints one line per top-level form,
-#      which Emacs reads back `equal' to the form Emacs reads from the file
+#      which Emacs reads back `equal' to the form Emacs reads from the file,
+#      and which is the text Emacs's prin1-to-string gives that form
 #      (CHECK_EL does the comparison, one Emacs per core).
-# Prints files, forms and mismatches; fails on any failure, or when the
-# counts differ from EXPECT_FILES / EXPECT_FORMS if those are given.
+# Prints files, forms, mismatches and text differences; fails on any
+# failure, or when the counts differ from EXPECT_FILES / EXPECT_FORMS if
+# those are given.
 set -euo pipefail
 
 prog=$(realpath "$1")
@@ -70,7 +72,7 @@ for part in "$tmp"/part.??; do
         >"$part.out" 2>"$part.log" &
 done
 wait
-grep -h -A2 '^MISMATCH' "$tmp"/part.*.log | head -n 40 || true
+grep -h -A2 -E '^(MISMATCH|TEXT)' "$tmp"/part.*.log | head -n 40 || true
 for part in "$tmp"/part.??; do
     if ! grep -q '^files ' "$part.out"; then
         echo "corpus: an Emacs process did not finish:"
@@ -78,14 +80,15 @@ for part in "$tmp"/part.??; do
         exit 1
     fi
 done
-read -r e_files e_forms e_mism < <(awk '/^files /{f+=$2; n+=$4; m+=$6}
-    END {print f, n, m}' "$tmp"/part.*.out)
+read -r e_files e_forms e_mism e_text < <(awk '/^files /{f+=$2; n+=$4; m+=$6; t+=$8}
+    END {print f, n, m, t}' "$tmp"/part.*.out)
 
-echo "corpus: files $e_files forms $e_forms mismatches $e_mism" \
+echo "corpus: files $e_files forms $e_forms mismatches $e_mism text-differences $e_text" \
      "round-trip-failures $n_round compact-failures $n_compact" \
      "($((SECONDS - start)) s)"
 status=0
-if [[ $e_mism -ne 0 || $n_round -ne 0 || $n_compact -ne 0 || $e_files -ne $n_files ]]; then
+if [[ $e_mism -ne 0 || $e_text -ne 0 || $n_round -ne 0 || $n_compact -ne 0 ||
+      $e_files -ne $n_files ]]; then
     status=1
 fi
 if [[ -n $expect_files && $e_files -ne $expect_files ]]; then

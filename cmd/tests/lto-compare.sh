@@ -2,7 +2,7 @@
 # lto-compare.sh - quality gate `lto' (quality.sh): the program built at
 # -O3 with link-time optimisation prints, says and exits exactly as the
 # plain build does, on every Lisp file under testdata/ and on the corpus
-# (default: Emacs 28.2's lisp/ directory), in both output modes and with
+# (default: Emacs 30.1's lisp/ directory), in both output modes and with
 # the large files computed in parts.  Inlining across files turns C
 # aliasing mistakes, harmless in the plain build, into wrong output or
 # crashes; this is where they show.
@@ -12,7 +12,7 @@ set -euo pipefail
 
 plain=${1:?usage: lto-compare.sh PLAIN LTO [CORPUS]}
 lto=${2:?usage: lto-compare.sh PLAIN LTO [CORPUS]}
-corpus=${3:-/usr/share/emacs/28.2/lisp}
+corpus=${3:-/usr/share/emacs/30.1/lisp}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 # shellcheck source=corpus-lib.sh

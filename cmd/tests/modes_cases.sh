@@ -603,6 +603,74 @@ dump)
     run --dump=graph dump.el
     expect_status 2
     ;;
+explain)
+    # Goldens: testdata/explain/forms.{txt,json} (regenerate with
+    # `pcexpand --explain forms.el >forms.txt` and `--format=json` in
+    # testdata/explain).
+    cp "$PCX_TESTDATA/explain/forms.el" .
+    run --explain forms.el
+    expect_status 0
+    diff -u "$PCX_TESTDATA/explain/forms.txt" out >&2 || fail "--explain differs from its golden"
+    [[ $(grep -c '^;;; forms.el:' out) -ge 20 ]] || fail "fewer than 20 forms explained"
+    cp out first
+    run --explain --no-memo forms.el
+    cmp -s out first || fail "--explain changes without the cache"
+    run --explain -j2 forms.el forms.el
+    cat first first | cmp -s - out || fail "--explain with -j2"
+    run --explain --format=json forms.el
+    expect_status 0
+    diff -u "$PCX_TESTDATA/explain/forms.json" out >&2 || fail "--explain --format=json differs"
+    cp out records.json
+    if python3 -c 'import yaml' 2>/dev/null; then
+        run --explain --format=yaml forms.el
+        python3 - out records.json <<'PY' || fail "YAML and JSON explanations differ"
+import json, sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1], encoding="utf-8")))
+recs = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
+sys.exit(0 if docs == recs else 1)
+PY
+    fi
+    # One form: --at, and standard input with its name.
+    run --explain --at=80 forms.el
+    grep -q '^;;; forms.el:80:3 pcase-exhaustive$' out || fail "--at"
+    [[ $(grep -c '^;;; ' out) -eq 1 ]] || fail "--at explains one form"
+    grep -q '^no match: some values match no clause, e.g. foo$' out || fail "witness line"
+    set +e
+    "$prog" --explain --stdin-filepath=s.el - <forms.el >out 2>err
+    status=$?
+    set -e
+    expect_status 0
+    sed 's/^;;; forms.el:/;;; s.el:/' first | cmp -s - out || fail "--explain of standard input"
+    for bad in --dump=dtree --compact --no-expand -c -w; do
+        run --explain $bad forms.el
+        expect_status 2
+        grep -q 'cannot be combined' err || fail "--explain $bad: $(cat err)"
+    done
+    ;;
+dump-dot)
+    # The DAG as Graphviz DOT: test nodes as in --dump=dtree, rendered by
+    # dot without a message when Graphviz is installed.
+    cp "$PCX_TESTDATA/examples/dump.el" .
+    run --dump=dtree --format=dot dump.el
+    expect_status 0
+    diff -u "$PCX_TESTDATA/examples/dump.dot" out >&2 || fail "--format=dot differs from its golden"
+    cp out first
+    run --dump=dtree --format=dot --no-memo dump.el
+    cmp -s out first || fail "DOT changes without the cache"
+    run --dump=dtree dump.el
+    [[ $(grep -c ': if ' out) -eq $(grep -c 'class="test"' first) ]] || fail "test nodes"
+    grep -q 'peripheries=2' first || fail "no shared node drawn"
+    if command -v dot >/dev/null; then
+        dot -Tsvg first >g.svg 2>dot.err || fail "dot failed"
+        [[ ! -s dot.err ]] || fail "dot: $(cat dot.err)"
+        grep -q '<svg' g.svg || fail "no SVG"
+    fi
+    run --format=dot dump.el
+    expect_status 2
+    grep -q -- '--format=dot needs --dump=dtree' err || fail "dot without --dump"
+    run --dump=pat --format=dot dump.el
+    expect_status 2
+    ;;
 werror-quiet-verbose)
     printf '(pcase x ((pred) 1))\n' >w.el
     run w.el

@@ -135,6 +135,114 @@
             (should (get-buffer "*pcexpand-diagnostics*"))))
       (delete-file script))))
 
+(defconst pcexpand-tests-article
+  "(defun report (x)
+  (pcase (get-return-code x)
+    ;; string
+    ((and (pred stringp) msg)
+     (message \"%s\" msg))
+    ;; symbol
+    ('success       (message \"Done!\"))
+    ('would-block   (message \"Sorry, can't do it now\"))
+    ('read-only     (message \"The shmliblick is read-only\"))
+    ('access-denied (message \"You do not have the needed rights\"))
+    ;; default
+    (code           (message \"Unknown return code %S\" code))))
+"
+  "The pcase example of the Emacs Lisp manual: string, symbols, default.")
+
+(ert-deftest pcexpand-tests-explain ()
+  "pcexpand-explain shows the program's --explain text of the form at point."
+  (pcexpand-tests-with-source pcexpand-tests-article
+    (goto-char (point-min))
+    (search-forward "would-block")
+    (let ((before (buffer-string))
+          (dir (make-temp-file "pcexpand-explain" t)))
+      (unwind-protect
+          (let ((file (expand-file-name "pcexpand-test-source" dir)))
+            (pcexpand-explain)
+            (should (equal (buffer-string) before))
+            ;; the same text as the program gives on the file, --at the
+            ;; form's line
+            (write-region (point-min) (point-max) file nil 'silent)
+            (let ((expected
+                   (with-temp-buffer
+                     (let ((default-directory dir))
+                       (call-process pcexpand-tests-program nil '(t nil) nil
+                                     "--explain" "--at=2"
+                                     "pcexpand-test-source"))
+                     (buffer-string))))
+              (should (string-match-p "^clause 2 (line 7): 'success$" expected))
+              (with-current-buffer "*pcexpand-explain*"
+                (should (derived-mode-p 'help-mode))
+                (should (equal (buffer-string) expected))
+                (should (string-match-p "^  chosen when: VAL is a string$"
+                                        (buffer-string)))
+                (should (string-match-p "^  binds: code = VAL$" (buffer-string))))))
+        (delete-directory dir t)))))
+
+(defun pcexpand-tests-wait-for-flymake (max-seconds)
+  "Wait until Flymake has diagnostics, for at most MAX-SECONDS."
+  (let ((deadline (+ (float-time) max-seconds)))
+    (while (and (null (flymake-diagnostics)) (< (float-time) deadline))
+      (accept-process-output nil 0.05))))
+
+(ert-deftest pcexpand-tests-flymake-shadowed-clause ()
+  "A shadowed clause gets a Flymake warning at its line and column."
+  (require 'flymake)
+  (pcexpand-tests-with-source "(defun f (x)\n  (pcase x\n    ((pred stringp) 1)\n\t(\"s\" 2)))\n"
+    (setq-local flymake-diagnostic-functions '(pcexpand-flymake))
+    (let ((flymake-no-changes-timeout nil)
+          (inhibit-message t))
+      (flymake-mode 1)
+      (flymake-start)
+      (pcexpand-tests-wait-for-flymake 10)
+      (let* ((diags (flymake-diagnostics))
+             (warning (seq-find (lambda (d) (eq (flymake-diagnostic-type d) :warning))
+                                diags)))
+        (should warning)
+        (should (string-match-p "this clause can never be reached \\[unreachable-clause\\]"
+                                (flymake-diagnostic-text warning)))
+        ;; line 4, screen column 9: the clause after a TAB
+        (let ((beg (flymake-diagnostic-beg warning)))
+          (should (= (line-number-at-pos beg) 4))
+          (should (= (save-excursion (goto-char beg) (current-column)) 8))
+          (should (eq (char-after beg) ?\()))
+        ;; the note points at the clause that takes its values
+        (should (seq-find (lambda (d) (and (eq (flymake-diagnostic-type d) :note)
+                                           (= (line-number-at-pos
+                                               (flymake-diagnostic-beg d))
+                                              3)))
+                          diags)))
+      (flymake-mode -1))))
+
+(ert-deftest pcexpand-tests-flymake-witness ()
+  "A pcase-exhaustive that can fail names the value in its Flymake message;
+a buffer with a read error gets the error; an edit that fixes it clears it."
+  (require 'flymake)
+  (pcexpand-tests-with-source "(pcase-exhaustive k\n  ('a 1)\n  ('b 2))\n"
+    (let ((reports nil))
+      (pcexpand-flymake (lambda (&rest r) (push r reports)))
+      (let ((deadline (+ (float-time) 10)))
+        (while (and (null reports) (< (float-time) deadline))
+          (accept-process-output nil 0.05)))
+      (should (= (length reports) 1))
+      (let ((d (car (car (car reports)))))
+        (should (eq (flymake-diagnostic-type d) :warning))
+        (should (= (flymake-diagnostic-beg d) (point-min)))
+        (should (string-match-p "no clause matches the value foo \\[exhaustive-can-fail\\]"
+                                (flymake-diagnostic-text d))))
+      (erase-buffer)
+      (insert "(pcase x\n  (1 'one)\n")
+      (setq reports nil)
+      (pcexpand-flymake (lambda (&rest r) (push r reports)))
+      (let ((deadline (+ (float-time) 10)))
+        (while (and (null reports) (< (float-time) deadline))
+          (accept-process-output nil 0.05)))
+      (let ((d (car (car (car reports)))))
+        (should (eq (flymake-diagnostic-type d) :error))
+        (should (string-match-p "\\[read\\]" (flymake-diagnostic-text d)))))))
+
 (ert-deftest pcexpand-tests-byte-compiles-cleanly ()
   "pcexpand.el byte-compiles without warnings."
   (let* ((src (locate-library "pcexpand.el" t))

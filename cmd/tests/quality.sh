@@ -6,9 +6,7 @@
 #
 # 1. sanitize: a clang build with -Db_sanitize=address,undefined and the
 #    libFuzzer targets (-Dfuzz=true; build-sanitize/, set up here when
-#    missing) runs every test suite: the whole suite of the plain build
-#    but elpa (Debian's packages downloaded, expanded and byte-compiled:
-#    a test of the packages' expansions, run once, by the plain build),
+#    missing) runs every test suite: the whole suite of the plain build,
 #    the replay of the saved fuzz inputs (suite regress), and each fuzz
 #    target for 60 seconds (suite fuzz; a crash, hang, leak or
 #    out-of-memory input fails it).  A sanitizer report aborts the
@@ -65,8 +63,7 @@ sanitize() {
     # UndefinedBehaviorSanitizer's to standard error, kept in the test log.
     UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1" \
     ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:log_path=$logs/asan" \
-        meson test -C build-sanitize --print-errorlogs --num-processes 2 \
-            --no-suite elpa || st=1
+        meson test -C build-sanitize --print-errorlogs --num-processes 2 || st=1
     for f in "$logs"/*; do
         [ -f "$f" ] || continue
         echo "sanitizer report $f:" >&2

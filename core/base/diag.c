@@ -32,6 +32,7 @@ struct diag *diag_addv(struct diag_list *d, enum diag_severity sev,
     g->code = code;
     g->message = buf_cstr(&b);
     g->detail = NULL;
+    g->witness = NULL;
     if (sev == DIAG_ERROR)
         d->n_errors++;
     else if (sev == DIAG_WARNING)
@@ -48,6 +49,12 @@ struct diag *diag_add(struct diag_list *d, enum diag_severity sev,
     struct diag *g = diag_addv(d, sev, start, end, code, fmt, ap);
     va_end(ap);
     return g;
+}
+
+void diag_set_witness(struct diag_list *d, const char *witness)
+{
+    if (d->n)
+        d->items[d->n - 1].witness = witness;
 }
 
 void diag_truncate(struct diag_list *d, size_t n)

@@ -24,6 +24,8 @@ struct diag {
     uint32_t start, end;    /* byte span in the source (end >= start) */
     const char *code;       /* "read", "malformed-pattern", ... (static string) */
     const char *message;    /* formatted, arena-owned */
+    const char *witness;    /* exhaustive-can-fail: a value no clause
+                               matches, printed readably (arena), or NULL */
     const void *detail;     /* what the recording layer attached (the
                                expander: Emacs's error), or NULL; valid
                                only while the run expands */
@@ -46,6 +48,9 @@ struct diag *diag_add(struct diag_list *d, enum diag_severity sev,
 struct diag *diag_addv(struct diag_list *d, enum diag_severity sev,
                        uint32_t start, uint32_t end, const char *code,
                        const char *fmt, va_list ap);
+
+/* Attach witness (an arena string) to the last item recorded. */
+void diag_set_witness(struct diag_list *d, const char *witness);
 
 /* Forget the items from index n on (their counts too). */
 void diag_truncate(struct diag_list *d, size_t n);

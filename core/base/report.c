@@ -17,6 +17,7 @@ struct line {
     enum diag_severity sev;     /* after --werror */
     const char *code;           /* "read", "io", ...; NULL for none */
     const char *message;        /* text, may contain any bytes */
+    const char *witness;        /* JSON's "witness" field, or NULL */
 };
 
 static const char *sev_word(enum diag_severity s)
@@ -85,6 +86,10 @@ static void json_line(struct buf *b, const struct line *l)
         buf_puts(b, "null");
     buf_puts(b, ",\"message\":");
     put_json_string(b, l->message);
+    if (l->witness) {
+        buf_puts(b, ",\"witness\":");
+        put_json_string(b, l->witness);
+    }
     buf_puts(b, "}\n");
 }
 
@@ -152,7 +157,7 @@ void report_render(struct buf *b, struct source *s, const struct diag_list *d,
             continue;
         struct line l = {s->name, true, source_pos(s, g->start),
                          source_pos(s, g->end), shown(g->sev, o), g->code,
-                         g->message};
+                         g->message, g->witness};
         emit(b, &l, o);
     }
 }
@@ -163,7 +168,7 @@ void report_plain(struct buf *b, const char *name, enum diag_severity sev,
 {
     if (sev == DIAG_NOTE && o->quiet)
         return;
-    struct line l = {name, false, {0, 0}, {0, 0}, shown(sev, o), code, message};
+    struct line l = {name, false, {0, 0}, {0, 0}, shown(sev, o), code, message, NULL};
     emit(b, &l, o);
 }
 
@@ -182,6 +187,6 @@ void report_tool(struct buf *b, enum diag_severity sev, const char *message,
         buf_putc(b, '\n');
         return;
     }
-    struct line l = {NULL, false, {0, 0}, {0, 0}, shown(sev, o), NULL, message};
+    struct line l = {NULL, false, {0, 0}, {0, 0}, shown(sev, o), NULL, message, NULL};
     emit(b, &l, o);
 }

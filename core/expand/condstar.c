@@ -15,6 +15,7 @@
 
 #include "expand/matchstar.h"
 #include "expand/pcase.h"
+#include "match/explain.h"
 
 /* ---- shared helpers (condstar.h) ---- */
 
@@ -1031,4 +1032,142 @@ struct value *condstar_expand(struct expand_ctx *x, struct value *form)
     struct value *e = expand_clauses(&c, form);
     condstar_leave(x);
     return e;
+}
+
+/* ---- --explain ---- */
+
+/* A growable list of strings. */
+struct strs_acc {
+    const char **s;
+    size_t n, cap;
+};
+
+static void explain_add(struct cs *c, struct strs_acc *v, const char *s)
+{
+    if (v->n == v->cap) {
+        size_t ncap = v->cap * 2 + 4;
+        v->s = arena_grow(c->L->a, v->s, v->cap * sizeof *v->s, ncap * sizeof *v->s);
+        v->cap = ncap;
+    }
+    v->s[v->n++] = s;
+}
+
+static const char *explain_text(struct cs *c, const char *fmt, const char *a, const char *b)
+{
+    struct buf out;
+    buf_init(&out, c->L->a);
+    buf_printf(&out, fmt, a, b);
+    return buf_cstr(&out);
+}
+
+/* The datum temporary of a match* clause, named DATUM in the text. */
+static const char *shown(struct cs *c, const struct clause *cl, struct value *v)
+{
+    if (cl->kind == CK_MATCH)
+        v = subst(c, v, cl->u.match.d, intern_cstr(c->L, "DATUM"),
+                  (struct condstar_at){cl->src, cl->holder});
+    return explain_show(c->L, v ? v : c->nil);
+}
+
+static void explain_bindings(struct cs *c, const struct clause *cl, struct strs_acc *when,
+                             struct strs_acc *binds)
+{
+    struct value *l = cl->kind == CK_BIND ? cl->u.bind.all : value_cdr(cl->cond);
+    for (; value_consp(l); l = value_cdr(l)) {
+        struct value *e = value_car(l);
+        struct value *var = value_consp(e) ? value_car(e) : e;
+        struct value *val = value_consp(e) && value_consp(value_cdr(e))
+                                ? value_car(value_cdr(e)) : c->nil;
+        const char *vs = explain_show(c->L, var), *xs = explain_show(c->L, val);
+        explain_add(c, binds, explain_text(c, "%s = %s", vs, xs));
+        if (cl->kind == CK_BIND_AND)
+            explain_add(c, when, explain_text(c, "%s (the value of %s) is non-nil", vs, xs));
+    }
+}
+
+static void explain_one(struct cs *c, const struct clause *cl, struct strs_acc *when,
+                        struct strs_acc *binds)
+{
+    switch (cl->kind) {
+    case CK_ORD:
+        if (cl->cond != c->S.t)
+            explain_add(c, when, explain_text(c, "%s is non-nil", shown(c, cl, cl->cond), ""));
+        break;
+    case CK_BIND:
+        explain_add(c, when, "always true: bind* binds its variables and succeeds");
+        explain_bindings(c, cl, when, binds);
+        break;
+    case CK_BIND_AND:
+        explain_bindings(c, cl, when, binds);
+        break;
+    case CK_MATCH: {
+        struct value *args = value_cdr(cl->cond);
+        explain_add(c, when, explain_text(c, "DATUM = %s matches %s (evaluated once)",
+                                          explain_show(c->L, value_car(value_cdr(args))),
+                                          explain_show(c->L, value_car(args))));
+        if (cl->u.match.r.test != c->S.t)
+            explain_add(c, when, explain_text(c, "that is, %s is non-nil",
+                                              shown(c, cl, cl->u.match.r.test), ""));
+        for (const struct matchstar_binding *b = cl->u.match.r.bindings; b; b = b->next)
+            explain_add(c, binds, explain_text(c, "%s = %s", explain_show(c->L, b->var),
+                                               shown(c, cl, b->val)));
+        break;
+    }
+    case CK_PCASE: {
+        struct value *a = value_cdr(cl->cond);
+        struct value *d = value_consp(value_cdr(a)) ? value_car(value_cdr(a)) : c->nil;
+        explain_add(c, when, explain_text(c, "%s matches the pcase pattern %s",
+                                          explain_show(c->L, d),
+                                          explain_show(c->L, value_car(a))));
+        break;
+    }
+    }
+    bool explicit_nonexit = value_consp(cl->src) && last_elt(cl->src) == c->S.non_exit;
+    if (explicit_nonexit)
+        explain_add(c, when, "(:non-exit: after its body, the next clauses run)");
+    else if (cl->nonexit && cl->body == c->nil && !cl->last)
+        explain_add(c, when, "(no body: the clauses after it run, with its bindings)");
+}
+
+bool condstar_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out)
+{
+    struct cs c = {.x = x, .L = x->L, .nil = x->L->nil};
+    condstar_syms_init(&c.S, x->L);
+    struct value *list = value_cdr(form);
+    long n = value_list_length(list, c.nil);
+    if (n < 0 || !condstar_enter(x, (struct condstar_at){form, NULL}))
+        return false;
+    struct clause *cls = ARENA_NEWN(c.L->a, struct clause, n ? n : 1);
+    memset(cls, 0, sizeof *cls * (n ? n : 1));
+    struct explain_clause *ec = ARENA_NEWN(c.L->a, struct explain_clause, n ? n : 1);
+    long i = 0;
+    bool ok = true;
+    for (struct value *l = list; ok && l != c.nil; l = value_cdr(l), i++) {
+        cls[i] = (struct clause){.src = value_car(l), .holder = l, .last = i == n - 1};
+        ok = parse_clause(&c, &cls[i]);
+        struct strs_acc when = {NULL, 0, 0}, binds = {NULL, 0, 0};
+        if (ok)
+            explain_one(&c, &cls[i], &when, &binds);
+        ec[i] = (struct explain_clause){.index = (uint32_t)i, .pattern = cls[i].cond,
+                                        .at = cls[i].src, .when = when.s, .n_when = when.n,
+                                        .binds = binds.s, .n_binds = binds.n,
+                                        .nonexit = ok && cls[i].nonexit && !cls[i].last &&
+                                                   cls[i].kind != CK_ORD};
+    }
+    condstar_leave(x);
+    if (!ok)
+        return false;
+    if (out->n == out->cap) {
+        size_t ncap = out->cap * 2 + 2;
+        out->secs = arena_grow(c.L->a, out->secs, out->cap * sizeof *out->secs,
+                               ncap * sizeof *out->secs);
+        out->cap = ncap;
+    }
+    struct explain_section *sec = &out->secs[out->n++];
+    memset(sec, 0, sizeof *sec);
+    *sec = (struct explain_section){.kind = EXPLAIN_COND_STAR, .head = "cond*",
+                                    .subject = "(none)", .subject_note = "each clause "
+                                    "tests its own condition, in order",
+                                    .name = "", .clauses = ec, .n_clauses = (size_t)n};
+    return true;
 }

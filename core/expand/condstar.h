@@ -23,6 +23,13 @@
  * warnings (cond-star.md section 5) and do not fail the form. */
 struct value *condstar_expand(struct expand_ctx *x, struct value *form);
 
+struct pcase_explain_out;
+
+/* --explain: one section for the cond* form, a clause per clause (its
+ * condition in the order Emacs evaluates them, what it binds).  False
+ * after recording an error (the errors of condstar_expand). */
+bool condstar_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out);
+
 /* Symbols that the cond* modules test for or generate, interned once per
  * expanded form (ORDER: condstar-syms, see condstar.c). */
 struct condstar_syms {

@@ -10,7 +10,7 @@
  *
  * Functions, in order: list helpers, the binding list of pcase-let*
  * (let_star), the seven heads, pcase_expand, pcase_compile_clauses,
- * pcase_destructure, pcase_dump.
+ * pcase_destructure, pcase_dump, pcase_explain.
  */
 #include "expand/pcase.h"
 
@@ -109,6 +109,9 @@ struct bind {
     bool exp_user;          /* exp is user code */
     struct value *cell;     /* the binding as written (positions) */
     struct value *scope;    /* where its variables may be used, or NULL */
+    struct value *written;  /* --explain: what exp (a temporary) holds, as
+                               written, or NULL */
+    const char *note;       /* --explain: how that is evaluated */
 };
 
 /* (let* ((PAT EXP)) FORMS...), merged into FORMS when that is a let* this
@@ -147,7 +150,10 @@ static struct value *let_star(struct pcase_run *c, struct bind *b, size_t n, str
                                    .kind = EMIT_BODY, .scope = b[i].scope};
         cl[1].dontcare = true;
         cl[1].body = c->L->nil;
+        c->written = b[i].written;
+        c->written_note = b[i].note;
         struct value *f = pcase_compile(c, b[i].exp, b[i].exp_user, cl, 2, NULL);
+        c->written = NULL;
         if (!f)
             return NULL;
         forms = cons(c, f, c->L->nil);
@@ -180,7 +186,7 @@ static struct bind *bindings(struct pcase_run *c, struct value *list, struct val
             return NULL;
         }
         b[i] = (struct bind){value_car(e), nth(c, e, 1), true, e,
-                             cons(c, value_cdr(l), body)};
+                             cons(c, value_cdr(l), body), NULL, NULL};
     }
     return b;
 }
@@ -243,18 +249,36 @@ static struct pcase_clause error_clause(struct pcase_run *c)
                                  .body = cons(c, call, c->L->nil)};
 }
 
-static void warn_exhaustive(struct pcase_run *c, struct value *form, bool reached)
+/* The forms a no-match search could not evaluate, as text. */
+static const char *blockers_text(struct pcase_run *c, const struct witness_result *r)
 {
-    if (!reached)
+    struct buf b;
+    buf_init(&b, c->L->a);
+    for (size_t i = 0; i < r->n_blockers; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", pcase_show(c, r->blockers[i]));
+    return buf_cstr(&b);
+}
+
+static void warn_exhaustive(struct pcase_run *c, struct value *form)
+{
+    const struct witness_result *r = &c->no_match;
+    if (r->status == WITNESS_NONE)
         pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-never-fails",
                    "this pcase-exhaustive can never fail: a plain pcase would do");
-    else if (c->path)
+    else if (r->status == WITNESS_FOUND) {
+        const char *w = explain_show(c->L, r->value);
         pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
                    "this pcase-exhaustive can signal \"No clause matching\": no "
-                   "clause matches when %s", c->path);
+                   "clause matches the value %s", w);
+        diag_set_witness(c->x->diags, w);
+    } else if (r->n_blockers)
+        pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
+                   "this pcase-exhaustive may signal \"No clause matching\", "
+                   "depending on what %s return%s", blockers_text(c, r),
+                   r->n_blockers == 1 ? "s" : "");
     else
         pcase_diag(c, DIAG_WARNING, form, NULL, "exhaustive-can-fail",
-                   "some values match no clause: this pcase-exhaustive can signal "
+                   "some values may match no clause: this pcase-exhaustive can signal "
                    "\"No clause matching\"");
 }
 
@@ -273,7 +297,7 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
     c->describe = exhaustive ? (long)n - 1 : -1;
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
     if (out && exhaustive)
-        warn_exhaustive(c, form, info[n - 1].leaves > 0 && !c->path_impossible);
+        warn_exhaustive(c, form);
     return out;
 }
 
@@ -325,7 +349,9 @@ static struct value *h_let(struct pcase_run *c, struct value *form)
             bool wild = var->kind == VK_SYMBOL;
             var = expand_gensym(c->x, wild ? "_" : "x");
             if (!wild)
-                m[--k] = (struct bind){b[i].pat, var, false, b[i].cell, value_cdr(form)};
+                m[--k] = (struct bind){b[i].pat, var, false, b[i].cell, value_cdr(form),
+                                       b[i].exp, "evaluated once, before the other "
+                                       "bindings' patterns; called VAL below"};
         }
         *tail = cons(c, lisp_listv(c->L, var, exp, NULL), c->L->nil);
         tail = &(*tail)->u.cons.cdr;
@@ -349,7 +375,8 @@ static struct value *h_dolist(struct pcase_run *c, struct value *form)
         forms = code_list(c, body);
     } else {
         var = expand_gensym(c->x, "x");
-        struct bind b = {pat, var, false, spec, body};
+        struct bind b = {pat, var, false, spec, body, nth(c, spec, 1),
+                         "a list: each of its elements in turn is called VAL below"};
         forms = code_list(c, body);
         forms = forms ? let_star(c, &b, 1, forms) : NULL;
     }
@@ -418,19 +445,30 @@ static bool decl_form(struct value *body)
            is_named(h, "interactive") || is_named(h, "cl-declare");
 }
 
+/* --explain's words for the subject of pcase-lambda's argument n. */
+static const char *arg_note(struct pcase_run *c, size_t n)
+{
+    struct buf b;
+    buf_init(&b, c->L->a);
+    buf_printf(&b, "argument %zu of the function, called VAL below", n);
+    return buf_cstr(&b);
+}
+
 static struct value *h_lambda(struct pcase_run *c, struct value *form)
 {
     struct value *args = nth(c, form, 1), *body = value_cdr(value_cdr(form));
-    size_t n, k = 0;
+    size_t n, k = 0, pos = 0;
     if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list", &n))
         return arity(c, form, 1, "(pcase-lambda ARGS BODY...) needs ARGS");
     struct bind *b = ARENA_NEWN(c->L->a, struct bind, n + 1);
     struct value *out = c->L->nil, **tail = &out;
     for (struct value *l = args; l->kind == VK_CONS; l = value_cdr(l)) {
         struct value *a = value_car(l);
+        pos++;
         if (a->kind != VK_SYMBOL) {
             struct value *t = expand_gensym(c->x, "arg");
-            b[k++] = (struct bind){a, t, false, l, body};
+            b[k] = (struct bind){a, t, false, l, body, t, arg_note(c, pos)};
+            k++;
             a = t;
         }
         *tail = cons(c, a, c->L->nil);
@@ -491,13 +529,14 @@ long pcase_check_tables(void)
 /* ---- entry points ----------------------------------------------------- */
 
 static struct value *run(struct expand_ctx *x, struct value *form, struct buf *dump,
-                         int kind)
+                         int kind, struct pcase_explain_out *explain)
 {
     head_fn *fn = form->kind == VK_CONS ? find_head(value_car(form)) : NULL;
     struct pcase_run c;
     pcase_init(&c, x, form);
     c.dump = dump;
     c.dump_kind = kind;
+    c.explain = explain;
     if (!fn) {
         pcase_diag(&c, DIAG_ERROR, form, NULL, "internal", "not a pcase-family form");
         return NULL;
@@ -514,7 +553,7 @@ static struct value *run(struct expand_ctx *x, struct value *form, struct buf *d
 
 struct value *pcase_expand(struct expand_ctx *x, struct value *form)
 {
-    return run(x, form, NULL, 0);
+    return run(x, form, NULL, 0, NULL);
 }
 
 struct value *pcase_compile_clauses(struct expand_ctx *x, struct value *subject,
@@ -543,7 +582,7 @@ struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
     struct pcase_run c;
     pcase_init(&c, x, pattern);
     /* no unused-variable check: cond* decides what its rest clauses use */
-    struct bind b = {pattern, value_expr, true, NULL, NULL};
+    struct bind b = {pattern, value_expr, true, NULL, NULL, NULL, NULL};
     struct value *forms = let_star(&c, &b, 1, body);
     return forms && !c.failed ? progn(&c, forms) : NULL;
 }
@@ -551,5 +590,10 @@ struct value *pcase_destructure(struct expand_ctx *x, struct value *pattern,
 bool pcase_dump(struct expand_ctx *x, struct value *form,
                 enum pcase_dump_kind kind, struct buf *out)
 {
-    return run(x, form, out, kind) != NULL;
+    return run(x, form, out, kind, NULL) != NULL;
+}
+
+bool pcase_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out)
+{
+    return run(x, form, NULL, 0, out) != NULL;
 }

@@ -16,6 +16,7 @@
 
 #include "base/buf.h"
 #include "expand/expand.h"
+#include "match/explain.h"
 
 /* Expand one form whose head is pcase, pcase-exhaustive, pcase-let,
  * pcase-let*, pcase-dolist, pcase-setq or pcase-lambda.  Returns the
@@ -56,6 +57,7 @@ long pcase_check_tables(void);
 enum pcase_dump_kind {
     PCASE_DUMP_PAT,   /* normalised pattern IR of each clause */
     PCASE_DUMP_DTREE, /* the decision DAG */
+    PCASE_DUMP_DOT,   /* the decision DAG as Graphviz DOT */
 };
 
 /* Append the dump of one pcase-family form to out (no ";;;" header line:
@@ -65,5 +67,16 @@ enum pcase_dump_kind {
  * errors as pcase_expand). */
 bool pcase_dump(struct expand_ctx *x, struct value *form,
                 enum pcase_dump_kind kind, struct buf *out);
+
+/* The --explain sections of one form (one per compilation, in the order
+ * they are compiled). */
+struct pcase_explain_out {
+    struct explain_section *secs;
+    size_t n, cap;
+};
+
+/* Explain one pcase-family form into out.  Returns false after recording
+ * an error (same errors as pcase_expand). */
+bool pcase_explain(struct expand_ctx *x, struct value *form, struct pcase_explain_out *out);
 
 #endif

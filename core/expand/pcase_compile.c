@@ -10,9 +10,8 @@
  * layer reaches the expander only through the hooks defined here.
  *
  * Functions, in order: pcase_diag, pcase_show, pcase_code and the hooks,
- * pcase_init, warnings (unreachable-clause, unused-variable), the
- * description of a path (exhaustive-can-fail), the steps of a
- * compilation, the scratch arena the compilations share, pcase_compile.
+ * pcase_init, warnings (unreachable-clause, unused-variable), the steps
+ * of a compilation, the scratch arena the compilations share, pcase_compile.
  */
 #include "expand/pcase_int.h"
 
@@ -22,6 +21,8 @@
 
 #include "lisp/print.h"
 #include "match/dump.h"
+#include "match/explain.h"
+#include "match/witness.h"
 
 /* ---- diagnostics ------------------------------------------------------ */
 
@@ -115,6 +116,7 @@ void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
 {
     memset(c, 0, offsetof(struct pcase_run, base));
     c->describe = -1;
+    c->no_match.status = WITNESS_NONE;
     c->x = x;
     c->L = x->L;
     c->site = site;
@@ -159,8 +161,8 @@ static bool irrefutable(const struct pat *p)
     }
 }
 
-/* Is clause sub[k-1] reached when only the clauses sub[0..k) are compiled?
- * 1 yes, 0 no, -1 unknown (the compilation failed: a bad pattern reached,
+/* Is clause sub[k-1] reached when only the clauses sub[0..k) are compiled
+ * (by a way some value can take)?  1 yes or maybe, 0 no, -1 unknown (the compilation failed: a bad pattern reached,
  * or a limit).  The match context is reused: its caches only grow. */
 static int reached_after(struct memo_ctx *m, const struct subj *root,
                          const struct pat **sub, size_t k)
@@ -171,12 +173,9 @@ static int reached_after(struct memo_ctx *m, const struct subj *root,
         m->too_deep = false;
         return -1;
     }
-    size_t n;
-    const struct dnode **nodes = dtree_visit(m, dag, &n);
-    for (size_t j = 0; j < n; j++)
-        if (nodes[j]->kind == DN_LEAF && nodes[j]->clause == k - 1)
-            return 1;
-    return 0;
+    struct witness_result r;
+    witness_find(m, dag, root, (long)(k - 1), false, &r);
+    return r.status != WITNESS_NONE;
 }
 
 /* Clauses that can shadow: reached, and real (not the don't-care one). */
@@ -246,13 +245,30 @@ static size_t shadowing(struct memo_ctx *m, const struct subj *root,
     return n ? 1 : 0;
 }
 
-static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const struct subj *root,
-                             const struct pcase_clause *cl, size_t n,
-                             const struct emit_info *info)
+/* Which clauses some value can choose: not those the DAG has no leaf of,
+ * nor those every way to whose leaves needs contradicting facts
+ * (match/witness: a constant of a type an earlier test excluded, a pred
+ * an earlier one implies, ...). */
+static bool *reachable_clauses(struct pcase_run *c, struct memo_ctx *m, const struct dnode *dag,
+                               const struct subj *root, size_t n, const struct emit_info *info)
+{
+    bool *r = ARENA_NEWN(c->L->a, bool, n + 1);
+    if (!witness_reach(m, dag, root, r, n))
+        for (size_t i = 0; i < n; i++) /* not searched to the end: trust the DAG */
+            r[i] = info[i].leaves > 0;
+    return r;
+}
+
+/* Warn about every clause no value can choose, with the clauses that
+ * take its values first; into sh (when not NULL) for --explain. */
+static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const struct dnode *dag,
+                             const struct subj *root, const struct pcase_clause *cl, size_t n,
+                             const struct emit_info *info, struct pcase_shadow *sh)
 {
     size_t *set = NULL; /* made at the first unreachable clause */
+    bool *reached = reachable_clauses(c, m, dag, root, n, info);
     for (size_t i = 0; i < n; i++) {
-        if (info[i].leaves || cl[i].dontwarn || cl[i].dontcare)
+        if (cl[i].dontwarn || cl[i].dontcare || reached[i])
             continue;
         if (!set)
             set = ARENA_NEWN(c->L->a, size_t, n + 1);
@@ -263,6 +279,13 @@ static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const stru
             pcase_diag(c, DIAG_NOTE, cl[set[j]].form, cl[set[j]].cell, "unreachable-clause",
                     k == 1 ? "because this clause matches first"
                            : "because this clause matches some of its cases first");
+        if (sh) {
+            sh[i].unreachable = true;
+            sh[i].by = ARENA_NEWN(c->L->a, uint32_t, k + 1);
+            for (size_t j = 0; j < k; j++)
+                sh[i].by[j] = (uint32_t)set[j];
+            sh[i].n = k;
+        }
     }
 }
 
@@ -298,126 +321,6 @@ static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
             pcase_diag(c, DIAG_WARNING, NULL, cl->var_cells[at[i]], "unused-variable",
                     "variable `%s' is bound by the pattern but never used",
                     look[i]->u.sym.name);
-}
-
-/* ---- describing a path ------------------------------------------------ */
-
-/* form with the root temporary shown as EXPVAL. */
-static struct value *readable(struct pcase_run *c, struct value *form, const struct subj *root)
-{
-    if (form == root->expr && root->temp)
-        return INTERN_LIT(c->L, "EXPVAL");
-    if (form->kind != VK_CONS || !memo_enter(c->m))
-        return form;
-    struct value *r = value_cons(c->L->a, readable(c, value_car(form), root),
-                                 readable(c, value_cdr(form), root));
-    memo_leave(c->m);
-    return r;
-}
-
-struct path {
-    const struct dnode **node;  /* tests on the way, and which branch */
-    bool *then;
-    size_t n, cap;
-    bool incomplete;            /* a way was not followed to its end */
-};
-
-/* What the subject can be, as far as the type tests on the way say: a
- * set of the classes cons, nil and any other atom.  Decision trees do not
- * know that atom is not consp (Emacs 28.2's exclusion table does not
- * pair them), so a way to a clause may need a value of no class. */
-enum { K_CONS = 1, K_NIL = 2, K_ATOM = 4, K_ANY = 7 };
-
-static const struct {
-    const char *pred;
-    unsigned on_true, on_nil;
-} class_tests[] = {
-    {"consp", K_CONS, K_NIL | K_ATOM}, {"atom", K_NIL | K_ATOM, K_CONS},
-    {"listp", K_CONS | K_NIL, K_ATOM}, {"null", K_NIL, K_CONS | K_ATOM},
-    {"not", K_NIL, K_CONS | K_ATOM},
-};
-
-/* The classes left on one side of test n (K_ANY when it says nothing). */
-static unsigned side_classes(const struct dnode *n, bool then)
-{
-    const struct dtest *t = n->test;
-    if (t->kind != DT_PRED || !t->p->val || t->p->val->v->kind != VK_SYMBOL)
-        return K_ANY;
-    for (size_t i = 0; i < sizeof class_tests / sizeof class_tests[0]; i++)
-        if (strcmp(t->p->val->v->u.sym.name, class_tests[i].pred) == 0)
-            return then ? class_tests[i].on_true : class_tests[i].on_nil;
-    return K_ANY;
-}
-
-static bool find_path(struct pcase_run *c, const struct dnode *n, uint32_t target,
-                      const struct subj *root, unsigned classes, struct path *p);
-
-/* One side of test n at position p->n of the path. */
-static bool try_side(struct pcase_run *c, const struct dnode *n, bool then,
-                     uint32_t target, const struct subj *root, unsigned classes,
-                     struct path *p)
-{
-    unsigned left = classes & side_classes(n, then);
-    if (!left) /* no value goes this way */
-        return false;
-    p->then[p->n] = then;
-    p->n++;
-    if (find_path(c, then ? n->then : n->els, target, root, left, p))
-        return true;
-    p->n--;
-    return false;
-}
-
-/* Depth-first search for a leaf of clause target through tests on the
- * root only (their text is meaningful to a reader) that some value
- * passes.  Ways it cannot follow mark the search incomplete. */
-static bool find_path(struct pcase_run *c, const struct dnode *n, uint32_t target,
-                      const struct subj *root, unsigned classes, struct path *p)
-{
-    if (n->kind == DN_LEAF)
-        return n->clause == target;
-    if (n->kind == DN_FAIL || n->kind == DN_DONTCARE)
-        return false;
-    if (n->kind != DN_TEST || n->test->s != root || n->test->env || n->test->prev ||
-        p->n >= 8 || !memo_enter(c->m)) {
-        p->incomplete = true;
-        return false;
-    }
-    if (p->n == p->cap) {
-        p->cap = p->cap * 2 + 8;
-        p->node = arena_grow(c->L->a, p->node, p->n * sizeof *p->node, p->cap * sizeof *p->node);
-        p->then = arena_grow(c->L->a, p->then, p->n * sizeof *p->then, p->cap * sizeof *p->then);
-    }
-    p->node[p->n] = n;
-    bool found = try_side(c, n, true, target, root, classes, p) ||
-                 try_side(c, n, false, target, root, classes, p);
-    memo_leave(c->m);
-    return found;
-}
-
-/* The tests on a way to clause target, as text (NULL when there is none
- * to show); *impossible when the search saw every way and no value takes
- * any of them. */
-static const char *describe_path(struct pcase_run *c, const struct dnode *dag,
-                                 const struct subj *root, uint32_t target,
-                                 bool *impossible)
-{
-    struct path p = {NULL, NULL, 0, 0, false};
-    *impossible = false;
-    if (!find_path(c, dag, target, root, K_ANY, &p)) {
-        *impossible = !p.incomplete;
-        return NULL;
-    }
-    struct buf b;
-    buf_init(&b, c->L->a);
-    for (size_t i = 0; i < p.n; i++) {
-        struct value *f = emit_test_form(c->m, p.node[i]->test, false);
-        if (!f)
-            return NULL;
-        buf_printf(&b, "%s%s is %s", i ? ", " : "", pcase_show(c, readable(c, f, root)),
-                   p.then[i] ? "true" : "nil");
-    }
-    return p.n ? buf_cstr(&b) : NULL;
 }
 
 /* ---- compilation ------------------------------------------------------ */
@@ -464,6 +367,8 @@ static void dump_section(struct pcase_run *c, const struct subj *root,
         buf_puts(c->dump, "\n");
     if (c->dump_kind == PCASE_DUMP_PAT)
         dump_pat(c->m, c->dump, root, pats, n);
+    else if (c->dump_kind == PCASE_DUMP_DOT)
+        dump_dot(c->m, c->dump, root, dag);
     else
         dump_dtree(c->m, c->dump, root, dag);
 }
@@ -533,6 +438,8 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
         !(root = root_subject(c, m, subject, subject_user, &expanded)))
         return finish(c, m, NULL);
     memo_reserve(m, &m->unique, m->unique.n * OBJECTS_PER_PATTERN_OBJECT);
+    for (size_t i = 0; i < n; i++) /* pcase-setq: see emit's setq order */
+        m->ordered_leaves |= cl[i].kind == EMIT_SETQ;
     const struct dnode *dag = dtree_build(m, root, pats, n);
     if (!dag) {
         if (m->bad)
@@ -550,9 +457,15 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
         return finish(c, m, NULL);
     if (c->dump)
         dump_section(c, root, pats, n, dag);
-    if (c->describe >= 0 && (size_t)c->describe < n)
-        c->path = describe_path(c, dag, root, (uint32_t)c->describe, &c->path_impossible);
-    warn_unreachable(c, m, root, cl, n, info);
+    if (c->describe >= 0 && (size_t)c->describe < n && info[c->describe].leaves) {
+        witness_find(m, dag, root, c->describe, true, &c->no_match);
+        for (size_t i = 0; i < c->no_match.n_blockers; i++) /* as the user reads them */
+            c->no_match.blockers[i] = explain_spell(m, dag, c->no_match.blockers[i]);
+    }
+    struct pcase_shadow *sh = c->explain ? arena_zalloc(c->L->a, (n + 1) * sizeof *sh) : NULL;
+    warn_unreachable(c, m, dag, root, cl, n, info, sh);
+    if (c->explain)
+        pcase_explain_section(c, m, root, subject, cl, n, dag, sh);
     for (size_t i = 0; i < n; i++)
         warn_unused(c, &cl[i]);
     return finish(c, m, form);

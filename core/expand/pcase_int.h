@@ -15,6 +15,8 @@
 #include "expand/expand.h"
 #include "expand/pcase.h"
 #include "match/emit.h"
+#include "match/explain.h"
+#include "match/witness.h"
 
 /* One clause of a compilation. */
 struct pcase_clause {
@@ -45,6 +47,13 @@ struct pcase_bad {
     struct pcase_bad *next;
 };
 
+/* Which clauses take the values of an unreachable one (--explain). */
+struct pcase_shadow {
+    bool unreachable;
+    uint32_t *by;               /* clause indexes */
+    size_t n;
+};
+
 /* The state of one top-level pcase-family expansion. */
 struct pcase_run {
     struct expand_ctx *x;
@@ -56,11 +65,14 @@ struct pcase_run {
     int dump_kind;              /* enum pcase_dump_kind */
     unsigned n_dumps;           /* sections written */
     struct pcase_bad *bad;         /* where each PAT_BAD pattern was written */
-    long describe;              /* clause whose first path pcase_compile
-                                   describes in `path' (-1: none) */
-    const char *path;           /* e.g. "(eq x 'a) is nil", or NULL */
-    bool path_impossible;       /* every way to the described clause needs a
-                                   value that is no cons, nil or other atom */
+    long describe;              /* clause whose values pcase_compile looks
+                                   for in no_match (-1: none) */
+    struct witness_result no_match; /* a value reaching clause `describe'
+                                   (WITNESS_NONE when it has no leaf) */
+    struct pcase_explain_out *explain; /* --explain: sections go there */
+    struct value *written;      /* --explain: the value a temporary subject
+                                   holds, as written (pcase-let, -dolist) */
+    const char *written_note;   /* how that is evaluated */
     bool failed;                /* an error was recorded */
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised
@@ -98,6 +110,12 @@ bool pcase_copyable(struct pcase_run *c, const struct value *expr);
  * code, or NULL after an error. */
 struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool subject_user,
                          struct pcase_clause *cl, size_t n, struct emit_info *info);
+
+/* Add the --explain section of one compilation to c->explain: subject
+ * as written, clauses cl[0..n) and their DAG; sh: unreachable clauses. */
+void pcase_explain_section(struct pcase_run *c, struct memo_ctx *m, const struct subj *root,
+                           struct value *subject, const struct pcase_clause *cl, size_t n,
+                           const struct dnode *dag, const struct pcase_shadow *sh);
 
 /* Expansion of a piece of user code, once per form. */
 struct value *pcase_code(struct pcase_run *c, struct value *form);

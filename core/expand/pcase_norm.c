@@ -270,7 +270,7 @@ static const struct pat *h_pred(struct nz *z, struct value *p)
 {
     if (value_cdr(p)->kind != VK_CONS)
         diag(z, DIAG_WARNING, p, NULL, "pred-without-function",
-             "(pred) has no function: Emacs 28.2 compiles the call (nil VALUE), "
+             "(pred) has no function: Emacs compiles the call (nil VALUE), "
              "a void-function error at run time");
     struct value *fun = nth_or_nil(z, p, 1);
     check_underscore(z, fun);
@@ -347,11 +347,13 @@ static const struct pat *h_or(struct nz *z, struct value *p)
     return h_andor(z, p, true);
 }
 
-static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell);
+static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell,
+                              struct value **cval);
 
 static const struct pat *h_bq(struct nz *z, struct value *p)
 {
-    return qpat(z, nth_or_nil(z, p, 1), nth_cell(p, 1) ? nth_cell(p, 1) : p);
+    struct value *cval;
+    return qpat(z, nth_or_nil(z, p, 1), nth_cell(p, 1) ? nth_cell(p, 1) : p, &cval);
 }
 
 /* Sorted by name (strcmp) for bsearch. */
@@ -398,21 +400,47 @@ static head_fn *core_head(const struct value *h)
 
 /* ---- backquote -------------------------------------------------------- */
 
-static const struct pat *qvec(struct nz *z, struct value *q, struct value *cell)
+/* Emacs 30 folds a QPAT all of whose parts are constants into one
+ * constant, compared with `equal' (pcase.md 2.6): `(a "s") is '(a "s"),
+ * `[1 ,'x] is '[1 x].  A part is constant when it is an atom, or ,X where
+ * X is written (quote V) - X as written, before pattern macros: ,1 and
+ * ,"s" are patterns equal to constants, not constants, and stop the
+ * folding.  Each qpat function stores the folded value in *cval, or NULL
+ * when the QPAT is not constant. */
+
+static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell,
+                              struct value **cval);
+
+static const struct pat *qvec(struct nz *z, struct value *q, struct value *cell,
+                              struct value **cval)
 {
     struct lisp *L = z->L;
     size_t n = q->u.vec.n;
     const struct pat **items = ARENA_NEWN(L->a, const struct pat *, n + 2);
+    struct value **consts = ARENA_NEWN(L->a, struct value *, n + 1);
+    bool constant = true, same = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!(items[i + 2] = qpat(z, q->u.vec.items[i], cell, &consts[i])))
+            return NULL;
+        constant &= consts[i] != NULL;
+        same &= consts[i] == q->u.vec.items[i];
+    }
+    if (constant) {
+        struct value *v = q;
+        if (!same) {
+            v = value_vector(L->a, VK_VECTOR, n);
+            memcpy(v->u.vec.items, consts, n * sizeof *consts);
+        }
+        *cval = v;
+        return pat_quote(z->m, v);
+    }
     items[0] = pat_pred(z->m, INTERN_LIT(L, "vectorp"));
     items[1] = pat_app(z->m, INTERN_LIT(L, "length"),
                        pat_quote(z->m, value_int(L->a, (int64_t)n)));
     struct value *aref = INTERN_LIT(L, "aref"), *us = INTERN_LIT(L, "_");
     for (size_t i = 0; i < n; i++) {
-        const struct pat *e = qpat(z, q->u.vec.items[i], cell);
-        if (!e)
-            return NULL;
         struct value *fun = lisp_listv(L, aref, us, value_int(L->a, (int64_t)i), NULL);
-        items[i + 2] = pat_app(z->m, fun, e);
+        items[i + 2] = pat_app(z->m, fun, items[i + 2]);
     }
     return pat_and(z->m, items, n + 2);
 }
@@ -424,10 +452,16 @@ static bool unquote(const struct value *q, const struct value *which)
 }
 
 /* A QPAT that is not a list to walk: ,PAT, ,@X, a vector or an atom. */
-static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *cell)
+static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *cell,
+                                   struct value **cval)
 {
-    if (unquote(q, z->L->comma))
-        return norm(z, nth_or_nil(z, q, 1), nth_cell(q, 1) ? nth_cell(q, 1) : q);
+    *cval = NULL;
+    if (unquote(q, z->L->comma)) {
+        struct value *x = nth_or_nil(z, q, 1);
+        if (x->kind == VK_CONS && value_car(x) == z->L->quote)
+            *cval = nth_or_nil(z, x, 1);
+        return norm(z, x, nth_cell(q, 1) ? nth_cell(q, 1) : q);
+    }
     if (unquote(q, z->L->comma_at) || named(q, "...")) {
         fail(z, q, cell, "splice-in-backquote",
                     fmt(z, "Unsupported QPAT: %s (Emacs 30 rejects it; "
@@ -436,9 +470,11 @@ static const struct pat *qpat_leaf(struct nz *z, struct value *q, struct value *
         return NULL;
     }
     if (q->kind == VK_VECTOR)
-        return qvec(z, q, cell);
-    if (q->kind == VK_SYMBOL || q->kind == VK_STRING || value_numberp(q))
+        return qvec(z, q, cell, cval);
+    if (q->kind == VK_SYMBOL || q->kind == VK_STRING || value_numberp(q)) {
+        *cval = q;
         return pat_quote(z->m, q);
+    }
     fail(z, q, cell, "malformed-pattern", fmt(z, "Unknown QPAT: %s", pcase_show(z->c, q)));
     expand_set_error_signal(z->c->x, "Unknown QPAT: ", q);
     return NULL;
@@ -455,23 +491,41 @@ static void nested_backquote(struct nz *z, struct value *q, struct value *cell)
              "(Emacs 28 and 30; Emacs 31 rejects it)");
 }
 
+/* The folded constant of the list cell t whose car and cdr fold to car
+ * and cdr: t itself when they are its own parts (the value as written). */
+static struct value *fold_cell(struct nz *z, struct value *t, struct value *car,
+                               struct value *cdr)
+{
+    if (car == value_car(t) && cdr == value_cdr(t))
+        return t;
+    return value_cons(z->L->a, car, cdr);
+}
+
 /* `(Q1 Q2 ... . TAIL): the elements are normalised in order (so variables
  * are recorded in reading order), then the nested
  * (and (pred consp) (app car-safe Qi) (app cdr-safe REST)) patterns are
- * built from the end, so long lists do not recurse. */
-static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *cell)
+ * built from the end, so long lists do not recurse; a cell whose car and
+ * cdr are both constant folds into one constant, as in Emacs 30. */
+static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *cell,
+                                   struct value **cval)
 {
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, ccap = 0, kcap = 0;
     const struct pat **elts = NULL;
+    struct value **consts = NULL, **cells = NULL;
     struct value *t = q;
     for (; t->kind == VK_CONS && !unquote(t, z->L->comma) && !unquote(t, z->L->comma_at);
          t = value_cdr(t)) {
         nested_backquote(z, t, t == q ? cell : NULL);
         elts = grow(z, elts, &cap, n, sizeof *elts);
-        if (!(elts[n++] = qpat(z, value_car(t), t)))
+        consts = grow(z, consts, &ccap, n, sizeof *consts);
+        cells = grow(z, cells, &kcap, n, sizeof *cells);
+        cells[n] = t;
+        if (!(elts[n] = qpat(z, value_car(t), t, &consts[n])))
             return NULL;
+        n++;
     }
-    const struct pat *acc = qpat_leaf(z, t, n ? NULL : cell);
+    struct value *acc_val;
+    const struct pat *acc = qpat_leaf(z, t, n ? NULL : cell, &acc_val);
     if (!acc)
         return NULL;
     /* Made where they always were (the first time in the clause): the
@@ -483,22 +537,31 @@ static const struct pat *qpat_list(struct nz *z, struct value *q, struct value *
         z->cdr = pat_val(z->m, INTERN_LIT(L, "cdr-safe"));
     }
     while (n-- > 0) {
+        if (acc_val && consts[n]) {
+            acc_val = fold_cell(z, cells[n], consts[n], acc_val);
+            acc = pat_quote(z->m, acc_val);
+            continue;
+        }
+        acc_val = NULL;
         const struct pat *three[3] = {z->consp, pat_app_val(z->m, z->car, elts[n]),
                                       pat_app_val(z->m, z->cdr, acc)};
         acc = pat_and(z->m, three, 3);
     }
+    *cval = acc_val;
     return acc;
 }
 
 /* A QPAT, under the shared depth guard: nested conses and vectors of a
- * backquote pattern recurse here, not through norm. */
-static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell)
+ * backquote pattern recurse here, not through norm.  *cval: as above. */
+static const struct pat *qpat(struct nz *z, struct value *q, struct value *cell,
+                              struct value **cval)
 {
     struct expand_ctx *x = z->c->x;
+    *cval = NULL;
     if (over_limit(z, q, cell))
         return NULL;
     x->depth++;
-    const struct pat *r = qpat_list(z, q, cell);
+    const struct pat *r = qpat_list(z, q, cell, cval);
     x->depth--;
     return r;
 }

@@ -1,4 +1,4 @@
-/* print.c - value -> text, exactly as Emacs 28.2's prin1-to-string.
+/* print.c - value -> text, exactly as Emacs 30.1's prin1-to-string.
  *
  * Layer `lisp`: --compact output and all printing of generated code.  An
  * explicit stack of frames (print_walk.h) replaces Emacs's recursive
@@ -38,8 +38,11 @@ static void put_uint(struct buf *b, uint64_t u)
 
 /* ---- frames ---- */
 
+/* A frame for obj.  Every kind but the wrap of 'X and #'X is one level
+ * of Emacs's print depth (what `#N` and print-level count): Emacs prints
+ * X in place of the quote form, at its depth. */
 static struct frame *push(struct pstate *s, const struct value *obj,
-                          enum frame_kind kind)
+                          enum frame_kind kind, bool level)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap * 2;
@@ -48,8 +51,8 @@ static struct frame *push(struct pstate *s, const struct value *obj,
         s->st = st;
         s->cap = cap;
     }
-    if (!s->o->circle)
-        print_path_add(s, obj, s->n);
+    if (!s->o->circle && level)
+        print_path_add(s, obj, s->depth);
     if (s->tree && s->n >= PRINT_TREE_MAX_DEPTH)
         s->bail = true;
     struct frame *f = &s->st[s->n++];
@@ -58,6 +61,8 @@ static struct frame *push(struct pstate *s, const struct value *obj,
     f->kind = (uint8_t)kind;
     f->phase = 0;
     f->bq = 0;
+    f->level = level;
+    s->depth += level;
     return f;
 }
 
@@ -65,17 +70,19 @@ static struct frame *push(struct pstate *s, const struct value *obj,
 static void pop(struct pstate *s, const char *close, size_t n)
 {
     out_put(s->b, close, n);
-    s->n--;
-    if (!s->o->circle)
-        print_path_remove(s, s->st[s->n].obj, s->n);
+    const struct frame *f = &s->st[--s->n];
+    s->depth -= f->level;
+    if (!s->o->circle && f->level)
+        print_path_remove(s, f->obj, s->depth);
 }
 
 #define POP_LIT(s, lit) pop((s), (lit), sizeof(lit) - 1)
 
 static void emit_value(struct pstate *s, const struct value *v);
 
-/* List frame phases. */
-enum { LIST_LOOP, LIST_CLOSE, LIST_CYCLE };
+/* List frame phases: the first element next, the others, the `)` after
+ * a dotted tail. */
+enum { LIST_FIRST, LIST_LOOP, LIST_CLOSE };
 
 /* ---- atoms ---- */
 
@@ -161,6 +168,33 @@ static bool is_container(const struct pstate *s, const struct value *v)
     return container_kind[v->kind];
 }
 
+/* Does the top frame wrap 'X or #'X (a frame that is no level)? */
+static bool in_quote_wrap(const struct pstate *s)
+{
+    return s->n && !s->st[s->n - 1].level;
+}
+
+/* The 'X and #'X wraps opened one inside the other at one depth form a
+ * chain, which Emacs keeps off its path: a quote form that quotes itself
+ * (#1=(quote #1#)) makes Emacs print forever.  Here the chain is watched
+ * as Brent's method watches a list (the tortoise moves to the newest
+ * wrap after 2, 4, 8 ... wraps), and the form met again is printed as if
+ * it were on the path at this depth.  Called before the wrap of v is
+ * pushed. */
+static void quote_chain_step(struct pstate *s, const struct value *v)
+{
+    if (!in_quote_wrap(s) || ++s->chain_steps == s->chain_lim) {
+        s->chain_lim = in_quote_wrap(s) ? s->chain_lim << 1 : 2;
+        s->chain_steps = 0;
+        s->chain_tortoise = v;
+    }
+}
+
+static bool quoted_by_itself(const struct pstate *s, const struct value *v)
+{
+    return in_quote_wrap(s) && v == s->chain_tortoise;
+}
+
 /* Write v's `#N=` label, or the reference that replaces v (`#N#` with
  * print-circle, `#D` for an object already being printed D levels up
  * without it).  False when v has been printed that way. */
@@ -173,7 +207,9 @@ static bool emit_label(struct pstate *s, const struct value *v)
          * is found late enough by the sampled deep entries alone (a
          * cycle makes the path grow past them), which spares the scan
          * of the whole path at every container. */
-        long d = s->tree && s->n < PRINT_PATH_SCAN ? -1 : print_path_find(s, v);
+        long d = s->tree && s->depth < PRINT_PATH_SCAN ? -1 : print_path_find(s, v);
+        if (d < 0 && quoted_by_itself(s, v))
+            d = (long)s->depth;
         if (d < 0)
             return true;
         s->bail = s->bail || s->tree; /* v contains itself: not a tree */
@@ -181,7 +217,7 @@ static bool emit_label(struct pstate *s, const struct value *v)
         put_uint(s->b, (uint64_t)d);
         return false;
     }
-    if (!print_candidate(s, v, (long)s->n))
+    if (!print_candidate(s, v))
         return true;
     int32_t st = print_label_get(s, v);
     if (st == 0 || st == PRINT_SEEN)
@@ -235,7 +271,9 @@ static bool enter_quote(struct pstate *s, const struct value *v)
     if (!print_quote_prefix(s->L, s->b, v, s->bq, &bq, &arg))
         return false;
     s->bq += bq;
-    struct frame *f = push(s, v, F_WRAP);
+    if (bq == 0)
+        quote_chain_step(s, v);
+    struct frame *f = push(s, v, F_WRAP, bq != 0); /* ` and , count a level */
     f->cur = arg;
     f->bq = bq;
     return true;
@@ -252,89 +290,90 @@ static void wrap_step(struct pstate *s, struct frame *f)
     pop(s, "", 0);
 }
 
+/* A cons: "..." past print-level, a quote form abbreviated, else a list
+ * whose frame prints the elements (print-length 0 prints "(...)"). */
 static void enter_cons(struct pstate *s, const struct value *v)
 {
-    if (s->o->level >= 0 && (long)s->n + 1 > s->o->level) {
+    if (s->o->level >= 0 && (long)s->depth + 1 > s->o->level) {
         OUT_LIT(s->b, "...");
         return;
     }
     if (s->o->quoted && enter_quote(s, v))
         return;
-    out_putc(s->b, '(');
-    struct frame *f = push(s, v, F_LIST);
-    f->u.list.tortoise = v;
-    f->u.list.i = 0;
-    f->u.list.left = f->u.list.max = 2;
-}
-
-/* Move to the next tail.  Emacs's FOR_EACH_TAIL_SAFE (Brent's algorithm):
- * the tortoise jumps to the tail after 2, 4, 8 ... steps, and meeting it
- * in between ends the list as circular (phase LIST_CYCLE). */
-static void list_advance(struct frame *f)
-{
-    f->cur = f->cur->u.cons.cdr;
-#ifdef __GNUC__
-    __builtin_prefetch(f->cur); /* needed after the element: hide the miss */
-#endif
-    if (--f->u.list.left == 0) {
-        f->u.list.max <<= 1;
-        f->u.list.left = f->u.list.max;
-        f->u.list.tortoise = f->cur;
-    } else if (f->cur == f->u.list.tortoise) {
-        f->phase = LIST_CYCLE;
+    if (s->o->length == 0) {
+        OUT_LIT(s->b, "(...)");
+        return;
     }
+    out_putc(s->b, '(');
+    struct frame *f = push(s, v, F_LIST, true);
+    f->phase = LIST_FIRST;
+    f->u.list.tortoise = v;
+    f->u.list.left = s->o->length > 0 ? (uint64_t)s->o->length : UINT64_MAX;
+    f->u.list.n = f->u.list.m = 2;
+    f->u.list.tortoise_at = 0;
 }
 
-/* After the last element: the dotted tail, or for a circular list without
- * print-circle `. #I` where I is half the elements printed. */
-static void list_end(struct pstate *s, struct frame *f)
+/* The end of a list, or its tail after " . ". */
+static void list_end(struct pstate *s, struct frame *f, const struct value *tail)
 {
-    const struct value *tail = f->cur;
     if (is_nil(s, tail)) {
         POP_LIT(s, ")");
         return;
     }
     OUT_LIT(s->b, " . ");
-    if (tail->kind == VK_CONS && !s->o->circle) {
-        s->bail = s->bail || s->tree; /* a circular list */
-        out_putc(s->b, '#');
-        put_uint(s->b, f->u.list.i >> 1);
-        POP_LIT(s, ")");
-        return;
-    }
     f->phase = LIST_CLOSE;
     emit_value(s, tail);
 }
 
+/* The element after the one printed last (f->cur its cons), as Emacs's
+ * printer goes on: a tail with a print-circle label is printed as a
+ * dotted tail; print-length cuts the list with "..."; and Brent's method
+ * (the tortoise jumps to the tail after 2, 4, 8 ... elements) finds a
+ * circular tail, printed `. #I` with I the index of the tortoise's
+ * element. */
 static void list_once(struct pstate *s, struct frame *f)
 {
     if (f->phase == LIST_CLOSE) {
         POP_LIT(s, ")");
         return;
     }
-    if (f->phase == LIST_CYCLE || f->cur->kind != VK_CONS) {
-        list_end(s, f);
+    if (f->phase == LIST_FIRST) {
+        f->phase = LIST_LOOP;
+        emit_value(s, f->cur->u.cons.car);
         return;
     }
-    if (f->u.list.i != 0) {
-        out_putc(s->b, ' ');
-        int32_t st = s->o->circle ? print_label_get(s, f->cur) : 0;
-        if (st != 0 && st != PRINT_SEEN) { /* a shared tail */
-            OUT_LIT(s->b, ". ");
-            f->phase = LIST_CLOSE;
-            emit_value(s, f->cur);
-            return;
-        }
+    const struct value *next = f->cur->u.cons.cdr;
+    if (next->kind != VK_CONS) {
+        list_end(s, f, next);
+        return;
     }
-    if (s->o->length >= 0 && f->u.list.i >= (uint64_t)s->o->length) {
-        OUT_LIT(s->b, "...");
+#ifdef __GNUC__
+    __builtin_prefetch(next->u.cons.cdr); /* needed after the element: hide the miss */
+#endif
+    int32_t st = s->o->circle ? print_label_get(s, next) : 0;
+    if (st != 0 && st != PRINT_SEEN) { /* a shared tail */
+        list_end(s, f, next);
+        return;
+    }
+    out_putc(s->b, ' ');
+    if (--f->u.list.left == 0) {
+        POP_LIT(s, "...)");
+        return;
+    }
+    f->cur = next;
+    if (--f->u.list.n == 0) {
+        f->u.list.tortoise_at += f->u.list.m;
+        f->u.list.m <<= 1;
+        f->u.list.n = f->u.list.m;
+        f->u.list.tortoise = next;
+    } else if (next == f->u.list.tortoise) {
+        s->bail = s->bail || s->tree; /* a circular list */
+        OUT_LIT(s->b, ". #");
+        put_uint(s->b, f->u.list.tortoise_at);
         POP_LIT(s, ")");
         return;
     }
-    f->u.list.i++;
-    const struct value *car = f->cur->u.cons.car;
-    list_advance(f);
-    emit_value(s, car);
+    emit_value(s, next->u.cons.car);
 }
 
 /* Steps of one list while they neither open a container (whose frame then
@@ -349,15 +388,14 @@ static void list_step(struct pstate *s, struct frame *f)
 
 /* ---- vector-like objects ---- */
 
-/* "#^^[DEPTH MINCHAR": a depth-3 table starts a new line in 28.  False
- * (nothing written) when the two header slots are not integers. */
+/* "#^^[DEPTH MINCHAR" (Emacs 30 starts no new line before a depth-3
+ * table).  False (nothing written) when the two header slots are not
+ * integers. */
 static bool subchar_header(struct pstate *s, const struct value *v)
 {
     const struct value_vec *x = &v->u.vec;
     if (x->n < 2 || x->items[0]->kind != VK_INT || x->items[1]->kind != VK_INT)
         return false;
-    if (x->items[0]->u.i == 3)
-        out_putc(s->b, '\n');
     OUT_LIT(s->b, "#^^[");
     print_integer(s->b, x->items[0], false);
     out_putc(s->b, ' ');
@@ -384,7 +422,7 @@ static void enter_vec(struct pstate *s, const struct value *v)
     }
     size_t end = s->o->length >= 0 && (size_t)s->o->length < real
                      ? (size_t)s->o->length : real;
-    struct frame *f = push(s, v, F_VEC);
+    struct frame *f = push(s, v, F_VEC, true);
     f->u.vec.i = first;
     f->u.vec.end = end;
     f->u.vec.real = real;
@@ -405,99 +443,64 @@ static void vec_step(struct pstate *s, struct frame *f)
         if (s->n != n)
             return;
     }
-    if (f->u.vec.end < f->u.vec.real)
+    if (f->u.vec.end < f->u.vec.real && f->u.vec.i > 0)
         OUT_LIT(s->b, " ...");
+    else if (f->u.vec.end < f->u.vec.real)
+        OUT_LIT(s->b, "...");
     pop(s, &f->close, 1);
 }
 
-/* ---- hash tables (Emacs 28 format) ---- */
+/* ---- hash tables (Emacs 30 format) ---- */
 
-/* Hash frame phases: the header slots printed through emit_value (test
- * and weakness are objects, printed one level inside the table as in
- * Emacs), the rest of the header, then key and value of each pair. */
-enum { HASH_TEST, HASH_WEAKNESS, HASH_PARAMS, HASH_KEY, HASH_VALUE, HASH_END };
-
-/* rehash-size and rehash-threshold read back as Emacs stores them: in a C
- * float (rehash-size minus one), so 1.3 prints as 1.300000011920929. */
-static void header_float(struct pstate *s, const struct value *v, double dflt,
-                         bool minus_one)
-{
-    struct value tmp;
-    tmp.kind = VK_FLOAT;
-    if (!v)
-        tmp.u.f = dflt;
-    else if (v->kind != VK_FLOAT) {
-        print_atom(s, v);
-        return;
-    } else
-        tmp.u.f = minus_one ? (double)(float)(v->u.f - 1.0) + 1.0 : (double)(float)v->u.f;
-    print_atom(s, &tmp);
-}
-
+/* "#s(hash-table" with test (unless eql), weakness and purecopy, then
+ * " data (K V ...))" when the table has pairs, else ")".  print-length
+ * L shows L pairs and "...". */
 static void enter_hash(struct pstate *s, const struct value *v)
 {
-    OUT_LIT(s->b, "#s(hash-table size ");
-    put_uint(s->b, (uint64_t)print_hash_size(s->L, v));
-    OUT_LIT(s->b, " test ");
-    long pairs = value_list_length(v->u.hash.data, s->L->nil);
+    const struct value_hash *h = &v->u.hash;
+    OUT_LIT(s->b, "#s(hash-table");
+    if (h->test && strcmp(h->test->u.sym.name, "eql") != 0) {
+        OUT_LIT(s->b, " test ");
+        print_atom(s, h->test);
+    }
+    if (h->weakness && !is_nil(s, h->weakness)) {
+        OUT_LIT(s->b, " weakness ");
+        print_atom(s, h->weakness);
+    }
+    if (h->purecopy)
+        OUT_LIT(s->b, " purecopy t");
+    long pairs = value_list_length(h->data, s->L->nil);
     size_t count = pairs > 0 ? (size_t)pairs / 2 : 0;
-    struct frame *f = push(s, v, F_HASH);
-    f->cur = v->u.hash.data;
+    if (count == 0) {
+        out_putc(s->b, ')');
+        return;
+    }
+    OUT_LIT(s->b, " data (");
+    struct frame *f = push(s, v, F_HASH, true);
+    f->cur = h->data;
     f->u.hash.j = 0;
     f->u.hash.count = count;
     f->u.hash.lim = s->o->length >= 0 && (size_t)s->o->length < count
                         ? (size_t)s->o->length : count;
 }
 
-static void hash_header_step(struct pstate *s, struct frame *f)
-{
-    const struct value_hash *h = &f->obj->u.hash;
-    if (f->phase == HASH_TEST) {
-        f->phase = HASH_WEAKNESS;
-        if (h->test)
-            emit_value(s, h->test);
-        else
-            OUT_LIT(s->b, "eql");
-    } else if (f->phase == HASH_WEAKNESS) {
-        f->phase = HASH_PARAMS;
-        if (h->weakness && !is_nil(s, h->weakness)) {
-            OUT_LIT(s->b, " weakness ");
-            emit_value(s, h->weakness);
-        }
-    } else {
-        OUT_LIT(s->b, " rehash-size ");
-        header_float(s, h->rehash_size, 1.5, true);
-        OUT_LIT(s->b, " rehash-threshold ");
-        header_float(s, h->rehash_threshold, 0.8125, false);
-        if (h->purecopy && !is_nil(s, h->purecopy))
-            OUT_LIT(s->b, " purecopy t");
-        OUT_LIT(s->b, " data (");
-        f->phase = HASH_KEY;
-    }
-}
-
-/* Pairs in order; print-length L shows L pairs and " ..." (L = 0 shows
- * all: 28 only checks the limit after a pair). */
+/* One key or value per step, then "...", if print-length cut the pairs,
+ * and "))". */
 static void hash_step(struct pstate *s, struct frame *f)
 {
-    const struct value *c = f->cur;
-    if (f->phase < HASH_KEY) {
-        hash_header_step(s, f);
-    } else if (f->phase == HASH_KEY && c->kind == VK_CONS && c->u.cons.cdr->kind == VK_CONS) {
-        if (f->u.hash.j++)
-            out_putc(s->b, ' ');
-        f->phase = HASH_VALUE;
-        emit_value(s, c->u.cons.car);
-    } else if (f->phase == HASH_VALUE) {
-        out_putc(s->b, ' ');
-        f->cur = c->u.cons.cdr->u.cons.cdr;
-        f->phase = f->u.hash.j == f->u.hash.lim ? HASH_END : HASH_KEY;
-        emit_value(s, c->u.cons.cdr->u.cons.car);
-    } else {
-        if (f->u.hash.j < f->u.hash.count)
+    if (f->u.hash.j == 2 * f->u.hash.lim) {
+        if (f->u.hash.lim < f->u.hash.count && f->u.hash.j)
             OUT_LIT(s->b, " ...");
+        else if (f->u.hash.lim < f->u.hash.count)
+            OUT_LIT(s->b, "...");
         POP_LIT(s, "))");
+        return;
     }
+    if (f->u.hash.j++)
+        out_putc(s->b, ' ');
+    const struct value *c = f->cur;
+    f->cur = c->u.cons.cdr;
+    emit_value(s, c->u.cons.car);
 }
 
 /* ---- strings with text properties ---- */
@@ -635,7 +638,7 @@ static void enter_string(struct pstate *s, const struct value *v)
     }
     OUT_LIT(s->b, "#(");
     print_string_text(s->b, v, s->o);
-    struct frame *f = push(s, v, F_PROPS);
+    struct frame *f = push(s, v, F_PROPS, true);
     f->cur = props;
 }
 
@@ -725,6 +728,9 @@ static void state_init(struct pstate *s, struct lisp *L, struct buf *b,
     s->bq = 0;
     s->st = small;
     s->n = 0;
+    s->depth = 0;
+    s->chain_tortoise = NULL;
+    s->chain_steps = s->chain_lim = 0;
     s->cap = cap;
     memset(&s->deep, 0, sizeof s->deep);
     memset(&s->labels, 0, sizeof s->labels);

@@ -1,4 +1,4 @@
-/* print.h - value -> text, exactly as Emacs 28.2's prin1-to-string.
+/* print.h - value -> text, exactly as Emacs 30.1's prin1-to-string.
  *
  * Canonical one-line printing (elisp-syntax.md section 2).  Iterative: deep
  * values do not recurse on the C stack.  The settings mirror Emacs's print
@@ -98,14 +98,15 @@ void print_float(struct buf *b, double f);
 
 /* An integer (VK_INT or VK_BIGNUM) in decimal.  With as_chars
  * (print-integers-as-characters), 0..U+10FFFF graphic characters and the
- * named escapes print as ?C / ?\C the way Emacs 28 does. */
+ * named escapes print as ?C / ?\C the way Emacs 30 does (print_graphic.inc
+ * says which characters are graphic). */
 void print_integer(struct buf *b, const struct value *v, bool as_chars);
 
 /* A float under float-output-format (NULL = nil: shortest round trip).  A
  * format Emacs would ignore (anything but %.[P]e/f/g, P <= 15) is ignored. */
 void print_float_format(struct buf *b, double f, const char *float_format);
 
-/* A symbol as prin1 writes it: backslashes per the 28 rules, `##` for the
+/* A symbol as prin1 writes it: backslashes per Emacs 30's rules, `##` for the
  * empty name, and with gensym a `#:` prefix on uninterned symbols. */
 void print_symbol(struct buf *b, const struct value *sym, bool gensym);
 /* Does symbol sym print as its name, with no backslash, `##` or `#:`

@@ -1,5 +1,5 @@
 /* print_atom.c - the printer's atoms: integers, floats, symbols, strings,
- * bool-vectors, as Emacs 28.2's prin1-to-string writes them
+ * bool-vectors, as Emacs 30.1's prin1-to-string writes them
  * (elisp-syntax.md 2.2-2.5, 2.7).  print.c walks containers and calls
  * these for the leaves.  Output is in Emacs's internal encoding, like the
  * multibyte string prin1-to-string returns.
@@ -259,16 +259,16 @@ void print_float(struct buf *b, double f)
 #define HIGH_BYTES_MARKED \
     [0x80] = MARK16, MARK16, MARK16, MARK16, MARK16, MARK16, MARK16, MARK16
 
-/* ASCII characters prin1 escapes in symbol names (28 rules): controls and
- * space, " \ ' ; # ( ) , ` [ ] . ?  Bytes from 0x80 are marked too: they
- * end a name's plain run, and take the careful loop. */
+/* ASCII characters prin1 escapes anywhere in a symbol's name: controls
+ * and space, " \ ' ; # ( ) , ` [ ]  (`.` and `?` only at the start, as
+ * Emacs 30 does: see starts_confusing).  Bytes from 0x80 are marked too:
+ * they end a name's plain run, and take the careful loop. */
 static const uint8_t sym_escape[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0..15 */
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 16..31 */
     1,                                              /* space */
     ['"'] = 1, ['\\'] = 1, ['\''] = 1, [';'] = 1, ['#'] = 1, ['('] = 1,
-    [')'] = 1, [','] = 1, ['`'] = 1, ['['] = 1, [']'] = 1, ['.'] = 1,
-    ['?'] = 1,
+    [')'] = 1, [','] = 1, ['`'] = 1, ['['] = 1, [']'] = 1,
     HIGH_BYTES_MARKED,
 };
 
@@ -327,11 +327,21 @@ static bool starts_numeric(const char *p, size_t n)
     return k < n && ((p[k] >= '0' && p[k] <= '9') || p[k] == '.');
 }
 
+/* Does the name need a backslash before its first character whatever
+ * that is: does it read as a number, or start with `.` or `?` (which
+ * would start a dot or a character literal)? */
+static bool starts_confusing(const char *p, size_t n)
+{
+    if (n && (p[0] == '.' || p[0] == '?'))
+        return true;
+    return starts_numeric(p, n) && print_name_is_number(p, n);
+}
+
 /* 1 when the name needs nothing (prints as it is), else 2: empty,
- * read as a number, or with a character that needs a backslash. */
+ * confusing at its start, or with a character that needs a backslash. */
 static uint8_t name_class(const struct value_symbol *s)
 {
-    if (s->len == 0 || (starts_numeric(s->name, s->len) && print_name_is_number(s->name, s->len)))
+    if (s->len == 0 || starts_confusing(s->name, s->len))
         return 2;
     return plain_prefix((const uint8_t *)s->name) == s->len ? 1 : 2;
 }
@@ -368,7 +378,7 @@ void print_symbol(struct buf *b, const struct value *sym, bool gensym)
     }
     const uint8_t *p = (const uint8_t *)s->name;
     size_t n = s->len, o = 0;
-    bool confusing = starts_numeric(s->name, n) && print_name_is_number(s->name, n);
+    bool confusing = starts_confusing(s->name, n);
     char *d = out_room(b, 2 * n); /* at most one backslash per character */
     for (size_t k = 0; k < n; k++) {
         uint8_t c = p[k];

@@ -1,9 +1,8 @@
 /* print_circle.c - the printer's object-identity bookkeeping (see print.c).
  *
  * print-circle's first pass numbers every object reached twice in Emacs
- * 28's order (explicit stack); the path set gives the `#N` that keeps
- * printing circular data finite without print-circle; and the size Emacs
- * prints for a hash table.
+ * 30's order (explicit stack); the path set gives the `#N` that keeps
+ * printing circular data finite without print-circle.
  */
 #include "print_walk.h"
 
@@ -97,16 +96,11 @@ static void ptrmap_remove(struct ptrmap *m, const void *k)
 
 /* ---- candidates, labels, path ---- */
 
-static bool has_props(const struct lisp *L, const struct value *v)
-{
-    return v->u.str.props && v->u.str.props != L->nil;
-}
-
-bool print_candidate(const struct pstate *s, const struct value *v, long depth)
+bool print_candidate(const struct pstate *s, const struct value *v)
 {
     switch (v->kind) {
     case VK_STRING:
-        return has_props(s->L, v) || depth > 1;
+        return true;
     case VK_SYMBOL:
         return s->o->gensym && !v->u.sym.interned;
     case VK_CONS:
@@ -152,7 +146,7 @@ void print_label_set_printed(struct pstate *s, const struct value *v)
 
 long print_path_find(struct pstate *s, const struct value *v)
 {
-    size_t lim = s->n < PRINT_PATH_SCAN ? s->n : PRINT_PATH_SCAN;
+    size_t lim = s->depth < PRINT_PATH_SCAN ? s->depth : PRINT_PATH_SCAN;
     for (size_t k = 0; k < lim; k++)
         if (s->path[k] == v)
             return (long)k;
@@ -178,41 +172,10 @@ void print_path_remove(struct pstate *s, const struct value *v, size_t d)
         ptrmap_remove(&s->deep, v);
 }
 
-/* ---- hash-table size ---- */
-
-/* One growth step of a full table, as Emacs 28 computes it: rehash-size
- * is kept as a C float (minus one) or as a negated integer increment. */
-static int64_t hash_grow(int64_t size, const struct value *rehash)
-{
-    int64_t next;
-    if (rehash && rehash->kind == VK_INT) {
-        next = size + rehash->u.i;
-    } else {
-        float r = (float)((rehash && rehash->kind == VK_FLOAT ? rehash->u.f : 1.5) - 1.0);
-        double grown = (double)((float)size * (r + 1));
-        next = grown < 9.2e18 ? (int64_t)grown : INT64_MAX;
-    }
-    return next <= size ? size + 1 : next;
-}
-
-int64_t print_hash_size(const struct lisp *L, const struct value *h)
-{
-    const struct value_hash *x = &h->u.hash;
-    int64_t size = x->size && x->size->kind == VK_INT ? x->size->u.i : 65;
-    if (size < 1)
-        size = 1;
-    long pairs = value_list_length(x->data, L->nil);
-    int64_t count = pairs > 0 ? pairs / 2 : 0;
-    while (count > size)
-        size = hash_grow(size, x->rehash_size);
-    return size;
-}
-
 /* ---- print-circle's first pass ---- */
 
 struct scan_item {
     const struct value *v;
-    long depth; /* Emacs's print_depth while preprocessing v */
 };
 
 struct scan {
@@ -223,9 +186,9 @@ struct scan {
 
 /* Queue v for the scan; objects that can never get a label are dropped
  * here, so long chains of nil cdrs do not pile up. */
-static void scan_push(struct scan *sc, const struct value *v, long depth)
+static void scan_push(struct scan *sc, const struct value *v)
 {
-    if (!print_candidate(sc->s, v, depth))
+    if (!print_candidate(sc->s, v))
         return;
     if (sc->n == sc->cap) {
         size_t cap = sc->cap * 2;
@@ -235,7 +198,6 @@ static void scan_push(struct scan *sc, const struct value *v, long depth)
         sc->cap = cap;
     }
     sc->it[sc->n].v = v;
-    sc->it[sc->n].depth = depth;
     sc->n++;
 }
 
@@ -250,36 +212,14 @@ static void scan_reverse(struct scan *sc, size_t from)
     }
 }
 
-/* Emacs's key_and_value vector: the pairs, then free slots whose key and
- * value are both the internal symbol `unbound` (uninterned, so with
- * print-gensym it is a candidate, and one free slot gives it a label
- * number). */
-static const struct value scan_unbound = {
-    .kind = VK_SYMBOL,
-    .u.sym = {.name = "unbound", .len = 7, .interned = false, .plain = 1},
-};
-
-static void scan_hash(struct scan *sc, const struct value *h, long depth)
-{
-    const struct lisp *L = sc->s->L;
-    const struct value_hash *x = &h->u.hash;
-    if (x->weakness)
-        scan_push(sc, x->weakness, depth + 1);
-    long pairs = 0;
-    for (const struct value *d = x->data; d->kind == VK_CONS; d = d->u.cons.cdr, pairs++)
-        scan_push(sc, d->u.cons.car, depth + 2);
-    if (print_hash_size(L, h) > pairs / 2) { /* seen twice: enough */
-        scan_push(sc, &scan_unbound, depth + 2);
-        scan_push(sc, &scan_unbound, depth + 2);
-    }
-}
-
-static void scan_children(struct scan *sc, const struct value *v, long depth)
+/* The objects Emacs 30's preprocessing visits inside v: a hash table's
+ * keys and values (a table read has no free slots to visit). */
+static void scan_children(struct scan *sc, const struct value *v)
 {
     switch (v->kind) {
-    case VK_CONS: /* the car one level deeper, the cdr at this level */
-        scan_push(sc, v->u.cons.car, depth + 1);
-        scan_push(sc, v->u.cons.cdr, depth);
+    case VK_CONS:
+        scan_push(sc, v->u.cons.car);
+        scan_push(sc, v->u.cons.cdr);
         break;
     case VK_VECTOR:
     case VK_RECORD:
@@ -287,17 +227,18 @@ static void scan_children(struct scan *sc, const struct value *v, long depth)
     case VK_CHARTABLE:
     case VK_SUBCHARTABLE:
         for (size_t k = v->kind == VK_SUBCHARTABLE ? 2 : 0; k < v->u.vec.n; k++)
-            scan_push(sc, v->u.vec.items[k], depth + 1);
+            scan_push(sc, v->u.vec.items[k]);
         break;
     case VK_HASHTABLE:
-        scan_hash(sc, v, depth);
+        for (const struct value *d = v->u.hash.data; d->kind == VK_CONS; d = d->u.cons.cdr)
+            scan_push(sc, d->u.cons.car);
         break;
     case VK_STRING: /* the plists of the property intervals */
         for (const struct value *p = v->u.str.props; p && p->kind == VK_CONS;) {
             const struct value *e = p->u.cons.cdr;
             if (e->kind != VK_CONS || e->u.cons.cdr->kind != VK_CONS)
                 break;
-            scan_push(sc, e->u.cons.cdr->u.cons.car, depth + 1);
+            scan_push(sc, e->u.cons.cdr->u.cons.car);
             p = e->u.cons.cdr->u.cons.cdr;
         }
         break;
@@ -310,11 +251,9 @@ void print_circle_scan(struct pstate *s, const struct value *root)
 {
     struct scan_item small[64];
     struct scan sc = {s, small, 0, 64};
-    scan_push(&sc, root, 1);
+    scan_push(&sc, root);
     while (sc.n) {
         struct scan_item it = sc.it[--sc.n];
-        if (!print_candidate(s, it.v, it.depth))
-            continue;
         int32_t *e = ptrmap_insert(s->L->a, &s->labels, identity(it.v));
         if (*e) {
             if (*e == PRINT_SEEN)
@@ -323,7 +262,7 @@ void print_circle_scan(struct pstate *s, const struct value *root)
         }
         *e = PRINT_SEEN;
         size_t from = sc.n;
-        scan_children(&sc, it.v, it.depth);
+        scan_children(&sc, it.v);
         scan_reverse(&sc, from);
     }
 }

@@ -1,7 +1,8 @@
 /* print_walk.h - state shared by the printer's walker (print.c) and its
  * identity bookkeeping (print_circle.c); private to the print module.
- * One frame per container being printed: frame k is the object at Emacs's
- * print depth k, which is what `#N` and print-level count.
+ * One frame per container being printed; each but those of 'X and #'X
+ * is one level of Emacs's print depth, which is what `#N` and
+ * print-level count.
  */
 #ifndef PCX_PRINT_WALK_H
 #define PCX_PRINT_WALK_H
@@ -33,9 +34,11 @@ struct frame {
                                 wrap: the quoted object */
     union {
         struct {
-            const struct value *tortoise; /* cycle check (Emacs's FOR_EACH_TAIL) */
-            uint64_t i;                   /* elements printed */
-            uint32_t left, max;           /* steps to the next tortoise move */
+            const struct value *tortoise; /* cycle check (Brent's, as Emacs) */
+            uint64_t left;                /* elements print-length still allows */
+            uint64_t n, m;                /* steps to the next tortoise move,
+                                             and between moves */
+            uint64_t tortoise_at;         /* index of the tortoise's element */
         } list;
         struct {
             size_t i, end, real; /* Emacs's slot index, print limit, size */
@@ -47,12 +50,13 @@ struct frame {
     uint8_t kind;  /* enum frame_kind */
     uint8_t phase; /* kind-specific step */
     int8_t bq;     /* wrap: change made to the backquote level */
+    bool level;    /* one level of print depth (all but 'X #'X wraps) */
     uint8_t off;   /* vec: items[i + off] holds slot i */
     char close;    /* vec: closing bracket */
 };
 
 /* Containers on the path below this depth are compared one by one, which
- * gives Emacs's `#N` exactly (Emacs 28 refuses to print deeper than 200).
+ * gives Emacs's `#N` exactly (Emacs 30 refuses to print deeper than 200).
  * Deeper, only every PRINT_PATH_STRIDE-th depth is remembered: enough to
  * cut every cycle, at most one period and one stride late. */
 #define PRINT_PATH_SCAN 256
@@ -63,9 +67,12 @@ struct pstate {
     struct buf *b;
     const struct print_opts *o;
     int bq;               /* backquote nesting (commas abbreviate when > 0) */
-    struct frame *st;     /* frames; st[k] is at print depth k */
+    struct frame *st;     /* frames */
     size_t n, cap;
-    const struct value *path[PRINT_PATH_SCAN]; /* st[k].obj, compact */
+    size_t depth;         /* Emacs's print depth: the frames that count */
+    const struct value *chain_tortoise; /* the 'X #'X chain's (quote_chain_step) */
+    size_t chain_steps, chain_lim;
+    const struct value *path[PRINT_PATH_SCAN]; /* the object at each depth */
     struct ptrmap deep;   /* without print-circle: sampled deeper path entries */
     struct ptrmap labels; /* with print-circle: object -> label state */
     int32_t nlabels;      /* labels handed out by the scan */
@@ -77,10 +84,10 @@ struct pstate {
  * not printed yet) / +N (printed). */
 #define PRINT_SEEN INT32_MAX
 
-/* Is v an object print-circle labels (and the path check tracks) when
- * printed at this depth?  Strings qualify only with properties or below
- * depth 1, as in Emacs 28. */
-bool print_candidate(const struct pstate *s, const struct value *v, long depth);
+/* Is v an object print-circle labels: a container, a string (Emacs 30
+ * labels every string printed twice), an uninterned symbol with
+ * print-gensym? */
+bool print_candidate(const struct pstate *s, const struct value *v);
 
 /* print-circle's first pass over root: give every candidate reached twice
  * a label number, in Emacs's order. */
@@ -96,9 +103,5 @@ long print_path_find(struct pstate *s, const struct value *v);
 /* Record / forget the container v entered at depth d. */
 void print_path_add(struct pstate *s, const struct value *v, size_t d);
 void print_path_remove(struct pstate *s, const struct value *v, size_t d);
-
-/* Printed size of hash table h (Emacs grows the table while inserting the
- * data read); *stored_rehash gets rehash-size as Emacs stores it. */
-int64_t print_hash_size(const struct lisp *L, const struct value *h);
 
 #endif

@@ -93,16 +93,15 @@ struct value_boolvec {
     const uint8_t *bits; /* ceil(N/8) bytes, bit j of byte i = element 8i+j */
 };
 
-/* A hash table as Emacs 28 prints it: the parameters as read, and the data
- * after insertion (repeated keys keep the last value, first position). */
+/* A hash table as Emacs 30 keeps and prints it: its test, weakness and
+ * purecopy flag, and the data after insertion (repeated keys keep the
+ * last value, first position).  Emacs 30 ignores sizes and rehash
+ * parameters. */
 struct value_hash {
-    struct value *size;             /* integer, or NULL = default 65 */
-    struct value *test;             /* symbol eql/eq/equal/other */
-    struct value *weakness;         /* NULL or symbol */
-    struct value *rehash_size;      /* NULL = default 1.5 */
-    struct value *rehash_threshold; /* NULL = default 0.8125 */
-    struct value *purecopy;         /* NULL or value */
-    struct value *data;             /* list (K V K V ...) */
+    struct value *test;     /* symbol eql/eq/equal/other */
+    struct value *weakness; /* NULL or symbol */
+    bool purecopy;
+    struct value *data;     /* list (K V K V ...) */
 };
 
 struct value {

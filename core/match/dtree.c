@@ -39,7 +39,8 @@ struct dt {
     size_t n_names;
     const struct pat *const *pats; /* the clauses' patterns */
     size_t n_pats;
-    bool have_names;            /* names is filled in */
+    bool have_names;            /* names and has_dontcare are filled in */
+    bool has_dontcare;          /* a clause has a "don't care" pattern */
     struct memo_table eql;      /* (pred (eql PREV)) pattern -> PREV subject */
     const struct dnode *fail;
     const struct dnode *dontcare; /* made when first reached (pcase-let's) */
@@ -360,10 +361,12 @@ static struct memo_list *sorted_vars(struct dt *d, const struct memo_list *vars)
 
 static const struct dnode *leaf(struct dt *d, uint32_t clause, struct memo_list *vars)
 {
-    if (vars && !vars->sorted)
-        vars->sorted = sorted_vars(d, vars);
-    return make_node(d, DN_LEAF, NULL, NULL, NULL, NULL, clause,
-                     vars ? vars->sorted : NULL);
+    if (vars && !d->m->ordered_leaves) {
+        if (!vars->sorted)
+            vars->sorted = sorted_vars(d, vars);
+        vars = vars->sorted;
+    }
+    return make_node(d, DN_LEAF, NULL, NULL, NULL, NULL, clause, vars);
 }
 
 /* ---- splitting the remaining branches --------------------------------- */
@@ -463,9 +466,14 @@ static bool split_rest(struct dt *d, struct memo_list *rest, const struct subj *
  * the same clause ever run after P was tried?  Not if every way P can fail
  * also makes that branch fail by knowledge propagation, which holds when
  * each leaf of P is merged into the branch's copy of it: no `not` preds,
- * no impure test twice, no variable twice, no code mentioning a variable. */
+ * no impure test twice, no variable twice, no code mentioning a variable.
+ * Where a failing test may be ignored (a "don't care" clause follows: the
+ * way goes on as if it succeeded), P's tests must not repeat either: the
+ * branch's copy of the first is merged as a success, and the second's
+ * failure would then lead to the branch. */
 struct tailinfo {
     bool ok;                  /* the leaves qualify */
+    bool no_repeats;          /* and no test occurs twice */
     const struct value **var; /* variable names of P's leaves */
     size_t n_var;
 };
@@ -475,8 +483,8 @@ struct walk {
     const struct memo_obj **stack; /* pats and mtrees still to look at */
     bool *is_mt;
     size_t top, cap;
-    const struct pat **impure;
-    size_t n_impure, cap_impure;
+    const struct pat **tests;     /* the tests met so far */
+    size_t n_tests, cap_tests;
     struct tailinfo *ti;
     size_t cap_var;
 };
@@ -510,22 +518,26 @@ static bool note_var(struct walk *w, const struct value *name)
     return true;
 }
 
-static bool note_impure(struct walk *w, const struct pat *p)
+/* Note test p; false if it was met before (then no_repeats is off). */
+static bool note_test(struct walk *w, const struct pat *p)
 {
-    for (size_t i = 0; i < w->n_impure; i++)
-        if (w->impure[i] == p)
+    for (size_t i = 0; i < w->n_tests; i++)
+        if (w->tests[i] == p) {
+            w->ti->no_repeats = false;
             return false;
-    if (w->n_impure == w->cap_impure) {
-        size_t ncap = w->cap_impure * 2 + 8;
-        w->impure = arena_grow(w->d->m->a, w->impure, w->cap_impure * sizeof *w->impure,
-                               ncap * sizeof *w->impure);
-        w->cap_impure = ncap;
+        }
+    if (w->n_tests == w->cap_tests) {
+        size_t ncap = w->cap_tests * 2 + 8;
+        w->tests = arena_grow(w->d->m->a, w->tests, w->cap_tests * sizeof *w->tests,
+                              ncap * sizeof *w->tests);
+        w->cap_tests = ncap;
     }
-    w->impure[w->n_impure++] = p;
+    w->tests[w->n_tests++] = p;
     return true;
 }
 
 static bool mentions_a_name(struct dt *d, const struct value *code);
+static bool dontcare_possible(struct dt *d);
 
 /* Does leaf pattern p qualify (see struct tailinfo)?  Pushes its parts. */
 static bool leaf_ok(struct walk *w, const struct pat *p)
@@ -538,12 +550,16 @@ static bool leaf_ok(struct walk *w, const struct pat *p)
     case PAT_PRED:
         if (strip_not(d, code) != code)
             return false;
-        if (!pat_pure_pred(code) && !note_impure(w, p))
+        if (!note_test(w, p) && !pat_pure_pred(code))
             return false;
         return code->kind == VK_SYMBOL ||
                !mentions_a_name(d, code);
     case PAT_GUARD:
-        return note_impure(w, p) && !mentions_a_name(d, code);
+        return note_test(w, p) && !mentions_a_name(d, code);
+    case PAT_QUOTE:
+    case PAT_MEMBER:
+        note_test(w, p);
+        return true;
     case PAT_APP:
         walk_push(w, p->sub, false);
         return true;
@@ -566,7 +582,7 @@ static struct tailinfo *tail_info(struct dt *d, struct memo_list *pending)
         return pending->aux;
     struct tailinfo *ti = ARENA_NEW(d->m->a, struct tailinfo);
     struct walk w = {d, NULL, NULL, 0, 0, NULL, 0, 0, ti, 0};
-    ti->ok = true;
+    ti->ok = ti->no_repeats = true;
     for (const struct memo_list *l = pending; l; l = l->cdr)
         walk_push(&w, l->car, true);
     while (ti->ok && w.top) {
@@ -607,7 +623,7 @@ static struct memo_list *prune(struct dt *d, struct memo_list *pending,
     if (!n)
         return rest;
     struct tailinfo *ti = tail_info(d, pending);
-    if (!ti->ok)
+    if (!ti->ok || (!ti->no_repeats && dontcare_possible(d)))
         return rest;
     for (const struct memo_list *l = vars; l; l = l->cdr)
         for (size_t i = 0; i < ti->n_var; i++)
@@ -1032,6 +1048,7 @@ static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
             const struct pat *p = st[--top];
             if (p->kind == PAT_VAR) /* a symbol */
                 add_name(d, p->val->v, &ncap);
+            d->has_dontcare |= p->kind == PAT_DONTCARE;
             size_t need = top + (p->items ? p->items->len : 0) + 1;
             if (need > cap) {
                 st = arena_grow(d->m->a, st, cap * sizeof *st, need * 2 * sizeof *st);
@@ -1045,13 +1062,26 @@ static void collect_names(struct dt *d, const struct pat *const *pats, size_t n)
     }
 }
 
-/* Does code mention a variable name of the clauses? */
-static bool mentions_a_name(struct dt *d, const struct value *code)
+/* The clauses' names and whether one has a "don't care" pattern. */
+static void scan_clauses(struct dt *d)
 {
     if (!d->have_names) {
         collect_names(d, d->pats, d->n_pats);
         d->have_names = true;
     }
+}
+
+/* May a failing test be ignored (a "don't care" clause follows)? */
+static bool dontcare_possible(struct dt *d)
+{
+    scan_clauses(d);
+    return d->has_dontcare;
+}
+
+/* Does code mention a variable name of the clauses? */
+static bool mentions_a_name(struct dt *d, const struct value *code)
+{
+    scan_clauses(d);
     return pat_mentions(d->m, code, d->names, d->n_names, NULL) > 0;
 }
 
@@ -1086,6 +1116,12 @@ const struct dnode *dtree_build(struct memo_ctx *m, const struct subj *root,
 const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
                                  size_t *n)
 {
+    return dtree_visit_order(m, root, n, false);
+}
+
+const struct dnode **dtree_visit_order(struct memo_ctx *m, const struct dnode *root,
+                                       size_t *n, bool else_first)
+{
     uint32_t epoch = memo_epoch(m);
     size_t cap = 64, top = 0, cap_out = 64;
     const struct dnode **st = ARENA_NEWN(m->a, const struct dnode *, cap);
@@ -1106,10 +1142,12 @@ const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
             st = arena_grow(m->a, st, cap * sizeof *st, cap * 2 * sizeof *st);
             cap *= 2;
         }
-        if (x->els)
-            st[top++] = x->els;
-        if (x->then)
-            st[top++] = x->then;
+        const struct dnode *second = else_first ? x->then : x->els;
+        const struct dnode *first = else_first ? x->els : x->then;
+        if (second)
+            st[top++] = second;
+        if (first)
+            st[top++] = first;
     }
     return out;
 }

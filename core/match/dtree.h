@@ -4,9 +4,10 @@
  * runs the reference algorithm on the clauses' match trees: tests are taken
  * in the order the reference evaluates them, knowledge of each outcome is
  * propagated into the remaining branches (identical preds/guards merged,
- * the Emacs 28.2 exclusion table, equal-constant rules, membership sets),
- * `or` alternatives backtrack, constants inside an `or` become one
- * memq/memql/member test, and `app` results are shared.  Nodes are
+ * Emacs 30.1's exclusive type predicates, equal-constant rules, membership
+ * sets), `or` alternatives backtrack, constants inside an `or` become one
+ * memq/memql/member test, `app` results are shared and later constants on
+ * an `app`'s subject are refined through its result (match/fold).  Nodes are
  * hash-consed (a unique table), so identical continuations are one node and
  * the output of an `and` of k `or`s grows linearly; a computed cache keyed
  * by the compiler state (optional, memo.h) avoids rebuilding them.
@@ -14,7 +15,7 @@
  * keeps such states identical.
  *
  * Functions, in order: dtree_build, dtree_free_has, dtree_uses,
- * dtree_free_count, dtree_free_next, dtree_visit.
+ * dtree_free_count, dtree_free_next, dtree_visit, dtree_visit_order.
  */
 #ifndef PCX_DTREE_H
 #define PCX_DTREE_H
@@ -82,7 +83,9 @@ struct dnode {
     const struct dnode *els;      /* TEST: failure */
     const struct subj *temp;      /* BIND: the temporary bound; USE: the one used */
     uint32_t clause;              /* LEAF */
-    struct memo_list *vars;       /* LEAF: struct vbind, canonical order */
+    struct memo_list *vars;       /* LEAF: struct vbind, canonical order (or
+                                     binding order, newest first:
+                                     memo_ctx.ordered_leaves) */
     struct tset free;             /* temporaries the code below reads but
                                      does not bind */
     struct tset uses;             /* free plus those only marked used (an
@@ -122,5 +125,11 @@ const struct subj *dtree_free_next(const struct memo_ctx *m, const struct dnode 
  * Iterative.  Used for reachability and dumps. */
 const struct dnode **dtree_visit(struct memo_ctx *m, const struct dnode *root,
                                  size_t *n);
+
+/* dtree_visit, else before then when else_first: the order in which
+ * nodes first occur in the decision tree (the DAG unshared) read from its
+ * last leaf to its first. */
+const struct dnode **dtree_visit_order(struct memo_ctx *m, const struct dnode *root,
+                                       size_t *n, bool else_first);
 
 #endif

@@ -1,11 +1,13 @@
 /* dump.c - text dumps of patterns and decision DAGs (see dump.h).
  *
  * Order: subject numbering and value printing (temporaries shown as $N),
- * the pattern printer, dump_pat, the node printer, dump_dtree.
+ * the pattern printer, dump_pat, the node printer, dump_dtree, the DOT
+ * printer, dump_dot.
  */
 #include "match/dump.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "lisp/print.h"
 #include "match/emit.h"
@@ -251,18 +253,140 @@ static void put_node(struct dp *p, const struct dnode **all, size_t n,
     }
 }
 
+/* The nodes of dag in dump order, its temporaries numbered. */
+static const struct dnode **dump_nodes(struct dp *p, const struct subj *root,
+                                       const struct dnode *dag, size_t *n)
+{
+    const struct dnode **all = dtree_visit(p->m, dag, n);
+    collect_temps(p, all, *n);
+    /* $0 is the root (as in pattern dumps); a copyable root shows as itself */
+    temp_index(p, root->temp ? root->expr : p->m->L->t);
+    return all;
+}
+
 void dump_dtree(struct memo_ctx *m, struct buf *out, const struct subj *root,
                 const struct dnode *dag)
 {
     struct dp p = {m, out, NULL, 0, 0, NULL, 0, 0, 1};
     size_t n;
-    const struct dnode **all = dtree_visit(m, dag, &n);
-    collect_temps(&p, all, n);
-    /* $0 is the root (as in pattern dumps); a copyable root shows as itself */
-    temp_index(&p, root->temp ? root->expr : p.m->L->t);
+    const struct dnode **all = dump_nodes(&p, root, dag, &n);
     for (size_t i = 0; i < n; i++) {
         buf_printf(out, "n%zu: ", i);
         put_node(&p, all, n, all[i]);
         put(&p, "\n");
     }
+}
+
+/* ---- Graphviz DOT ------------------------------------------------------ */
+
+/* A DOT string: quotes and backslashes escaped, a newline as \n. */
+static void put_dot_string(struct buf *out, const char *s)
+{
+    buf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            buf_putc(out, '\\');
+        if (*s == '\n')
+            buf_puts(out, "\\n");
+        else
+            buf_putc(out, *s);
+    }
+    buf_putc(out, '"');
+}
+
+/* The text of the value's print, temporaries as $N. */
+static const char *value_text(struct dp *p, struct value *v)
+{
+    struct buf b;
+    buf_init(&b, p->m->L->a);
+    struct buf *keep = p->out;
+    p->out = &b;
+    put_value(p, v);
+    p->out = keep;
+    return buf_cstr(&b);
+}
+
+static const char *node_label(struct dp *p, const struct dnode *x, const char **cls)
+{
+    struct buf b;
+    buf_init(&b, p->m->L->a);
+    struct value *form;
+    struct buf *keep = p->out;
+    switch (x->kind) {
+    case DN_FAIL: *cls = "fail"; return "no clause matches";
+    case DN_DONTCARE: *cls = "fail"; return "(unchecked)";
+    case DN_LEAF:
+        *cls = "leaf";
+        p->out = &b;
+        put_leaf(p, x);
+        p->out = keep;
+        return buf_cstr(&b);
+    case DN_TEST:
+        *cls = "test";
+        form = emit_test_form(p->m, x->test, false);
+        return value_text(p, form ? form : p->m->L->nil);
+    case DN_USE:
+        *cls = "bind";
+        buf_printf(&b, "use %s", value_text(p, x->temp->expr));
+        return buf_cstr(&b);
+    case DN_BIND:
+        *cls = "bind";
+        form = emit_test_form(p->m, x->test, false);
+        buf_printf(&b, "%s = %s", value_text(p, x->temp->expr),
+                   value_text(p, form ? form : p->m->L->nil));
+        return buf_cstr(&b);
+    }
+    return "";
+}
+
+static const char *const dot_shape[] = {"box", "box", "ellipse", "octagon"};
+
+static void dot_node(struct dp *p, const struct dnode **all, size_t n, size_t i,
+                     const uint32_t *indeg)
+{
+    const char *cls = "test";
+    const char *label = node_label(p, all[i], &cls);
+    int shape = !strcmp(cls, "test") ? 0 : !strcmp(cls, "bind") ? 1
+              : !strcmp(cls, "leaf") ? 2 : 3;
+    buf_printf(p->out, "  n%zu [class=\"%s\", shape=%s%s, label=", i, cls, dot_shape[shape],
+               shape == 1 ? ", style=dashed" : shape == 0 ? ", style=rounded" : "");
+    if (indeg[i] > 1) {
+        struct buf b;
+        buf_init(&b, p->m->L->a);
+        buf_printf(&b, "%s\n(shared: reached from %u places)", label, indeg[i]);
+        put_dot_string(p->out, buf_cstr(&b));
+        buf_puts(p->out, ", peripheries=2");
+    } else {
+        put_dot_string(p->out, label);
+    }
+    buf_puts(p->out, "];\n");
+    const struct dnode *x = all[i];
+    if (x->kind == DN_TEST) {
+        buf_printf(p->out, "  n%zu -> n%zu [label=\"non-nil\"];\n", i, node_index(all, n, x->then));
+        buf_printf(p->out, "  n%zu -> n%zu [label=\"nil\", style=dashed];\n", i,
+                   node_index(all, n, x->els));
+    } else if (x->kind == DN_BIND || x->kind == DN_USE) {
+        buf_printf(p->out, "  n%zu -> n%zu;\n", i, node_index(all, n, x->then));
+    }
+}
+
+void dump_dot(struct memo_ctx *m, struct buf *out, const struct subj *root,
+              const struct dnode *dag)
+{
+    struct dp p = {m, out, NULL, 0, 0, NULL, 0, 0, 1};
+    size_t n;
+    const struct dnode **all = dump_nodes(&p, root, dag, &n);
+    uint32_t *indeg = arena_zalloc(m->L->a, (n + 1) * sizeof *indeg);
+    for (size_t i = 0; i < n; i++) {
+        const struct dnode *x = all[i];
+        if (x->kind == DN_TEST || x->kind == DN_BIND || x->kind == DN_USE)
+            indeg[node_index(all, n, x->then)]++;
+        if (x->kind == DN_TEST)
+            indeg[node_index(all, n, x->els)]++;
+    }
+    buf_puts(out, "digraph dtree {\n  node [fontname=\"monospace\"];\n"
+                  "  edge [fontname=\"monospace\"];\n");
+    for (size_t i = 0; i < n; i++)
+        dot_node(&p, all, n, i, indeg);
+    buf_puts(out, "}\n");
 }

@@ -6,7 +6,7 @@
  * decision nodes `nN` in depth-first order (then before else), so equal
  * inputs give equal bytes.  User code is shown as written.
  *
- * Functions, in order: dump_pat, dump_dtree.
+ * Functions, in order: dump_pat, dump_dtree, dump_dot.
  */
 #ifndef PCX_DUMP_H
 #define PCX_DUMP_H
@@ -22,5 +22,12 @@ void dump_pat(struct memo_ctx *m, struct buf *out, const struct subj *root,
 /* One line per DAG node reachable from dag. */
 void dump_dtree(struct memo_ctx *m, struct buf *out, const struct subj *root,
                 const struct dnode *dag);
+
+/* The DAG as a Graphviz digraph: a node per DAG node (class "test",
+ * "bind", "leaf" or "fail"; shared nodes drawn once, with two borders and
+ * the number of places they are reached from), tests' edges labelled
+ * non-nil and nil.  Node numbers and texts as in dump_dtree. */
+void dump_dot(struct memo_ctx *m, struct buf *out, const struct subj *root,
+              const struct dnode *dag);
 
 #endif

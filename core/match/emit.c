@@ -21,6 +21,8 @@ struct cinfo {
     struct value *body;  /* expanded body forms, once made */
     uint32_t body_size;  /* size_of(body, SHARE_MIN_COST) + 1, 0 = not yet
                             measured */
+    uint32_t *order;     /* EMIT_SETQ: the indexes of vars in the order of
+                            assignment (setq_orders), NULL for vars' own */
 };
 
 /* Symbols the emitted code is made of, each looked up once per pass. */
@@ -662,6 +664,48 @@ static struct value *shared_body(struct em *e, uint32_t c)
     return ci->fn;
 }
 
+/* pcase-setq assigns a clause's variables in the order Emacs's
+ * pcase-compile-patterns lists them, which decides its value (the last
+ * one assigned): the variables of the clause's leaves, read from the
+ * decision tree's last leaf to its first and each leaf's variables from
+ * the last bound, in order of first appearance, then reversed.  The
+ * else-first walk of the DAG meets the leaves in that order (leaves keep
+ * their binding order: memo_ctx.ordered_leaves). */
+static void setq_orders(struct em *e, const struct dnode *root)
+{
+    size_t n_nodes;
+    const struct dnode **all = NULL;
+    for (uint32_t c = 0; c < e->n_clauses; c++) {
+        const struct emit_clause *cl = &e->cl[c];
+        if (cl->kind != EMIT_SETQ || !cl->n_vars)
+            continue;
+        if (!all)
+            all = dtree_visit_order(e->m, root, &n_nodes, true);
+        uint32_t *order = ARENA_NEWN(e->m->a, uint32_t, cl->n_vars);
+        bool *seen = arena_zalloc(e->m->a, cl->n_vars);
+        size_t k = 0;
+        for (size_t i = 0; i < n_nodes; i++) {
+            if (all[i]->kind != DN_LEAF || all[i]->clause != c)
+                continue;
+            for (const struct memo_list *l = all[i]->vars; l; l = l->cdr)
+                for (uint32_t j = 0; j < cl->n_vars; j++)
+                    if (!seen[j] && cl->vars[j] == ((const struct vbind *)l->car)->name->v) {
+                        seen[j] = true;
+                        order[k++] = j;
+                    }
+        }
+        for (uint32_t j = 0; j < cl->n_vars; j++) /* bound nowhere: not pushed */
+            if (!seen[j])
+                order[k++] = j;
+        for (size_t i = 0; i < k / 2; i++) { /* reversed */
+            uint32_t t = order[i];
+            order[i] = order[k - 1 - i];
+            order[k - 1 - i] = t;
+        }
+        e->ci[c].order = order;
+    }
+}
+
 /* What push_bindings pushes for each variable bound on the way to a leaf. */
 enum bind_shape {
     AS_PAIRS,  /* (VAR VAL): let bindings */
@@ -675,7 +719,9 @@ static void push_bindings(struct em *e, const struct dnode *n, enum bind_shape h
 {
     uint32_t c = n->clause;
     const struct emit_clause *cl = &e->cl[c];
-    for (size_t i = 0; i < cl->n_vars; i++) {
+    const uint32_t *order = e->ci[c].order;
+    for (size_t k = 0; k < cl->n_vars; k++) {
+        size_t i = order ? order[k] : k;
         if (!in_union(e, c, i))
             continue;
         struct value *v = value_of(e, n, cl->vars[i]);
@@ -936,6 +982,7 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     e.cap_items = ITEMS_LOCAL;
     e.n_clauses = n;
     survey(&e, root);
+    setq_orders(&e, root);
     struct value *body = node_forms(&e, root);
     if (!body)
         return NULL;

@@ -1,58 +1,132 @@
 /* know.c - knowledge rules of the decision-tree builder (see know.h).
  *
- * Order: the exclusion table and know_exclusive, know_after_quote, the
+ * Order: the predicate sets and know_exclusive, know_after_quote, the
  * pred rules (merge, `not` on either side, exclusion, membership) and
  * know_after_pred.
  */
 #include "match/know.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Emacs 28.2's pcase-mutually-exclusive-predicates, both orders, sorted
- * for binary search (pcase.md 3.5).  No `null` entries, deliberately. */
-static const char *const exclusive[][2] = {
-    {"arrayp", "byte-code-function-p"}, {"arrayp", "consp"},
-    {"arrayp", "integerp"}, {"arrayp", "numberp"}, {"arrayp", "symbolp"},
-    {"atom", "consp"},
-    {"byte-code-function-p", "arrayp"}, {"byte-code-function-p", "consp"},
-    {"byte-code-function-p", "integerp"}, {"byte-code-function-p", "numberp"},
-    {"byte-code-function-p", "stringp"}, {"byte-code-function-p", "symbolp"},
-    {"byte-code-function-p", "vectorp"},
-    {"consp", "arrayp"}, {"consp", "atom"}, {"consp", "byte-code-function-p"},
-    {"consp", "integerp"}, {"consp", "numberp"}, {"consp", "recordp"},
-    {"consp", "stringp"}, {"consp", "symbolp"}, {"consp", "vectorp"},
-    {"integerp", "arrayp"}, {"integerp", "byte-code-function-p"},
-    {"integerp", "consp"}, {"integerp", "recordp"}, {"integerp", "stringp"},
-    {"integerp", "symbolp"}, {"integerp", "vectorp"},
-    {"numberp", "arrayp"}, {"numberp", "byte-code-function-p"},
-    {"numberp", "consp"}, {"numberp", "recordp"}, {"numberp", "stringp"},
-    {"numberp", "symbolp"}, {"numberp", "vectorp"},
-    {"recordp", "consp"}, {"recordp", "integerp"}, {"recordp", "numberp"},
-    {"recordp", "stringp"}, {"recordp", "symbolp"}, {"recordp", "vectorp"},
-    {"stringp", "byte-code-function-p"}, {"stringp", "consp"},
-    {"stringp", "integerp"}, {"stringp", "numberp"}, {"stringp", "recordp"},
-    {"stringp", "symbolp"}, {"stringp", "vectorp"},
-    {"symbolp", "arrayp"}, {"symbolp", "byte-code-function-p"},
-    {"symbolp", "consp"}, {"symbolp", "integerp"}, {"symbolp", "numberp"},
-    {"symbolp", "recordp"}, {"symbolp", "stringp"}, {"symbolp", "vectorp"},
-    {"vectorp", "byte-code-function-p"}, {"vectorp", "consp"},
-    {"vectorp", "integerp"}, {"vectorp", "numberp"}, {"vectorp", "recordp"},
-    {"vectorp", "stringp"}, {"vectorp", "symbolp"},
+/* Emacs 30.1 computes exclusivity from its built-in type hierarchy
+ * (pcase.md 3.5, Appendix A): each built-in type without a subtype that
+ * has a predicate is a leaf, a predicate stands for the set of leaves it
+ * can be true on, and two predicates are exclusive when both have a set
+ * and the sets do not meet.  Plain symbols other than nil have no leaf. */
+enum leaf {
+    LF_FIXNUM, LF_BIGNUM, LF_FLOAT, LF_MARKER, LF_NULL, LF_SYMPOS, LF_CONS,
+    LF_STRING, LF_VECTOR, LF_BOOLVEC, LF_CHARTAB, LF_RECORD, LF_PRIMFN,
+    LF_BYTECODE, LF_NATIVEFN, LF_INTERPFN, LF_MODULEFN, LF_SPECIAL, LF_MUTEX,
+    LF_FRAME, LF_HASH, LF_WINCONF, LF_USERPTR, LF_OVERLAY, LF_PROCESS,
+    LF_OBARRAY, LF_BUFFER, LF_THREAD, LF_WINDOW, LF_COUNT
 };
 
-/* strcmp's order, settled by the first bytes when they differ (in most
- * steps of the search: the table's names start with 8 letters). */
-static int name_cmp(const char *a, const char *b)
+#define B(x) (UINT32_C(1) << LF_##x)
+#define ALL ((UINT32_C(1) << LF_COUNT) - 1)
+#define INTEGER (B(FIXNUM) | B(BIGNUM))
+#define SYMBOL (B(NULL) | B(SYMPOS))
+#define COMPILED (B(PRIMFN) | B(BYTECODE) | B(NATIVEFN))
+#define FUNCTION (COMPILED | B(INTERPFN) | B(MODULEFN))
+
+/* Emacs 30.1's pcase--subtype-bitsets, sorted by name for binary search
+ * (testdata/conformance/pcase/exclusive.txt holds Emacs's own table; the
+ * conformance suite compares the two).  One change (pcase.md 9): Emacs
+ * gives special-form-p the set {special-form} only, but the predicate is
+ * also true on the symbols naming special forms, so Emacs takes it to
+ * exclude symbolp and fboundp (E#52); it is exclusive with neither here. */
+static const struct {
+    const char *name;
+    uint32_t leaves;
+} pred_sets[] = {
+    {"arrayp", B(STRING) | B(VECTOR) | B(BOOLVEC) | B(CHARTAB)},
+    {"atom", ALL & ~B(CONS)},
+    {"bignump", B(BIGNUM)},
+    {"bool-vector-p", B(BOOLVEC)},
+    {"booleanp", B(NULL)},
+    {"bufferp", B(BUFFER)},
+    {"byte-code-function-p", B(BYTECODE)},
+    {"char-table-p", B(CHARTAB)},
+    {"characterp", B(FIXNUM)},
+    {"cl-functionp", FUNCTION},
+    {"cl-struct-p", B(RECORD)},
+    {"closurep", B(BYTECODE) | B(INTERPFN)},
+    {"compiled-function-p", COMPILED},
+    {"consp", B(CONS)},
+    {"facep", SYMBOL | B(STRING)},
+    {"fboundp", SYMBOL},
+    {"fixnump", B(FIXNUM)},
+    {"floatp", B(FLOAT)},
+    {"framep", B(FRAME)},
+    {"functionp", FUNCTION | SYMBOL | B(CONS)},
+    {"hash-table-p", B(HASH)},
+    {"integer-or-marker-p", INTEGER | B(MARKER)},
+    {"integerp", INTEGER},
+    {"interpreted-function-p", B(INTERPFN)},
+    {"keywordp", SYMBOL},
+    {"listp", B(NULL) | B(CONS)},
+    {"markerp", B(MARKER)},
+    {"module-function-p", B(MODULEFN)},
+    {"mutexp", B(MUTEX)},
+    {"native-comp-function-p", B(NATIVEFN)},
+    {"natnump", INTEGER},
+    {"null", B(NULL)},
+    {"number-or-marker-p", INTEGER | B(FLOAT) | B(MARKER)},
+    {"numberp", INTEGER | B(FLOAT)},
+    {"obarrayp", B(OBARRAY)},
+    {"overlayp", B(OVERLAY)},
+    {"plistp", B(NULL) | B(CONS)},
+    {"primitive-function-p", B(PRIMFN)},
+    {"processp", B(PROCESS)},
+    {"recordp", B(RECORD)},
+    {"sequencep", B(NULL) | B(CONS) | B(STRING) | B(VECTOR) | B(BOOLVEC) | B(CHARTAB)},
+    {"special-form-p", B(SPECIAL)},
+    {"stringp", B(STRING)},
+    {"subrp", B(PRIMFN) | B(NATIVEFN) | B(SPECIAL)},
+    {"symbol-with-pos-p", B(SYMPOS)},
+    {"symbolp", SYMBOL},
+    {"threadp", B(THREAD)},
+    {"user-ptrp", B(USERPTR)},
+    {"vectorp", B(VECTOR)},
+    {"window-configuration-p", B(WINCONF)},
+    {"windowp", B(WINDOW)},
+};
+
+#define N_PREDS (sizeof pred_sets / sizeof pred_sets[0])
+
+/* The predicates true on some symbol naming a special form, with which
+ * special-form-p is not exclusive (see above). */
+static const char *const true_on_special_symbols[] = {"fboundp", "symbolp"};
+
+static int name_cmp(const void *key, const void *row)
 {
-    if (a[0] != b[0])
-        return (unsigned char)a[0] < (unsigned char)b[0] ? -1 : 1;
-    return strcmp(a, b);
+    return strcmp(key, *(const char *const *)row);
 }
 
-static int pair_cmp(const char *a, const char *b, const char *const e[2])
+/* Row of the predicate named name in pred_sets, or -1. */
+static long pred_row(const char *name)
 {
-    int c = name_cmp(a, e[0]);
-    return c ? c : name_cmp(b, e[1]);
+    const void *row = bsearch(name, pred_sets, N_PREDS, sizeof *pred_sets, name_cmp);
+    return row ? (long)((const char *)row - (const char *)pred_sets) / (long)sizeof *pred_sets
+               : -1;
+}
+
+static bool names_special_symbols(const char *a, const char *b)
+{
+    if (strcmp(a, "special-form-p") != 0)
+        return false;
+    for (size_t i = 0; i < sizeof true_on_special_symbols / sizeof *true_on_special_symbols; i++)
+        if (!strcmp(b, true_on_special_symbols[i]))
+            return true;
+    return false;
+}
+
+bool know_exclusive_names(const char *a, const char *b)
+{
+    long ra = pred_row(a), rb = pred_row(b);
+    if (ra < 0 || rb < 0 || names_special_symbols(a, b) || names_special_symbols(b, a))
+        return false;
+    return (pred_sets[ra].leaves & pred_sets[rb].leaves) == 0;
 }
 
 bool know_exclusive(const struct value *f1, const struct value *f2)
@@ -60,38 +134,20 @@ bool know_exclusive(const struct value *f1, const struct value *f2)
     if (!f1 || !f2 || f1->kind != VK_SYMBOL || f2->kind != VK_SYMBOL ||
         !f1->u.sym.interned || !f2->u.sym.interned)
         return false;
-    size_t lo = 0, hi = sizeof exclusive / sizeof exclusive[0];
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        int c = pair_cmp(f1->u.sym.name, f2->u.sym.name, exclusive[mid]);
-        if (c == 0)
-            return true;
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return false;
-}
-
-static bool has_pair(const char *a, const char *b)
-{
-    for (size_t i = 0; i < sizeof exclusive / sizeof exclusive[0]; i++)
-        if (!strcmp(exclusive[i][0], a) && !strcmp(exclusive[i][1], b))
-            return true;
-    return false;
+    return know_exclusive_names(f1->u.sym.name, f2->u.sym.name);
 }
 
 long know_check_table(void)
 {
-    size_t n = sizeof exclusive / sizeof exclusive[0];
-    for (size_t i = 0; i < n; i++) {
-        if (i && pair_cmp(exclusive[i - 1][0], exclusive[i - 1][1], exclusive[i]) >= 0)
+    for (size_t i = 1; i < N_PREDS; i++)
+        if (strcmp(pred_sets[i - 1].name, pred_sets[i].name) >= 0)
             return (long)i;
-        if (!has_pair(exclusive[i][1], exclusive[i][0]))
-            return (long)i;
-    }
     return -1;
+}
+
+const char *know_pred_name(size_t i)
+{
+    return i < N_PREDS ? pred_sets[i].name : NULL;
 }
 
 static const struct mt_split unknown = {MT_UNKNOWN, MT_UNKNOWN};
@@ -140,23 +196,6 @@ static bool mergeable(struct memo_ctx *m, const struct pat *upat,
     return pat_mentions(m, code, names, n, NULL) == 0;
 }
 
-/* The predicate a leaf pattern amounts to, for the exclusion table: its
- * FUN, or for a constant the type test Emacs 28.2 maps it to. */
-static const struct value *other_pred(struct memo_ctx *m, const struct pat *pat)
-{
-    if (pat->kind == PAT_PRED)
-        return pat->val->v;
-    if (pat->kind != PAT_QUOTE)
-        return NULL;
-    switch (pat->val->v->kind) {
-    case VK_CONS: return INTERN_LIT(m->L, "consp");
-    case VK_STRING: return INTERN_LIT(m->L, "stringp");
-    case VK_VECTOR: return INTERN_LIT(m->L, "vectorp");
-    case VK_BYTECODE: return INTERN_LIT(m->L, "byte-code-function-p");
-    default: return NULL;
-    }
-}
-
 /* `equal' for a constant of a set: symbols (most constants) are equal
  * only when they are the same, values of two kinds or strings of two
  * lengths never. */
@@ -195,7 +234,8 @@ static struct mt_split rules(struct memo_ctx *m, const struct pat *upat,
         struct mt_split r = know_after_pred(m, pat_pred(m, f), pat, vars);
         return (struct mt_split){r.else_k, r.then_k};
     }
-    if (upat->kind == PAT_PRED && know_exclusive(upat->val->v, other_pred(m, pat)))
+    if (upat->kind == PAT_PRED && pat->kind == PAT_PRED &&
+        know_exclusive(upat->val->v, pat->val->v))
         return (struct mt_split){MT_KNOWN_FAIL, MT_UNKNOWN};
     if (upat->kind == PAT_MEMBER && pat->kind == PAT_QUOTE) {
         if (in_set(pat->val->v, upat->val->v))

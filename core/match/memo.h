@@ -154,6 +154,11 @@ struct memo_ctx {
                                    states, with their nodes, in unique */
     struct memo_table vals;     /* canonical Lisp values (pat_val) */
     bool use_cache;             /* computed cache on (output identical off) */
+    bool ordered_leaves;        /* match/dtree: a leaf keeps its variables in
+                                   the order they were bound (newest first),
+                                   which pcase-setq's assignments follow;
+                                   else in a canonical order, so that more
+                                   leaves are one */
     size_t hits, misses;        /* computed-cache statistics */
     size_t states;              /* distinct states match/dtree built, over
                                    all its builds in this context (its

@@ -7,6 +7,8 @@
  */
 #include "match/mtree.h"
 
+#include "match/fold.h"
+
 /* ---- subjects --------------------------------------------------------- */
 
 /* The identity of a subject: a root's canonical expression, or the
@@ -119,7 +121,7 @@ static inline __attribute__((always_inline)) void summarise(struct mtree *t)
 {
     const struct memo_list *items = t->items;
     t->subjects = t->kind == MT_LEAF ? t->s->bit : 0;
-    t->degenerate = t->kind == MT_OR && (!items || !items->cdr);
+    t->degenerate = (t->kind == MT_OR || t->kind == MT_AND) && (!items || !items->cdr);
     t->rebuilt_same = (t->kind == MT_AND || t->kind == MT_OR) && items && items->cdr;
     for (const struct memo_list *l = items; l; l = l->cdr) {
         const struct mtree *k = (const struct mtree *)l->car;
@@ -341,6 +343,29 @@ const struct mtree *mtree_simplify(struct memo_ctx *m, const struct mtree *mt)
 
 /* ---- app substitution ------------------------------------------------- */
 
+/* The leaf (s . 'C) once (app FUN ...) on s has been computed into n,
+ * refined as Emacs 30.1 refines it (pcase.md 3.7): (and (n . '(FUN C))
+ * LEAF) when the call (FUN C) is made while compiling (match/fold), with
+ * LEAF tested through the other part, (s . (app OTHER '(OTHER C))), when
+ * FUN takes one part of a cons C; the leaf itself when the call fails. */
+static const struct mtree *refine(struct memo_ctx *m, const struct mtree *leaf,
+                                  const struct pat_val *fun, const struct subj *n)
+{
+    struct value *c = leaf->p->val->v, *v;
+    if (!fold_call(m->L, fun->v, c, &v))
+        return leaf;
+    const struct mtree *rest = leaf;
+    struct value *other = c->kind == VK_CONS ? fold_other_part(m->L, fun->v) : NULL;
+    if (other) {
+        struct value *w;
+        fold_call(m->L, other, c, &w); /* car-safe and cdr-safe never fail */
+        rest = make_leaf(m, leaf->s, pat_app(m, other, pat_quote(m, w)));
+    }
+    struct memo_obj *two[2] = {(struct memo_obj *)make_leaf(m, n, pat_quote(m, v)),
+                               (struct memo_obj *)rest};
+    return mtree_and(m, memo_list_of(m, two, 2));
+}
+
 /* One item of an and/or for mtree_app_subst: leaves here, and/or
  * recursively. */
 static inline const struct mtree *subst_item(struct memo_ctx *m, const struct mtree *it,
@@ -352,8 +377,12 @@ static inline const struct mtree *subst_item(struct memo_ctx *m, const struct mt
         return it;
     if (it->kind == MT_AND || it->kind == MT_OR)
         return mtree_app_subst(m, it, s, fun, n);
-    if (it->kind == MT_LEAF && it->s == s && it->p->kind == PAT_APP && it->p->val == fun)
+    if (it->kind != MT_LEAF || it->s != s)
+        return it;
+    if (it->p->kind == PAT_APP && it->p->val == fun)
         return mtree_make(m, n, it->p->sub);
+    if (it->p->kind == PAT_QUOTE)
+        return refine(m, it, fun, n);
     return it;
 }
 

@@ -50,8 +50,9 @@ struct mtree {
     const struct pat *p;       /* LEAF */
     struct memo_list *items;   /* AND/OR: struct mtree elements */
     uint64_t subjects;         /* Bloom set of the subjects of the leaves */
-    bool degenerate;           /* an `or` of fewer than two alternatives is
-                                  below (its pattern is p) */
+    bool degenerate;           /* an `and` or `or` of fewer than two items
+                                  is below (an `or`'s pattern is p):
+                                  rebuilt at the next test (mtree_simplify) */
     bool rebuilt_same;         /* AND/OR of two items or more, none of them
                                   SUCCEED or FAIL: rebuilding it from the
                                   same items gives it back */
@@ -200,7 +201,9 @@ static inline bool mtree_split(struct memo_ctx *m, const struct mtree *mt,
 }
 
 /* mt with every leaf (s . (app fun P)) replaced by the match tree of P on
- * n.  NULL when the depth guard trips. */
+ * n, and every leaf (s . 'C) refined through n as Emacs 30.1 does when
+ * the call (fun C) can be made while compiling (match/fold, pcase.md
+ * 3.7).  NULL when the depth guard trips. */
 const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
                                     const struct subj *s,
                                     const struct pat_val *fun,
@@ -208,8 +211,10 @@ const struct mtree *mtree_app_subst(struct memo_ctx *m, const struct mtree *mt,
 
 /* mt with every and/or node rebuilt the way a split rebuilds it (Emacs
  * rebuilds every node of a remaining branch at each test, whatever the
- * subject): an `or` of one alternative becomes that alternative, an empty
- * `or` fails, an empty `and` succeeds.  NULL when the depth guard trips. */
+ * subject): an `and` or `or` of one item becomes that item, an empty `or`
+ * fails, an empty `and` succeeds (and a succeeding item then absorbs its
+ * `or`: (or (and b) (and)) becomes a success that binds nothing).  NULL
+ * when the depth guard trips. */
 const struct mtree *mtree_simplify(struct memo_ctx *m, const struct mtree *mt);
 
 /* Does mt have a leaf on subject s? */

@@ -1,16 +1,19 @@
 /* charname.c - Unicode character names for \N{NAME} (see charname.h).
  *
- * Part of stage 1 (lexing).  Three sources, as in Emacs 28.2's
+ * Part of stage 1 (lexing).  Three sources, as in Emacs 30.1's
  * `char-from-name`: the numbered names (`CJK IDEOGRAPH-4E00`, checked
  * against the ranges Emacs names that way), Hangul syllables (composed
- * from the jamo short names), and the generated table of names
- * (charname_data.h), which is searched by word indices rather than text.
+ * from the jamo short names), and the table of names, which is searched
+ * by word indices rather than text; the ranges and the table are
+ * generated from Emacs 30.1 (charname_data.h, charname_gen.py).
  */
 #include "charname.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "charname_data.h"
 
 static int upper(int c) { return c >= 'a' && c <= 'z' ? c - 32 : c; }
 
@@ -36,34 +39,12 @@ static bool compare_n(const char *name, const char *s, size_t n)
     return true;
 }
 
-/* ---- PREFIX-HEX names ---- */
-
-struct numbered {
-    const char *prefix; /* up to and including the hyphen */
-    int32_t lo, hi;     /* codes named this way */
-};
-
-/* Ranges that Emacs 28.2 names PREFIX-HEX (char-from-name's fallback). */
-static const struct numbered numbered[] = {
-    {"CJK IDEOGRAPH-", 0x3400, 0x4DBF},
-    {"CJK IDEOGRAPH-", 0x4E00, 0x9FFF},
-    {"CJK COMPATIBILITY IDEOGRAPH-", 0xF900, 0xFAD9},
-    {"TANGUT IDEOGRAPH-", 0x17000, 0x187F7},
-    {"KHITAN SMALL SCRIPT CHARACTER-", 0x18B00, 0x18CD5},
-    {"TANGUT IDEOGRAPH-", 0x18D00, 0x18D08},
-    {"CJK IDEOGRAPH-", 0x20000, 0x2A6DF},
-    {"CJK IDEOGRAPH-", 0x2A700, 0x2B738},
-    {"CJK IDEOGRAPH-", 0x2B740, 0x2B81D},
-    {"CJK IDEOGRAPH-", 0x2B820, 0x2CEA1},
-    {"CJK IDEOGRAPH-", 0x2CEB0, 0x2EBE0},
-    {"CJK COMPATIBILITY IDEOGRAPH-", 0x2F800, 0x2FA1D},
-    {"CJK IDEOGRAPH-", 0x30000, 0x3134A},
-};
+/* ---- PREFIX-HEX names (charname_numbered, charname_data.h) ---- */
 
 static int32_t numbered_lookup(const char *name, size_t len)
 {
-    for (size_t k = 0; k < sizeof numbered / sizeof *numbered; k++) {
-        const struct numbered *r = &numbered[k];
+    for (size_t k = 0; k < sizeof charname_numbered / sizeof *charname_numbered; k++) {
+        const struct charname_range *r = &charname_numbered[k];
         size_t pl = strlen(r->prefix);
         if (len <= pl || len > pl + 5 || compare(name, pl, r->prefix) != 0)
             continue;
@@ -128,8 +109,6 @@ static int32_t hangul_lookup(const char *name, size_t len)
 }
 
 /* ---- the name table (charname_data.h, see charname_gen.py) ---- */
-
-#include "charname_data.h"
 
 #define MAX_QUERY 104 /* words in a name of at most 200 characters */
 

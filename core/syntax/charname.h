@@ -1,6 +1,6 @@
 /* charname.h - Unicode character names for the reader's \N{NAME} escape.
  *
- * Part of stage 1 (lexing).  Answers what Emacs 28.2's `char-from-name`
+ * Part of stage 1 (lexing).  Answers what Emacs 30.1's `char-from-name`
  * answers with IGNORE-CASE set: the current and Unicode 1.0 names of
  * its `ucs-names` table, Hangul syllables, and the numbered ideograph
  * names (`CJK IDEOGRAPH-4E00`, `TANGUT IDEOGRAPH-17000`, ...).

@@ -204,14 +204,20 @@ static size_t after_line(const uint8_t *s, size_t n, size_t p)
 /* `#@DIGITS` at p (1.12.7, text read from a buffer): skip up to and
  * including the next 0x1F.  The character after a nonzero count is
  * consumed first, as Emacs does.  Returns p itself for `#@00`, which is a
- * token (the rest of the input reads as nil). */
+ * token (the rest of the input reads as nil), and for a count past
+ * Emacs's 64-bit integer, an error. */
 static size_t skip_docref(const uint8_t *s, size_t n, size_t p)
 {
     size_t q = p + 2;
     int digits = 0;
     bool nonzero = false;
+    int64_t count = 0;
     while (q < n && s[q] >= '0' && s[q] <= '9') {
-        nonzero |= s[q] != '0';
+        int d = s[q] - '0';
+        if (count > (INT64_MAX - d) / 10)
+            return p;
+        count = count * 10 + d;
+        nonzero |= d != 0;
         digits++;
         q++;
         if (digits == 2 && !nonzero)
@@ -319,6 +325,42 @@ static bool scan_atom(struct lex *lx, size_t p, struct lex_token *t, size_t *end
     return true;
 }
 
+/* Is there a modifier prefix (C- M- S- H- A- ^, and s- after a chained
+ * backslash) at q?  Its length, or 0. */
+static size_t prefix_len(const uint8_t *s, size_t n, size_t q, bool chained)
+{
+    if (q >= n)
+        return 0;
+    if (s[q] == '^')
+        return 1;
+    bool letter = s[q] && (strchr("CMSHA", s[q]) || (chained && s[q] == 's'));
+    return letter && q + 1 < n && s[q + 1] == '-' ? 2 : 0;
+}
+
+size_t lex_string_escape_end(const uint8_t *s, size_t n, size_t q)
+{
+    bool chained = false;
+    for (;;) {
+        q++; /* past the backslash */
+        if (q >= n)
+            return n;
+        size_t k = prefix_len(s, n, q, chained);
+        if (k == 0) {
+            if (s[q] == 'N' && q + 1 < n && s[q + 1] == '{') {
+                const uint8_t *close = memchr(s + q, '}', n - q);
+                return close ? (size_t)(close - s) + 1 : n;
+            }
+            return q + 1;
+        }
+        q += k;
+        if (q >= n)
+            return n;
+        if (s[q] != '\\') /* the character the prefixes apply to, whatever it is */
+            return q + 1;
+        chained = true;
+    }
+}
+
 /* String from the quote at p to the matching unescaped quote. */
 static bool scan_string(struct lex *lx, size_t p, struct lex_token *t, size_t *end)
 {
@@ -343,7 +385,7 @@ static bool scan_string(struct lex *lx, size_t p, struct lex_token *t, size_t *e
             break;
         if (b == '\\') {
             t->flags |= LEX_ESCAPED;
-            q += 2;
+            q = lex_string_escape_end(s, n, q);
             continue;
         }
         acc |= b;
@@ -403,8 +445,8 @@ static int64_t octal_escape(const uint8_t *s, size_t n, size_t *q)
     return (i >= 0x80 && i < 0x100) ? 0x3FFF00 + i : i;
 }
 
-/* \xHH...: any number of hex digits up to 0xFFFFFFF; with one or two
- * digits a value >= 0x80 is a raw byte.  No digits give 0 (Emacs 28). */
+/* \xHH...: one or more hex digits up to 0xFFFFFFF; with one or two
+ * digits a value >= 0x80 is a raw byte.  No digit is an error. */
 static bool hex_escape(struct lex *lx, size_t *q, int64_t *out)
 {
     const uint8_t *s = lx->text;
@@ -418,6 +460,9 @@ static bool hex_escape(struct lex *lx, size_t *q, int64_t *out)
         count += count < 3;
         (*q)++;
     }
+    if (count == 0)
+        return fail(lx, *q < n ? *q : n, "error",
+                    "Invalid escape char syntax: \\x not followed by hex digit");
     *out = (count < 3 && i >= 0x80) ? 0x3FFF00 + (int64_t)i : (int64_t)i;
     return true;
 }
@@ -475,19 +520,20 @@ static bool unicode_escape(struct lex *lx, size_t *q, int want, int64_t *out)
     return true;
 }
 
-/* Value of a collapsed \N{} name: U+HEX or a Unicode name; -1 if none. */
+/* Value of a collapsed \N{} name: U+HEX (any number of hex digits, no
+ * sign or space) or a Unicode name; -1 if none. */
 static int32_t name_value(const char *name, size_t len)
 {
     int64_t c;
     if (len >= 2 && name[0] == 'U' && name[1] == '+') {
-        if (len == 2 || len > 10)
+        if (len == 2)
             return -1;
         c = 0;
         for (size_t k = 2; k < len; k++) {
             int d = hex_value((uint8_t)name[k]);
             if (d < 0)
                 return -1;
-            c = c * 16 + d;
+            c = c > 0x10FFFF ? c : c * 16 + d; /* past the range it stays past */
         }
     } else {
         c = charname_lookup(name, len);
@@ -556,9 +602,11 @@ static bool simple_escape(struct lex *lx, size_t *q, bool in_string, int64_t *ou
         return true;
     }
     switch (b) {
-    case '\n':
+    case '\n': /* nothing in a string (directly after its backslash) */
+        if (!in_string)
+            return fail(lx, *q, "error", "Invalid escape char syntax: \\<newline>");
         (*q)++;
-        *out = -1; /* Emacs 28: ?\<newline> is -1; nothing in a string */
+        *out = -1;
         return true;
     case ' ':
         (*q)++;
@@ -614,7 +662,8 @@ static int modifier_prefix(struct lex *lx, size_t *q, bool in_string, int64_t *b
         return 0;
     }
     if (!dash) {
-        fail(lx, *q + 1 < n ? *q + 1 : n, "error", "Invalid escape character syntax");
+        failf(lx, *q + 1 < n ? *q + 1 : n, "error",
+              "Invalid escape char syntax: \\%c not followed by -", b);
         return -1;
     }
     *q += 2;
@@ -623,29 +672,34 @@ static int modifier_prefix(struct lex *lx, size_t *q, bool in_string, int64_t *b
     return 1;
 }
 
-/* Emacs 28's control rule (elisp-syntax.md 1.6). */
+/* Emacs 30's control rule (elisp-syntax.md 1.6), on the character
+ * without its modifier bits: @ A-Z [ \ ] ^ _ and a-z become their
+ * control characters, ? becomes DEL, anything else (digits, punctuation,
+ * non-ASCII, raw bytes) gets the control bit. */
 static int64_t control(int64_t c)
 {
-    int64_t base = c & ~LEX_CHAR_MODS;
+    int64_t base = c & ~LEX_CHAR_MODS, mods = c & LEX_CHAR_MODS;
+    if ((base >= '@' && base <= '_') || (base >= 'a' && base <= 'z'))
+        return (base & 0x1F) | mods;
     if (base == '?')
-        return 127 | (c & LEX_CHAR_MODS);
-    if (base >= 256)
-        return c | LEX_CHAR_CTL;
-    if (((c & 0x5F) >= 0x41 && (c & 0x5F) <= 0x5A) || ((c & 0x7F) >= 0x40 && (c & 0x7F) <= 0x5F))
-        return c & (0x1F | ~INT64_C(0x7F));
+        return 127 | mods;
     return c | LEX_CHAR_CTL;
 }
 
 /* Modifier prefixes chain (`\C-\M-a`); they are read in a loop, not by
  * recursion.  The OR-ed bits commute with the control rule (which looks
  * only at the base character), and the rule is idempotent after two
- * applications, so the prefixes are counted rather than stacked. */
+ * applications, so the prefixes are counted rather than stacked.  The
+ * input ending right after a prefix leaves Emacs 30.1 with no character
+ * (-1): the value of a character literal, an invalid modifier in a
+ * string. */
 bool lex_escape(struct lex *lx, size_t *pos, bool in_string, int64_t *out)
 {
     const uint8_t *s = lx->text;
     size_t n = lx->len, q = *pos;
     int64_t bits = 0, base = 0;
     unsigned nctl = 0;
+    bool string = in_string;
     for (;;) {
         if (q >= n)
             return fail_eof(lx);
@@ -657,8 +711,13 @@ bool lex_escape(struct lex *lx, size_t *pos, bool in_string, int64_t *out)
                 return false;
             break;
         }
-        if (q >= n) /* Emacs 30: end of input after a modifier prefix */
-            return fail_eof(lx);
+        if (q >= n) {
+            if (string)
+                return fail(lx, *pos - 1, "invalid-read-syntax", "Invalid modifier in string");
+            *pos = q;
+            *out = -1;
+            return true;
+        }
         if (s[q] != '\\') {
             int l;
             base = lex_decode(s + q, n - q, &l);
@@ -736,19 +795,56 @@ static int digit_value(uint8_t c)
     return -1;
 }
 
-/* Radix integer digits at q (after the prefix of the token at p): an
- * optional sign, then every ASCII letter or digit (1.5). */
+/* The invalid-read-syntax error at pos whose message is the text
+ * [p, stop), stopping at a NUL (Emacs passes it as a C string). */
+static bool fail_text(struct lex *lx, size_t p, size_t stop, size_t pos)
+{
+    const uint8_t *s = lx->text;
+    size_t n = lx->len, k = 0;
+    char *m = lx->msg;
+    for (size_t i = p; i < stop && k + 5 < sizeof lx->msg;) {
+        int l;
+        uint32_t c = lex_decode(s + i, stop - i, &l);
+        if (c == 0)
+            break;
+        if (c >= 0x3FFF80) { /* a raw byte, in the internal encoding */
+            m[k++] = (char)(0xC0 | ((c >> 6) & 1));
+            m[k++] = (char)(0x80 | (c & 0x3F));
+        } else {
+            memcpy(m + k, s + i, (size_t)l);
+            k += (size_t)l;
+        }
+        i += (size_t)l;
+    }
+    m[k] = 0;
+    return fail(lx, pos < n ? pos : n, "invalid-read-syntax", m);
+}
+
+/* The error Emacs 30 gives for a `#` syntax it cannot read: the text
+ * read so far, from the `#` at p to the character at q included (to the
+ * end of the input when q is past it). */
+static bool fail_hash(struct lex *lx, size_t p, size_t q)
+{
+    size_t n = lx->len;
+    return fail_text(lx, p, q < n ? q + char_len(lx->text + q, n - q) : n, q);
+}
+
+/* Radix integer digits at q (after the prefix of the token at p), as
+ * Emacs 30.1 reads them: an optional sign, then every ASCII letter or
+ * digit, each a digit of the radix, at least one; leading zeros are
+ * taken before the radix is looked at, so radix 0 and 1 (which #NrDIGITS
+ * does not refuse) read zeros alone (1.5). */
 static bool scan_radix(struct lex *lx, size_t p, size_t q, int64_t radix,
                        struct lex_token *t, size_t *end)
 {
     const uint8_t *s = lx->text;
     size_t n = lx->len;
-    if (radix < 2 || radix > 36)
-        return failf(lx, q - 1, "invalid-read-syntax", "integer, radix %lld", (long long)radix);
     t->aux = (uint32_t)(q - p);
     if (q < n && (s[q] == '+' || s[q] == '-'))
         q++;
     size_t d0 = q, bad = n + 1;
+    while (q < n && s[q] == '0')
+        q++;
     int d;
     while (q < n && (d = digit_value(s[q])) >= 0) {
         if (d >= radix && bad > n)
@@ -764,40 +860,45 @@ static bool scan_radix(struct lex *lx, size_t p, size_t q, int64_t radix,
     return true;
 }
 
-/* #N=, #N#, #NrDIGITS: q is at the first digit. */
+/* #N=, #N#, #NrDIGITS: q is at the first digit.  N is read as a 64-bit
+ * integer; a radix up to 36 (0 and 1 included, as in Emacs 30.1) reads
+ * digits, a label must be a fixnum; anything else is an error naming the
+ * text read. */
 static bool scan_numbered(struct lex *lx, size_t p, size_t q, struct lex_token *t,
                           size_t *end)
 {
     const uint8_t *s = lx->text;
     size_t n = lx->len;
     int64_t v = 0;
-    bool overflow = false;
     for (; q < n && s[q] >= '0' && s[q] <= '9'; q++) {
         int d = s[q] - '0';
-        overflow |= v > (INT64_MAX - d) / 10;
-        if (!overflow)
-            v = v * 10 + d;
+        if (v > (INT64_MAX - d) / 10)
+            return fail_hash(lx, p, q);
+        v = v * 10 + d;
     }
-    if (overflow || v > INT64_C(2305843009213693951) || q >= n)
-        return fail(lx, q, "invalid-read-syntax", "#");
-    if (s[q] == 'r' || s[q] == 'R')
+    if (q >= n)
+        return fail_hash(lx, p, n);
+    if (s[q] == 'r' || s[q] == 'R') {
+        if (v > 36)
+            return failf(lx, q, "invalid-read-syntax", "integer, radix %lld", (long long)v);
         return scan_radix(lx, p, q + 1, v, t, end);
-    if (s[q] != '=' && s[q] != '#')
-        return fail(lx, q, "invalid-read-syntax", "#");
+    }
+    if (v > INT64_C(2305843009213693951) || (s[q] != '=' && s[q] != '#'))
+        return fail_hash(lx, p, q);
     t->kind = s[q] == '=' ? LK_LABEL_DEF : LK_LABEL_REF;
     t->ival = v;
     *end = q + 1;
     return true;
 }
 
-/* #:NAME and #_NAME; directly followed by a delimiter both give an
- * uninterned symbol with the empty name (Emacs 28). */
+/* #:NAME and #_NAME.  Directly followed by a delimiter, #: is an
+ * uninterned symbol with the empty name and #_ the interned one, `##'. */
 static bool scan_prefixed_symbol(struct lex *lx, size_t p, struct lex_token *t,
                                  size_t *end)
 {
     bool colon = lx->text[p + 1] == ':';
     if (at_delimiter(lx->text, lx->len, p + 2)) {
-        t->kind = LK_UNINTERNED;
+        t->kind = colon ? LK_UNINTERNED : LK_EMPTY_SYMBOL;
         *end = p + 2;
         return true;
     }
@@ -805,24 +906,55 @@ static bool scan_prefixed_symbol(struct lex *lx, size_t p, struct lex_token *t,
     return scan_atom(lx, p + 2, t, end);
 }
 
-static bool scan_chartable(struct lex *lx, size_t q, struct lex_token *t, size_t *end)
+/* #^[ and #^^[: p is at the `#`. */
+static bool scan_chartable(struct lex *lx, size_t p, struct lex_token *t, size_t *end)
+{
+    const uint8_t *s = lx->text;
+    size_t n = lx->len, q = p + 2;
+    bool sub = q < n && s[q] == '^';
+    q += sub;
+    if (q < n && s[q] == '[') {
+        t->kind = sub ? LK_SUBCHARTABLE : LK_CHARTABLE;
+        *end = q + 1;
+        return true;
+    }
+    /* after #^^ Emacs 30.1 names only what it read before the character */
+    return sub ? fail_text(lx, p, q, q) : fail_hash(lx, p, q);
+}
+
+/* #&N: the decimal length directly after `#&`, then the string, which
+ * must follow at once (the token ends before its quote). */
+static bool scan_boolvec(struct lex *lx, size_t p, struct lex_token *t, size_t *end)
+{
+    const uint8_t *s = lx->text;
+    size_t n = lx->len, q = p + 2;
+    int64_t v = 0;
+    for (; q < n && s[q] >= '0' && s[q] <= '9'; q++) {
+        int d = s[q] - '0';
+        if (v > (INT64_MAX - d) / 10)
+            return fail(lx, q, "invalid-read-syntax", "#&");
+        v = v * 10 + d;
+    }
+    if (q >= n || s[q] != '"')
+        return fail(lx, q < n ? q : n, "invalid-read-syntax", "#&");
+    t->kind = LK_BOOLVEC;
+    t->ival = v;
+    *end = q;
+    return true;
+}
+
+/* `#@` where skip_trivia stopped: `#@00`, the rest of the input (read as
+ * nil), or a count too large for Emacs's integer. */
+static bool scan_docref(struct lex *lx, size_t p, struct lex_token *t, size_t *end)
 {
     const uint8_t *s = lx->text;
     size_t n = lx->len;
-    if (q + 1 < n && s[q + 1] == '[') {
-        t->kind = LK_CHARTABLE;
-        *end = q + 2;
+    if (p + 3 < n && s[p + 2] == '0' && s[p + 3] == '0') {
+        t->kind = LK_SKIP_END;
+        *end = n;
         return true;
     }
-    if (q + 1 < n && s[q + 1] == '^') {
-        if (q + 2 < n && s[q + 2] == '[') {
-            t->kind = LK_SUBCHARTABLE;
-            *end = q + 3;
-            return true;
-        }
-        return fail(lx, q + 2, "invalid-read-syntax", "#^^");
-    }
-    return fail(lx, q + 1, "invalid-read-syntax", "#^");
+    return fail(lx, p + 2, "invalid-read-syntax", "#@");
 }
 
 /* Single-token # forms: the kind for the character after #. */
@@ -832,7 +964,6 @@ static int hash_simple_kind(uint8_t c)
     case '\'': return LK_FUNCTION;
     case '(': return LK_PROPSTRING;
     case '[': return LK_BYTECODE;
-    case '&': return LK_BOOLVEC;
     case '$': return LK_LOAD_NAME;
     case '#': return LK_EMPTY_SYMBOL;
     default: return -1;
@@ -844,7 +975,7 @@ static bool scan_hash(struct lex *lx, size_t p, struct lex_token *t, size_t *end
     const uint8_t *s = lx->text;
     size_t n = lx->len, q = p + 1;
     if (q >= n)
-        return fail(lx, n, "invalid-read-syntax", "#");
+        return fail_hash(lx, p, n);
     uint8_t c = s[q];
     int k = hash_simple_kind(c);
     if (k >= 0) {
@@ -861,35 +992,38 @@ static bool scan_hash(struct lex *lx, size_t p, struct lex_token *t, size_t *end
             *end = q + 2;
             return true;
         }
-        return fail(lx, q + 1 < n ? q + 1 : n, "invalid-read-syntax", "#");
+        return fail_hash(lx, p, q + 1);
     case '^':
-        return scan_chartable(lx, q, t, end);
+        return scan_chartable(lx, p, t, end);
+    case '&':
+        return scan_boolvec(lx, p, t, end);
     case 'x': case 'X':
         return scan_radix(lx, p, q + 1, 16, t, end);
     case 'o': case 'O':
         return scan_radix(lx, p, q + 1, 8, t, end);
     case 'b': case 'B':
         return scan_radix(lx, p, q + 1, 2, t, end);
-    case '@': /* only #@00 gets here (see skip_trivia) */
-        t->kind = LK_SKIP_END;
-        *end = n;
-        return true;
+    case '@': /* only what skip_trivia leaves gets here */
+        return scan_docref(lx, p, t, end);
     default:
         if (c >= '0' && c <= '9')
             return scan_numbered(lx, p, q, t, end);
-        return fail(lx, q, "invalid-read-syntax", "#");
+        return fail_hash(lx, p, q);
     }
 }
 
 /* ---- tokens ---- */
 
-/* Is a `.` at p-1 a dotted-pair dot?  Only before whitespace/end of input
- * or one of " ' ; ( [ # ? ` , (Emacs 28: not before ) ] or NBSP). */
+/* Is a `.` at p-1 a dotted-pair dot?  Only before whitespace (NBSP
+ * included), the end of input or one of " ' ; ( [ # ? ` , (not before
+ * ) or ]). */
 static inline bool dot_follower(const uint8_t *s, size_t n, size_t p)
 {
     if (p >= n || s[p] <= ' ')
         return true;
     switch (s[p]) {
+    case 0xC2:
+        return p + 1 < n && s[p + 1] == 0xA0;
     case '"': case '\'': case ';': case '(': case '[': case '#': case '?':
     case '`': case ',':
         return true;

@@ -103,6 +103,13 @@ size_t lex_skip_trivia(const uint8_t *text, size_t n, size_t p);
  * closing quote when the string is plain ASCII without escapes. */
 size_t lex_plain_string_end(const uint8_t *text, size_t n, size_t q);
 
+/* Where the escape whose backslash is at q in text[0..n) ends, as Emacs
+ * reads a string: a backslash hides one character, but after a modifier
+ * prefix (`\M-`, `\^`, ...) the character it applies to is taken
+ * whatever it is (a quote too), and `\N{...}` runs to its brace; n when
+ * the input ends first.  Only finds the end: lex_escape decodes. */
+size_t lex_string_escape_end(const uint8_t *text, size_t n, size_t q);
+
 /* Bytes that end a plain run of symbol-or-number bytes: whitespace and
  * controls, delimiters, the backslash and every byte >= 0x80 (1 = stop). */
 extern const uint8_t lex_atom_stop[256];
@@ -166,8 +173,10 @@ static inline const uint8_t *lex_plain_run(const uint8_t *q, const uint8_t *end)
 
 /* Read the escape sequence whose backslash is just before *pos (a string
  * escape when in_string).  On success *out is the value with its modifier
- * bits, or -1 for "nothing" (backslash-newline; backslash-space in a
- * string), and *pos is just after the escape.  False on error (lx->err). */
+ * bits, or -1: in a string "nothing" (backslash-newline, backslash-space),
+ * in a character literal the input ending after a modifier prefix (Emacs
+ * 30.1 reads ?\C- at the end as -1); *pos is just after the escape.
+ * False on error (lx->err). */
 bool lex_escape(struct lex *lx, size_t *pos, bool in_string, int64_t *out);
 
 /* Decode one character of source text at p (n > 0 bytes available) as

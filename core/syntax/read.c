@@ -198,8 +198,8 @@ static int64_t string_escape_char(int64_t c, struct strbuild *sb)
     } else if (ch >= 0x80) {
         sb->multi = true;
     } else {
-        if (mods == LEX_CHAR_CTL && (ch == ' ' || ch == '?'))
-            ch = ch == ' ' ? 0 : 127, mods = 0;
+        if (mods == LEX_CHAR_CTL && ch == ' ') /* \C-SPC, \^SPC: NUL */
+            ch = 0, mods = 0;
         if ((mods & LEX_CHAR_SHIFT) && ch >= 'A' && ch <= 'Z')
             mods &= ~LEX_CHAR_SHIFT;
         else if ((mods & LEX_CHAR_SHIFT) && ch >= 'a' && ch <= 'z')
@@ -471,34 +471,14 @@ static inline void plain_key(const uint8_t *name, size_t n, uint64_t *w0, uint64
     }
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
-/* The high bit of each byte of w, a word of ASCII bytes, that is neither
- * `.` nor `?`: the two bytes a plain atom may hold that the printer
- * escapes in a symbol's name.  A byte below 0x80 plus 0x7F reaches the
- * high bit unless it is zero, and carries into no other byte. */
-static READ_INLINE uint64_t unescaped_bytes(uint64_t w)
-{
-    uint64_t low = ONES * 0x7F;
-    return ((w ^ (ONES * '.')) + low) & ((w ^ (ONES * '?')) + low) & HIGHS;
-}
-
 /* The printer's class of a name the machine scanned as a plain symbol
- * (value_symbol.plain: 1 prints as it is, 2 needs backslashes), from its
- * key w0, w1 and, past 16 bytes, its words.  Such a name is not empty,
- * has only ASCII constituents, and does not start like a number (a
- * digit, sign or dot starts another kind of token): of the bytes the
- * printer escapes, only `.` and `?` can occur in it.  Set when the
- * symbol is made, it spares the printer a pass over each name. */
-static READ_INLINE uint8_t plain_class(const uint8_t *name, size_t n, uint64_t w0,
-                                       uint64_t w1)
-{
-    uint64_t m = unescaped_bytes(w0) & unescaped_bytes(w1);
-    for (size_t k = 16; k < n; k += 8)
-        m &= unescaped_bytes(intern_load8(name + (k + 8 <= n ? k : n - 8)));
-    return m == HIGHS ? 1 : 2;
-}
+ * (value_symbol.plain: 1 prints as it is): such a name is not empty, has
+ * only ASCII constituents, and does not start like a number or with `.`
+ * or `?` (a digit, sign, dot or question mark starts another kind of
+ * token), so it never needs a backslash (the `.` and `?` inside it do
+ * not, as Emacs 30 prints them).  Set when the symbol is made, it spares
+ * the printer a pass over each name. */
+#define PLAIN_SYMBOL_CLASS 1
 
 /* A name plain_symbol did not find (one in seven), out of the way of
  * the lookups: its key and mix are found again here, so that only the
@@ -513,7 +493,7 @@ static READ_COLD struct value *intern_new_name(struct reader *R, const uint8_t *
     const char *cname = (const char *)name;
     struct value *sym =
         intern_add_at(R->L, free, cname, n, w0, w1, intern_mix(cname, n, w0, w1));
-    sym->u.sym.plain = plain_class(name, n, w0, w1);
+    sym->u.sym.plain = PLAIN_SYMBOL_CLASS;
     table_load(R);
     return sym;
 }
@@ -587,12 +567,16 @@ static int digit_value(uint8_t c)
     return c - 'A' + 10;
 }
 
-/* Value of a radix token (digits validated by the lexer). */
+/* Value of a radix token (digits validated by the lexer).  Radix 0 has
+ * only zeros, which Emacs 30.1's string_to_number does not take for
+ * digits of radix 0: the token reads as nil. */
 static struct value *radix_value(struct reader *R, const struct lex_token *t)
 {
     const char *s = (const char *)R->text + t->start + t->aux;
     size_t n = t->end - t->start - t->aux;
     int radix = (int)t->ival;
+    if (radix == 0)
+        return R->L->nil;
     bool neg = s[0] == '-';
     if (s[0] == '-' || s[0] == '+')
         s++, n--;
@@ -650,7 +634,8 @@ static bool atom_item(struct reader *R, const struct lex_token *t, struct item *
     case LK_CHAR:
     case LK_RADIX:
         v = t->kind == LK_CHAR ? value_int(R->a, t->ival) : radix_value(R, t);
-        origin_new(R, v, t->start, t->end, 0, 0);
+        if (v->kind != VK_SYMBOL) /* radix 0 reads nil, a shared symbol */
+            origin_new(R, v, t->start, t->end, 0, 0);
         break;
     case LK_EMPTY_SYMBOL:
         v = intern_symbol(L, "", 0);
@@ -761,12 +746,16 @@ static READ_INLINE struct value *build_list(struct reader *R, const struct item 
     return (struct value *)block;
 }
 
+/* `)` of a list or a #s( (whose elements are read as a list, which
+ * read_make_record converts).  A list has an element before any dot. */
 static bool finish_list(struct reader *R, struct frame *f, uint32_t end, struct item *it)
 {
     size_t n = R->nitems - f->base;
     struct value *v;
     struct value *last = f->dot == 2 ? f->u.tail.v : R->L->nil;
-    if (n == 0) /* () is nil; Emacs 28: (. a) reads as a */
+    if (n == 0 && f->kind == FR_RECORD)
+        return syntax_error(R, end - 1, "#s");
+    if (n == 0) /* () is nil */
         v = last;
     else
         v = build_list(R, R->items + f->base, n, last, f->start, end);
@@ -800,76 +789,61 @@ static bool finish_vector(struct reader *R, struct frame *f, uint32_t end, struc
     return true;
 }
 
-/* `)` at [pos, pos + 1): closes a list, a #s( or a #(; anything else is
- * an error. */
+/* `)` at [pos, pos + 1): closes a list (not while it waits for the
+ * object after its dot), a #s( or a #(; anything else is an error. */
 static bool close_paren(struct reader *R, uint32_t pos, struct item *it)
 {
-    if (R->nframes == 0)
-        return syntax_error(R, pos, ")");
-    struct frame *f = &R->frames[R->nframes - 1];
-    switch (f->kind) {
-    case FR_LIST:
-    case FR_RECORD:
-        if (f->dot == 1)
-            return syntax_error(R, pos, ")");
+    struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
+    if (f && ((f->kind == FR_LIST && f->dot != 1) || f->kind == FR_RECORD))
         return finish_list(R, f, pos + 1, it);
-    case FR_PROPS:
+    if (f && f->kind == FR_PROPS)
         return read_props_finish(R, f, pos, pos + 1, it);
-    case FR_VECTOR:
-        return syntax_error(R, pos, ") or . in a vector");
-    default:
-        return syntax_error(R, pos, ")");
-    }
+    return syntax_error(R, pos, ")");
 }
 
-/* `]` or a dot where a #( expects something else. */
-static bool props_misfit(struct reader *R, const struct frame *f, uint32_t pos)
-{
-    if (!read_props_started(f))
-        return syntax_error(R, pos, "#");
-    return syntax_error(R, pos, "Invalid string property list");
-}
-
+/* `]` closes a vector (or #[ #^[ #^^[); anything else is an error. */
 static bool close_bracket(struct reader *R, const struct lex_token *t, struct item *it)
 {
-    if (R->nframes == 0)
-        return syntax_error(R, t->start, "]");
-    struct frame *f = &R->frames[R->nframes - 1];
-    switch (f->kind) {
-    case FR_VECTOR:
+    struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
+    if (f && f->kind == FR_VECTOR)
         return finish_vector(R, f, t->end, it);
-    case FR_LIST:
-    case FR_RECORD:
-        return syntax_error(R, t->start, f->dot == 0   ? "] in a list"
-                                         : f->dot == 1 ? "]"
-                                                       : ". in wrong context");
-    case FR_PROPS:
-        return props_misfit(R, f, t->start);
-    default:
-        return syntax_error(R, t->start, "]");
-    }
+    return syntax_error(R, t->start, "]");
 }
 
+/* A dot token is the dot of a list that has an element and no dot yet;
+ * anywhere else (a #s(, a vector, the start of a list) it is an error. */
 static bool dot_token(struct reader *R, const struct lex_token *t)
 {
-    if (R->nframes == 0)
-        return syntax_error(R, t->start, ".");
-    struct frame *f = &R->frames[R->nframes - 1];
-    switch (f->kind) {
-    case FR_LIST:
-    case FR_RECORD:
-        if (f->dot == 0) {
-            f->dot = 1;
-            return true;
-        }
-        return syntax_error(R, t->start, f->dot == 1 ? "." : ". in wrong context");
-    case FR_VECTOR:
-        return syntax_error(R, t->start, ") or . in a vector");
-    case FR_PROPS:
-        return props_misfit(R, f, t->start);
-    default:
-        return syntax_error(R, t->start, ".");
+    struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
+    if (f && f->kind == FR_LIST && f->dot == 0 && R->nitems > f->base) {
+        f->dot = 1;
+        return true;
     }
+    return syntax_error(R, t->start, ".");
+}
+
+/* After the object that follows a list's dot, Emacs reads the `)` at
+ * once, skipping only whitespace (NBSP too) and `;` comments: anything
+ * else there is "expected )" (before it is read), the end of input an
+ * end-of-file. */
+static bool expect_close(struct reader *R, size_t p)
+{
+    const uint8_t *s = R->text;
+    size_t n = R->len;
+    for (;;) {
+        while (p < n && s[p] <= ' ')
+            p++;
+        if (p + 1 < n && s[p] == 0xC2 && s[p + 1] == 0xA0)
+            p += 2;
+        else if (p < n && s[p] == ';')
+            while (p < n && s[p] != '\n')
+                p++;
+        else
+            break;
+    }
+    if (p >= n)
+        return read_fail(R, n, "end-of-file", "");
+    return s[p] == ')' || syntax_error(R, p, "expected )");
 }
 
 /* ---- the machine ---- */
@@ -927,29 +901,25 @@ static int give_frame(struct reader *R, struct frame *f, struct item *it)
 {
     switch (f->kind) {
     case FR_LIST:
-    case FR_RECORD:
-        if (f->dot == 0)
+        if (f->dot == 0) {
             push_item(R, it);
-        else if (f->dot == 1)
-            f->u.tail = *it, f->dot = 2;
-        else
-            return syntax_error(R, it->start, ". in wrong context") ? 1 : -1;
-        return 1;
+            return 1;
+        }
+        f->u.tail = *it, f->dot = 2;
+        return expect_close(R, it->end) ? 1 : -1;
+    case FR_RECORD:
     case FR_VECTOR:
+    case FR_PROPS:
         push_item(R, it);
         return 1;
-    case FR_PROPS:
-        return read_props_give(R, f, it);
     case FR_PREFIX:
         finish_prefix(R, f, it);
         break;
-    case FR_LABEL:
+    default: /* FR_LABEL */
         it->v = read_label_finish(R, f, it->v);
-        it->start = f->start;
-        break;
-    default: /* FR_BOOLVEC */
-        if (!read_boolvec_finish(R, f, it, it))
+        if (!it->v)
             return -1;
+        it->start = f->start;
         break;
     }
     R->nframes--;
@@ -965,6 +935,23 @@ static inline int give(struct reader *R, struct item *it)
         return 1;
     }
     return give_frame(R, f, it);
+}
+
+/* #&N (the token t) and the string that follows it at once. */
+static bool read_boolvec(struct reader *R, const struct lex_token *t, struct item *it)
+{
+    struct lex_token len = *t;
+    R->pos = len.end;
+    const struct lex_token *str = read_next_token(R);
+    struct value *s;
+    if (!str || !read_string_token(R, str, &s))
+        return false;
+    if (!read_make_boolvec(R, (uint64_t)len.ival, s, str->start, &it->v))
+        return false;
+    it->start = len.start;
+    it->end = str->end;
+    origin_new(R, it->v, it->start, it->end, 0, 0);
+    return true;
 }
 
 static void push_vector(struct reader *R, const struct lex_token *t, enum value_kind k)
@@ -1000,7 +987,7 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
         push_vector(R, t, VK_SUBCHARTABLE);
         return 1;
     case LK_PROPSTRING:
-        read_props_begin(R, push_frame(R, FR_PROPS, t->start, t->end));
+        push_frame(R, FR_PROPS, t->start, t->end);
         return 1;
     case LK_QUOTE:
     case LK_BACKQUOTE:
@@ -1015,8 +1002,7 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
         read_label_begin(R, f, R->nframes - 1);
         return 1;
     case LK_BOOLVEC:
-        push_frame(R, FR_BOOLVEC, t->start, t->end);
-        return 1;
+        return read_boolvec(R, t, it) ? 0 : -1;
     case LK_RPAREN:
         return close_paren(R, t->start, it) ? 0 : -1;
     case LK_RBRACK:
@@ -1030,24 +1016,44 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
 
 enum { RD_OK, RD_END, RD_ERROR };
 
+/* A string that does not end: Emacs reads its characters one by one, so
+ * an error in one of its escapes comes before the end of input. */
+static READ_COLD bool unterminated_string(struct reader *R)
+{
+    size_t p = lex_skip_trivia(R->text, R->len, R->pos);
+    struct value *v;
+    struct lex_token t = {.start = (uint32_t)p, .end = (uint32_t)R->len + 1,
+                          .kind = LK_STRING, .flags = LEX_ESCAPED};
+    if (p < R->len && R->text[p] == '"' && !read_string_token(R, &t, &v))
+        return false;
+    return lex_failed(R);
+}
+
 const struct lex_token *read_next_token(struct reader *R)
 {
     R->lx.pos = R->pos;
-    if (!lex_next(&R->lx, &R->tok))
-        return lex_failed(R), NULL;
+    if (!lex_next(&R->lx, &R->tok)) {
+        if (strcmp(R->lx.err.symbol, "end-of-file") == 0)
+            unterminated_string(R);
+        else
+            lex_failed(R);
+        return NULL;
+    }
     R->pos = R->tok.end;
     return &R->tok;
 }
 
-/* The token at *p by the lexer, dispatched by token(); *p moves past it. */
+/* The token at *p by the lexer, dispatched by token(); *p moves past it
+ * (and past the string of a #&, which token() reads). */
 static int lexer_token(struct reader *R, size_t *p, struct item *it)
 {
     R->pos = *p;
     const struct lex_token *t = read_next_token(R);
     if (!t)
         return -1;
-    *p = t->end;
-    return token(R, t, it);
+    int r = token(R, t, it);
+    *p = R->pos;
+    return r;
 }
 
 /* ---- tokens read without the lexer ---- */
@@ -1184,14 +1190,14 @@ static int escaped_atom(struct reader *R, const uint8_t *s, size_t n, size_t *p,
     return put_item(R, sym, (uint32_t)at, (uint32_t)q, it);
 }
 
-/* The closing quote of the string whose text goes on at q (just after
- * a backslash or a byte >= 0x80 that lex_plain_string_end stopped at),
- * as the lexer finds it: a backslash hides the byte after it.  n when
- * the string does not end. */
+/* The closing quote of the string whose text goes on at q (at a
+ * backslash or a byte >= 0x80 that lex_plain_string_end stopped at), as
+ * the lexer finds it (lex_string_escape_end).  n when the string does
+ * not end. */
 static size_t escaped_string_end(const uint8_t *s, size_t n, size_t q)
 {
     while (q < n && s[q] != '"') {
-        q += s[q] == '\\' ? 2 : 1;
+        q = s[q] == '\\' ? lex_string_escape_end(s, n, q) : q + 1;
         if (q < n)
             q = lex_plain_string_end(s, n, q);
     }
@@ -1483,7 +1489,7 @@ static READ_INLINE int fast_dot(struct reader *R, struct cursor *c)
     if (c->end - c->at < 2 || c->at[1] != ' ' || !R->nframes)
         return FAST_NOT;
     struct frame *f = &R->frames[R->nframes - 1];
-    if (f->kind != FR_LIST || f->dot != 0)
+    if (f->kind != FR_LIST || f->dot != 0 || c->top == R->items + f->base)
         return FAST_NOT;
     f->dot = 1;
     c->lim = R->items;
@@ -1583,8 +1589,7 @@ static int read_object(struct reader *R, struct item *out)
             continue;
         if (r < 0)
             return RD_ERROR;
-        uint32_t end = it.end;
-        R->pos = end;
+        R->pos = it.end;
         r = deliver(R, &it);
         if (r < 0)
             return RD_ERROR;
@@ -1592,8 +1597,6 @@ static int read_object(struct reader *R, struct item *out)
             *out = it;
             return RD_OK;
         }
-        if (R->pos != end) /* a #& frame read its string itself */
-            p = R->pos;
     }
 }
 

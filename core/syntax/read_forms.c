@@ -4,7 +4,7 @@
  * Stage 1b of the pipeline, called from read.c's machine: records and hash
  * tables (`#s(`), byte-code (`#[`), char-tables (`#^[`, `#^^[`),
  * bool-vectors (`#&`), strings with text properties (`#(`) and shared
- * structure (`#N=` / `#N#`).  Each reproduces Emacs 28.2's checks and error
+ * structure (`#N=` / `#N#`).  Each reproduces Emacs 30.1's checks and error
  * data (elisp-syntax.md 1.12).
  */
 #include <string.h>
@@ -24,18 +24,25 @@ static bool type_error(struct reader *R, size_t pos, const char *pred, struct va
 }
 
 /* Length of a list that may be dotted or (through #N#) circular: the
- * number of conses, the final cdr in *tail; -1 when circular. */
+ * number of conses, the final cdr in *tail; -1 when circular, *tail then
+ * being the cons where Emacs's FOR_EACH_TAIL finds the cycle (Brent's
+ * method: the tortoise jumps to the tail after 2, 4, 8 ... steps, and the
+ * tail is compared with it at every other step), which list-length's
+ * circular-list error names. */
 static long list_walk(struct value *l, struct value **tail)
 {
     long n = 0;
-    struct value *slow = l;
-    while (l->kind == VK_CONS) {
+    struct value *tortoise = l;
+    for (uint64_t left = 2, max = 2; l->kind == VK_CONS;) {
         l = l->u.cons.cdr;
         n++;
-        if ((n & 1) == 0) {
-            slow = slow->u.cons.cdr;
-            if (slow == l)
-                return -1;
+        if (--left == 0) {
+            max <<= 1;
+            left = max;
+            tortoise = l;
+        } else if (l == tortoise) {
+            *tail = l;
+            return -1;
         }
     }
     *tail = l;
@@ -62,32 +69,6 @@ static struct value *plist_get(struct reader *R, struct value *plist, const char
     return R->L->nil;
 }
 
-/* Emacs keeps rehash parameters as C floats. */
-static struct value *rehash_size_value(struct reader *R, struct value *v, bool *ok)
-{
-    *ok = true;
-    if (v == R->L->nil)
-        return NULL;
-    if (fixnump(v) && v->u.i > 0)
-        return value_int(R->a, (int64_t)(float)v->u.i);
-    if (v->kind == VK_FLOAT && (float)(v->u.f - 1) > 0)
-        return value_float(R->a, 1.0 + (double)(float)(v->u.f - 1));
-    *ok = false;
-    return NULL;
-}
-
-static struct value *threshold_value(struct reader *R, struct value *v, bool *ok)
-{
-    *ok = true;
-    if (v == R->L->nil)
-        return NULL;
-    float t = v->kind == VK_FLOAT ? (float)v->u.f : 0;
-    if (t > 0 && t <= 1)
-        return value_float(R->a, (double)t);
-    *ok = false;
-    return NULL;
-}
-
 static struct value *weakness_value(struct reader *R, struct value *w, bool *ok)
 {
     static const char *const names[] = {"key", "key-and-value", "key-or-value", "value"};
@@ -103,7 +84,9 @@ static struct value *weakness_value(struct reader *R, struct value *w, bool *ok)
     return NULL;
 }
 
-/* Parameters in make-hash-table's order of checking. */
+/* Emacs 30 reads only test, weakness, purecopy and data (size and the
+ * rehash parameters are ignored), and checks data before it makes the
+ * table (make-hash-table then checks test and weakness). */
 static bool hash_params(struct reader *R, struct value *plist, struct value_hash *h,
                         uint32_t pos)
 {
@@ -114,26 +97,12 @@ static bool hash_params(struct reader *R, struct value *plist, struct value_hash
     if (test != sym(R, "eq") && test != sym(R, "eql") && test != sym(R, "equal"))
         return read_failv(R, pos, "error", "Invalid hash table test", test, NULL);
     h->test = test;
-    struct value *size = plist_get(R, plist, "size");
-    if (size != L->nil && !(fixnump(size) && size->u.i >= 0))
-        return read_failv(R, pos, "error", "Invalid hash table size", size, NULL);
-    int64_t n = size == L->nil ? 65 : size->u.i;
-    h->size = value_int(R->a, n ? n : 1);
     bool ok;
-    struct value *v = plist_get(R, plist, "rehash-size");
-    h->rehash_size = rehash_size_value(R, v, &ok);
-    if (!ok)
-        return read_failv(R, pos, "error", "Invalid hash table rehash size", v, NULL);
-    v = plist_get(R, plist, "rehash-threshold");
-    h->rehash_threshold = threshold_value(R, v, &ok);
-    if (!ok)
-        return read_failv(R, pos, "error", "Invalid hash table rehash threshold", v, NULL);
-    v = plist_get(R, plist, "weakness");
+    struct value *v = plist_get(R, plist, "weakness");
     h->weakness = weakness_value(R, v, &ok);
     if (!ok)
         return read_failv(R, pos, "error", "Invalid hash table weakness", v, NULL);
-    v = plist_get(R, plist, "purecopy");
-    h->purecopy = v == L->nil ? NULL : v;
+    h->purecopy = plist_get(R, plist, "purecopy") != L->nil;
     return true;
 }
 
@@ -150,47 +119,39 @@ static bool same_key(struct reader *R, const struct value_hash *h, struct value 
     return value_equal(a, b);
 }
 
-/* The table grows (28's maybe_resize_hash_table) when full. */
-static int64_t grown_size(const struct value_hash *h, int64_t size)
+/* data: nil or a proper list of even length (list-length's errors for a
+ * dotted or circular one). */
+static bool check_data(struct reader *R, struct value *data, uint32_t pos, long *n)
 {
-    int64_t next;
-    if (!h->rehash_size)
-        next = (int64_t)((double)size * 1.5);
-    else if (h->rehash_size->kind == VK_INT)
-        next = size + h->rehash_size->u.i;
-    else
-        next = (int64_t)((double)size * h->rehash_size->u.f);
-    return next > size ? next : size + 1;
+    struct value *tail;
+    if (data != R->L->nil && data->kind != VK_CONS)
+        return read_fail(R, pos, "error", "Hash table data is not a list");
+    *n = list_walk(data, &tail);
+    if (*n < 0)
+        return read_failv(R, pos, "circular-list", NULL, tail, NULL);
+    if (tail != R->L->nil)
+        return type_error(R, pos, "listp", tail);
+    if (*n & 1)
+        return read_fail(R, pos, "error", "Hash table data length is odd");
+    return true;
 }
 
 /* Insert the data pairs in order; a repeated key keeps its first place and
  * its last value. */
-static bool hash_data(struct reader *R, struct value *data, struct value_hash *h,
-                      uint32_t pos)
+static void hash_data(struct reader *R, struct value *data, long n, struct value_hash *h)
 {
-    struct value *tail;
-    long n = list_walk(data, &tail);
-    if (n < 0 || (n & 1) || tail != R->L->nil)
-        return read_failv(R, pos, "error", "Hash table data is not a list of even length",
-                          NULL, NULL);
     struct value **kv = arena_alloc(R->a, (size_t)(n + 1) * sizeof *kv);
     long count = 0;
-    int64_t size = h->size->u.i;
     for (struct value *p = data; p != R->L->nil; p = p->u.cons.cdr->u.cons.cdr) {
         struct value *k = p->u.cons.car, *v = p->u.cons.cdr->u.cons.car;
         long j = 0;
         while (j < count && !same_key(R, h, kv[2 * j], k))
             j++;
-        if (j == count) {
-            if (count == size)
-                size = grown_size(h, size);
+        if (j == count)
             kv[2 * count++] = k;
-        }
         kv[2 * j + 1] = v;
     }
-    h->size = value_int(R->a, size);
     h->data = lisp_list(R->L, (size_t)count * 2, kv);
-    return true;
 }
 
 static bool make_hash(struct reader *R, struct value *plist, uint32_t pos,
@@ -198,9 +159,11 @@ static bool make_hash(struct reader *R, struct value *plist, uint32_t pos,
 {
     struct value *v = arena_zalloc(R->a, sizeof *v);
     v->kind = VK_HASHTABLE;
-    if (!hash_params(R, plist, &v->u.hash, pos) ||
-        !hash_data(R, plist_get(R, plist, "data"), &v->u.hash, pos))
+    struct value *data = plist_get(R, plist, "data");
+    long n = 0;
+    if (!check_data(R, data, pos, &n) || !hash_params(R, plist, &v->u.hash, pos))
         return false;
+    hash_data(R, data, n, &v->u.hash);
     *out = v;
     return true;
 }
@@ -208,16 +171,10 @@ static bool make_hash(struct reader *R, struct value *plist, uint32_t pos,
 bool read_make_record(struct reader *R, struct value *list, uint32_t start,
                       struct value **out)
 {
-    if (list->kind == VK_CONS && list->u.cons.car == sym(R, "hash-table"))
+    if (list->u.cons.car == sym(R, "hash-table"))
         return make_hash(R, list->u.cons.cdr, start, out);
     struct value *tail;
-    long n = list_walk(list, &tail);
-    if (n < 0)
-        return read_failv(R, start, "circular-list", NULL, list, NULL);
-    if (tail != R->L->nil)
-        return type_error(R, start, "listp", tail);
-    if (n == 0)
-        return type_error(R, start, "wholenump", value_int(R->a, -1));
+    long n = list_walk(list, &tail); /* a proper list: the elements read */
     struct value *v = value_vector(R->a, VK_RECORD, (size_t)n);
     for (long k = 0; k < n; k++, list = list->u.cons.cdr)
         v->u.vec.items[k] = list->u.cons.car;
@@ -244,16 +201,20 @@ static struct value *as_unibyte(struct reader *R, const struct value *s)
     return read_make_string(R, buf, w, false, w);
 }
 
+/* #[ARGS CODE CONSTANTS [DEPTH [DOC [INTERACTIVE]]]], 3 to 6 slots, is a
+ * byte-code function (CODE a string, CONSTANTS a vector, DEPTH a natural
+ * fixnum) or, Emacs 30's interpreted closure (CODE the body, a cons;
+ * CONSTANTS the environment, a cons or nil). */
 static bool check_bytecode(struct reader *R, struct value *v, uint32_t start)
 {
     struct value **it = v->u.vec.items;
     struct lisp *L = R->L;
-    bool ok = v->u.vec.n >= 4 &&
+    size_t n = v->u.vec.n;
+    bool ok = n >= 3 && n <= 6 &&
               (fixnump(it[0]) || it[0]->kind == VK_CONS || it[0] == L->nil) &&
-              ((it[1]->kind == VK_STRING && it[2]->kind == VK_VECTOR) ||
-               it[1]->kind == VK_CONS) &&
-              ((it[3]->kind == VK_INT && it[3]->u.i >= 0) ||
-               (it[3]->kind == VK_BIGNUM && !it[3]->u.big.neg));
+              ((it[1]->kind == VK_STRING && it[2]->kind == VK_VECTOR && n > 3 &&
+                fixnump(it[3]) && it[3]->u.i >= 0) ||
+               (it[1]->kind == VK_CONS && (it[2]->kind == VK_CONS || it[2] == L->nil)));
     if (!ok)
         return read_fail(R, start, "invalid-read-syntax", "Invalid byte-code object");
     if (it[1]->kind == VK_STRING && it[1]->u.str.multibyte)
@@ -266,12 +227,12 @@ static bool check_subchartable(struct reader *R, struct value *v, uint32_t start
     static const size_t entries[4] = {64, 16, 32, 128};
     struct value **it = v->u.vec.items;
     size_t n = v->u.vec.n;
-    if (n == 0)
-        return read_fail(R, start, "error", "Zero-sized sub char-table");
+    if (n < 2)
+        return read_fail(R, start, "error", "Invalid size of sub-char-table");
     if (!(fixnump(it[0]) && it[0]->u.i >= 1 && it[0]->u.i <= 3))
-        return read_fail(R, start, "error", "Invalid depth in sub char-table");
+        return read_fail(R, start, "error", "Invalid depth in sub-char-table");
     if (n - 2 != entries[it[0]->u.i])
-        return read_fail(R, start, "error", "Invalid size in sub char-table");
+        return read_fail(R, start, "error", "Invalid size in sub-char-table");
     if (!(fixnump(it[1]) && it[1]->u.i >= 0 && it[1]->u.i <= 0x3FFFFF))
         return read_fail(R, start, "error", "Invalid minimum character in sub-char-table");
     return true;
@@ -283,7 +244,8 @@ bool read_check_vector(struct reader *R, struct value *v, uint32_t start)
     case VK_BYTECODE:
         return check_bytecode(R, v, start);
     case VK_CHARTABLE: /* 4 header slots + 64 entries at least */
-        return v->u.vec.n >= 68 || read_fail(R, start, "error", "Invalid size char-table");
+        return v->u.vec.n >= 68 ||
+               read_fail(R, start, "invalid-read-syntax", "Invalid size char-table");
     default:
         return check_subchartable(R, v, start);
     }
@@ -291,22 +253,12 @@ bool read_check_vector(struct reader *R, struct value *v, uint32_t start)
 
 /* ---- bool-vectors ---- */
 
-bool read_boolvec_finish(struct reader *R, struct frame *f, const struct item *len,
-                         struct item *out)
+bool read_make_boolvec(struct reader *R, uint64_t nbits, const struct value *s,
+                       uint32_t pos, struct value **out)
 {
-    size_t at = R->pos;
-    if (!fixnump(len->v) || len->v->u.i < 0 || at >= R->len || R->text[at] != '"')
-        return read_fail(R, at, "invalid-read-syntax", "#&...");
-    const struct lex_token *tok = read_next_token(R);
-    struct value *s;
-    if (!tok)
-        return false;
-    struct lex_token t = *tok;
-    if (!read_string_token(R, &t, &s))
-        return false;
-    uint64_t nbits = (uint64_t)len->v->u.i, bytes = (nbits + 7) / 8, nch = s->u.str.nchars;
+    uint64_t bytes = nbits / 8 + (nbits % 8 != 0), nch = s->u.str.nchars;
     if (s->u.str.multibyte || (nch != bytes && !(nch > 0 && nbits == (nch - 1) * 8)))
-        return read_fail(R, t.start, "invalid-read-syntax", "#&...");
+        return read_fail(R, pos, "invalid-read-syntax", "#&...");
     uint8_t *bits = arena_zalloc(R->a, bytes + 1);
     memcpy(bits, s->u.str.data, bytes);
     if (nbits % 8)
@@ -315,10 +267,7 @@ bool read_boolvec_finish(struct reader *R, struct frame *f, const struct item *l
     v->kind = VK_BOOLVEC;
     v->u.bv.nbits = nbits;
     v->u.bv.bits = bits;
-    read_origin_put(R->origin, v, f->start, t.end, 0, 0);
-    out->v = v;
-    out->start = f->start;
-    out->end = t.end;
+    *out = v;
     return true;
 }
 
@@ -330,21 +279,12 @@ struct interval {
     struct value *plist; /* nil for an interval without properties */
 };
 
+/* The string of a #( being given its properties. */
 struct props_state {
-    struct item str;      /* the string, once read */
-    bool have_str;
-    struct item trip[3];  /* BEG END PLIST being collected */
-    int ntrip;
+    struct item str;      /* the string */
     struct interval *iv;  /* covers [0, nchars) when niv > 0 */
     size_t niv, cap;
 };
-
-void read_props_begin(struct reader *R, struct frame *f)
-{
-    f->u.ps = arena_zalloc(R->a, sizeof *f->u.ps);
-}
-
-bool read_props_started(const struct frame *f) { return f->u.ps->have_str; }
 
 static void add_interval(struct reader *R, struct props_state *ps, int64_t b, int64_t e,
                          struct value *pl)
@@ -434,9 +374,9 @@ static struct value *check_plist(struct reader *R, struct value *pl, uint32_t po
     return pl;
 }
 
-static bool apply_triple(struct reader *R, struct props_state *ps)
+/* set-text-properties with the triple t (BEG END PLIST). */
+static bool apply_triple(struct reader *R, struct props_state *ps, const struct item *t)
 {
-    struct item *t = ps->trip;
     struct value *pl = check_plist(R, t[2].v, t[2].start), *tail;
     if (!pl)
         return false;
@@ -466,32 +406,25 @@ static bool apply_triple(struct reader *R, struct props_state *ps)
     return true;
 }
 
-int read_props_give(struct reader *R, struct frame *f, const struct item *it)
-{
-    struct props_state *ps = f->u.ps;
-    if (!ps->have_str) {
-        if (it->v->kind != VK_STRING)
-            return read_fail(R, it->start, "invalid-read-syntax", "#") ? 1 : -1;
-        ps->str = *it;
-        ps->have_str = true;
-        intervals_from_string(R, ps);
-        return 1;
-    }
-    ps->trip[ps->ntrip++] = *it;
-    if (ps->ntrip < 3)
-        return 1;
-    ps->ntrip = 0;
-    return apply_triple(R, ps) ? 1 : -1;
-}
-
+/* Emacs 30 checks a #( when it is closed: the first element must be a
+ * string, then each BEG END PLIST triple is applied in turn, an
+ * incomplete one being an error when it is reached. */
 bool read_props_finish(struct reader *R, struct frame *f, uint32_t pos, uint32_t end,
                        struct item *out)
 {
-    struct props_state *ps = f->u.ps;
-    if (!ps->have_str)
-        return read_fail(R, pos, "invalid-read-syntax", "#");
-    if (ps->ntrip)
-        return read_fail(R, pos, "invalid-read-syntax", "Invalid string property list");
+    const struct item *el = R->items + f->base;
+    size_t n = R->nitems - f->base;
+    if (n == 0 || el[0].v->kind != VK_STRING)
+        return read_fail(R, n ? el[0].start : pos, "invalid-read-syntax", "#");
+    struct props_state st = {el[0], NULL, 0, 0}, *ps = &st;
+    intervals_from_string(R, ps);
+    for (size_t k = 1; k < n; k += 3) {
+        if (k + 2 >= n)
+            return read_fail(R, pos, "invalid-read-syntax", "Invalid string property list");
+        if (!apply_triple(R, ps, el + k))
+            return false;
+    }
+    R->nitems = f->base;
     struct value **flat = arena_alloc(R->a, (ps->niv * 3 + 1) * sizeof *flat);
     size_t k = 0;
     for (size_t j = 0; j < ps->niv; j++) {
@@ -561,8 +494,13 @@ void read_label_begin(struct reader *R, struct frame *f, size_t frame_index)
 bool read_label_ref(struct reader *R, const struct lex_token *t, struct value **out)
 {
     struct label_slot *s = R->labels_used ? label_slot(R, t->ival, false) : NULL;
-    if (!s)
-        return read_fail(R, t->start, "invalid-read-syntax", "#");
+    if (!s) { /* Emacs names the text read: "#1#" */
+        char msg[32];
+        size_t n = t->end - t->start < sizeof msg ? t->end - t->start : sizeof msg - 1;
+        memcpy(msg, R->text + t->start, n);
+        msg[n] = 0;
+        return read_fail(R, t->start, "invalid-read-syntax", msg);
+    }
     if (s->frame >= 0)
         R->frames[s->frame].flags |= FRAME_REFERENCED;
     *out = s->v;
@@ -612,15 +550,12 @@ static size_t child_slots(struct value *v, struct value ***slots, struct value *
     case VK_STRING:
         one[0] = &v->u.str.props, *slots = NULL;
         return v->u.str.props ? 1 : 0;
-    case VK_HASHTABLE:
-        one[0] = &v->u.hash.data, *slots = NULL;
-        return 1;
-    default:
+    default: /* a hash table too: Emacs 30's substitution leaves its data */
         return 0;
     }
 }
 
-/* Replace every reference to ph inside root by root (28's
+/* Replace every reference to ph inside root by root (Emacs's
  * lread--substitute-object-in-subtree), with an explicit stack. */
 static void substitute(struct reader *R, struct value *root, struct value *ph)
 {
@@ -651,6 +586,10 @@ struct value *read_label_finish(struct reader *R, struct frame *f, struct value 
 {
     struct value *ph = f->u.ph;
     struct label_slot *s = label_slot(R, f->label, true);
+    if (v == ph) { /* #1=#1# */
+        read_fail(R, f->start, "invalid-read-syntax", "nonsensical self-reference");
+        return NULL;
+    }
     if (v->kind == VK_CONS) {
         ph->u.cons.car = v->u.cons.car;
         ph->u.cons.cdr = v->u.cons.cdr;

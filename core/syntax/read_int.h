@@ -29,13 +29,11 @@ enum frame_kind {
     FR_LIST,    /* ( ... ) */
     FR_RECORD,  /* #s( ... ): read as a list, then converted */
     FR_VECTOR,  /* [ ... ], #[ ... ], #^[ ... ], #^^[ ... ] */
-    FR_PROPS,   /* #( "string" BEG END PLIST ... ) */
+    FR_PROPS,   /* #( "string" BEG END PLIST ... ): elements kept, then
+                   checked and applied at `)` */
     FR_PREFIX,  /* ' ` , ,@ #' waiting for their object */
     FR_LABEL,   /* #N= waiting for its object */
-    FR_BOOLVEC, /* #& waiting for its length */
 };
-
-struct props_state; /* read_forms.c: a #( ... ) under construction */
 
 /* Frame flags. */
 #define FRAME_REFERENCED 1 /* FR_LABEL: #N# used inside the object */
@@ -55,7 +53,6 @@ struct frame {
     union {
         struct item tail;        /* lists: the object after the dot */
         struct value *ph;        /* FR_LABEL: the placeholder cons */
-        struct props_state *ps;  /* FR_PROPS */
     } u;
     int64_t label;    /* FR_LABEL: N */
 };
@@ -118,17 +115,14 @@ bool read_make_record(struct reader *R, struct value *list, uint32_t start,
                       struct value **out);
 /* Validate and convert a finished #[ #^[ #^^[ vector in place. */
 bool read_check_vector(struct reader *R, struct value *v, uint32_t start);
-/* #( frames: start, give one element (1 = more, -1 = error), finish at
- * `)`, and answer whether the string has been read yet. */
-void read_props_begin(struct reader *R, struct frame *f);
-int read_props_give(struct reader *R, struct frame *f, const struct item *it);
+/* #( at its `)` [pos, end): the string and the BEG END PLIST triples are
+ * the frame's elements; apply them (Emacs's checks, in its order). */
 bool read_props_finish(struct reader *R, struct frame *f, uint32_t pos, uint32_t end,
                        struct item *out);
-bool read_props_started(const struct frame *f);
-/* #&: the length object has been read; read the string and build it. */
-bool read_boolvec_finish(struct reader *R, struct frame *f, const struct item *len,
-                         struct item *out);
-/* #N=: define, reference, finish. */
+/* #&N with its string s (read at pos): the bool-vector, or an error. */
+bool read_make_boolvec(struct reader *R, uint64_t nbits, const struct value *s,
+                       uint32_t pos, struct value **out);
+/* #N=: define, reference, finish (NULL after an error). */
 void read_label_begin(struct reader *R, struct frame *f, size_t frame_index);
 bool read_label_ref(struct reader *R, const struct lex_token *t, struct value **out);
 struct value *read_label_finish(struct reader *R, struct frame *f, struct value *v);

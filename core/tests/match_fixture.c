@@ -38,3 +38,35 @@ struct value *match_fx_read(struct match_fx *f, const char *text)
     assert_true(read_one(f->L, (const uint8_t *)text, strlen(text), &v, &used, &err));
     return v;
 }
+
+const struct pat *match_fx_quote(struct match_fx *f, const char *c)
+{
+    return pat_quote(&f->m, match_fx_read(f, c));
+}
+
+const struct pat *match_fx_pred(struct match_fx *f, const char *fun)
+{
+    return pat_pred(&f->m, match_fx_read(f, fun));
+}
+
+const struct pat *match_fx_var(struct match_fx *f, const char *s)
+{
+    return pat_var(&f->m, match_fx_read(f, s));
+}
+
+const struct pat *match_fx_app(struct match_fx *f, const char *fun, const struct pat *p)
+{
+    return pat_app(&f->m, match_fx_read(f, fun), p);
+}
+
+const struct pat *match_fx_and2(struct match_fx *f, const struct pat *a, const struct pat *b)
+{
+    const struct pat *v[2] = {a, b};
+    return pat_and(&f->m, v, 2);
+}
+
+const struct pat *match_fx_or2(struct match_fx *f, const struct pat *a, const struct pat *b)
+{
+    const struct pat *v[2] = {a, b};
+    return pat_or(&f->m, v, 2);
+}

@@ -25,4 +25,13 @@ struct match_fx *match_fx_new(bool cache);
 /* The first datum of text, read in f's Lisp (fails the test on error). */
 struct value *match_fx_read(struct match_fx *f, const char *text);
 
+/* Patterns from text, for the tests: 'C, (pred FUN), VAR, (app FUN P),
+ * (and A B), (or A B). */
+const struct pat *match_fx_quote(struct match_fx *f, const char *c);
+const struct pat *match_fx_pred(struct match_fx *f, const char *fun);
+const struct pat *match_fx_var(struct match_fx *f, const char *s);
+const struct pat *match_fx_app(struct match_fx *f, const char *fun, const struct pat *p);
+const struct pat *match_fx_and2(struct match_fx *f, const struct pat *a, const struct pat *b);
+const struct pat *match_fx_or2(struct match_fx *f, const struct pat *a, const struct pat *b);
+
 #endif

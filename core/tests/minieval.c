@@ -1,6 +1,6 @@
 /* minieval.c - a tiny Emacs Lisp evaluator for the printer's tests (see
  * minieval.h): quote, let, progn, let-bound variables, the fixnum limits and
- * a sorted table of builtins doing what their Emacs 28 namesakes do.  It
+ * a sorted table of builtins doing what their Emacs 30 namesakes do.  It
  * recurses on the (short) table expressions, with a depth guard.
  */
 #include "minieval.h"
@@ -395,10 +395,14 @@ static struct value *f_make_hash_table(struct ev *e, struct value **a, size_t n)
         const char *key = sym_name(a[k]);
         if (strcmp(key, ":test") == 0)
             h->u.hash.test = a[k + 1];
-        else if (strcmp(key, ":size") == 0)
-            h->u.hash.size = a[k + 1];
-        else if (strcmp(key, ":weakness") == 0)
-            h->u.hash.weakness = a[k + 1];
+        else if (strcmp(key, ":size") == 0 || strcmp(key, ":rehash-size") == 0 ||
+                 strcmp(key, ":rehash-threshold") == 0)
+            continue; /* ignored by Emacs 30 */
+        else if (strcmp(key, ":weakness") == 0) /* t is key-and-value */
+            h->u.hash.weakness = a[k + 1] == e->L->t ? intern_cstr(e->L, "key-and-value")
+                                 : a[k + 1] == e->L->nil ? NULL : a[k + 1];
+        else if (strcmp(key, ":purecopy") == 0)
+            h->u.hash.purecopy = a[k + 1] != e->L->nil;
         else
             fail(e, "unsupported make-hash-table keyword");
     }

@@ -2,7 +2,7 @@
  *
  * The builder (match/dtree) on IR patterns made directly: test order and
  * knowledge propagation (identical guards merged unless they mention a
- * variable, the 28.2 exclusion table, constants, `not`), `or` of constants
+ * variable, Emacs 30.1's exclusive predicates, constants, `not`), `or` of constants
  * as one membership test, app sharing and skipped calls, leaves, the
  * linear size of an `and` of `or`s, the computed cache changing nothing,
  * hash-consed decision nodes, the sets of temporaries the code below a
@@ -20,6 +20,7 @@
 #include "lisp/print.h"
 #include "match/dump.h"
 #include "match/emit.h"
+#include "match/fold.h"
 #include "match/know.h"
 #include "syntax/read.h"
 
@@ -112,30 +113,103 @@ static void guards_with_variables_do_not_merge(void **state)
     arena_free(f->a);
 }
 
+/* Emacs 30.1's sets of leaf types per predicate, as exclusive.el stored
+ * them (one line: NAME LEAF...): the number of predicates read, their
+ * names in names[] and a bit per distinct leaf name in sets[]. */
+#define MAX_PREDS 80
+static size_t read_pred_sets(char *text, char **names, uint64_t *sets)
+{
+    char *leaves[64];
+    size_t n_leaves = 0, n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        assert_true(n < MAX_PREDS);
+        names[n] = line;
+        sets[n] = 0;
+        char *sp = strchr(line, ' ');
+        assert_non_null(sp);
+        *sp = '\0';
+        for (char *w = sp + 1; *w;) {
+            char *end = strchr(w, ' ');
+            if (end)
+                *end = '\0';
+            size_t k = 0;
+            while (k < n_leaves && strcmp(leaves[k], w) != 0)
+                k++;
+            if (k == n_leaves) {
+                assert_true(n_leaves < 64);
+                leaves[n_leaves++] = w;
+            }
+            sets[n] |= UINT64_C(1) << k;
+            w = end ? end + 1 : w + strlen(w);
+        }
+        n++;
+    }
+    return n;
+}
+
+/* special-form-p is exclusive with neither symbolp nor fboundp, though
+ * Emacs 30.1's table makes it so (pcase.md 3.5, E#52). */
+static bool special_symbol_pair(const char *a, const char *b)
+{
+    return !strcmp(a, "special-form-p") && (!strcmp(b, "symbolp") || !strcmp(b, "fboundp"));
+}
+
+/* Every pair of predicates of Emacs 30.1's table is exclusive exactly
+ * when Emacs says so, but for the special-form-p pairs; the table has
+ * Emacs's predicates and no other. */
+static void exclusion_matches_emacs(void **state)
+{
+    (void)state;
+    assert_int_equal(know_check_table(), -1);
+    size_t len;
+    char *text = support_slurp(support_testdata("conformance/pcase/exclusive.txt"), &len);
+    char *names[MAX_PREDS];
+    uint64_t sets[MAX_PREDS];
+    size_t n = read_pred_sets(text, names, sets);
+    assert_true(n > 40);
+    size_t ours = 0;
+    while (know_pred_name(ours))
+        ours++;
+    assert_int_equal(ours, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_string_equal(know_pred_name(i), names[i]);
+        for (size_t j = 0; j < n; j++) {
+            bool emacs = (sets[i] & sets[j]) == 0;
+            if (special_symbol_pair(names[i], names[j]) ||
+                special_symbol_pair(names[j], names[i])) {
+                assert_true(emacs);
+                emacs = false;
+            }
+            if (know_exclusive_names(names[i], names[j]) != emacs)
+                fail_msg("%s / %s: Emacs says %sexclusive", names[i], names[j],
+                         emacs ? "" : "not ");
+        }
+        assert_false(know_exclusive_names(names[i], "nlistp"));
+    }
+    test_free(text);
+}
+
 static void exclusion_table(void **state)
 {
     (void)state;
     struct match_fx *f = match_fx_new(true);
-    assert_int_equal(know_check_table(), -1);
     assert_true(know_exclusive(rd(f, "consp"), rd(f, "stringp")));
-    assert_true(know_exclusive(rd(f, "stringp"), rd(f, "consp")));
-    assert_true(know_exclusive(rd(f, "atom"), rd(f, "consp")));
-    assert_false(know_exclusive(rd(f, "null"), rd(f, "consp"))); /* not in 28.2 */
+    assert_true(know_exclusive(rd(f, "null"), rd(f, "consp"))); /* not in 28.2 */
     assert_false(know_exclusive(rd(f, "symbolp"), rd(f, "special-form-p")));
-    assert_false(know_exclusive(rd(f, "listp"), rd(f, "symbolp")));
+    assert_false(know_exclusive(rd(f, "(not consp)"), rd(f, "consp")));
     /* after (pred consp) succeeds, a stringp clause is dropped; a quoted
-     * string constant counts as stringp */
+     * string constant is not (Emacs 28.2 took its type for a stringp) */
     const struct pat *p[3] = {AND2(f, P(f, "consp"), G(f, "nil")), P(f, "stringp"),
                               Q(f, "\"s\"")};
     const char *t = dtree_text(f, p, 3);
-    assert_string_equal(t, "n0: if (consp x) then n1 else n4\n"
+    assert_string_equal(t, "n0: if (consp x) then n1 else n6\n"
                            "n1: if nil then n2 else n3\n"
                            "n2: clause 0 []\n"
-                           "n3: fail\n"
-                           "n4: if (stringp x) then n5 else n6\n"
-                           "n5: clause 1 []\n"
-                           "n6: if (equal x \"s\") then n7 else n3\n"
-                           "n7: clause 2 []\n");
+                           "n3: if (equal x \"s\") then n4 else n5\n"
+                           "n4: clause 2 []\n"
+                           "n5: fail\n"
+                           "n6: if (stringp x) then n7 else n3\n"
+                           "n7: clause 1 []\n");
     arena_free(f->a);
 }
 
@@ -201,6 +275,152 @@ static void app_sharing_and_skipping(void **state)
     assert_non_null(strstr(t, "let $1 = (g x)"));
     assert_non_null(strstr(t, "use $1"));
     assert_null(strstr(t, "(f "));
+    arena_free(f->a);
+}
+
+/* fold_call's answer for FUN on ARG (both read), printed, or "fails". */
+static const char *folded(struct match_fx *f, const char *fun, const char *arg)
+{
+    struct value *out;
+    if (!fold_call(f->L, rd(f, fun), rd(f, arg), &out))
+        return "fails";
+    struct buf b;
+    buf_init(&b, f->a);
+    struct print_opts o = print_opts_compact();
+    print_value(f->L, &b, out, &o);
+    return buf_cstr(&b);
+}
+
+/* The calls Emacs 30.1 makes on constants while compiling: built-ins of
+ * the table as Emacs computes them (errors fail), lambdas of constants,
+ * their argument and those built-ins; anything else fails. */
+static void fold_calls(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    assert_int_equal(fold_check_table(), -1);
+    assert_string_equal(folded(f, "car", "(a . b)"), "a");
+    assert_string_equal(folded(f, "car", "nil"), "nil");
+    assert_string_equal(folded(f, "car", "\"s\""), "fails");
+    assert_string_equal(folded(f, "car-safe", "\"s\""), "nil");
+    assert_string_equal(folded(f, "cadr", "(1 2)"), "2");
+    assert_string_equal(folded(f, "length", "(1 2 3)"), "3");
+    assert_string_equal(folded(f, "length", "(1 . 2)"), "fails");
+    assert_string_equal(folded(f, "length", "\"\u00e9t\u00e9\""), "3");
+    assert_string_equal(folded(f, "length", "[a b]"), "2");
+    assert_string_equal(folded(f, "length", "a"), "fails");
+    assert_string_equal(folded(f, "type-of", "1.5"), "float");
+    assert_string_equal(folded(f, "type-of", "#s(point 1 2)"), "point");
+    assert_string_equal(folded(f, "symbol-name", "foo"), "\"foo\"");
+    assert_string_equal(folded(f, "symbol-name", "5"), "fails");
+    assert_string_equal(folded(f, "keywordp", ":k"), "t");
+    assert_string_equal(folded(f, "natnump", "-1"), "nil");
+    assert_string_equal(folded(f, "nth", "(1 2)"), "fails"); /* one argument */
+    assert_string_equal(folded(f, "1+", "42"), "43");
+    assert_string_equal(folded(f, "1+", "-1"), "0");
+    assert_string_equal(folded(f, "1-", "0"), "-1");
+    assert_string_equal(folded(f, "1-", "-9"), "-10");
+    assert_string_equal(folded(f, "1+", "1.5"), "2.5");
+    assert_string_equal(folded(f, "1+", "9223372036854775807"), "9223372036854775808");
+    assert_string_equal(folded(f, "1-", "-9223372036854775808"), "-9223372036854775809");
+    assert_string_equal(folded(f, "1+", "-9223372036854775809"), "-9223372036854775808");
+    assert_string_equal(folded(f, "1+", "1180591620717411303424"), "1180591620717411303425");
+    assert_string_equal(folded(f, "1-", "1180591620717411303424"), "1180591620717411303423");
+    assert_string_equal(folded(f, "1+", "t"), "fails");
+    assert_string_equal(folded(f, "user-function", "1"), "fails");
+    assert_string_equal(folded(f, "(nth 1)", "(1 2)"), "fails"); /* not a function */
+    assert_string_equal(folded(f, "(lambda (_) 'k)", "1"), "k");
+    assert_string_equal(folded(f, "(lambda (x) (cons x (nth 1 '(a b))))", "1"), "(1 . b)");
+    assert_string_equal(folded(f, "(lambda (&rest r) r)", "1"), "(1)");
+    assert_string_equal(folded(f, "(lambda (&optional a b) (list a b))", "1"), "(1 nil)");
+    assert_string_equal(folded(f, "(lambda () 1)", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (a b) 1)", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (_) outer)", "1"), "fails"); /* unbound */
+    assert_string_equal(folded(f, "(lambda (_) (tick 1))", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (_) (if _ 1 2))", "1"), "fails");
+    assert_string_equal(folded(f, "(lambda (_))", "1"), "nil");
+    arena_free(f->a);
+}
+
+/* Emacs 30.1 refines a later constant through an app on its subject:
+ * the call is then made (its result is tested), and a cons constant is
+ * tested by parts, so that '(nil) matches any non-cons through car-safe
+ * and cdr-safe (as in Emacs).  A call that fails leaves the constant. */
+static void app_refines_later_constants(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *p[2] = {AND2(f, A(f, "car-safe", pat_any(&f->m)), P(f, "p")),
+                              Q(f, "(nil)")};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: let $1 = (car-safe x) -> n1\n"
+                        "n1: if (p x) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: if (null $1) then n4 else n7\n"
+                        "n4: let $2 = (cdr-safe x) -> n5\n"
+                        "n5: if (null $2) then n6 else n7\n"
+                        "n6: clause 1 []\n"
+                        "n7: fail\n");
+    const struct pat *q[2] = {AND2(f, A(f, "length", pat_any(&f->m)), P(f, "p")),
+                              Q(f, "(1 . 2)")};
+    assert_null(strstr(dtree_text(f, q, 2), "length"));
+    const struct pat *r[2] = {AND2(f, A(f, "length", pat_any(&f->m)), P(f, "p")),
+                              Q(f, "(1 2)")};
+    assert_string_equal(dtree_text(f, r, 2),
+                        "n0: let $1 = (length x) -> n1\n"
+                        "n1: if (p x) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: if (eql $1 2) then n4 else n6\n"
+                        "n4: if (equal x '(1 2)) then n5 else n6\n"
+                        "n5: clause 1 []\n"
+                        "n6: fail\n");
+    arena_free(f->a);
+}
+
+/* Emacs rebuilds every and/or of a remaining branch at each test: an
+ * empty `and' succeeds, and a succeeding alternative absorbs its `or',
+ * with the bindings of the others; a one-item `and' is unwrapped, so that
+ * its constant joins the constants of its `or'. */
+static void remaining_branches_are_rebuilt(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *vb[1] = {V(f, "b")};
+    const struct pat *p[2] = {Q(f, "-1"),
+                              OR2(f, pat_and(&f->m, vb, 1), pat_and(&f->m, NULL, 0))};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: if (eql x -1) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: clause 1 []\n");
+    const struct pat *qa[1] = {Q(f, "a")};
+    const struct pat *alts[3] = {pat_and(&f->m, qa, 1), G(f, "(g)"), Q(f, "b")};
+    const struct pat *q[2] = {Q(f, "1"), pat_or(&f->m, alts, 3)};
+    assert_string_equal(dtree_text(f, q, 2),
+                        "n0: if (eql x 1) then n1 else n2\n"
+                        "n1: clause 0 []\n"
+                        "n2: if (memq x '(b a)) then n3 else n4\n"
+                        "n3: clause 1 []\n"
+                        "n4: if (g) then n3 else n5\n"
+                        "n5: fail\n");
+    arena_free(f->a);
+}
+
+/* In a pcase-let (a "don't care" clause follows), a failing test is
+ * ignored: the way goes on as if it had succeeded, and a test repeated
+ * after the `or' can still fail, leading to the `or''s next alternative:
+ * that branch is kept (as Emacs keeps it). */
+static void ignored_failures_keep_alternatives(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *three[3] = {OR2(f, pat_any(&f->m), V(f, "a")), Q(f, "x"), Q(f, "x")};
+    const struct pat *p[2] = {pat_and(&f->m, three, 3), pat_dontcare(&f->m)};
+    assert_string_equal(dtree_text(f, p, 2),
+                        "n0: if (eq x 'x) then n1 else n4\n"
+                        "n1: if (eq x 'x) then n2 else n3\n"
+                        "n2: clause 0 []\n"
+                        "n3: clause 0 [a=x]\n"
+                        "n4: dontcare\n");
     arena_free(f->a);
 }
 
@@ -654,10 +874,15 @@ int main(void)
         cmocka_unit_test(constants_dispatch),
         cmocka_unit_test(identical_guards_merge),
         cmocka_unit_test(guards_with_variables_do_not_merge),
+        cmocka_unit_test(exclusion_matches_emacs),
         cmocka_unit_test(exclusion_table),
         cmocka_unit_test(not_swaps_outcomes),
         cmocka_unit_test(or_of_constants),
         cmocka_unit_test(app_sharing_and_skipping),
+        cmocka_unit_test(fold_calls),
+        cmocka_unit_test(app_refines_later_constants),
+        cmocka_unit_test(remaining_branches_are_rebuilt),
+        cmocka_unit_test(ignored_failures_keep_alternatives),
         cmocka_unit_test(leaves_sort_their_bindings),
         cmocka_unit_test(app_generations),
         cmocka_unit_test(repeated_variable_is_eql),

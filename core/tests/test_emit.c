@@ -31,6 +31,7 @@ static const char *emit_clauses(struct match_fx *f, const struct pat *const *pat
                                 struct value *const *vars, size_t n_vars)
 {
     assert_true(n <= MAX_CLAUSES);
+    f->m.ordered_leaves = kind == EMIT_SETQ; /* as pcase_compile sets it */
     const struct dnode *d = dtree_build(&f->m, f->root, pats, n);
     assert_non_null(d);
     struct emit_clause cl[MAX_CLAUSES];
@@ -107,6 +108,32 @@ static void deep_then_chain(void **state)
     arena_free(f->a);
 }
 
+/* pcase-setq assigns in Emacs's order, which decides its value (the last
+ * one): (and (or c (or a)) c) on x assigns a before c on both ways,
+ * although the pattern names c first. */
+static void setq_order_is_emacs_order(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct value *vars[2] = {rd(f, "c"), rd(f, "a")};
+    const struct pat *va = pat_var(&f->m, vars[1]), *vc = pat_var(&f->m, vars[0]);
+    const struct pat *alts[2] = {vc, pat_or(&f->m, &va, 1)};
+    const struct pat *both[2] = {pat_or(&f->m, alts, 2), vc};
+    const struct pat *p[1] = {pat_and(&f->m, both, 2)};
+    f->m.ordered_leaves = true;
+    const struct dnode *d = dtree_build(&f->m, f->root, p, 1);
+    assert_non_null(d);
+    struct emit_clause cl[1] = {{EMIT_SETQ, f->L->nil, false, vars, 2, NULL}};
+    struct value *form = emit_form(&f->m, d, f->root, NULL, cl, 1, NULL);
+    assert_non_null(form);
+    struct buf b;
+    buf_init(&b, f->a);
+    struct print_opts o = print_opts_compact();
+    print_value(f->L, &b, form, &o);
+    assert_string_equal(buf_cstr(&b), "(if (eql x x) (setq a nil c x) (setq a x c x))");
+    arena_free(f->a);
+}
+
 /* Clause 0 binds v0 ... v69 to x (more variables than one word of bits). */
 static void many_variables(void **state)
 {
@@ -144,6 +171,7 @@ int main(void)
         cmocka_unit_test(long_chain_is_one_cond),
         cmocka_unit_test(deep_then_chain),
         cmocka_unit_test(many_variables),
+        cmocka_unit_test(setq_order_is_emacs_order),
     };
     return SUPPORT_RUN(tests);
 }

@@ -68,14 +68,15 @@ static void token_kinds(void **state)
 {
     (void)state;
     static const char text[] =
-        "( ) [ ] ' ` , ,@ #' . a.b \"s\" ?x #xff ## #:u #_v #s( #( #[ #^[ #^^[ #& "
-        "#1= #1# #$ .5 (a .b)";
+        "( ) [ ] ' ` , ,@ #' . a.b \"s\" ?x #xff ## #:u #_v #s( #( #[ #^[ #^^[ #&3\"a\" "
+        "#1= #1# #$ .5 (a .b) #_ (a .\302\240b)";
     static const uint8_t kinds[] = {
         LK_LPAREN, LK_RPAREN, LK_LBRACK, LK_RBRACK, LK_QUOTE, LK_BACKQUOTE, LK_COMMA,
         LK_COMMA_AT, LK_FUNCTION, LK_DOT, LK_ATOM, LK_STRING, LK_CHAR, LK_RADIX,
         LK_EMPTY_SYMBOL, LK_UNINTERNED, LK_NOSHORTHAND, LK_RECORD, LK_PROPSTRING,
-        LK_BYTECODE, LK_CHARTABLE, LK_SUBCHARTABLE, LK_BOOLVEC, LK_LABEL_DEF,
+        LK_BYTECODE, LK_CHARTABLE, LK_SUBCHARTABLE, LK_BOOLVEC, LK_STRING, LK_LABEL_DEF,
         LK_LABEL_REF, LK_LOAD_NAME, LK_ATOM, LK_LPAREN, LK_ATOM, LK_ATOM, LK_RPAREN,
+        LK_EMPTY_SYMBOL, LK_LPAREN, LK_ATOM, LK_DOT, LK_ATOM, LK_RPAREN,
     };
     struct lex_token toks[64];
     long n = tile(text, sizeof text - 1, toks, 64);
@@ -85,7 +86,8 @@ static void token_kinds(void **state)
             fail_msg("token %ld: kind %d, want %d", k, toks[k].kind, kinds[k]);
     assert_int_equal(toks[12].ival, 'x');
     assert_int_equal(toks[13].ival, 16);
-    assert_int_equal(toks[23].ival, 1);
+    assert_int_equal(toks[22].ival, 3);
+    assert_int_equal(toks[24].ival, 1);
 }
 
 static void atoms_end_at_delimiters(void **state)
@@ -170,7 +172,13 @@ static void lexical_errors(void **state)
         {"#<", "invalid-read-syntax", 1},
         {"#xg", "invalid-read-syntax", 2},
         {"?\\x10000000", "error", 10},
-        {"?\\C-", "end-of-file", 4},
+        {"?\\C-\\", "end-of-file", 5},
+        {"?\\x", "error", 3},
+        {"?\\\n", "error", 2},
+        {"\"\\M-\"", "end-of-file", 5},
+        {"#&3 \"a\"", "invalid-read-syntax", 3},
+        {"#12(", "invalid-read-syntax", 3},
+        {"#@99999999999999999999 x", "invalid-read-syntax", 2},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         struct lex lx;

@@ -148,7 +148,7 @@ static void test_positions(void **state)
                  "t.el:1:14: warning: variable `a' is bound by the pattern but never "
                  "used [unused-variable]\n");
     /* the clause that covers it is named, not the nearest reached one */
-    support_expect_diags("(pcase x\n  ((pred consp) 1)\n  ((pred atom) 2)\n  (`(1) 3))",
+    support_expect_diags("(pcase x\n  ((pred consp) 1)\n  ((pred atom) 2)\n  (`(1 ,_) 3))",
                          "t.el:4:3: warning: this clause can never be reached "
                          "[unreachable-clause]\n"
                          "t.el:2:3: note: because this clause matches first "

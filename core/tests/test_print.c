@@ -1,4 +1,4 @@
-/* test_print.c - the printer against Emacs 28.2's prin1-to-string: values
+/* test_print.c - the printer against Emacs 30.1's prin1-to-string: values
  * built by hand (outputs taken from Emacs), then one test per row of
  * testdata/spec/printer-cases.tsv, whose expression is read and evaluated
  * by minieval.c; rows minieval cannot build (byte-code, buffers, closures)
@@ -235,21 +235,23 @@ static void symbol_escaping(void **state)
     (void)state;
     struct fx *f = fx_new();
     static const char *const cases[][2] = {
-        {"foo", "foo"}, {"a.b", "a\\.b"}, {"a?b", "a\\?b"}, {".a", "\\.a"},
-        {"?a", "\\?a"}, {"1", "\\1"}, {"-1.5", "\\-1\\.5"}, {"1e5", "\\1e5"},
-        {"1.", "\\1\\."}, {"+", "+"}, {"1+", "1+"}, {"-", "-"},
-        {"0.0e+NaN", "\\0\\.0e+NaN"}, {"a b", "a\\ b"}, {"a\tb", "a\\\tb"},
+        {"foo", "foo"}, {"a.b", "a.b"}, {"a?b", "a?b"}, {".a", "\\.a"},
+        {"?a", "\\?a"}, {"1", "\\1"}, {"-1.5", "\\-1.5"}, {"1e5", "\\1e5"},
+        {"1.", "\\1."}, {"+", "+"}, {"1+", "1+"}, {"-", "-"},
+        {"0.0e+NaN", "\\0.0e+NaN"}, {"a b", "a\\ b"}, {"a\tb", "a\\\tb"},
         {"a\xc2\xa0" "b", "a\\\xc2\xa0" "b"},
         {"a(b)c[d];e\"f'g`h,i#j\\k", "a\\(b\\)c\\[d\\]\\;e\\\"f\\'g\\`h\\,i\\#j\\\\k"},
         {"{|}~!@$%^&*_=<>/:", "{|}~!@$%^&*_=<>/:"}, {"\xc3\xa9\xe2\x80\x98", "\xc3\xa9\xe2\x80\x98"},
         {"#foo", "\\#foo"}, {"a#", "a\\#"}, {":kw", ":kw"}, {"\x7f", "\x7f"},
-        {".e5", "\\.e5"}, {"1.5.", "1\\.5\\."}, {"+1", "\\+1"}, {"+-1", "+-1"},
-        {"--1", "--1"}, {"-.", "-\\."}, {"1e", "1e"}, {"1.5e", "1\\.5e"}, {"e5", "e5"},
-        {"1e3.", "1e3\\."}, {"1..", "1\\.\\."}, {"1_000", "1_000"}, {"1a", "1a"},
-        {".", "\\."}, {"+.", "+\\."}, {"-1e+INF", "\\-1e+INF"}, {"1e+INF", "\\1e+INF"},
-        {".5e+NaN", "\\.5e+NaN"}, {"1E5", "\\1E5"}, {"1e+5", "\\1e+5"}, {"1.e5", "\\1\\.e5"},
-        {"-0", "\\-0"}, {"+.5", "\\+\\.5"}, {"1e-INF", "1e-INF"}, {"5.e+INF", "\\5\\.e+INF"},
-        {"-.5e3", "\\-\\.5e3"}, {"1e5x", "1e5x"}, {"\\", "\\\\"}, {"a\nb", "a\\\nb"},
+        {".e5", "\\.e5"}, {"1.5.", "1.5."}, {"+1", "\\+1"}, {"+-1", "+-1"},
+        {"--1", "--1"}, {"-.", "-."}, {"1e", "1e"}, {"1.5e", "1.5e"}, {"e5", "e5"},
+        {"1e3.", "1e3."}, {"1..", "1.."}, {"1_000", "1_000"}, {"1a", "1a"},
+        {".", "\\."}, {"+.", "+."}, {"-1e+INF", "\\-1e+INF"}, {"1e+INF", "\\1e+INF"},
+        {".5e+NaN", "\\.5e+NaN"}, {"1E5", "\\1E5"}, {"1e+5", "\\1e+5"}, {"1.e5", "\\1.e5"},
+        {"-0", "\\-0"}, {"+.5", "\\+.5"}, {"1e-INF", "1e-INF"}, {"5.e+INF", "\\5.e+INF"},
+        {"-.5e3", "\\-.5e3"}, {"1e5x", "1e5x"}, {"\\", "\\\\"}, {"a\nb", "a\\\nb"},
+        {"??", "\\??"}, {"?.", "\\?."}, {"..", "\\.."}, {"...", "\\..."}, {"-?", "-?"},
+        {"a?", "a?"}, {"a.", "a."}, {"-.e5", "-.e5"}, {".?", "\\.?"}, {"?", "\\?"},
         {"\x03", "\\\x03"}, {"1\xc2\xa0", "1\\\xc2\xa0"}, {"", "##"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
@@ -507,18 +509,20 @@ static void print_length_and_level(void **state)
     CHECK(f, v4, "[1 2 ...]");
     f->o.length = 0;
     CHECK(f, l4, "(...)");
-    CHECK(f, v4, "[ ...]");
+    CHECK(f, v4, "[...]");
     CHECK(f, LIST(f, f->L->quote, S(f, "a")), "'a");
     struct value *r = vec(f, VK_RECORD, 3, (struct value *[]){S(f, "a"), I(f, 1), I(f, 2)});
-    CHECK(f, r, "#s( ...)");
+    CHECK(f, r, "#s(...)");
     f->o.length = 1;
     CHECK(f, r, "#s(a ...)");
     f->o.length = -1;
     f->o.level = 1;
     CHECK(f, LIST(f, I(f, 1), LIST(f, I(f, 2), LIST(f, I(f, 3)))), "(1 ...)");
-    CHECK(f, LIST(f, f->L->quote, LIST(f, S(f, "b"))), "'...");
+    /* 'X is X printed at the quote form's level; ` and , count one */
+    CHECK(f, LIST(f, f->L->quote, LIST(f, S(f, "b"))), "'(b)");
+    CHECK(f, LIST(f, f->L->backquote, LIST(f, S(f, "b"))), "`...");
     CHECK(f, LIST(f, S(f, "a"), S(f, "b"), S(f, "c")), "(a b c)");
-    /* Vectors and records do not count against print-level in 28. */
+    /* Vectors and records count a level, but only a cons is cut. */
     CHECK(f, LIST(f, v4, r), "([1 2 3 4] #s(a 1 2))");
     f->o.level = 2;
     CHECK(f, LIST(f, S(f, "a"), vec(f, VK_VECTOR, 1, (struct value *[]){LIST(f, S(f, "b"), LIST(f, S(f, "c")))})),
@@ -552,13 +556,15 @@ static void circular_without_print_circle(void **state)
     for (int k = 0; k < 7; k++)
         eighth = eighth->u.cons.cdr;
     last->u.cons.cdr = eighth;
-    CHECK(f, z, "(1 2 3 4 5 6 7 8 9 10 8 9 10 8 9 10 8 . #8)");
+    CHECK(f, z, "(1 2 3 4 5 6 7 8 9 10 8 9 10 8 9 10 8 . #14)"); /* the tortoise's index */
     struct value *one = LIST(f, I(f, 1));
     one->u.cons.cdr = one;
     CHECK(f, one, "(1 . #0)");
     CHECK(f, LIST(f, one), "((1 . #0))");
     f->o.length = 3;
     CHECK(f, one, "(1 . #0)");
+    f->o.length = 1; /* print-length cuts the list before the cycle is seen */
+    CHECK(f, one, "(1 ...)");
     fx_free(f);
 }
 
@@ -617,31 +623,30 @@ static void print_circle_labels(void **state)
     fx_free(f);
 }
 
-/* Emacs 28 labels a string only when it has properties or is printed
- * below the top level; its first pass counts depth one level further. */
+/* Emacs 30 labels every string printed more than once. */
 static void print_circle_strings(void **state)
 {
     (void)state;
     struct fx *f = fx_new();
     f->o.circle = true;
     struct value *s = STR(f, "x");
-    CHECK(f, LIST(f, s, s), "(\"x\" \"x\")");
-    CHECK(f, LIST(f, s, LIST(f, s)), "(\"x\" (#1=\"x\"))");
+    CHECK(f, LIST(f, s, s), "(#1=\"x\" #1#)");
+    CHECK(f, LIST(f, s, LIST(f, s)), "(#1=\"x\" (#1#))");
     CHECK(f, LIST(f, LIST(f, s), LIST(f, s)), "((#1=\"x\") (#1#))");
-    CHECK(f, LIST(f, LIST(f, s), s), "((#1=\"x\") \"x\")");
-    CHECK(f, value_cons(f->a, s, value_cons(f->a, s, s)), "(\"x\" \"x\" . \"x\")");
+    CHECK(f, LIST(f, LIST(f, s), s), "((#1=\"x\") #1#)");
+    CHECK(f, value_cons(f->a, s, value_cons(f->a, s, s)), "(#1=\"x\" #1# . #1#)");
     CHECK(f, LIST(f, LIST(f, s), value_cons(f->a, s, s)), "((#1=\"x\") (#1# . #1#))");
-    CHECK(f, LIST(f, S(f, "a"), LIST(f, f->L->quote, s), s), "(a '#1=\"x\" \"x\")");
+    CHECK(f, LIST(f, S(f, "a"), LIST(f, f->L->quote, s), s), "(a '#1=\"x\" #1#)");
     struct value *p = with_props(STR(f, "p"), LIST(f, I(f, 0), I(f, 1), LIST(f, S(f, "a"), I(f, 1))));
     CHECK(f, LIST(f, p, p), "(#1=#(\"p\" 0 1 (a 1)) #1#)");
     struct value *q = with_props(STR(f, "a"), LIST(f, I(f, 0), I(f, 1), LIST(f, S(f, "y"), s, S(f, "x"), s)));
     CHECK(f, q, "#(\"a\" 0 1 (y #1=\"x\" x #1#))");
-    CHECK(f, vec(f, VK_VECTOR, 2, (struct value *[]){s, s}), "[\"x\" \"x\"]");
+    CHECK(f, vec(f, VK_VECTOR, 2, (struct value *[]){s, s}), "[#1=\"x\" #1#]");
     /* Emacs has one empty unibyte string, one multibyte, one empty vector. */
     struct value *eu = UNI(f, "", 0), *em = value_string(f->a, "", 0, true);
     CHECK(f, LIST(f, UNI(f, "", 0), LIST(f, eu), vec(f, VK_VECTOR, 0, NULL),
                   vec(f, VK_VECTOR, 0, NULL), em, LIST(f, value_string(f->a, "", 0, true))),
-          "(\"\" (#1=\"\") #2=[] #2# \"\" (#3=\"\"))");
+          "(#1=\"\" (#1#) #2=[] #2# #3=\"\" (#3#))");
     fx_free(f);
 }
 
@@ -654,41 +659,30 @@ static struct value *hash(struct fx *f, struct value *data)
     return h;
 }
 
+/* Emacs 30's format: the test unless eql, weakness, purecopy, the data
+ * when there is some. */
 static void hash_tables(void **state)
 {
     (void)state;
     struct fx *f = fx_new();
     struct value *h = hash(f, f->L->nil);
-    CHECK(f, h, "#s(hash-table size 65 test eql rehash-size 1.5 rehash-threshold 0.8125 data ())");
+    CHECK(f, h, "#s(hash-table)");
     h->u.hash.test = S(f, "equal");
     h->u.hash.data = LIST(f, STR(f, "k"), I(f, 1));
-    CHECK(f, h, "#s(hash-table size 65 test equal rehash-size 1.5 rehash-threshold 0.8125 data (\"k\" 1))");
-    /* The table grows while the data is inserted; parameters live in C floats. */
-    struct value *g = hash(f, LIST(f, S(f, "a"), I(f, 1), S(f, "b"), I(f, 2), S(f, "c"), I(f, 3)));
-    g->u.hash.size = I(f, 1);
-    CHECK(f, g, "#s(hash-table size 3 test eql rehash-size 1.5 rehash-threshold 0.8125 data (a 1 b 2 c 3))");
-    g->u.hash.size = I(f, 0);
-    CHECK(f, g, "#s(hash-table size 3 test eql rehash-size 1.5 rehash-threshold 0.8125 data (a 1 b 2 c 3))");
-    g->u.hash.data = LIST(f, S(f, "a"), I(f, 1), S(f, "b"), I(f, 2), S(f, "c"), I(f, 3), S(f, "d"), I(f, 4));
-    g->u.hash.size = I(f, 3);
-    g->u.hash.rehash_size = F(f, 1.3);
-    g->u.hash.rehash_threshold = F(f, 0.8);
-    CHECK(f, g, "#s(hash-table size 4 test eql rehash-size 1.300000011920929 "
-                "rehash-threshold 0.800000011920929 data (a 1 b 2 c 3 d 4))");
+    CHECK(f, h, "#s(hash-table test equal data (\"k\" 1))");
     struct value *w = hash(f, LIST(f, S(f, "a"), I(f, 2), S(f, "b"), I(f, 3)));
     w->u.hash.test = S(f, "eq");
     w->u.hash.weakness = S(f, "key");
-    w->u.hash.purecopy = I(f, 5);
-    CHECK(f, w, "#s(hash-table size 65 test eq weakness key rehash-size 1.5 "
-                "rehash-threshold 0.8125 purecopy t data (a 2 b 3))");
+    w->u.hash.purecopy = true;
+    CHECK(f, w, "#s(hash-table test eq weakness key purecopy t data (a 2 b 3))");
     struct value *p = hash(f, LIST(f, I(f, 1), I(f, 2), I(f, 3), I(f, 4)));
     f->o.length = 1;
-    CHECK(f, p, "#s(hash-table size 65 test eql rehash-size 1.5 rehash-threshold 0.8125 data (1 2 ...))");
-    f->o.length = 0; /* 28 checks the limit only after a pair */
-    CHECK(f, p, "#s(hash-table size 65 test eql rehash-size 1.5 rehash-threshold 0.8125 data (1 2 3 4))");
+    CHECK(f, p, "#s(hash-table data (1 2 ...))");
+    f->o.length = 0;
+    CHECK(f, p, "#s(hash-table data (...))");
     f->o.length = -1;
     p->u.hash.data = LIST(f, I(f, 1), p);
-    CHECK(f, p, "#s(hash-table size 65 test eql rehash-size 1.5 rehash-threshold 0.8125 data (1 #0))");
+    CHECK(f, p, "#s(hash-table data (1 #0))");
     fx_free(f);
 }
 
@@ -699,30 +693,18 @@ static void hash_tables_with_print_circle(void **state)
     f->o.circle = true;
     struct value *s = STR(f, "k");
     struct value *h = hash(f, LIST(f, s, I(f, 1)));
-    const char *pre = "#s(hash-table size 65 test eql rehash-size 1.5 rehash-threshold 0.8125 data ";
-    char want[256];
-    snprintf(want, sizeof want, "(%s(#1=\"k\" 1)) \"k\")", pre);
-    CHECK(f, LIST(f, h, s), want);
+    CHECK(f, LIST(f, h, s), "(#s(hash-table data (#1=\"k\" 1)) #1#)");
     h->u.hash.data = LIST(f, s, s);
-    snprintf(want, sizeof want, "%s(\"k\" \"k\"))", pre);
-    CHECK(f, h, want);
-    snprintf(want, sizeof want, "(%s(#1=\"k\" #1#)))", pre);
-    CHECK(f, LIST(f, h), want);
-    /* With print-gensym the free slots' internal key takes label 1. */
+    CHECK(f, h, "#s(hash-table data (#1=\"k\" #1#))");
+    CHECK(f, LIST(f, h), "(#s(hash-table data (#1=\"k\" #1#)))");
+    /* No free slot takes a label (Emacs 30's tables read have none). */
     f->o.gensym = true;
     struct value *a = LIST(f, I(f, 1));
     h->u.hash.data = LIST(f, I(f, 1), I(f, 2));
-    snprintf(want, sizeof want, "(%s(1 2)) #2=(1) #2#)", pre);
-    CHECK(f, LIST(f, h, a, a), want);
-    h->u.hash.size = I(f, 2); /* one free slot: unbound as key and value */
-    snprintf(want, sizeof want, "(#s(hash-table size 2 test eql rehash-size 1.5 "
-                                "rehash-threshold 0.8125 data (1 2)) #2=(1) #2#)");
-    CHECK(f, LIST(f, h, a, a), want);
+    CHECK(f, LIST(f, h, a, a), "(#s(hash-table data (1 2)) #1=(1) #1#)");
     struct value *u = intern_uninterned(f->L, "u", 1);
-    h->u.hash.size = I(f, 3);
     h->u.hash.data = LIST(f, u, u);
-    CHECK(f, LIST(f, h, u, u), "(#s(hash-table size 3 test eql rehash-size 1.5 rehash-threshold 0.8125 "
-                               "data (#1=#:u #1#)) #1# #1#)");
+    CHECK(f, LIST(f, h, u, u), "(#s(hash-table data (#1=#:u #1#)) #1# #1#)");
     fx_free(f);
 }
 
@@ -757,7 +739,7 @@ static void char_tables(void **state)
     struct value *st = vec(f, VK_SUBCHARTABLE, 18, sub1);
     struct buf want;
     buf_init(&want, f->a);
-    buf_puts(&want, "#^^[1 0 \n#^^[3 0");
+    buf_puts(&want, "#^^[1 0 #^^[3 0"); /* Emacs 30: no newline before depth 3 */
     for (int k = 0; k < 128; k++)
         buf_puts(&want, " nil");
     buf_puts(&want, "]");
@@ -767,11 +749,13 @@ static void char_tables(void **state)
     CHECK(f, st, buf_cstr(&want));
     f->o.length = 70; /* Emacs's slot 0 (depth, min-char) counts */
     buf_init(&want, f->a);
-    buf_puts(&want, "\n#^^[3 0");
+    buf_puts(&want, "#^^[3 0");
     for (int k = 0; k < 69; k++)
         buf_puts(&want, " nil");
     buf_puts(&want, " ...]");
     CHECK(f, sub1[2], buf_cstr(&want));
+    f->o.length = 0;
+    CHECK(f, sub1[2], "#^^[3 0 ...]");
     f->o.length = 2;
     CHECK(f, vec(f, VK_CHARTABLE, 3, (struct value *[]){f->L->nil, f->L->nil, S(f, "foo")}),
           "#^[nil nil ...]");
@@ -1100,7 +1084,7 @@ static void check_by_round_trip(struct fx *f, const struct row *r)
     if (strncmp(r->col[COL_OUTPUT], "#<", 2) == 0) {
         assert_null(back);
         assert_string_equal(err.symbol, "invalid-read-syntax");
-        assert_string_equal(err.message, "#");
+        assert_string_equal(err.message, "#<"); /* Emacs 30 names what it read */
         return;
     }
     assert_non_null(back);
@@ -1301,10 +1285,11 @@ static void quoted_new_names(void **state)
     struct value *form = LIST(
         f, LIST(f, L->quote, S(f, "qa")), LIST(f, L->function, S(f, "qb-function-name")),
         LIST(f, L->quote, S(f, "a-quoted-name-of-more-than-32-bytes")),
-        LIST(f, L->quote, S(f, "q.c")), LIST(f, L->quote, S(f, "12")),
+        LIST(f, L->quote, S(f, "q.c")), LIST(f, L->quote, S(f, ".qc")),
+        LIST(f, L->quote, S(f, "12")),
         LIST(f, L->backquote, LIST(f, LIST(f, L->comma, S(f, "qd")),
                                    LIST(f, L->comma_at, S(f, "qe")), LIST(f, L->comma, S(f, "@qf")))));
-    const char *want = "('qa #'qb-function-name 'a-quoted-name-of-more-than-32-bytes 'q\\.c '\\12 "
+    const char *want = "('qa #'qb-function-name 'a-quoted-name-of-more-than-32-bytes 'q.c '\\.qc '\\12 "
                        "`(,qd ,@qe (\\, @qf)))";
     for (int round = 0; round < 2; round++) {
         struct buf b;
@@ -1313,7 +1298,8 @@ static void quoted_new_names(void **state)
         assert_string_equal(buf_cstr(&b), want);
     }
     assert_int_equal(S(f, "qa")->u.sym.plain, 1);
-    assert_int_equal(S(f, "q.c")->u.sym.plain, 2);
+    assert_int_equal(S(f, "q.c")->u.sym.plain, 1);
+    assert_int_equal(S(f, ".qc")->u.sym.plain, 2);
     fx_free(f);
 }
 
@@ -1527,7 +1513,7 @@ int main(void)
     failed += _cmocka_run_group_tests("printer-cases.tsv", cases, n, NULL, NULL);
     printf("printer-cases.tsv: %zu rows, %d checked by evaluation, %d by read-print round trip\n",
            n, rows_by_eval, rows_by_round_trip);
-    if (n != 138 || (size_t)(rows_by_eval + rows_by_round_trip) != n)
+    if (n != 163 || (size_t)(rows_by_eval + rows_by_round_trip) != n)
         failed++;
     free(cases);
     free(rows);

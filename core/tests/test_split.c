@@ -175,14 +175,15 @@ static void cut_after_a_quote_is_redone(void **state)
     assert_int_equal(redone("quote.el").expanded, 0);
 }
 
-/* A character literal `?\` (a newline) ends each line before a form:
- * the cuts after it are between forms, and the parts read alone. */
+/* A character literal `?\M-` and a newline (meta-newline: the newline is
+ * the literal's last character) ends each line before a form: the cuts
+ * after it are between forms, and the parts read alone. */
 static void cut_after_a_character_literal(void **state)
 {
     (void)state;
     FILE *f = create("char.el");
     for (int i = 0; i < 2500; i++)
-        fprintf(f, "?\\\n(defun sc%d (v) (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
+        fprintf(f, "?\\M-\n(defun sc%d (v) (pcase v (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
     close_file(f);
     struct pcx_stats st = same_as_one_piece("char.el");
     assert_true(st.parts >= 4);

@@ -162,21 +162,41 @@ source version of a standard macro must not replace the loaded one."
 (defvar pcxc-extract--definitions nil
   "Struct and pattern-macro definitions read so far in the current file.
 An alist of (NAME . FORM): top-level `cl-defstruct' and `pcase-defmacro'
-forms, which an expander learns from when it reads the file.")
+forms, which an expander learns from when it reads the file; calls of a
+macro of the file that define a struct (as xref.el's `xref--defstruct');
+and the file's `defmacro' forms, which such calls need before them.")
+
+(defun pcxc-extract--file-macro-p (name)
+  "Non-nil if NAME is a macro defined by a `defmacro' of the current file."
+  (eq (car-safe (cdr (assq name pcxc-extract--definitions))) 'defmacro))
+
+(defun pcxc-extract--defstruct-of (form)
+  "The `cl-defstruct' form FORM is or makes, as a call of one of the
+file's macros (one expansion step), or nil."
+  (cond
+   ((eq (car-safe form) 'cl-defstruct) form)
+   ((and (consp form) (symbolp (car form)) (pcxc-extract--file-macro-p (car form)))
+    (let ((exp (condition-case nil (macroexpand-1 form) (error nil))))
+      (and (eq (car-safe exp) 'cl-defstruct) exp)))))
 
 (defun pcxc-extract--note-definition (form)
-  "Remember FORM if it is a top-level struct or pattern-macro definition."
+  "Remember FORM if it is a top-level struct or pattern-macro definition,
+or a macro definition."
   (pcase form
-    (`(cl-defstruct ,(or `(,(and name (pred symbolp)) . ,_)
-                         (and name (pred symbolp)))
-                    . ,_)
+    (`(,(or 'defmacro 'cl-defmacro) ,(and name (pred symbolp)) . ,_)
      (push (cons name form) pcxc-extract--definitions))
     (`(pcase-defmacro ,(and name (pred symbolp)) . ,_)
-     (push (cons name form) pcxc-extract--definitions))))
+     (push (cons name form) pcxc-extract--definitions))
+    (_ (pcase (pcxc-extract--defstruct-of form)
+         (`(cl-defstruct ,(or `(,(and name (pred symbolp)) . ,_)
+                              (and name (pred symbolp)))
+                         . ,_)
+          (push (cons name form) pcxc-extract--definitions))))))
 
 (defun pcxc-extract--struct-parent (form)
-  "The struct a `cl-defstruct' FORM includes, or nil."
-  (let ((opts (and (consp (cadr form)) (cdr (cadr form)))))
+  "The struct a `cl-defstruct' FORM (or a call making one) includes, or nil."
+  (let* ((def (pcxc-extract--defstruct-of form))
+         (opts (and (consp (cadr def)) (cdr (cadr def)))))
     (cl-some (lambda (o) (and (eq (car-safe o) :include) (cadr o))) opts)))
 
 (defun pcxc-extract--needed (form)
@@ -202,9 +222,10 @@ Included structs bring their parents along."
       (let ((def (cdr (assq (pop names) pcxc-extract--definitions))))
         (when (and def (not (memq def forms)))
           (push def forms)
-          (when (eq (car def) 'cl-defstruct)
-            (let ((parent (pcxc-extract--struct-parent def)))
-              (when parent (push parent names)))))))
+          (let ((parent (pcxc-extract--struct-parent def)))
+            (when parent (push parent names)))
+          (when (pcxc-extract--file-macro-p (car def)) ; a wrapper's definition
+            (push (car def) names)))))
     (sort forms (lambda (a b) (< (cl-position a (reverse pcxc-extract--definitions)
                                               :key #'cdr)
                                  (cl-position b (reverse pcxc-extract--definitions)
@@ -264,8 +285,9 @@ instead of through an external gzip for each file."
   (with-temp-buffer
     (pcxc-extract--insert file)
     (emacs-lisp-mode)
-    (let ((flags (pcxc-extract--flags (pcxc-extract--lexical-p)
-                                      (pcxc-extract--feature)))
+    ;; Macros see the file's dialect (named-let requires lexical binding).
+    (setq-local lexical-binding (pcxc-extract--lexical-p))
+    (let ((flags (pcxc-extract--flags lexical-binding (pcxc-extract--feature)))
           (done nil))
       (setq pcxc-extract--definitions nil)
       (goto-char (point-min))

@@ -9,10 +9,16 @@
 ;; functions (below) that record their calls and answer deterministically
 ;; from their arguments, so the number and order of calls is compared too.
 ;;
-;; Kept out, because Emacs 28.2 and 30 differ on them (pcase.md sections
-;; 8 and 9): the `_' placeholder in pred/app calls, `,@' and `...' in
-;; backquotes, `special-form-p', map DEFAULT values.  The expansion-time
-;; evaluation of Emacs 30 is irrelevant: no generated predicate is marked
+;; Many predicates and app functions signal on some values (car, length,
+;; nth, symbol-name, 1+ on the wrong type, < and zerop on non-numbers), so
+;; that the order in which calls that can signal are made is compared too.
+;; The `_' placeholder appears in pred and app calls, and map patterns
+;; have DEFAULT values.  Kept out: `special-form-p', where pcexpand
+;; departs from Emacs 30.1 on purpose (pcase.md 9), and `,@' and `...',
+;; which only make both sides refuse the form.  Emacs 30 calls app
+;; functions on constants while it compiles (pcase.md 3.7): the harness's
+;; functions refuse to be called then (see `pcxc-note'), as a file's own
+;; functions would not be defined, and no generated predicate is marked
 ;; side-effect-free in the reference Emacs.
 
 (require 'pcxc-lib)
@@ -113,9 +119,10 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
 
 (defconst pcxc-gen-preds
   '(integerp symbolp consp stringp vectorp null atom listp numberp keywordp
-    floatp natnump sequencep arrayp booleanp functionp characterp
+    floatp natnump sequencep arrayp booleanp functionp characterp zerop
     pcxc-p1 pcxc-p2 pcxc-p1)
-  "Functions for (pred F); the real ones are pure.")
+  "Functions for (pred F); the real ones are pure (zerop signals on a
+non-number).")
 
 (defconst pcxc-gen-constants
   '(1.0 -0.0 0.5 (1 2) (a . b) [a b] [1] "a" (a) ((a . 1) (b . 2))
@@ -148,13 +155,17 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
   (pcxc-one-of '(a b foo 0 1 2 "a" :key nil 1.5)))
 
 (defun pcxc-gen--pred-call ()
-  "A FUN with arguments for (pred FUN): the value is passed last."
-  (pcase (pcxc-rand 6)
+  "A FUN with arguments for (pred FUN): the value is passed last, or
+where `_' stands."
+  (pcase (pcxc-rand 9)
     (0 `(pcxc-r2 ,(pcxc-gen--ref)))
     (1 `(pcxc-r2 ',(pcxc-gen--atom)))
     (2 `(eq ',(pcxc-one-of '(a b foo))))
     (3 `(equal ',(pcxc-one-of '((1 2) "a" (a . b)))))
     (4 `(< ,(pcxc-one-of '(0 1 2))))
+    (5 `(> _ ,(pcxc-one-of '(0 1 2))))
+    (6 `(< 0 _ ,(pcxc-one-of '(2 3))))
+    (7 `(memq _ '(,(pcxc-one-of '(a b)) 1 nil)))
     (_ `(lambda (v) (pcxc-p1 v)))))
 
 (defun pcxc-gen--guard ()
@@ -169,11 +180,13 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
     (_ `(consp ,(pcxc-gen--ref)))))
 
 (defun pcxc-gen--app-fun ()
-  "A FUN for (app FUN PAT)."
-  (pcase (pcxc-rand 13)
+  "A FUN for (app FUN PAT); many signal on some values."
+  (pcase (pcxc-rand 19)
     (0 'car) (1 'cdr) (2 'car-safe) (3 'cdr-safe) (4 'length) (5 'type-of)
     (6 '(nth 1)) (7 'pcxc-f1) (8 'pcxc-f2) (9 `(pcxc-fr ,(pcxc-gen--ref)))
-    (10 '(lambda (v) (pcxc-f1 v))) (11 '(not consp)) (_ 'pcxc-f1)))
+    (10 '(lambda (v) (pcxc-f1 v))) (11 '(not consp)) (12 'symbol-name)
+    (13 '1+) (14 '(nth _ '(a b c))) (15 '(aref _ 0)) (16 'cadr)
+    (17 '(lambda (_) 'k)) (_ 'pcxc-f1)))
 
 (defun pcxc-gen--let-expr ()
   "The expression of a let pattern."
@@ -194,12 +207,14 @@ Only then may a guard assign `s' (the copyable-subject case of E#19).")
             (cl-loop repeat n collect (pcxc-gen-pattern (1+ depth)))))))
 
 (defun pcxc-gen--map ()
-  "A map pattern (without DEFAULT values, which Emacs 28 ignores)."
+  "A map pattern, sometimes with DEFAULT values."
   (cons 'map
         (cl-loop repeat (1+ (pcxc-rand 2)) collect
-                 (pcase (pcxc-rand 3)
+                 (pcase (pcxc-rand 4)
                    (0 (intern (format ":%s" (pcxc-gen--var))))
                    (1 (pcxc-gen--var))
+                   (2 `(',(pcxc-one-of '(a b :key 1)) ,(pcxc-gen-pattern 3)
+                        ,(pcxc-one-of '(0 'd (pcxc-e 0)))))
                    (_ `(',(pcxc-one-of '(a b :key 1))
                         ,(pcxc-gen-pattern 3)))))))
 

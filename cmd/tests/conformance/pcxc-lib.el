@@ -63,7 +63,8 @@ stubs are installed, so they must never be stubbed.")
           "\\|buffer-list\\|\\`sxhash-eq\\|locale\\|documentation\\|\\`kbd\\'"
           "\\|interactive-p\\|recursion-depth\\|prefix-numeric\\|\\`file-"
           "\\|keymap\\|current-\\(global\\|local\\|minor\\)"
-          "\\|\\`make-\\(list\\|string\\|vector\\|bool-vector\\)\\'")
+          "\\|\\`make-\\(list\\|string\\|vector\\|bool-vector\\)\\'"
+          "\\|\\`number-sequence\\'")
   "Side-effect-free functions that are stubbed like unknown functions:
 they read a changing world, or allocate as much as an argument says
 (a subject can be a bignum).")
@@ -87,10 +88,10 @@ they read a changing world, or allocate as much as an argument says
 
 (defun pcxc--strip-facts ()
   "Remove the facts that let Emacs's pcase evaluate calls while expanding.
-Emacs 28's pcase evaluates predicates marked `side-effect-free' at
-expansion time when byte-opt is loaded (it is, as soon as seq is).  The
+Emacs's pcase evaluates predicates marked `side-effect-free' on constants
+at expansion time when byte-opt is loaded (it is, as soon as seq is).  The
 behaviour the expansions are checked against is that of a bare Emacs, which
-evaluates nothing at expansion time.  Libraries loaded later may add new
+evaluates no predicate at expansion time (pcase.md 3.4).  Libraries loaded later may add new
 marks, so this runs again whenever `load-history' has grown."
   (unless (= (length load-history) pcxc--stripped-at)
     (mapatoms (lambda (s)
@@ -115,6 +116,13 @@ marks, so this runs again whenever `load-history' has grown."
     (setq comp-enable-subr-trampolines nil))
   (when (boundp 'native-comp-deferred-compilation)
     (setq native-comp-deferred-compilation nil))
+  ;; Evaluating a lambda, Emacs 30's interpreter trims the closure's
+  ;; environment by expanding and analysing its body then and there
+  ;; (cconv-make-interpreted-closure): it would call functions a case has
+  ;; stubbed (function-get, delete-dups, the form's own cconv-...) and log
+  ;; calls compiled code never makes.  Closures keep their whole
+  ;; environment instead, which changes no result.
+  (setq internal-make-interpreted-closure-function nil)
   (setq max-lisp-eval-depth (max max-lisp-eval-depth 3000)
         max-specpdl-size (max max-specpdl-size 6000))
   (pcxc--collect-real-functions)
@@ -460,8 +468,18 @@ many tuples as the longest pool has values, or COUNT when given."
 (defvar pcxc--tuple nil "The input tuple of the current evaluation.")
 (defvar pcxc--index 0 "The number of the current input tuple.")
 
+(defvar pcxc--running nil
+  "Non-nil while a case is evaluated (`pcxc-run').")
+
 (defun pcxc-note (name args)
-  "Record a call of NAME with ARGS; signal `pcxc-budget' past the budget."
+  "Record a call of NAME with ARGS; signal `pcxc-budget' past the budget.
+Outside an evaluation, signal an error: Emacs 30 calls an `app' function
+on the constants of later clauses while it compiles a pcase (pcase.md
+3.7), and the harness's functions stand for a file's own functions,
+which are not defined while the file is compiled, so such a call fails
+and Emacs does not refine the clause (as pcexpand assumes)."
+  (unless pcxc--running
+    (error "%s is not defined while the code is compiled" name))
   (setq pcxc--calls (1+ pcxc--calls))
   (when (> pcxc--calls pcxc-call-budget)
     (signal 'pcxc-budget nil))
@@ -726,7 +744,8 @@ itself runs while the stubs are installed."
       (pcxc--install (car env))
       (unwind-protect
           (setq outcome (condition-case err
-                            (list 'ok (apply fn args))
+                            (let ((pcxc--running t))
+                              (list 'ok (apply fn args)))
                           (t (list 'err err))))
         (pcxc--uninstall)))
     (list (pcxc-abs outcome) (reverse pcxc--log))))
@@ -737,7 +756,8 @@ Returns (ok FUNCTION CODE) or (expand-error MESSAGE)."
   (pcxc--strip-facts)
   (let ((whole (cl-subst form 'pcxc-hole wrapper)))
     (condition-case err
-        (let ((code (let ((inhibit-message t)) (macroexpand-all whole))))
+        (let ((code (let ((inhibit-message t) (lexical-binding lexical))
+                      (macroexpand-all whole))))
           (list 'ok (eval code lexical) code))
       (error (list 'expand-error (error-message-string err))))))
 

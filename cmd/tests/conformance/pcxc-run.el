@@ -44,7 +44,8 @@
     ("--random" :random number) ("--seed" :seed number)
     ("--timeout" :timeout number) ("--max-skip-percent" :max-skip number)
     ("--show" :show number) ("--chunk" :chunk number)
-    ("--skip-flagged" :skip-flagged list) ("--shrink" :shrink number))
+    ("--skip-flagged" :skip-flagged list) ("--shrink" :shrink number)
+    ("--gaps" :gaps list))
   "Options: name, key, and how values accumulate or convert.")
 
 (defun pcxc-parse-args (args)
@@ -225,7 +226,7 @@ the expander's complaint about it."
 (defun pcxc--job-entry (case n exp err)
   "What a worker needs of CASE number N with expansion EXP or error ERR."
   (list :n n :id (plist-get case :id) :flags (plist-get case :flags)
-        :requires (plist-get case :requires)
+        :requires (plist-get case :requires) :gap (plist-get case :gap)
         :form (plist-get case :form) :exp exp :experr err
         :expected (plist-get case :expected)
         :wrapper (plist-get case :wrapper) :inputs (plist-get case :inputs)))
@@ -344,12 +345,31 @@ tell any more."
         (append (list :requires (pcxc--features-needed c)) c))
     (pcxc-prepare-plain case)))
 
+(defun pcxc--read-gaps ()
+  "The known gaps of the expander, from the --gaps files: an alist of
+source files (as corpus case ids start) and why their forms may not
+expand yet.  Lines are FILE TAB REASON; # starts a comment."
+  (let ((gaps '()))
+    (dolist (file (pcxc-opt :gaps))
+      (dolist (line (split-string (pcxc-file-string file) "\n" t))
+        (unless (string-prefix-p "#" line)
+          (let ((tab (string-search "\t" line)))
+            (unless tab (error "%s: no TAB in %S" file line))
+            (push (cons (substring line 0 tab) (substring line (1+ tab))) gaps)))))
+    gaps))
+
+(defun pcxc--gap (case gaps)
+  "Why CASE's form may not expand yet (see `pcxc--read-gaps'), or nil."
+  (let ((id (plist-get case :id)))
+    (cdr (cl-find-if (lambda (g) (string-prefix-p (concat (car g) ":") id)) gaps))))
+
 (defun pcxc-collect-cases ()
   "All cases of this run, ready to run, as a list."
-  (let ((cases '()) (index 0))
+  (let ((cases '()) (index 0) (gaps (pcxc--read-gaps)))
     (dolist (file (pcxc-opt :cases))
       (dolist (c (pcxc-read-cases file))
-        (push (append (list :kind (file-name-nondirectory file))
+        (push (append (list :kind (file-name-nondirectory file)
+                            :gap (pcxc--gap c gaps))
                       (pcxc--prepare c index))
               cases)
         (setq index (1+ index))))
@@ -446,10 +466,13 @@ Returns (FORM INPUT)."
                             (plist-get c :notes) (pcxc-show (plist-get c :form) 600)
                             (plist-get r :detail))))))
         ('skip (let ((cell (assoc (plist-get r :reason) reasons)))
-                 (if cell (cl-incf (cdr cell))
-                   (push (cons (plist-get r :reason) 1) reasons))))))
-    (dolist (cell reasons)
-      (princ (format "skipped %d: %s\n" (cdr cell) (car cell))))))
+                 (if cell (push (plist-get r :id) (cdr cell))
+                   (push (list (plist-get r :reason) (plist-get r :id)) reasons))))))
+    (dolist (cell (nreverse reasons))
+      (princ (format "skipped %d: %s\n" (length (cdr cell)) (car cell)))
+      (let ((ids (sort (delq nil (copy-sequence (cdr cell))) #'string<)))
+        (when (<= (length ids) 20)
+          (dolist (id ids) (princ (format "  %s\n" id))))))))
 
 (defun pcxc--print-shrunk (results cases)
   "Shrink and print the first failing random cases."

@@ -109,6 +109,13 @@ are found the way the extractor finds them and expanded in turn."
     (setq command-line-args-left nil)
     (list breakage expand file)))
 
+(defconst pcxc-standin--codes
+  '(("\\`Unknown .* pattern: " . "unknown-pattern")
+    ("\\`Unsupported QPAT: " . "splice-in-backquote"))
+  "The diagnostic code pcexpand gives to each kind of Emacs's expansion
+errors (by message), for case files that expect a code; others are
+malformed-pattern.")
+
 (defun pcxc-standin-main ()
   "Command-line entry; see the commentary."
   (pcase-let ((`(,breakage ,expand ,file) (pcxc-standin--options)))
@@ -123,8 +130,9 @@ are found the way the extractor finds them and expanded in turn."
           (error
            (let ((text (error-message-string err)))
              (message "%s:%d:1: error: %s [%s]" file (car entry) text
-                      (if (string-match-p "\\`Unknown .* pattern: " text)
-                          "unknown-pattern" "malformed-pattern")))
+                      (or (cdr (cl-find-if (lambda (c) (string-match-p (car c) text))
+                                           pcxc-standin--codes))
+                          "malformed-pattern")))
            (kill-emacs 2))))
       (princ (mapconcat (lambda (l) (concat l "\n")) (nreverse lines) "")))))
 

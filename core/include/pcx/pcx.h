@@ -64,6 +64,7 @@ enum pcx_format {
     PCX_FORMAT_LISP = 0, /* the Lisp text (default) */
     PCX_FORMAT_YAML,     /* one YAML document per replaced form */
     PCX_FORMAT_JSON,     /* one JSON object per line per replaced form */
+    PCX_FORMAT_DOT,      /* Graphviz DOT (only with PCX_DUMP_DTREE) */
 };
 
 /* Compiler stage printed instead of code (cli.md 4.6). */
@@ -129,6 +130,8 @@ struct pcx_options {
     unsigned at_col;      /* --at column; 0 = none given */
     enum pcx_format format;     /* --format */
     enum pcx_dump dump;         /* --dump */
+    bool explain;               /* --explain: each form explained in words
+                                   (text, or records with --format) */
     enum pcx_target target;     /* where results go */
     const char *target_path;    /* PCX_TARGET_FILE: the file; _DIR: the directory */
     unsigned check;             /* PCX_CHECK_* bits; 0 = write the targets */

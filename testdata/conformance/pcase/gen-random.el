@@ -3,14 +3,16 @@
 ;; Prints N random pcase-family forms in the format of cases.tsv, with the
 ;; value and call log Emacs's own pcase gives (forms Emacs refuses to
 ;; expand are left out).  Patterns mix every core pattern, backquote,
-;; impure and logging predicates, guards reading pattern variables,
-;; repeated variables, `or' of one or no alternative and the dontcare
-;; idiom; the forms are run under an outer binding of the variables, so
-;; guards that see them unbound read the outer values.
+;; impure and logging predicates, functions that signal on some values
+;; (car, nth, length, symbol-name, 1+, zerop, <), the `_' placeholder,
+;; guards reading pattern variables, repeated variables, `or' of one or no
+;; alternative and the dontcare idiom; the forms are run under an outer
+;; binding of the variables, so guards that see them unbound read the
+;; outer values.
 
 (defvar pcx-gen--vars '(a b c))
 (defvar pcx-gen--preds '(pcx-p1 pcx-p2 consp symbolp integerp stringp vectorp
-                         null atom pcx-alt numberp))
+                         null atom pcx-alt numberp zerop))
 (defvar pcx-gen--consts '("'x" "'y" "1" "2" "\"s\"" "'nil" "'(1 2)" "1.5" ":k"))
 (defvar pcx-gen--values '("'x" "'y" "1" "2" "\"s\"" "nil" "'(1 2)" "'(x)" "'(1 . 2)"
                           "[1 2]" "[x]" "1.5" ":k" "'((1) 2)" "'(x 1)"))
@@ -42,7 +44,10 @@
         (3 (format "(pred (not %s))" (pcx-gen--pick pcx-gen--preds)))
         (4 (format "(guard (pcx-guard %s))" (pcx-gen--pick '("a" "b" "c" "'k"))))
         (5 (format "(app pcx-f %s)" (funcall sub)))
-        (6 (format "(app %s %s)" (pcx-gen--pick '(car-safe pcx-g length)) (funcall sub)))
+        (6 (format "(app %s %s)"
+                   (pcx-gen--pick '(car-safe pcx-g length car cdr "(nth 1)" symbol-name 1+
+                                    "(nth _ '(a b))" "(lambda (_) 'k)"))
+                   (funcall sub)))
         (7 (format "(and %s)" (pcx-gen--join sub (pcx-gen--n 1 4))))
         (8 (format "(or %s)" (pcx-gen--join sub (pcx-gen--pick '(0 1 2 2 2 3 3)))))
         (9 (format "`(%s)" (pcx-gen--join q (pcx-gen--n 1 3))))
@@ -50,7 +55,9 @@
         (11 (format "`[%s]" (pcx-gen--join q (random 3))))
         (12 (format "(let %s (pcx-tick %s))" (funcall sub)
                     (pcx-gen--pick (pcx-gen--take pcx-gen--consts 5))))
-        (13 (format "(pred (pcx-p3 %s))" (pcx-gen--pick '("a" "b" "c" "'k"))))
+        (13 (if (zerop (random 2))
+                (format "(pred (pcx-p3 %s))" (pcx-gen--pick '("a" "b" "c" "'k")))
+              (format "(pred %s)" (pcx-gen--pick '("(< 1)" "(> _ 1)" "(< 0 _ 3)")))))
         (14 (format "(app (pcx-h %s) %s)" (pcx-gen--pick '("a" "b" "c" "1")) (funcall sub)))
         (_ (format "(or %s pcase--dontcare)" (funcall sub)))))))
 
@@ -78,11 +85,12 @@
 
 (defun pcx-gen--run (form)
   "Emacs's value and log for FORM, or nil when Emacs cannot expand it."
-  (pcx-reset)
   (let ((exp (condition-case nil (macroexpand-all (car (read-from-string form)))
                (error 'refused))))
+    (pcx-reset)
     (unless (eq exp 'refused)
-      (let ((v (condition-case err (prin1-to-string (eval exp t))
+      (let ((v (condition-case err (let ((pcx-running t))
+                                     (prin1-to-string (eval exp t)))
                  (error (format "ERROR:%S" err)))))
         (list v (prin1-to-string (reverse pcx-log)))))))
 

@@ -3,8 +3,10 @@
 # pcexpand's pcase front end, evaluate the expansions in `emacs --batch`
 # and compare values, call logs and diagnostics with the expected columns
 # (run.el).  The original forms are evaluated too, by Emacs's own pcase,
-# to keep the expected column honest (rows where pcexpand follows Emacs 30
-# on purpose are marked in their note and skipped there).
+# to keep the expected column honest (rows where pcexpand differs from
+# Emacs on purpose are marked in their note and skipped there).  First,
+# exclusive.txt (the type-predicate sets test_dtree checks pcexpand's
+# table against) must be this Emacs's.
 #
 # Usage: run.sh EXPANDER [CASES.tsv]
 # EXPANDER is `test_pcase' (core/tests): `test_pcase --conformance CASES'
@@ -18,5 +20,6 @@ emacs=${EMACS:-emacs}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+"$emacs" -Q --batch -l "$here/exclusive.el" --check "$here/exclusive.txt"
 "$expander" --conformance "$cases" >"$tmp/exp.tsv"
 "$emacs" -Q --batch -l "$here/prelude.el" -l "$here/run.el" "$cases" "$tmp/exp.tsv" orig

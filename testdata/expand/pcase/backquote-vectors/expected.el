@@ -1,9 +1,9 @@
 (defun shape (x)
   (cond
+   ((equal x '[]) 'empty)
    ((vectorp x)
     (let* ((pcx--x0 (length x)))
       (cond
-       ((eql pcx--x0 0) 'empty)
        ((eql pcx--x0 1)
         (let* ((pcx--x1 (aref x 0))) (let ((a pcx--x1)) (list 'one a))))
        ((eql pcx--x0 3)

@@ -15,13 +15,12 @@
 ;; The first way to the error the search meets ((consp x) and (atom x)
 ;; both true) is impossible; the warning names one that a value takes.
 (defun kind-c (x)
-  (let* ((pcx--pcase-0 (lambda ()
-                         (if (null x)
-                             nil
-                           (let ((pcx--x0 x))
-                             (error "No clause matching `%S'" pcx--x0))))))
-    (if (consp x)
-        (if (atom x)
-            (if (f x) 'never (funcall pcx--pcase-0))
-          (funcall pcx--pcase-0))
-      (funcall pcx--pcase-0))))
+  (cond
+   ((consp x)
+    (if (atom x)
+        (if (f x)
+            'never
+          (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0)))
+      (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0))))
+   ((null x) nil)
+   (t (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0)))))

@@ -7,11 +7,11 @@
         (cond
          ((consp pcx--x3)
           (let* ((pcx--x4 (car-safe pcx--x3)) (pcx--x5 (cdr-safe pcx--x3)))
-            (cond
-             ((null pcx--x5)
-              (let ((a pcx--x1) (b pcx--x4)) (list a b pcx--x0 pcx--val1)))
-             ((eq pcx--val0 'pcx--x2) (let ((a nil)) (list a pcx--x0))))))
-         ((eq pcx--val0 'pcx--x2) (let ((a nil)) (list a pcx--x0))))))
+            (if (null pcx--x5)
+                (let ((a pcx--x1) (b pcx--x4)) (list a b pcx--x0 pcx--val1)))))
+         ((null pcx--x1)
+          (if (null pcx--x3)
+              (if (eq pcx--val0 'pcx--x2) (let ((a nil)) (list a pcx--x0))))))))
      ((eq pcx--val0 'pcx--x2) (let ((a nil)) (list a pcx--x0)))
      ((vectorp pcx--val0)
       (let* ((pcx--x6 (length pcx--val0)))

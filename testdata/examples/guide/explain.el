@@ -1,0 +1,7 @@
+(defun report (x)
+  (pcase (get-return-code x)
+    ((and (pred stringp) msg) (message "%s" msg))
+    ('success (message "Done!"))
+    ((or 'would-block 'read-only) (message "Not now"))
+    ((pred stringp) (message "never"))
+    (`(error ,code) (message "Error %S" code))))

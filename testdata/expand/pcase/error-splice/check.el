@@ -1,1 +1,0 @@
-(emacs30-error 0)
