@@ -126,15 +126,15 @@ expand() { # NAME ARGS...
     shift
     (cd "$src" && "$prog" "${lflags[@]}" "$@" "${files[@]}") >"$tmp/$name.out" 2>"$tmp/$name.err" ||
         st=$?
-    if [[ $st -ne 0 ]] || grep -q ': error: ' "$tmp/$name.err"; then
-        grep ': error: ' "$tmp/$name.err" | head -n 20
+    if [[ $st -ne 0 ]] || grep -q '^[^ ]*: error: ' "$tmp/$name.err"; then
+        grep '^[^ ]*: error: ' "$tmp/$name.err" | head -n 20
         fail "pcexpand $* exited with $st"
     fi
 }
 expand expand -q --out-dir "$tmp/exp"
 expand records -q --format=json
 echo "elpa: expanded, $(wc -l <"$tmp/records.out") forms replaced," \
-     "$(grep -c ': warning: ' "$tmp/expand.err" || true) warnings ($((SECONDS - start)) s)"
+     "$(grep -c '^[^ ]*: warning: ' "$tmp/expand.err" || true) warnings ($((SECONDS - start)) s)"
 
 # 4. The output read back by Emacs, with no head left in code.
 emacs -Q --batch -l "$check_el" -f pcx-expand-check "$tmp/src.list" "$src" \
