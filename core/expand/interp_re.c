@@ -196,7 +196,8 @@ static bool set_kids(struct re_parse *ps, struct re_node *nd, struct re_node **k
     if (!interp_charge(ps->s, (n + 1) * sizeof *kids))
         return false;
     nd->kids = ARENA_NEWN(ps->s->L->a, struct re_node *, n + 1);
-    memcpy(nd->kids, kids, n * sizeof *kids);
+    if (n) /* an empty branch has no list at all */
+        memcpy(nd->kids, kids, n * sizeof *kids);
     nd->n = n;
     return true;
 }
@@ -1266,6 +1267,8 @@ struct re_out {
 
 static bool put(struct interp_st *s, struct re_out *o, const uint32_t *c, long n)
 {
+    if (n <= 0)
+        return true;
     if (o->n + n > o->cap) {
         long cap = (o->cap + n) * 2;
         if (!interp_charge(s, (size_t)(cap - o->cap) * sizeof *o->c))
