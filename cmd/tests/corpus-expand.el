@@ -10,10 +10,11 @@
 ;; every file:
 ;;  - the output is read as Emacs reads a Lisp file, without an error;
 ;;  - no pcase-family, cond* or stray cond* keyword head is left in a code
-;;    position of its forms (a walker that knows where code is: quote,
-;;    function, lambda lists, let bindings, condition-case handlers,
-;;    backquote templates, the data clauses of declare, interactive's
-;;    modes);
+;;    position of its forms (a walker that knows where code is not: quote,
+;;    function, lambda lists but the INITFORMs of cl lambda lists, let
+;;    bindings, condition-case handlers, backquote templates, the data
+;;    clauses of declare, interactive's modes; every argument of any
+;;    other form is taken as code);
 ;;  - outside the replaced forms the bytes are those of the input: the text
 ;;    between replaced spans (cut from the input with the records'
 ;;    positions) is found unchanged in the output, each replaced span being
@@ -84,6 +85,27 @@
   (when list (push (cons list mode) stack))
   stack)
 
+(defconst pcx--cl-definers
+  '(cl-defun cl-defmacro cl-defsubst cl-iter-defun)
+  "Definers of `pcx--definers' whose argument list is a cl lambda list.")
+
+(defun pcx--cl-defaults (arglist)
+  "The INITFORMs of a cl lambda list ARGLIST (of its destructuring
+sublists too): code, evaluated when the argument is missing."
+  (let ((stack (list arglist)) (found '()))
+    (while stack
+      (let ((l (pop stack)) (section 'required))
+        (while (consp l)
+          (let ((a (car l)))
+            (cond
+             ((memq a '(&optional &key &aux)) (setq section a))
+             ((memq a '(&rest &body &whole &environment)) (setq section 'required))
+             ((not (consp a)))
+             ((eq section 'required) (push a stack))
+             ((consp (cdr-safe a)) (push (cadr a) found))))
+          (setq l (cdr l)))))
+    found))
+
 (defun pcx--declare-code (clause)
   "The parts of a `declare' CLAUSE that are code (a function argument of
 compiler-macro, gv-expander, gv-setter and completion; obsolete's WHEN;
@@ -110,7 +132,10 @@ the forms of interactive-args)."
       (let ((f (car-safe args)))
         (and (eq (car-safe f) 'lambda) (cddr f))))
      ((eq head 'lambda) (cdr-safe args))
-     ((memq head pcx--definers) (cdr-safe (cdr-safe args)))
+     ((memq head pcx--definers)
+      (append (and (memq head pcx--cl-definers)
+                   (pcx--cl-defaults (car-safe (cdr-safe args))))
+              (cdr-safe (cdr-safe args))))
      ((memq head '(let let* dlet))
       (append (mapcar (lambda (b) (car-safe (cdr-safe b)))
                       (and (listp (car-safe args)) (car args)))
