@@ -186,6 +186,7 @@ struct priv {
     size_t walk_spare_cap[16];
     unsigned walk_depth;            /* walks in progress */
     unsigned inline_quote;          /* inline-quote templates around the walk */
+    unsigned local_macros;          /* cl-macrolet and kin around the walk */
     struct value **scan;            /* untouched()'s stack, reused */
     size_t scan_cap;
     uintptr_t prev_top;             /* previous top-level form (prefetch) */
@@ -385,6 +386,15 @@ static bool inline_quote_head(const struct value *h)
            memcmp(h->u.sym.name, "inline-quote", 12) == 0;
 }
 
+/* Does h define local macros (cl-macrolet, cl-symbol-macrolet)?  Code in
+ * them may use a variable through a macro pcexpand does not expand. */
+static bool local_macro_head(const struct value *h)
+{
+    return value_symbolp(h) && h->u.sym.interned && h->u.sym.len >= 11 &&
+           (strcmp(h->u.sym.name, "cl-macrolet") == 0 ||
+            strcmp(h->u.sym.name, "cl-symbol-macrolet") == 0);
+}
+
 /* Is h the symbol rx-let?  Length first: most heads differ there. */
 static bool rx_let_head(const struct value *h)
 {
@@ -411,10 +421,18 @@ static enum walk_status rx_let(struct walker *w, struct value *form)
 
 static void leave_scope(struct walker *w, struct value *form)
 {
-    if (inline_quote_head(value_car(form)))
+    const struct value *h = value_car(form);
+    if (inline_quote_head(h))
         priv_of(w->ctx)->inline_quote--;
+    else if (local_macro_head(h))
+        priv_of(w->ctx)->local_macros--;
     else
         rx_env_pop(pcase_macros_rx_env(w->ctx));
+}
+
+bool expand_in_local_macros(const struct expand_ctx *x)
+{
+    return priv_of(x)->local_macros > 0;
 }
 
 /* ---- forms inside inline-quote ----
@@ -517,6 +535,10 @@ static enum walk_status visit(struct walker *w, struct value *form)
         if (inline_quote_head(h)) {
             priv_of(x)->inline_quote++;
             return WALK_SCOPE; /* its form is walked as code */
+        }
+        if (local_macro_head(h)) {
+            priv_of(x)->local_macros++;
+            return WALK_SCOPE;
         }
         int k = value_symbolp(h) && h->u.sym.interned
                     ? value_sym_row(h, VALUE_ROW_EXPAND, classify_head) : -1;

@@ -177,6 +177,10 @@ struct gensym *expand_gensyms(struct expand_ctx *x);
 const struct value *expand_origin(const struct expand_ctx *x,
                                   const struct value *v);
 
+/* Is the walk inside cl-macrolet or cl-symbol-macrolet (whose macros may
+ * read pattern variables that no scan of the body sees)? */
+bool expand_in_local_macros(const struct expand_ctx *x);
+
 /* EXPAND_HEAD_* bit of a head name ("pcase-let*"), 0 if not a head. */
 int expand_head_bit(const char *name);
 

@@ -306,7 +306,10 @@ enum { UNUSED_SMALL = 8 };
  * scan of the scope stops as soon as it has seen them all. */
 static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
 {
-    if (!cl->scope || !cl->n_vars)
+    /* Inside cl-macrolet or cl-symbol-macrolet a body may read a
+     * variable through a local macro's expansion, which pcexpand does
+     * not see: no warning there rather than a false one. */
+    if (!cl->scope || !cl->n_vars || expand_in_local_macros(c->x))
         return;
     struct value *look_small[UNUSED_SMALL], **look = look_small;
     size_t at_small[UNUSED_SMALL], *at = at_small, k = 0;
