@@ -1354,7 +1354,8 @@ static struct value *replace_in(struct interp_st *s, struct value *newtext, bool
         return interp_unknown(s, intern_cstr(s->L, "replace-match"), false);
     if (!put(s, &o, str.c, b) || !substitute(s, &nt, string, &str, literal, &o))
         return NULL;
-    struct re_text mid = {o.c + b, o.n - b, false};
+    /* o.c is NULL while nothing has been put (an empty prefix and text). */
+    struct re_text mid = {o.c ? o.c + b : NULL, o.n - b, false};
     if (how != CASE_KEEP && !change_case(&mid, how))
         return interp_unknown(s, intern_cstr(s->L, "replace-match"), false);
     if (!put(s, &o, str.c + e, str.n - e))
