@@ -672,4 +672,6 @@ record.  Returns (RESULTS . SKIPS), each in the order of CASES."
     (when (nth 3 args) (bench-output--write-details (nth 3 args) results))
     (princ (format "output quality: %.0f s\n" (- (float-time) t0)))))
 
+(provide 'bench-output)
+
 ;;; bench-output.el ends here
