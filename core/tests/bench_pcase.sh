@@ -2,7 +2,7 @@
 # bench_pcase.sh - the `pcase-expand' benchmark: pcexpand against Emacs's
 # own macro expander on the pcase-family forms of Emacs's Lisp sources.
 #
-# 1. The outermost pcase-family forms of CORPUS (default: Emacs 28.2's
+# 1. The outermost pcase-family forms of CORPUS (default: Emacs 30.1's
 #    lisp/ directory) are extracted (cmd/tests/conformance/pcxc-extract.el,
 #    or read from $PCX_BENCH_TSV when set), one per line; the forms that
 #    pcexpand or Emacs refuses are left out (bench_pcase.el select).
@@ -21,7 +21,7 @@
 set -euo pipefail
 
 pcexpand=${1:?usage: bench_pcase.sh PCEXPAND [CORPUS]}
-corpus=${2:-/usr/share/emacs/28.2/lisp}
+corpus=${2:-/usr/share/emacs/30.1/lisp}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 emacs=${EMACS:-emacs}
