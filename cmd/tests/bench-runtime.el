@@ -271,4 +271,6 @@ The function's row is appended to the file ROWS."
                        (bench-runtime-measure spec (nth 1 args) (nth 2 args)
                                               (string-to-number (nth 4 args)))))))
 
+(provide 'bench-runtime)
+
 ;;; bench-runtime.el ends here
