@@ -78,18 +78,23 @@ that copies its body (as `cl-symbol-macrolet' may) leaves an `equal' one."
   (and (eq (car x) (car recorded))
        (or (pcxc-extract--same-form-p x recorded) (equal x recorded))))
 
-(defun bench-output--occurs-p (recorded tree)
-  "Non-nil if a list in TREE is the RECORDED form."
-  (let ((stack (list tree)) (found nil))
-    (while (and stack (not found))
+(defun bench-output-lists (fn tree)
+  "Call FN on each list of TREE: TREE itself and every element, at any depth.
+Iterative: expansions nest deeper than the Lisp stack allows recursion."
+  (let ((stack (list tree)))
+    (while stack
       (let ((x (pop stack)))
         (when (consp x)
-          (if (bench-output--matches-p x recorded)
-              (setq found t)
-            (while (consp x)
-              (push (car x) stack)
-              (setq x (cdr x)))))))
-    found))
+          (funcall fn x)
+          (while (consp x) (push (pop x) stack)))))))
+
+(defun bench-output--occurs-p (recorded tree)
+  "Non-nil if a list in TREE is the RECORDED form."
+  (catch 'found
+    (bench-output-lists (lambda (x) (when (bench-output--matches-p x recorded)
+                                      (throw 'found t)))
+                        tree)
+    nil))
 
 (defun bench-output--replacements (code tree)
   "(RECORDED . EXPANSION) for each family form written in CODE's code.
@@ -101,6 +106,14 @@ in its arguments are looked for in its own expansion instead."
                       (list (cons r (bench-output-emacs-expand r)))
                     (bench-output--replacements (bench-output--expand-head r) tree))))
 
+(defun bench-output--map-spine (fn list)
+  "A copy of LIST, dotted or not, with FN applied to each element."
+  (let* ((head (list nil)) (tail head))
+    (while (consp list)
+      (setq tail (setcdr tail (list (funcall fn (car list)))) list (cdr list)))
+    (setcdr tail list)
+    (cdr head)))
+
 (defun bench-output--replace (tree pairs)
   "A copy of TREE where each list that is a recorded form is replaced.
 PAIRS is a list of (RECORDED . REPLACEMENT)."
@@ -111,13 +124,8 @@ PAIRS is a list of (RECORDED . REPLACEMENT)."
                  ((gethash x memo))
                  (t (let ((p (cl-find-if (lambda (p) (bench-output--matches-p x (car p)))
                                          pairs)))
-                      (puthash x (if p (cdr p) (spine x)) memo)))))
-         (spine (x)
-           (let* ((head (list nil)) (tail head))
-             (while (consp x)
-               (setq tail (setcdr tail (list (elt (car x)))) x (cdr x)))
-             (setcdr tail x)
-             (cdr head))))
+                      (puthash x (if p (cdr p) (bench-output--map-spine #'elt x))
+                               memo))))))
       (elt tree))))
 
 (defun bench-output-emacs-expand (form)
@@ -278,11 +286,7 @@ the user's lambdas are left alone."
             ((not (consp x)) x)
             ((and (memq (car x) '(let let*)) (consp (cdr x)) (listp (cadr x)))
              `(,(car x) ,(mapcar #'binding (cadr x)) . ,(walk (cddr x))))
-            (t (let* ((head (list nil)) (tail head))
-                 (while (consp x)
-                   (setq tail (setcdr tail (list (walk (car x)))) x (cdr x)))
-                 (setcdr tail x)
-                 (cdr head))))))
+            (t (bench-output--map-spine #'walk x)))))
     (walk form)))
 
 (defconst bench-output--free-variable-regexp

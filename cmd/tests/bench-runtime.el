@@ -93,14 +93,12 @@ It is compiled as the value of a lambda without arguments (as
 
 (defun bench-runtime--shared-lambdas (def)
   "How many lambdas pcexpand's DEF binds to its generated names."
-  (let ((n 0) (stack (list def)))
-    (while stack
-      (let ((x (pop stack)))
-        (when (consp x)
-          (when (and (symbolp (car x)) (bench-output--pcx-name-p (car x))
-                     (eq (car-safe (cadr x)) 'lambda))
-            (setq n (1+ n)))
-          (while (consp x) (push (pop x) stack)))))
+  (let ((n 0))
+    (bench-output-lists (lambda (x)
+                          (when (and (symbolp (car x)) (bench-output--pcx-name-p (car x))
+                                     (eq (car-safe (cadr x)) 'lambda))
+                            (setq n (1+ n))))
+                        def)
     n))
 
 ;;;; Which clauses the argument lists reach

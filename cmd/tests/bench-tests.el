@@ -20,12 +20,9 @@
 
 (defun bench-tests--heads (tree)
   "The symbols in car position anywhere in TREE."
-  (let ((heads '()) (stack (list tree)))
-    (while stack
-      (let ((x (pop stack)))
-        (when (consp x)
-          (when (symbolp (car x)) (push (car x) heads))
-          (while (consp x) (push (pop x) stack)))))
+  (let ((heads '()))
+    (bench-output-lists (lambda (x) (when (symbolp (car x)) (push (car x) heads)))
+                        tree)
     heads))
 
 (ert-deftest bench-tests-size-depth ()
