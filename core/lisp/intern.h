@@ -83,7 +83,7 @@ struct intern_cstr_entry {
     struct value *sym;
 };
 
-#define INTERN_CSTR_CACHE 64
+#define INTERN_CSTR_CACHE 256
 
 struct intern_table {
     struct intern_slot *slots;
@@ -192,7 +192,7 @@ static inline struct value *intern_symbol_key(struct lisp *L, const char *name, 
 /* intern_cstr's memory for the name at this address. */
 static inline struct intern_cstr_entry *intern_cstr_slot(struct lisp *L, const char *name)
 {
-    return &L->tab->cstr[((uintptr_t)name >> 3) % INTERN_CSTR_CACHE];
+    return &L->tab->cstr[(uint32_t)((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15) >> 32) % INTERN_CSTR_CACHE];
 }
 
 /* intern_static with its usual case, the literal's symbol remembered,
