@@ -16,6 +16,16 @@
 
 struct intern_table;
 
+/* Functions whose calls the match layer reads in the tests it generates
+ * (match/witness), interned at creation: a pass over each compilation's
+ * decision DAG asks for all of them. */
+enum lisp_fn {
+    LISP_FN_EQ, LISP_FN_EQL, LISP_FN_EQUAL, LISP_FN_MEMQ, LISP_FN_MEMQL, LISP_FN_MEMBER,
+    LISP_FN_NOT, LISP_FN_NULL, LISP_FN_CAR, LISP_FN_CDR, LISP_FN_CAR_SAFE, LISP_FN_CDR_SAFE,
+    LISP_FN_LENGTH, LISP_FN_AREF, LISP_FN_NTH, LISP_FN_NTHCDR, LISP_FN_ELT_SAFE,
+    LISP_FN_COUNT
+};
+
 struct lisp {
     struct arena *a;            /* every value of the run */
     struct arena *sym_a;        /* interned symbols, their names and the table
@@ -29,6 +39,7 @@ struct lisp {
     /* Well-known symbols, interned at creation. */
     struct value *nil, *t, *quote, *function, *backquote, *comma, *comma_at;
     struct value *lambda;
+    struct value *fns[LISP_FN_COUNT]; /* enum lisp_fn */
 };
 
 /* New symbol table in arena a (never NULL: OOM longjmps via the arena). */

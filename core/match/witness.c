@@ -180,7 +180,7 @@ struct ws {
     struct arena *a;              /* facts (released as the search backs up) */
     struct value *s_eq, *s_eql, *s_equal, *s_memq, *s_memql, *s_member, *s_not,
         *s_null, *s_car, *s_cdr, *s_car_safe, *s_cdr_safe, *s_length, *s_aref,
-        *s_nth, *s_nthcdr, *s_elt_safe, *s_num_eq;
+        *s_nth, *s_nthcdr, *s_elt_safe;
     uint64_t todo;                /* pruned: the clauses (bit i: clause i)
                                      still to reach */
     bool pruned;                  /* go only where a clause of todo lies
@@ -204,6 +204,8 @@ static size_t slot_of(const struct ws *w, const struct dtest *t)
 /* The Lisp form of test t, as written (user code unexpanded). */
 static struct value *form_of(struct ws *w, const struct dtest *t)
 {
+    if (w->pruned) /* it meets each test once, or nearly */
+        return emit_test_form(w->m, t, false);
     if (2 * (w->fn + 1) > w->fcap) {
         const struct dtest **ok = w->fk;
         struct value **ov = w->fv;
@@ -623,7 +625,8 @@ static bool learn(struct ws *w, struct facts *f, struct value *form, bool yes)
     x->ver++;
     return settle(w, f);
 unknown:
-    f->blockers = clist_add(w, f->blockers, form, NULL);
+    if (!w->pruned) /* the reachability walk needs no reasons */
+        f->blockers = clist_add(w, f->blockers, form, NULL);
     return true;
 }
 
@@ -992,29 +995,26 @@ static bool try_way(struct ws *w, const struct facts *f, const struct dnode *dag
     return false;
 }
 
-/* INTERN_LIT: the symbols are looked up once per search, and each lookup
- * of a literal is a cached pointer. */
 static void init_syms(struct ws *w)
 {
-    struct lisp *L = w->L;
-    w->s_eq = INTERN_LIT(L, "eq");
-    w->s_eql = INTERN_LIT(L, "eql");
-    w->s_equal = INTERN_LIT(L, "equal");
-    w->s_memq = INTERN_LIT(L, "memq");
-    w->s_memql = INTERN_LIT(L, "memql");
-    w->s_member = INTERN_LIT(L, "member");
-    w->s_not = INTERN_LIT(L, "not");
-    w->s_null = INTERN_LIT(L, "null");
-    w->s_car = INTERN_LIT(L, "car");
-    w->s_cdr = INTERN_LIT(L, "cdr");
-    w->s_car_safe = INTERN_LIT(L, "car-safe");
-    w->s_cdr_safe = INTERN_LIT(L, "cdr-safe");
-    w->s_length = INTERN_LIT(L, "length");
-    w->s_aref = INTERN_LIT(L, "aref");
-    w->s_nth = INTERN_LIT(L, "nth");
-    w->s_nthcdr = INTERN_LIT(L, "nthcdr");
-    w->s_elt_safe = INTERN_LIT(L, "seq--elt-safe");
-    w->s_num_eq = INTERN_LIT(L, "=");
+    struct value *const *fn = w->L->fns;
+    w->s_eq = fn[LISP_FN_EQ];
+    w->s_eql = fn[LISP_FN_EQL];
+    w->s_equal = fn[LISP_FN_EQUAL];
+    w->s_memq = fn[LISP_FN_MEMQ];
+    w->s_memql = fn[LISP_FN_MEMQL];
+    w->s_member = fn[LISP_FN_MEMBER];
+    w->s_not = fn[LISP_FN_NOT];
+    w->s_null = fn[LISP_FN_NULL];
+    w->s_car = fn[LISP_FN_CAR];
+    w->s_cdr = fn[LISP_FN_CDR];
+    w->s_car_safe = fn[LISP_FN_CAR_SAFE];
+    w->s_cdr_safe = fn[LISP_FN_CDR_SAFE];
+    w->s_length = fn[LISP_FN_LENGTH];
+    w->s_aref = fn[LISP_FN_AREF];
+    w->s_nth = fn[LISP_FN_NTH];
+    w->s_nthcdr = fn[LISP_FN_NTHCDR];
+    w->s_elt_safe = fn[LISP_FN_ELT_SAFE];
 }
 
 /* The facts at the root: a copyable subject that is a constant is known. */
