@@ -178,6 +178,7 @@ struct priv {
     void *walk_spare[16];
     size_t walk_spare_cap[16];
     unsigned walk_depth;            /* walks in progress */
+    unsigned inline_quote;          /* inline-quote templates around the walk */
     struct value **scan;            /* untouched()'s stack, reused */
     size_t scan_cap;
     uintptr_t prev_top;             /* previous top-level form (prefetch) */
@@ -361,6 +362,13 @@ static enum walk_status stray(struct walker *w, struct value *form)
     return WALK_PRUNE;
 }
 
+/* Is h the symbol inline-quote? */
+static bool inline_quote_head(const struct value *h)
+{
+    return value_symbolp(h) && h->u.sym.len == 12 && h->u.sym.interned &&
+           memcmp(h->u.sym.name, "inline-quote", 12) == 0;
+}
+
 /* Is h the symbol rx-let?  Length first: most heads differ there. */
 static bool rx_let_head(const struct value *h)
 {
@@ -387,8 +395,97 @@ static enum walk_status rx_let(struct walker *w, struct value *form)
 
 static void leave_scope(struct walker *w, struct value *form)
 {
-    (void)form; /* only rx-let opens scopes */
-    rx_env_pop(pcase_macros_rx_env(w->ctx));
+    if (inline_quote_head(value_car(form)))
+        priv_of(w->ctx)->inline_quote--;
+    else
+        rx_env_pop(pcase_macros_rx_env(w->ctx));
+}
+
+/* ---- forms inside inline-quote ----
+ *
+ * define-inline's (inline-quote FORM) is code in the function it defines
+ * and a template where the function is inlined: every `,X` and `,@X` in
+ * FORM, at any depth (inline-quote does not count backquote levels), is
+ * filled in there with the argument's code.  A pcase-family or cond* form
+ * whose `,` holes stand in code (its subject, bodies) expands the same
+ * before or after they are filled; one with a hole in a pattern or in the
+ * clause structure means what the filled-in text will say, so it is kept
+ * as written. */
+
+/* Does the tree v hold the symbol , or ,@?  An explicit stack: patterns
+ * may nest as deep as the reader allows. */
+static bool has_hole(struct expand_ctx *x, struct value *v)
+{
+    const struct lisp *L = x->L;
+    struct value *local[64], **st = local;
+    size_t n = 0, cap = 64;
+    for (;;) {
+        if (v == L->comma || v == L->comma_at)
+            return true;
+        if (value_consp(v)) {
+            if (n == cap) {
+                struct value **grown = arena_alloc(x->L->a, 2 * cap * sizeof *grown);
+                memcpy(grown, st, n * sizeof *grown);
+                st = grown;
+                cap *= 2;
+            }
+            st[n++] = value_cdr(v);
+            v = value_car(v);
+            continue;
+        }
+        if (n == 0)
+            return false;
+        v = st[--n];
+    }
+}
+
+static bool is_hole_form(const struct lisp *L, const struct value *v)
+{
+    return value_consp(v) && (value_car(v) == L->comma || value_car(v) == L->comma_at);
+}
+
+/* Has each element of list l (a clause, binding...) its pattern part free
+ * of holes, and is no element itself a hole?  pat: the part to look at. */
+static bool items_hole_free(struct expand_ctx *x, struct value *l, bool whole)
+{
+    if (is_hole_form(x->L, l))
+        return false;
+    for (; value_consp(l); l = value_cdr(l)) {
+        struct value *it = value_car(l);
+        if (is_hole_form(x->L, it) ||
+            (value_consp(it) && has_hole(x, whole ? it : value_car(it))))
+            return false;
+    }
+    return !has_hole(x, l); /* a dotted tail */
+}
+
+/* Is there a hole of the template in a place of form that is not code? */
+static bool hole_outside_code(struct expand_ctx *x, const struct head_row *row,
+                              struct value *form)
+{
+    struct value *args = value_cdr(form);
+    struct value *first = value_consp(args) ? value_car(args) : x->L->nil;
+    struct value *rest = value_consp(args) ? value_cdr(args) : x->L->nil;
+    switch (row->bit) {
+    case EXPAND_HEAD_PCASE:
+    case EXPAND_HEAD_PCASE_EXHAUSTIVE: /* clause patterns */
+        return !items_hole_free(x, rest, false);
+    case EXPAND_HEAD_COND_STAR: /* conditions hold the match* patterns */
+        return !items_hole_free(x, args, false);
+    case EXPAND_HEAD_PCASE_LET:
+    case EXPAND_HEAD_PCASE_LET_STAR: /* binding patterns */
+        return !items_hole_free(x, first, false);
+    case EXPAND_HEAD_PCASE_DOLIST:
+        return is_hole_form(x->L, first) ||
+               (value_consp(first) && has_hole(x, value_car(first)));
+    case EXPAND_HEAD_PCASE_LAMBDA: /* the argument list */
+        return has_hole(x, first);
+    default: /* pcase-setq: every other argument a pattern */
+        for (bool pat = true; value_consp(args); args = value_cdr(args), pat = !pat)
+            if (is_hole_form(x->L, value_car(args)) || (pat && has_hole(x, value_car(args))))
+                return true;
+        return has_hole(x, args);
+    }
 }
 
 /* The walker's callback: every cons in a code position comes here,
@@ -401,6 +498,10 @@ static enum walk_status visit(struct walker *w, struct value *form)
         const struct value *h = value_car(form);
         if (rx_let_head(h))
             return rx_let(w, form);
+        if (inline_quote_head(h)) {
+            priv_of(x)->inline_quote++;
+            return WALK_SCOPE; /* its form is walked as code */
+        }
         int k = value_symbolp(h) && h->u.sym.interned
                     ? value_sym_row(h, VALUE_ROW_EXPAND, classify_head) : -1;
         if (k == STRAY_ROW)
@@ -416,6 +517,13 @@ static enum walk_status visit(struct walker *w, struct value *form)
     }
     if (!expanded_here(x, row, form))
         return WALK_CONTINUE; /* kept as written; look inside */
+    if (priv_of(x)->inline_quote && hole_outside_code(x, row, form)) {
+        expand_diag(x, DIAG_NOTE, form, "inline-template",
+                    "%s kept as written: inside inline-quote, a `,' in its "
+                    "patterns or clauses is filled in where the function is "
+                    "inlined", row->name);
+        return WALK_CONTINUE;
+    }
     /* a form that fails is kept as written (no replacement) and the walk
      * goes on: the forms after it are expanded and report their errors */
     w->replacement = expand_site(x, row, form);
