@@ -92,12 +92,13 @@ struct dnode {
                                      app on them): decides which app calls
                                      are made */
     uint64_t free_word, uses_word; /* where one-word sets are kept */
+    uint64_t below;               /* clauses (bit i: clause i, for i < 64)
+                                     with a leaf at or below the node: a
+                                     function of its identity, made with it
+                                     (match/witness prunes its walk by it) */
     /* Per-pass caches of the passes over a finished DAG (never part of
      * its identity): valid while their epoch is the pass's memo_epoch. */
     uint32_t mark_epoch;          /* dtree_visit: already listed */
-    uint32_t wit_epoch;           /* match/witness: wit_below is this pass's */
-    uint64_t wit_below;           /* match/witness: clauses still to reach
-                                     with a leaf at or below the node */
     struct dnode_emit em;         /* match/emit's bookkeeping, kept here so
                                      that a pass allocates nothing per node */
 };

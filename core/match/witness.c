@@ -184,7 +184,7 @@ struct ws {
     uint64_t todo;                /* pruned: the clauses (bit i: clause i)
                                      still to reach */
     bool pruned;                  /* go only where a clause of todo lies
-                                     below (dnode.wit_below) */
+                                     below (dnode.below) */
     /* the forms of the tests met, made once each (keyed by identity:
      * the table's order decides nothing) */
     const struct dtest **fk;
@@ -1034,7 +1034,7 @@ static struct facts *root_facts(struct ws *w, const struct subj *root)
  * search is pruned (w->todo). */
 static bool wanted(const struct ws *w, const struct dnode *x)
 {
-    return !w->pruned || (x->wit_below & w->todo);
+    return !w->pruned || (x->below & w->todo);
 }
 
 /* Follow node x of frame fr: push the ways on.  The frame's facts are
@@ -1170,47 +1170,6 @@ static bool at_reach(struct ws *w, const struct frame *fr, void *arg)
     return !w->todo;
 }
 
-/* Post-order frame of mark_below. */
-struct below_frame {
-    struct dnode *n;
-    bool done;                /* its successors are marked */
-};
-
-/* On each node of dag, the clauses of todo that have a leaf at or below
- * it (wit_below, valid for this pass: wit_epoch).  Iterative. */
-static void mark_below(struct ws *w, const struct dnode *dag)
-{
-    uint32_t epoch = memo_epoch(w->m);
-    size_t cap = 64, top = 0;
-    struct below_frame *st = ARENA_NEWN(w->a, struct below_frame, cap);
-    st[top++] = (struct below_frame){(struct dnode *)dag, false}; /* marks only */
-    while (top) {
-        struct below_frame fr = st[--top];
-        struct dnode *x = fr.n;
-        bool two = x->kind == DN_TEST, one = two || x->kind == DN_BIND || x->kind == DN_USE;
-        if (fr.done) {
-            uint64_t b = 0;
-            if (x->kind == DN_LEAF && x->clause < 64)
-                b = w->todo & UINT64_C(1) << x->clause;
-            b |= (one ? x->then->wit_below : 0) | (two ? x->els->wit_below : 0);
-            x->wit_below = b;
-            continue;
-        }
-        if (x->wit_epoch == epoch)
-            continue;
-        x->wit_epoch = epoch;
-        if (top + 3 > cap) {
-            st = arena_grow(w->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
-            cap *= 2;
-        }
-        st[top++] = (struct below_frame){x, true};
-        if (one && x->then->wit_epoch != epoch)
-            st[top++] = (struct below_frame){(struct dnode *)x->then, false};
-        if (two && x->els->wit_epoch != epoch)
-            st[top++] = (struct below_frame){(struct dnode *)x->els, false};
-    }
-}
-
 /* The answer for the wanted clauses is the full search's: a pruned
  * search visits some of the full search's nodes, so when it reaches
  * every wanted clause the full one does too (or stops at its bound, and
@@ -1229,10 +1188,6 @@ bool witness_reach(struct memo_ctx *m, const struct dnode *dag, const struct sub
             w.todo |= (uint64_t)want[i] << i;
         if (!w.todo)
             return true;
-        struct arena_mark mark = arena_mark(w.a);
-        mark_below(&w, dag);
-        if (w.a != w.L->a)
-            arena_release(w.a, mark);
         w.pruned = true;
         if (!search(&w, dag, root, at_reach, &r))
             return false;
