@@ -673,7 +673,9 @@ void api_split_run(struct run *r, unsigned threads)
         want = SPLIT_MAX_PARTS;
     struct part *p = arena_zalloc(r->a, want * sizeof *p);
     struct split s = {.whole = r, .p = p, .n = cut(p, r->text, r->len, (unsigned)want)};
-    if (s.n < 2) {
+    /* the quick checks first: threads compute part 0 before the scan,
+     * which would throw it away */
+    if (s.n < 2 || !splittable_quick(r)) {
         run_text(r);
         return;
     }
