@@ -143,10 +143,10 @@ static bool set_format(struct cli *c, const char *v)
 static bool set_dump(struct cli *c, const char *v)
 {
     /* ORDER: enum pcx_dump, after PCX_DUMP_NONE */
-    static const char *const words[] = {"pat", "dtree", NULL};
+    static const char *const words[] = {"pat", "dtree", "clean", NULL};
     int i = word_index(words, v);
     if (i < 0)
-        return usage(c, "invalid --dump '%s' (expected pat or dtree)", v);
+        return usage(c, "invalid --dump '%s' (expected pat, dtree or clean)", v);
     c->opts.dump = (enum pcx_dump)(i + 1);
     return true;
 }
@@ -231,6 +231,33 @@ static bool set_skip(struct cli *c, const char *v)
     c->opts.skip_heads |= bits;
     c->opts.heads_given = true;
     return bits != 0;
+}
+
+/* --no-clean=PASS[,PASS...] or all: switch clean-up passes off. */
+static bool set_no_clean(struct cli *c, const char *v)
+{
+    if (!strcmp(v, "all")) {
+        for (int i = 0; pcx_clean_pass_name(i); i++)
+            c->opts.no_clean |= 1u << i;
+        return true;
+    }
+    for (const char *p = v;;) {
+        size_t n = strcspn(p, ",");
+        int k = pcx_clean_pass(p, n);
+        if (k < 0) {
+            char names[256] = "";
+            for (int i = 0; pcx_clean_pass_name(i); i++) {
+                strncat(names, pcx_clean_pass_name(i), sizeof names - strlen(names) - 1);
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            }
+            return usage(c, "invalid --no-clean '%s' (expected all or names from: %sseparated "
+                            "by commas)", v, names);
+        }
+        c->opts.no_clean |= 1u << k;
+        p += n;
+        if (!*p++)
+            return true;
+    }
 }
 
 static bool set_config(struct cli *c, const char *v)
@@ -338,7 +365,7 @@ static const struct cli_option options[] = {
      set_diff},
     {"directory", 'L', "DIR", "search DIR for required features (repeatable)",
      set_directory},
-    {"dump", 0, "pat|dtree", "print a compiler stage of each form instead of code",
+    {"dump", 0, "pat|dtree|clean", "print a compiler stage of each form instead of code",
      set_dump},
     {"explain", 0, NULL, "say in words what each form does: conditions, bindings, "
      "unreachable clauses, a value no clause matches, calls", set_explain},
@@ -360,6 +387,8 @@ static const struct cli_option options[] = {
     {"manifest", 0, "FILE", "the golden manifest (implies -g)", set_manifest},
     {"message-format", 0, "gnu|json|github", "format of diagnostics (default gnu)",
      set_message_format},
+    {"no-clean", 0, "LIST", "switch these clean-up passes off (comma-separated, or all)",
+     set_no_clean},
     {"no-config", 0, NULL, "ignore configuration files", set_no_config},
     {"no-expand", 0, NULL, "do not expand: print the input as read", set_no_expand},
     {"no-memo", 0, NULL, "expand without the compiler's cache (same output)",

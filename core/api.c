@@ -17,8 +17,16 @@
 #include <time.h>
 
 #include "io/file.h"
+#include "match/clean.h"
 
 const char *pcx_version(void) { return PCX_VERSION; }
+
+int pcx_clean_pass(const char *name, size_t len) { return clean_pass_find(name, len); }
+
+const char *pcx_clean_pass_name(int n)
+{
+    return n >= 0 && n < CLEAN_PASS_COUNT ? clean_pass_name((enum clean_pass)n) : NULL;
+}
 
 uint64_t api_now(void)
 {

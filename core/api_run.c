@@ -205,6 +205,7 @@ static void prepare_expander(struct run *r)
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
+    x->clean_off = r->cx->o.no_clean;
     x->keep_going = keeps_going(r);
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;

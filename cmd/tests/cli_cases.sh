@@ -134,10 +134,12 @@ example)
     cp out default.out
     run --compact "$ex"
     [[ $status -eq 0 && $(wc -l <out) -eq 2 ]] || fail "compact: two lines expected"
-    run --gensyms=hash "$ex"
-    grep -q '#:x0' out && ! grep -q 'pcx--' out || fail "--gensyms=hash not applied"
-    run --gensym-prefix=my- "$ex"
-    grep -q '(my-x0 (car-safe x))' out || fail "--gensym-prefix not applied"
+    # temporaries: the subject of a call is held in one
+    printf '(pcase (f) (`(,a ,b) (list a b)))\n' >t.el
+    run --gensyms=hash t.el
+    grep -q '(#:val0 (f))' out && ! grep -q 'pcx--' out || fail "--gensyms=hash not applied"
+    run --gensym-prefix=my- t.el
+    grep -q '(my-val0 (f))' out || fail "--gensym-prefix not applied"
     run --width=40 "$ex"
     [[ $status -eq 0 ]] && ! cmp -s out default.out || fail "--width not applied"
     ;;

@@ -742,8 +742,8 @@ stream)
     ask $'(a))\n' 1
     [[ $answer == $'s.el:5:4: error: invalid read syntax: ")" [read]\n' ]] ||
         fail "error answer: $answer"
-    ask $'(pcase-let ((`(,a) v)) a)\n' 5
-    [[ $answer == "(progn"* && $answer == *"(let ((a pcx--x0)) a)))"$'\n' ]] ||
+    ask $'(pcase-let ((`(,a ,b ,c) v)) (list a b c))\n' 5
+    [[ $answer == "(let* ((pcx--x0 (cdr-safe v))"* && $answer == *"  (list a b c))"$'\n' ]] ||
         fail "multi-line answer: $answer"
     exec 6>&-
     wait "$PC_PID" || status=$?
@@ -753,10 +753,10 @@ stream)
     coproc PC { "$prog" -q --compact 2>&1; }
     exec 5<&"${PC[0]}" 6>&"${PC[1]}"
     exec {PC[1]}>&- {PC[0]}<&-
-    ask $'(pcase-let ((`(,a) v)) a)\n' 1
+    ask $'(pcase-let ((`(,a ,b) (f))) (list a b))\n' 1
     first=$answer
-    [[ $first == *"(pcx--x0 (car-safe v))"* ]] || fail "compact first part: $first"
-    ask $'(pcase-let ((`(,a) v)) a)\n' 1
+    [[ $first == *"(pcx--val0 (f))"* ]] || fail "compact first part: $first"
+    ask $'(pcase-let ((`(,a ,b) (f))) (list a b))\n' 1
     [[ $answer == "$first" ]] || fail "compact second part: $answer"
     exec 6>&-
     wait "$PC_PID" || fail "compact stream: exit status $?"
@@ -790,7 +790,7 @@ warnings:
   pred-without-function: false
 exclude: ["vendor/**"]
 EOF
-    printf '(pcase x ((my-pos n) (list n)) ((cl-struct point x) x) ((pred) 0))\n(cond* (t 1))\n' >proj/lisp/a.el
+    printf '(pcase (f) ((my-pos n) (list n)) ((cl-struct point x) x) ((pred) 0))\n(cond* (t 1))\n' >proj/lisp/a.el
     cp proj/lisp/a.el proj/vendor/v.el
     cp proj/lisp/a.el other/a.el
     run proj
@@ -890,7 +890,8 @@ EOF
     run -g --update
     expect_status 0
     [[ -f test/goldens/cons.el && -f test/goldens/bad.err ]] || fail "goldens written"
-    grep -q '^(if (consp x)$' test/goldens/cons.el || fail "cons golden"
+    grep -q "^(if (consp x) (let ((a (car x)) (b (cdr x))) (+ a b)) 'other)\$" test/goldens/cons.el ||
+        fail "cons golden"
     grep -q "^(defun m2 (y) " test/goldens/m2.el && ! grep -q 'm1' test/goldens/m2.el ||
         fail "defun selector"
     [[ $(tail -n +4 test/goldens/m2.el) == "$(tail -n +4 test/goldens/second.el)" ]] ||
@@ -925,7 +926,7 @@ default-bytes)
     run crlf.el
     expect_status 0
     [[ ! -s err ]] || fail "diagnostics for crlf.el"
-    printf ';;; c.el --- x  -*- lexical-binding: t -*-\r\n\r\n;; about f   \r\n(defun f (x)\r\n  (if (consp x)\r\n      (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))\r\n        (let ((a pcx--x0) (b pcx--x1)) (list a b)))\r\n    nil)) ; tail\r\n\f\r\n(g)\t ' >crlf.want
+    printf ';;; c.el --- x  -*- lexical-binding: t -*-\r\n\r\n;; about f   \r\n(defun f (x)\r\n  (if (consp x) (let ((a (car x)) (b (cdr x))) (list a b)))) ; tail\r\n\f\r\n(g)\t ' >crlf.want
     cmp -s out crlf.want || fail "CRLF file: $(diff <(od -c crlf.want) <(od -c out) | head -n 8)"
     run --no-expand crlf.el
     cmp -s out crlf.el || fail "--no-expand changed crlf.el"
@@ -958,9 +959,7 @@ EOF
 (cond
  ((eql x 1) 'one)
  ((stringp x) 'str)
- ((consp x)
-  (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
-    (let ((a pcx--x0) (b pcx--x1)) (+ a b))))
+ ((consp x) (let ((a (car x)) (b (cdr x))) (+ a b)))
  (t 'other))
 EOF
     # Nested forms are part of the replaced one; a form in data is not code.
@@ -1006,7 +1005,7 @@ compact)
     run --compact f.el
     expect_status 0
     diff -u - out >&2 <<'EOF' || fail "--compact"
-(let* ((pcx--val0 (f))) (if (consp pcx--val0) (let* ((pcx--x0 (car-safe pcx--val0)) (pcx--x1 (cdr-safe pcx--val0))) (let ((a pcx--x0) (b pcx--x1)) (list a b)))))
+(let ((pcx--val0 (f))) (if (consp pcx--val0) (let ((a (car pcx--val0)) (b (cdr pcx--val0))) (list a b))))
 (a 98 16 "s\n" 'q)
 EOF
     run --no-expand --compact f.el
@@ -1019,15 +1018,14 @@ EOF
     # --gensyms=circle: readable labels on temporaries only.
     run --gensyms=circle f.el
     expect_status 0
-    grep -q '(let\* ((#1=#:val0 (f)))$' out && grep -q '(let\* ((#2=#:x0 (car-safe #1#)) (#3=#:x1 (cdr-safe #1#)))$' out ||
+    grep -q '^(let ((#1=#:val0 (f)))$' out && grep -q '(let ((a (car #1#)) (b (cdr #1#)))' out ||
         fail "--gensyms=circle"
     # ... numbered above the labels the input's form defines (--compact
     # too); a form without labels starts at 1.
-    printf "(list '#3=(a) (pcase x (\`(,y) (list y '#3#))))\n(pcase z (\`(,w) w))\n" >floor.el
+    printf "(list '#3=(a) (pcase (g x) (\`(,y) (list y '#3#))))\n(pcase (h z) (\`(,w) w))\n" >floor.el
     run --gensyms=circle --compact floor.el
     expect_status 0
-    grep -q "((#4=#:x0 (car-safe x)) (#5=#:x1 (cdr-safe x)))" out &&
-        grep -q "((#1=#:x0 (car-safe z)) (#2=#:x1 (cdr-safe z)))" out ||
+    grep -q "(#4=#:val0 (g x))" out && grep -q "(#1=#:val0 (h z))" out ||
         fail "--gensyms=circle above the input's labels: $(cat out)"
     ;;
 golden-round-trip)
@@ -1051,7 +1049,7 @@ cases:
     source: "(pcase x ((nope y) y))"
     expect: error
   narrow:
-    source: "(pcase x (`(,a . ,b) (list a b)))"
+    source: "(pcase (f) (`(,a . ,b) (list a b)))"
     options: { width: 30, gensyms: hash }
 EOF
     run --manifest=test/m.yaml --check
@@ -1066,13 +1064,10 @@ EOF
 ;; Case: pair (test/m.yaml); do not edit.
 ;; Options: width=80 gensyms=rename
 
-(if (consp x)
-    (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
-      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))
-  'other)
+(if (consp x) (let ((a (car x)) (b (cdr x))) (+ a b)) 'other)
 EOF
     grep -q '^;; Options: width=30 gensyms=hash$' test/gold/narrow.el &&
-        grep -q '#:x0' test/gold/narrow.el || fail "case options"
+        grep -q '#:val0' test/gold/narrow.el || fail "case options"
     grep -q '^warns.el:1:11: warning: .*\[pred-without-function\]$' test/gold/warns.err ||
         fail ".err golden of expect: warning"
     grep -q '^rejects.el:1:11: error: Unknown nope pattern: (nope y) \[unknown-pattern\]$' test/gold/rejects.err ||
@@ -1092,8 +1087,8 @@ EOF
     expect_status 1
     [[ $(sed -n 1p out) == "--- a/test/gold/pair.el" && $(sed -n 2p out) == "+++ b/test/gold/pair.el" ]] ||
         fail "diff headers"
-    grep -q '^-      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))$' out &&
-        grep -q '^+      (let ((a pcx--x0) (b pcx--x1)) (- a b)))$' out || fail "diff lines"
+    grep -q "^-(if (consp x) (let ((a (car x)) (b (cdr x))) (+ a b)) 'other)\$" out &&
+        grep -q "^+(if (consp x) (let ((a (car x)) (b (cdr x))) (- a b)) 'other)\$" out || fail "diff lines"
     grep -q '^pcexpand: 3 passed, 1 failed, 0 missing$' err || fail "summary of a stale case"
     grep -q '^pcexpand: run: pcexpand -g --manifest=test/m.yaml --update pair$' err || fail "accept command"
     run --manifest=test/m.yaml --check
@@ -1184,7 +1179,7 @@ config-errors)
     # Discovery: .pcexpand.yml is accepted; the search stops at .hg.
     mkdir -p r/.hg r/sub/deeper
     printf 'version: 1\noutput:\n  gensym-prefix: "yml--"\n' >r/.pcexpand.yml
-    printf '(pcase x (`(,a) a))\n' >r/sub/deeper/f.el
+    printf '(pcase (f) (`(,a) a))\n' >r/sub/deeper/f.el
     run r/sub/deeper/f.el
     grep -q 'yml--' out || fail ".pcexpand.yml not found"
     printf 'version: 1\noutput:\n  gensym-prefix: "above--"\n' >.pcexpand.yaml

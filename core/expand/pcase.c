@@ -16,7 +16,9 @@
 
 #include <string.h>
 
+#include "expand/gensym.h"
 #include "expand/pcase_int.h"
+#include "syntax/pretty.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -515,6 +517,47 @@ long pcase_check_tables(void)
 
 /* ---- entry points ----------------------------------------------------- */
 
+static struct value *clean_gensym(void *ctx, const char *base)
+{
+    return expand_gensym(((struct pcase_run *)ctx)->x, base);
+}
+
+/* --dump=clean: the code of one stage, laid out, under the stage's name,
+ * when its text differs from the stage before. */
+static void dump_stage(struct pcase_run *c, const char *name, struct value *form)
+{
+    struct pretty_opts o = {.width = 80, .sym_text = gensym_text,
+                            .sym_ctx = expand_gensyms(c->x)};
+    struct buf b;
+    buf_init(&b, c->L->a);
+    if (!pretty_print(c->L, &o, &b, form, 0, 0))
+        buf_puts(&b, "; (not printable)");
+    const char *text = buf_cstr(&b);
+    if (c->dump_prev && !strcmp(c->dump_prev, text))
+        return;
+    if (c->n_dumps++)
+        buf_puts(c->dump, "\n");
+    buf_printf(c->dump, ";; %s\n%s\n", name, text);
+    c->dump_prev = text;
+}
+
+static void dump_after(void *ctx, enum clean_pass p, struct value *form)
+{
+    dump_stage(ctx, clean_pass_name(p), form);
+}
+
+/* The generated code of out cleaned (match/clean), unless switched off. */
+static struct value *cleaned(struct pcase_run *c, struct value *out)
+{
+    bool dump = c->dump && c->dump_kind == PCASE_DUMP_CLEAN;
+    struct clean_hooks h = {clean_gensym, dump ? dump_after : NULL, c};
+    if (dump) {
+        gensym_begin_form(expand_gensyms(c->x), 0);
+        dump_stage(c, "emit", out);
+    }
+    return clean_form(c->L, pcase_marks(c), &h, out, c->x->clean_off);
+}
+
 static struct value *run(struct expand_ctx *x, struct value *form, struct buf *dump,
                          int kind, struct pcase_explain_out *explain)
 {
@@ -535,7 +578,7 @@ static struct value *run(struct expand_ctx *x, struct value *form, struct buf *d
     x->depth++;
     struct value *out = fn(&c, form);
     x->depth--;
-    return c.failed ? NULL : out;
+    return c.failed || !out ? NULL : cleaned(&c, out);
 }
 
 struct value *pcase_expand(struct expand_ctx *x, struct value *form)

@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "expand/expand.h"
 #include "expand/pcase.h"
+#include "match/clean.h"
 #include "match/emit.h"
 #include "match/explain.h"
 #include "match/witness.h"
@@ -64,6 +65,7 @@ struct pcase_run {
     struct buf *dump;           /* --dump output, or NULL */
     int dump_kind;              /* enum pcase_dump_kind */
     unsigned n_dumps;           /* sections written */
+    const char *dump_prev;      /* --dump=clean: the text of the last stage */
     struct pcase_bad *bad;         /* where each PAT_BAD pattern was written */
     long describe;              /* clause whose values pcase_compile looks
                                    for in no_match (-1: none) */
@@ -73,6 +75,9 @@ struct pcase_run {
     struct value *written;      /* --explain: the value a temporary subject
                                    holds, as written (pcase-let, -dolist) */
     const char *written_note;   /* how that is evaluated */
+    struct clean_marks *marks;  /* user code and membership tests in the
+                                   output (the clean-up passes read them),
+                                   made on first use */
     bool failed;                /* an error was recorded */
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised
@@ -117,7 +122,10 @@ void pcase_explain_section(struct pcase_run *c, struct memo_ctx *m, const struct
                            struct value *subject, const struct pcase_clause *cl, size_t n,
                            const struct dnode *dag, const struct pcase_shadow *sh);
 
-/* Expansion of a piece of user code, once per form. */
+/* The marks of the output of c (clean.h), made on first use. */
+struct clean_marks *pcase_marks(struct pcase_run *c);
+
+/* Expansion of a piece of user code, once per form (marked CLEAN_USER). */
 struct value *pcase_code(struct pcase_run *c, struct value *form);
 
 #endif

@@ -112,7 +112,7 @@ static INTERN_INLINE struct value *new_symbol(struct lisp *L, const char *name, 
     v->u.sym.hash = mix;
     v->u.sym.interned = interned;
     v->u.sym.multibyte = (acc & HIGHS) != 0;
-    v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
+    memset(v->u.sym.row, 0, sizeof v->u.sym.row);
     v->u.sym.plain = 0;
     v->u.sym.id = L->next_id++;
     v->u.sym.temp = 0;

@@ -334,7 +334,7 @@ const struct dnode *make_node(struct dt *d, enum dnode_kind kind, const struct d
     n->clause = clause;
     n->vars = vars;
     n->mark_epoch = 0;
-    n->em = (struct dnode_emit){0, 0, 0, NULL};
+    memset(&n->em, 0, sizeof n->em);
     compute_free(d, n);
     memo_put_obj(&d->m->unique, h, n, hole);
     return n;

@@ -10,7 +10,5 @@
                               '(listp 1)) :type 'wrong-type-argument)
         (should-error (signal 'error '("Please avoid it")))
         (should-error (signal 'error '("Unknown QPAT: #s(r 1)")))
-        (should (if (consp x)
-                    (let* ((pcx--x0 (car-safe x))) (let ((a pcx--x0)) a))
-                  t))
+        (should (if (consp x) (let ((a (car x))) a) t))
         (should-not (if (stringp x) t))))
