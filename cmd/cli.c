@@ -349,11 +349,14 @@ FLAG_SETTER(set_print_config, c->print_config = true)
 FLAG_SETTER(set_goldens, c->goldens = true)
 FLAG_SETTER(set_keep_going, c->opts.keep_going = true)
 FLAG_SETTER(set_explain, c->opts.explain = true)
+FLAG_SETTER(set_add_requires, c->opts.add_requires = true)
 
 /* ---- the table ---- */
 
 /* Sorted by long name (a unit test checks it); see cli.md section 17. */
 static const struct cli_option options[] = {
+    {"add-requires", 0, NULL, "require the libraries the expansions call; drop a "
+     "(require 'pcase) nothing needs", set_add_requires},
     {"at", 0, "LINE[:COL]", "expand only the form at this position (one input)",
      set_at},
     {"check", 'c', NULL, "write nothing; exit 1 if a target is stale", set_check},
@@ -612,10 +615,28 @@ static bool check_goldens(struct cli *c)
         {o->explain, "--explain"},
         {o->at_line != 0, "--at"},
         {o->no_expand, "--no-expand"},
+        {o->add_requires, "--add-requires"},
         {c->print_config, "--print-config"},
     };
     const char *with = first_given(g, sizeof g / sizeof g[0]);
     return !with || usage(c, "-g cannot be combined with %s", with);
+}
+
+/* --add-requires changes the text around the forms: output that is that
+ * text, whole. */
+static bool check_add_requires(struct cli *c)
+{
+    const struct pcx_options *o = &c->opts;
+    const struct given g[] = {
+        {o->compact, "--compact"},
+        {o->no_expand, "--no-expand"},
+        {o->format != PCX_FORMAT_LISP, "--format"},
+        {o->dump != PCX_DUMP_NONE, "--dump"},
+        {o->explain, "--explain"},
+        {o->at_line != 0, "--at"},
+    };
+    const char *with = o->add_requires ? first_given(g, sizeof g / sizeof g[0]) : NULL;
+    return !with || usage(c, "--add-requires cannot be combined with %s", with);
 }
 
 /* The rules of a complete command line; then opts.target. */
@@ -627,6 +648,8 @@ static bool check_combination(struct cli *c)
     if (c->goldens || c->print_config)
         return true; /* operands are case names, or a file to configure */
     if (c->write && !check_write(c))
+        return false;
+    if (!check_add_requires(c))
         return false;
     if ((o->format != PCX_FORMAT_LISP || o->dump || o->explain) && !check_printing(c))
         return false;

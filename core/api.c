@@ -297,7 +297,7 @@ enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,
 bool api_inline(const struct pcx_ctx *cx, const struct input *in)
 {
     return in->error || in->cfg_failed ||
-           (in->stream && fileno(in->stream) >= 0 && cx->o.stream &&
+           (in->stream && fileno(in->stream) >= 0 && cx->o.stream && !cx->o.add_requires &&
             cx->o.target == PCX_TARGET_STDOUT && !cx->o.check && !cx->o.at_line);
 }
 

@@ -519,6 +519,112 @@ jobs-split)
     cmp -s w1.el w3.el || fail "-w in parts wrote another file"
     cmp -s w1.el big.el && fail "-w did not rewrite the file"
     ;;
+add-requires)
+    # The libraries the expansions call (map-elt from a map pattern,
+    # cl-typep from cl-type): a note at the first form that calls one the
+    # file does not require; --add-requires adds the requires after the
+    # file's own and drops the (require 'pcase) nothing needs any more.
+    cat >lib.el <<'EOF'
+;;; lib.el --- uses map  -*- lexical-binding: t -*-
+
+;;; Code:
+
+(require 'cl-lib)
+(eval-when-compile (require 'pcase))
+
+(defun lib-get (m)
+  (pcase m
+    ((map :a) a)
+    ((cl-type integer) m)))
+
+(defun lib-again (m) (pcase m ((map :b) b)))
+
+(provide 'lib)
+EOF
+    run lib.el
+    expect_status 0
+    [[ $(grep -c 'missing-require' err) -eq 1 ]] || fail "not one note missing-require"
+    grep -q "^lib.el:9:3: note: .*map.*(require 'map).*\[missing-require\]" err ||
+        fail "the note is not at the first form that calls map-elt"
+    cp out plain.out
+    run --add-requires lib.el
+    expect_status 0
+    grep -q missing-require err && fail "a note for a require --add-requires added"
+    sed -e "/^(require 'cl-lib)\$/a (require 'map)" \
+        -e "/^(eval-when-compile (require 'pcase))\$/d" plain.out >expected.out
+    cmp -s out expected.out || fail "--add-requires: $(diff expected.out out)"
+    # In place, the same bytes.
+    cp lib.el w.el
+    run -w --add-requires w.el
+    expect_status 0
+    "$prog" --add-requires lib.el 2>/dev/null | cmp -s - w.el || fail "-w wrote other bytes"
+    # Standard input: the whole text, not form by form.
+    "$prog" --add-requires - <lib.el 2>/dev/null | cmp -s - w.el ||
+        fail "standard input got other bytes"
+    # No require of its own: before the first form, a blank line after;
+    # a (require 'pcase) the output still needs (a pattern macro's
+    # definition) is kept; CRLF line ends are kept.
+    printf ';; header\r\n\r\n(defun f (m) (pcase m ((map x) x)))\r\n' >crlf.el
+    run --add-requires crlf.el
+    expect_status 0
+    printf ";; header\r\n\r\n(require 'map)\r\n\r\n(defun" >head.el
+    head -c "$(stat -c %s head.el)" out | cmp -s - head.el ||
+        fail "the require is not before the first form: $(head -c 60 out | od -c | head -n 4)"
+    printf "(require 'pcase)\n(pcase-defmacro two (a) \`(and ,a ,a))\n(defun g (m) (pcase m ((map y) y)))\n" >keep.el
+    run --add-requires keep.el
+    expect_status 0
+    head -n 2 out | cmp -s - <(printf "(require 'pcase)\n(require 'map)\n") ||
+        fail "the needed (require 'pcase) was not kept, or map not added after it"
+    # The file requires the library, provides it, or calls the function
+    # itself: no note.
+    printf "(require 'map)\n(defun h (m) (pcase m ((map z) z)))\n" >has.el
+    printf "(defun k (m) (pcase m ((map z) z)))\n(provide 'map)\n" >provides.el
+    printf "(defun u (m) (pcase m ((map z) (map-elt z 1))))\n" >own.el
+    printf "(eval-and-compile (require 'cl-lib))\n(defun c (m) (pcase m ((cl-type integer) m)))\n" >body.el
+    for f in has.el provides.el own.el body.el; do
+        run "$f"
+        expect_status 0
+        grep -q missing-require err && fail "$f: a note for a library it has"
+        run --add-requires "$f"
+        cmp -s out <("$prog" "$f" 2>/dev/null) || fail "$f: --add-requires changed its text"
+    done
+    # eval-when-compile is no run-time require.
+    printf "(eval-when-compile (require 'cl-lib))\n(defun c (m) (pcase m ((cl-type integer) m)))\n" >ewc.el
+    run ewc.el
+    grep -q "cl-lib.*missing-require" err || fail "eval-when-compile counted as a run-time require"
+    # A file with nothing to expand keeps its (require 'pcase).
+    printf "(require 'pcase)\n(defun n () 1)\n" >none.el
+    run --add-requires none.el
+    cmp -s out none.el || fail "a file with nothing expanded was changed"
+    # A large input computed in parts: the same note as in one piece, and
+    # --add-requires (always one piece) the same bytes with -j 2.
+    {
+        printf "(require 'cl-lib)\n"
+        for i in $(seq 2500); do
+            printf '(defun big-%d (v)\n  (pcase v\n    (`(,a ,b . ,c) (list a b c %d))\n    (_ nil)))\n' "$i" "$i"
+        done
+        printf '(defun big-map (m) (pcase m ((map q) q)))\n'
+    } >big.el
+    run --whole big.el
+    cp err whole.err
+    grep -q missing-require whole.err || fail "no note in one piece"
+    for j in 1 2; do
+        run -j "$j" big.el
+        cmp -s err whole.err || fail "-j $j: other diagnostics: $(cat err)"
+    done
+    "$prog" --add-requires --whole big.el >whole.out 2>/dev/null
+    run --add-requires -j 2 big.el
+    cmp -s out whole.out || fail "--add-requires -j 2 gave other bytes"
+    grep -q "^(require 'map)$" out || fail "no require added to the large file"
+    # Only with the text as output.
+    for o in --compact --no-expand --format=json --dump=pat --explain --at=1; do
+        run --add-requires "$o" lib.el
+        expect_status 2
+        grep -q "add-requires cannot be combined with" err || fail "$o: $(cat err)"
+    done
+    run -g --add-requires x
+    expect_status 2
+    ;;
 format-json)
     cat >f.el <<'EOF'
 (defun f (x)

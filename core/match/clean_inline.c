@@ -124,6 +124,17 @@ static void scope(struct flow *f, const struct value *v, int d)
         f->shadow += (unsigned)d;
 }
 
+/* The binding of list cell l: 1, or 0 for one this pass removed (its
+ * value moved to its reference: the walk meets it there), -1 when it is
+ * no binding. */
+static int live_binding(struct clean *c, const struct value *l, struct value **var,
+                        struct value **val)
+{
+    if (clean_car(l) == c->dead)
+        return 0;
+    return clean_binding(c, clean_car(l), var, val) ? 1 : -1;
+}
+
 static void flow_let(struct flow *f, const struct value *v, bool star)
 {
     const struct value *r = clean_cdr(v);
@@ -134,24 +145,27 @@ static void flow_let(struct flow *f, const struct value *v, bool star)
     const struct value *l;
     for (l = clean_car(r); l->kind == VK_CONS && !f->result; l = clean_cdr(l)) {
         struct value *var, *val;
-        if (!clean_binding(f->c, clean_car(l), &var, &val)) {
+        int b = live_binding(f->c, l, &var, &val);
+        if (b < 0) {
             f->result = -1;
             return;
         }
+        if (b == 0)
+            continue;
         flow(f, val);
         if (star)
             scope(f, var, 1);
     }
     for (l = clean_car(r); !star && l->kind == VK_CONS; l = clean_cdr(l)) {
         struct value *var, *val;
-        clean_binding(f->c, clean_car(l), &var, &val);
-        scope(f, var, 1);
+        if (live_binding(f->c, l, &var, &val) > 0)
+            scope(f, var, 1);
     }
     flow_list(f, clean_cdr(r));
     for (l = clean_car(r); l->kind == VK_CONS; l = clean_cdr(l)) {
         struct value *var, *val;
-        clean_binding(f->c, clean_car(l), &var, &val);
-        scope(f, var, -1);
+        if (live_binding(f->c, l, &var, &val) > 0)
+            scope(f, var, -1);
     }
 }
 
@@ -283,8 +297,11 @@ static bool movable(struct clean *c, const struct clean_site *s, struct value *v
         f.hidden++;
     for (l = clean_cdr(s->cell); l->kind == VK_CONS && !f.result; l = clean_cdr(l)) {
         struct value *var, *v;
-        if (!clean_binding(c, clean_car(l), &var, &v))
+        int b = live_binding(c, l, &var, &v);
+        if (b < 0)
             return false;
+        if (b == 0)
+            continue;
         flow(&f, v);
         if (star)
             scope(&f, var, 1);
@@ -294,13 +311,13 @@ static bool movable(struct clean *c, const struct clean_site *s, struct value *v
         for (l = clean_car(clean_cdr(s->owner)); l != s->cell && l->kind == VK_CONS;
              l = clean_cdr(l)) {
             struct value *var, *v;
-            clean_binding(c, clean_car(l), &var, &v);
-            scope(&f, var, 1);
+            if (live_binding(c, l, &var, &v) > 0)
+                scope(&f, var, 1);
         }
         for (l = clean_cdr(s->cell); l->kind == VK_CONS; l = clean_cdr(l)) {
             struct value *var, *v;
-            clean_binding(c, clean_car(l), &var, &v);
-            scope(&f, var, 1);
+            if (live_binding(c, l, &var, &v) > 0)
+                scope(&f, var, 1);
         }
     }
     flow_list(&f, clean_cdr(clean_cdr(s->owner)));
@@ -312,7 +329,10 @@ void clean_inline(struct clean *c, struct value **slot)
     size_t n;
     struct clean_site *sites = clean_sites(c, slot, &n);
     bool any = false;
-    for (size_t i = 0; i < n; i++) {
+    /* the last first: a value moved to its reference leaves the way free
+     * for the bindings before it ((let* ((x0 (f a)) (x1 (f b))) (g x0 x1))
+     * moves (f b), then (f a)) */
+    for (size_t i = n; i-- > 0;) {
         struct clean_site *s = &sites[i];
         struct value *var, *val;
         if (s->kind != CLEAN_SITE_LET || s->refs != 1 || !s->ref_ok ||

@@ -126,6 +126,9 @@ struct pcx_options {
     bool verbose;         /* -v: per-input details (with stats: a line per input) */
     bool stats;           /* --stats: one line of counters at pcx_ctx_finish */
     bool no_memo;         /* --no-memo: compiler cache off (same output, slower) */
+    bool add_requires;    /* --add-requires: the output requires the libraries its
+                             expansions call, and drops a (require 'pcase) nothing
+                             needs (cli.md 4.1; plain output of whole inputs) */
     unsigned no_clean;    /* --no-clean: clean-up passes switched off, bit 1 << N
                              for the pass pcx_clean_pass names N (cli.md 4.6) */
     unsigned skip_heads;  /* heads kept as written (pcx_head_bit bits; --only/--skip) */

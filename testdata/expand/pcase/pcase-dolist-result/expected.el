@@ -6,6 +6,5 @@
     (ignore (vectorp pcx--x0))
     (progn
       (ignore (length pcx--x0))
-      (let* ((pcx--x1 (aref pcx--x0 0)) (k pcx--x1) (v (aref pcx--x0 1)))
-        (push (cons v k) r))))
+      (let ((k (aref pcx--x0 0)) (v (aref pcx--x0 1))) (push (cons v k) r))))
   r)

@@ -20,6 +20,4 @@
 (if (consp x)
     (let ((a (car x)) (b (car-safe (cdr x)))) (list a b))
   (ignore (vectorp x))
-  (progn
-    (ignore (length x))
-    (let* ((pcx--x0 (aref x 0)) (a pcx--x0) (b (aref x 1))) (list a b))))
+  (progn (ignore (length x)) (let ((a (aref x 0)) (b (aref x 1))) (list a b))))

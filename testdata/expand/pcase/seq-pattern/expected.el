@@ -6,7 +6,6 @@
          ((let ((b pcx--x0)) (not (null b)))
           (let ((b pcx--x0) (a pcx--x1)) (ignore b) (list a b)))
          (t
-          (let ((pcx--x2 (seq-drop x 3)))
-            (let ((r pcx--x2) (c (seq--elt-safe x 2)) (a pcx--x1))
-              (list a c r))))))
+          (let ((r (seq-drop x 3)) (c (seq--elt-safe x 2)) (a pcx--x1))
+            (list a c r)))))
     'not-a-sequence))

@@ -24,9 +24,9 @@
 (defun describe-item (i)
   (cond
    ((cl-typep i 'my-match-item)
-    (let* ((pcx--x0 (aref i 1)) (summary pcx--x0) (length (aref i 3)))
+    (let ((summary (aref i 1)) (length (aref i 3)))
       (list 'match summary length)))
    ((cl-typep i 'my-item)
-    (let* ((pcx--x0 (aref i 1)) (summary pcx--x0) (location (aref i 2)))
+    (let ((summary (aref i 1)) (location (aref i 2)))
       (list 'item summary location)))
    (t 'none)))
