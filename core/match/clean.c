@@ -647,6 +647,8 @@ static struct value *copy(struct clean *c, struct value *v, unsigned depth)
         if (!a)
             return NULL;
         *tail = clean_cons(c, a, c->L->nil);
+        if (c->hooks && c->hooks->copied)
+            c->hooks->copied(c->hooks->ctx, v, *tail);
         tail = &(*tail)->u.cons.cdr;
     }
     *tail = v;

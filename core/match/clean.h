@@ -104,6 +104,11 @@ struct clean_hooks {
      * the pass changed nothing is not told apart: it is called anyway). */
     void (*after)(void *ctx, enum clean_pass p, struct value *form);
     void *ctx;
+    /* Optional: cell `copy` of the copy the passes work on stands for cell
+     * `orig` of the generated code (what the caller knows of orig, as
+     * which clause's code it carries, goes to copy).  Called for every
+     * cell copied, before the passes run. */
+    void (*copied)(void *ctx, const struct value *orig, const struct value *copy);
 };
 
 /* Form cleaned by every pass not switched off in `off` (bit 1 << pass).

@@ -138,6 +138,13 @@ struct memo_hooks {
      * code it copied into the output without the code hook (the arguments
      * of a call of a pred or app function: CLEAN_USER). */
     void (*mark)(void *ctx, const struct value *form, int kind);
+    /* Optional (NULL: not asked): `code` is where clause number `clause`
+     * has its code in the emitted form - a list that is its leaf, or the
+     * list cell whose car is a leaf that is an atom, or the lambda of its
+     * shared body.  Called for every such place, in no particular order;
+     * the printer finds the first one it prints (comments of the clause
+     * go there). */
+    void (*carries)(void *ctx, const struct value *code, uint32_t clause);
 };
 
 struct subj;

@@ -109,6 +109,10 @@ bool read_origin_car_span(const struct read_result *r, const struct value *c,
 const uint8_t *read_origin_text(const struct read_result *r,
                                 const struct value *v, size_t *n);
 
+/* The text the spans of read_origin_span and read_origin_car_span are
+ * offsets into (the whole source text); NULL without an origin map. */
+const uint8_t *read_origin_bytes(const struct read_result *r);
+
 /* Check the coding system a source text declares with a `coding:` file
  * variable (in the `-*- ... -*-` line, which is the first line or the
  * second after a `#!` line, or in a Local Variables block in the last 3000

@@ -16,7 +16,6 @@
 
 (defun shape-area (shape)
   "The area of SHAPE, a list (KIND SIZE...)."
-  ;; Circles are approximate.
   (cond
    ((consp shape)
     (let ((pcx--x0 (car shape)))
@@ -56,6 +55,7 @@
        ((eq pcx--x0 'circle)
         (let ((pcx--x1 (cdr shape)))
           (cond
+           ;; Circles are approximate.
            ((and (consp pcx--x1) (null (cdr pcx--x1)))
             (let ((r (car pcx--x1))) (* 3 r r)))
            ((cl-typep shape 'shape-point)

@@ -10,5 +10,9 @@
                               '(listp 1)) :type 'wrong-type-argument)
         (should-error (signal 'error '("Please avoid it")))
         (should-error (signal 'error '("Unknown QPAT: #s(r 1)")))
+        (should-error (signal 'wrong-number-of-arguments
+                              '((2 . 2) 1)) :type 'wrong-number-of-arguments)
+        (should-error (signal 'wrong-number-of-arguments
+                              '((1 . 1) 0)) :type 'wrong-number-of-arguments)
         (should (if (consp x) (let ((a (car x))) a) t))
         (should-not (if (stringp x) t))))
