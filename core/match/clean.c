@@ -699,6 +699,7 @@ static const struct {
     [CLEAN_PASS_SAFE] = {"safe", clean_safe},
     [CLEAN_PASS_MEMQ] = {"memq", clean_memq},
     [CLEAN_PASS_MERGE] = {"merge", clean_merge},
+    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
 };
 
 /* The order the passes run in: folding known tests (safe) leaves
@@ -707,7 +708,7 @@ static const struct {
 static const enum clean_pass pipeline[] = {
     CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
-    CLEAN_PASS_SAFE,   CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,
+    CLEAN_PASS_BLOCKS, CLEAN_PASS_SAFE,   CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,
     CLEAN_PASS_MERGE,  CLEAN_PASS_NIL,
 };
 
@@ -748,6 +749,7 @@ static const char *const sym_names[CS_COUNT] = {
     [CS_MEMQL] = "memql",
     [CS_MEMBER] = "member",
     [CS_UNDERSCORE] = "_",
+    [CS_SETQ] = "setq",
 };
 
 struct value *clean_form(struct lisp *L, struct clean_marks *marks,

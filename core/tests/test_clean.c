@@ -324,6 +324,35 @@ static void pass_merge(void **state)
     arena_free(c->f->a);
 }
 
+/* Shared code in blocks after the main code (match/emit): a block that
+ * one place reaches goes there, one that none reaches goes; one reached
+ * twice stays; with no block left the let* keeps the rest. */
+static void pass_blocks(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    /* one block, one place: the carriers' values go in a let */
+    ONE(BLOCKS, "(let* (($go nil) ($c0 nil) ($res (cond ((p x) (setq $go t $c0 (car x))) "
+                "(t 0)))) (if $go (let (($y $c0)) (@user (f y))) $res))",
+        "(cond ((p x) (let ((c0 (car x))) (let ((y c0)) (f y)))) (t 0))");
+    /* two blocks: block 1 reached twice stays, block 0 once moves, the
+     * subject's binding stays */
+    ONE(BLOCKS, "(let* (($v (g)) ($go nil) ($res (cond ((p $v) (setq $go 0)) ((q $v) "
+                "(setq $go 1)) (t (setq $go 1))))) (if (eq $go 0) (setq $res (@user (f0)))) "
+                "(if (eq $go 1) (@user (f1)) $res))",
+        "(let* ((v (g)) (go nil) (res (cond ((p v) (f0)) ((q v) (setq go 1)) "
+        "(t (setq go 1))))) (if (eq go 1) (f1) res))");
+    /* no place reaches the last block: RES is the value */
+    ONE(BLOCKS, "(let* (($go nil) ($res (if (p x) 1 2))) (if $go (@user (f)) $res))",
+        "(if (p x) 1 2)");
+    /* reached twice: kept */
+    SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
+                 "(if $go (@user (f)) $res))");
+    /* not a dispatch (the last form is no test of a temporary): kept */
+    SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) 1))) (if go (@user (f)) $res))");
+    arena_free(c->f->a);
+}
+
 /* Every pass in its order: the example of output-style.md 2 and 3. */
 static void all_passes(void **state)
 {
@@ -394,6 +423,7 @@ int main(void)
         cmocka_unit_test(pass_safe),
         cmocka_unit_test(pass_memq),
         cmocka_unit_test(pass_merge),
+        cmocka_unit_test(pass_blocks),
         cmocka_unit_test(all_passes),
         cmocka_unit_test(hooks_and_depth),
     };
