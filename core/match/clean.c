@@ -752,6 +752,52 @@ static const char *const sym_names[CS_COUNT] = {
     [CS_SETQ] = "setq",
 };
 
+/* How deeply lists nest in form (a quoted list counts one level: quoted
+ * data may be circular, and is never changed), iteratively. */
+static size_t depth_of(struct clean *c, struct value *form)
+{
+    size_t cap = 64, n = 0, max = 0;
+    struct value **st = ARENA_NEWN(c->L->a, struct value *, cap);
+    size_t *at = ARENA_NEWN(c->L->a, size_t, cap);
+    st[n] = form;
+    at[n++] = 1;
+    while (n) {
+        struct value *v = st[--n];
+        size_t d = at[n];
+        if (v->kind != VK_CONS)
+            continue;
+        if (clean_car(v) == c->L->quote) {
+            bool list = clean_cdr(v)->kind == VK_CONS && clean_car(clean_cdr(v))->kind == VK_CONS;
+            d += list;
+            max = d > max ? d : max;
+            continue;
+        }
+        max = d > max ? d : max;
+        for (; v->kind == VK_CONS; v = clean_cdr(v)) {
+            if (n == cap) {
+                st = arena_grow(c->L->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
+                at = arena_grow(c->L->a, at, cap * sizeof *at, 2 * cap * sizeof *at);
+                cap *= 2;
+            }
+            st[n] = clean_car(v);
+            at[n++] = d + 1;
+        }
+    }
+    return max;
+}
+
+/* The pass merge, unless it makes the form nest more deeply (a memq's
+ * quoted list is one level more than an eq's constant): a form no deeper
+ * than Emacs's expansion of it stays so. */
+static void merge_no_deeper(struct clean *c, struct value **out)
+{
+    size_t before = depth_of(c, *out);
+    struct value *saved = copy(c, *out, 0);
+    passes[CLEAN_PASS_MERGE].run(c, out);
+    if (saved && depth_of(c, *out) > before)
+        *out = saved;
+}
+
 struct value *clean_form(struct lisp *L, struct clean_marks *marks,
                          const struct clean_hooks *hooks, struct value *form,
                          uint32_t off)
@@ -769,7 +815,10 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         enum clean_pass p = pipeline[i];
         if (off >> p & 1)
             continue;
-        passes[p].run(&c, &out);
+        if (p == CLEAN_PASS_MERGE)
+            merge_no_deeper(&c, &out);
+        else
+            passes[p].run(&c, &out);
         if (hooks && hooks->after)
             hooks->after(hooks->ctx, p, out);
     }

@@ -309,18 +309,21 @@ static void pass_merge(void **state)
 {
     (void)state;
     struct cx *c = cx_new();
-    ONE(MERGE, "(cond ((eq x 'a) (f)) ((eq x 'b) (g)) ((eq x 'c) (f)) (t 0))",
-        "(cond ((memq x '(a c)) (f)) ((eq x 'b) (g)) (t 0))");
-    ONE(MERGE, "(cond ((eq x 'a) (f)) ((eql x 1) (g)) ((equal x \"s\") (f)) (t 0))",
-        "(cond ((member x '(a \"s\")) (f)) ((eql x 1) (g)) (t 0))");
+    ONE(MERGE, "(cond ((eq x 'a) (f)) ((eq x 'b) (@user (g (h (i))))) ((eq x 'c) (f)) (t 0))",
+        "(cond ((memq x '(a c)) (f)) ((eq x 'b) (g (h (i)))) (t 0))");
+    ONE(MERGE, "(cond ((eq x 'a) (f)) ((eql x 1) (@user (g (h (i))))) ((equal x \"s\") (f)) (t 0))",
+        "(cond ((member x '(a \"s\")) (f)) ((eql x 1) (g (h (i)))) (t 0))");
     /* two such clauses make a jump table: kept */
     SAME(MERGE, "(cond ((eq x 'a) (f)) ((eq x 'b) (f)) (t 0))");
     /* a clause between takes one of the constants: no */
-    SAME(MERGE, "(cond ((eq x 'a) (f)) ((memq x '(b c)) (g)) ((eq x 'c) (f)) (t 0))");
-    SAME(MERGE, "(cond ((eq x 'a) (f)) ((p x) (g)) ((eq x 'c) (f)) (t 0))");
+    SAME(MERGE, "(cond ((eq x 'a) (f)) ((memq x '(b c)) (@user (g (h (i))))) ((eq x 'c) (f)) (t 0))");
+    SAME(MERGE, "(cond ((eq x 'a) (f)) ((p x) (@user (g (h (i))))) ((eq x 'c) (f)) (t 0))");
     /* a pure test before (t SAME): gone */
     ONE(MERGE, "(cond ((eq x 'a) 1) ((consp $v) (f)) (t (f)))", "(if (eq x 'a) 1 (f))");
     SAME(MERGE, "(cond ((p x) (f)) (t (f)))");
+    /* a memq's quoted list is one level deeper than an eq's constant: no
+     * merge that makes the form nest more deeply */
+    SAME(MERGE, "(cond ((eq x 'a) (f)) ((eq x 'b) (g)) ((eq x 'c) (f)) (t 0))");
     arena_free(c->f->a);
 }
 
