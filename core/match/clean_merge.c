@@ -164,9 +164,106 @@ static bool same_branches(struct clean *c, struct value **slot)
     return changed;
 }
 
+/* Is v a generated (HEAD X...) of symbol head? */
+static bool generated(const struct clean *c, const struct value *v, enum clean_sym head)
+{
+    return v->kind == VK_CONS && clean_car(v) == c->sym[head] &&
+           clean_mark_of(c->marks, v) != CLEAN_USER;
+}
+
+/* Are all of the forms of list l pure? */
+static bool all_pure(const struct clean *c, const struct value *l)
+{
+    for (; l->kind == VK_CONS; l = clean_cdr(l))
+        if (clean_effect(c, clean_car(l)) != CE_NONE)
+            return false;
+    return true;
+}
+
+/* (and ITEMS...) of the list items (nil: t), the one item alone. */
+static struct value *and_of(struct clean *c, struct value *items)
+{
+    if (items->kind == VK_CONS && clean_cdr(items) == c->L->nil)
+        return clean_car(items);
+    return clean_cons(c, c->sym[CS_AND], items);
+}
+
+/* One test for two clauses' tests a then b: (and (or A B) C...) when a
+ * is (and A... C...) and b (and B... C...), all pure (the same tests
+ * run, C once where it ran twice); else (or a b), a's or continued. */
+static struct value *either(struct clean *c, struct value *a, struct value *b)
+{
+    if (generated(c, a, CS_AND) && generated(c, b, CS_AND) && all_pure(c, clean_cdr(a)) &&
+        all_pure(c, clean_cdr(b))) {
+        size_t na = value_list_length(clean_cdr(a), c->L->nil);
+        size_t nb = value_list_length(clean_cdr(b), c->L->nil), k = 0;
+        const struct value *sa = clean_cdr(a), *sb = clean_cdr(b);
+        for (size_t i = 0; i + nb < na; i++)
+            sa = clean_cdr(sa);
+        for (size_t i = 0; i + na < nb; i++)
+            sb = clean_cdr(sb);
+        /* the longest equal tail: where the two lists agree to the end */
+        size_t n = na < nb ? na : nb, pos = 0;
+        for (size_t i = 0; i < n; i++, sa = clean_cdr(sa), sb = clean_cdr(sb))
+            if (!clean_same(c, clean_car(sa), clean_car(sb)))
+                pos = i + 1;
+        k = n - pos;
+        if (k > 0 && k < na && k < nb) {
+            struct value *pa = c->L->nil, **ta = &pa, *pb = c->L->nil, **tb = &pb;
+            struct value *l = clean_cdr(a);
+            for (size_t i = 0; i + k < na; i++, l = clean_cdr(l)) {
+                *ta = clean_cons(c, clean_car(l), c->L->nil);
+                ta = &(*ta)->u.cons.cdr;
+            }
+            struct value *tail = l;
+            l = clean_cdr(b);
+            for (size_t i = 0; i + k < nb; i++, l = clean_cdr(l)) {
+                *tb = clean_cons(c, clean_car(l), c->L->nil);
+                tb = &(*tb)->u.cons.cdr;
+            }
+            struct value *alt = clean_list3(c, c->sym[CS_OR], and_of(c, pa), and_of(c, pb));
+            return clean_cons(c, c->sym[CS_AND], clean_cons(c, alt, tail));
+        }
+    }
+    if (generated(c, a, CS_OR)) {
+        struct value *l = a;
+        while (clean_cdr(l)->kind == VK_CONS)
+            l = clean_cdr(l);
+        l->u.cons.cdr = clean_cons(c, b, c->L->nil);
+        return a;
+    }
+    return clean_list3(c, c->sym[CS_OR], a, b);
+}
+
+/* Clauses next to each other with the same body (the goto of a block
+ * both reach, the same error): one clause whose test is either of
+ * theirs, run in the same order as before.  Constant comparisons are
+ * left to the merge below (clauses of them make jump tables). */
+static bool join_adjacent(struct clean *c, struct value *v)
+{
+    bool any = false;
+    for (struct value *p = clean_cdr(v); p->kind == VK_CONS && clean_cdr(p)->kind == VK_CONS;) {
+        struct value *a = clean_car(p), *b = clean_car(clean_cdr(p));
+        struct ctest ta, tb;
+        if (a->kind != VK_CONS || b->kind != VK_CONS || clean_cdr(a)->kind != VK_CONS ||
+            clean_car(a) == c->L->t || clean_car(b) == c->L->t ||
+            !clean_same(c, clean_cdr(a), clean_cdr(b)) || ctest_of(c, clean_car(a), &ta) ||
+            ctest_of(c, clean_car(b), &tb)) {
+            p = clean_cdr(p);
+            continue;
+        }
+        a->u.cons.car = either(c, clean_car(a), clean_car(b));
+        p->u.cons.cdr = clean_cdr(clean_cdr(p));
+        any = true;
+    }
+    return any;
+}
+
 static void at(struct clean *c, struct value **slot)
 {
     if (same_branches(c, slot) && clean_kind(c, *slot) == CK_COND)
+        clean_tidy_cond(c, slot);
+    if (clean_kind(c, *slot) == CK_COND && join_adjacent(c, *slot))
         clean_tidy_cond(c, slot);
     struct value *v = *slot;
     if (v->kind != VK_CONS || clean_kind(c, v) != CK_COND)

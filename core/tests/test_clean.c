@@ -321,6 +321,16 @@ static void pass_merge(void **state)
     /* a pure test before (t SAME): gone */
     ONE(MERGE, "(cond ((eq x 'a) 1) ((consp $v) (f)) (t (f)))", "(if (eq x 'a) 1 (f))");
     SAME(MERGE, "(cond ((p x) (f)) (t (f)))");
+    /* clauses next to each other with the same body: one clause, the
+     * tests' common pure tail once; with unknown code, an or of both */
+    ONE(MERGE, "(cond ((and (stringp $x) (null $y)) (setq $go 0)) ((and (symbolp $x) (null $y)) "
+               "(setq $go 0)) (t (@user (e (f (g))))))",
+        "(if (and (or (stringp x) (symbolp x)) (null y)) (setq go 0) (e (f (g))))");
+    ONE(MERGE, "(cond ((and (p $x) (null $y)) (setq $go 0)) ((and (q $x) (null $y)) "
+               "(setq $go 0)) (t (@user (e (f (g (h)))))))",
+        "(if (or (and (p x) (null y)) (and (q x) (null y))) (setq go 0) (e (f (g (h)))))");
+    /* a constant comparison is left as it is (a jump table) */
+    SAME(MERGE, "(cond ((keywordp x) (f)) ((eq x 'a) (f)) ((eq x 'b) (@user (e (f (g))))))");
     /* a memq's quoted list is one level deeper than an eq's constant: no
      * merge that makes the form nest more deeply */
     SAME(MERGE, "(cond ((eq x 'a) (f)) ((eq x 'b) (g)) ((eq x 'c) (f)) (t 0))");

@@ -3,9 +3,9 @@
   (let ((pcx--val0 (list x pcx--x0)))
     (cond
      ((consp pcx--val0)
-      (let ((pcx--x1 (car pcx--val0)) (pcx--x3 (cdr pcx--val0)))
-        (if (and (consp pcx--x3) (null (cdr pcx--x3)))
-            (let ((a pcx--x1) (b (car pcx--x3)))
+      (let ((pcx--x1 (cdr pcx--val0)))
+        (if (and (consp pcx--x1) (null (cdr pcx--x1)))
+            (let ((a (car pcx--val0)) (b (car pcx--x1)))
               (list a b pcx--x0 pcx--val1)))))
      ((eq pcx--val0 'pcx--x2) (let ((a nil)) (list a pcx--x0)))
      ((vectorp pcx--val0)
