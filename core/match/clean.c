@@ -621,10 +621,102 @@ enum clean_effect clean_effect_bound(struct clean *c, const struct value *form)
     return e;
 }
 
+/* What clean_same compares: two forms, two statements of bodies (a
+ * variable there is a body the user wrote), or two cond clauses. */
+enum same_kind { SAME_FORM, SAME_STATEMENT, SAME_CLAUSE };
+
+struct same_pair {
+    const struct value *a, *b;
+    enum same_kind k;
+};
+
+/* Are atoms a and b the same?  A variable the user wrote as a statement
+ * (`form', as two clauses may both have) tells nothing of which clause
+ * it comes from: never the same; nor numbers or strings of two bodies
+ * (the copies of one body are one object). */
+static bool same_atom(const struct clean *c, const struct value *a, const struct value *b,
+                      bool statement)
+{
+    if (a->kind != VK_SYMBOL || b->kind != VK_SYMBOL)
+        return a == b || (!statement && value_equal(a, b));
+    return a == b && (!statement || clean_temp(a) || a == c->L->nil || a == c->L->t ||
+                      (a->u.sym.len > 0 && a->u.sym.name[0] == ':'));
+}
+
+/* Push the elements of generated lists a and b pairwise, those from
+ * index `from` on as statements (every one as kind k when k is
+ * SAME_CLAUSE); false when their lengths or tails differ. */
+static bool push_pairs(const struct clean *c, struct same_pair **st, size_t *n, size_t *cap,
+                       const struct value *a, const struct value *b, size_t from,
+                       enum same_kind k)
+{
+    for (size_t i = 0; a->kind == VK_CONS && b->kind == VK_CONS;
+         i++, a = clean_cdr(a), b = clean_cdr(b)) {
+        if (*n == *cap) {
+            *st = arena_grow(c->L->a, *st, *cap * sizeof **st, 2 * *cap * sizeof **st);
+            *cap *= 2;
+        }
+        enum same_kind ki = k == SAME_CLAUSE ? k : i >= from ? SAME_STATEMENT : SAME_FORM;
+        (*st)[(*n)++] = (struct same_pair){clean_car(a), clean_car(b), ki};
+    }
+    return a->kind != VK_CONS && b->kind != VK_CONS && same_atom(c, a, b, false);
+}
+
+/* Where the statements of generated list v begin: let and let* after
+ * the bindings, if after the test, progn at once (SIZE_MAX: none). */
+static size_t body_from(const struct clean *c, const struct value *v)
+{
+    const struct value *h = clean_car(v);
+    if (h == c->sym[CS_LET] || h == c->sym[CS_LET_STAR] || h == c->sym[CS_IF])
+        return 2;
+    return h == c->sym[CS_PROGN] ? 1 : SIZE_MAX;
+}
+
 bool clean_same(const struct clean *c, const struct value *a, const struct value *b)
 {
-    (void)c;
-    return value_equal(a, b);
+    return clean_same_code(c, a, b, false);
+}
+
+bool clean_same_code(const struct clean *c, const struct value *a, const struct value *b,
+                     bool statements)
+{
+    size_t cap = 32, n = 0;
+    struct same_pair *st = ARENA_NEWN(c->L->a, struct same_pair, cap);
+    if (statements) {
+        if (!push_pairs(c, &st, &n, &cap, a, b, 0, SAME_FORM))
+            return false;
+    } else {
+        st[n++] = (struct same_pair){a, b, SAME_FORM};
+    }
+    while (n) {
+        struct same_pair p = st[--n];
+        if (p.a == p.b && p.a->kind == VK_CONS)
+            continue; /* one object: the same code, user code included */
+        if (p.a->kind != VK_CONS || p.b->kind != VK_CONS) {
+            if (!same_atom(c, p.a, p.b, p.k == SAME_STATEMENT))
+                return false;
+            continue;
+        }
+        if (clean_mark_of(c->marks, p.a) == CLEAN_USER ||
+            clean_mark_of(c->marks, p.b) == CLEAN_USER)
+            return false;
+        if (p.k != SAME_CLAUSE && clean_car(p.a) == c->L->quote) {
+            if (!value_equal(p.a, p.b))
+                return false;
+            continue;
+        }
+        bool ok;
+        if (p.k == SAME_CLAUSE)
+            ok = push_pairs(c, &st, &n, &cap, p.a, p.b, 1, SAME_FORM);
+        else if (clean_car(p.a) == c->sym[CS_COND])
+            ok = clean_car(p.b) == clean_car(p.a) &&
+                 push_pairs(c, &st, &n, &cap, clean_cdr(p.a), clean_cdr(p.b), 0, SAME_CLAUSE);
+        else
+            ok = push_pairs(c, &st, &n, &cap, p.a, p.b, body_from(c, p.a), SAME_FORM);
+        if (!ok)
+            return false;
+    }
+    return true;
 }
 
 /* ---- the copy --------------------------------------------------------- */
@@ -657,6 +749,13 @@ static struct value *copy(struct clean *c, struct value *v, unsigned depth)
     return head;
 }
 
+void clean_moved(struct clean *c, const struct value *from, const struct value *to)
+{
+    if (c->hooks && c->hooks->copied && from != to && from->kind == VK_CONS &&
+        to->kind == VK_CONS)
+        c->hooks->copied(c->hooks->ctx, from, to);
+}
+
 /* ---- the sweep -------------------------------------------------------- */
 
 static void sweep_at(struct clean *c, struct value **slot)
@@ -673,8 +772,10 @@ static void sweep_at(struct clean *c, struct value **slot)
         else
             p = &(*p)->u.cons.cdr;
     }
-    if (clean_car(args) == c->L->nil)
+    if (clean_car(args) == c->L->nil) {
         *slot = clean_progn(c, clean_cdr(args));
+        clean_moved(c, v, *slot);
+    }
 }
 
 void clean_sweep(struct clean *c, struct value **slot)

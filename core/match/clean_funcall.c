@@ -97,10 +97,12 @@ static void at(struct clean *c, struct value **slot, const struct value *const *
         (clean_effect(c, clean_car(args)) == CE_NONE || read(dom, n_dom, clean_car(args)) ||
          clean_reads_first(c, body, clean_car(args)))) {
         *slot = clean_progn(c, body);
+        clean_moved(c, v, *slot);
         return;
     }
     *slot = clean_cons(c, binds == c->L->nil ? c->sym[CS_PROGN] : c->sym[CS_LET],
                        binds == c->L->nil ? body : clean_cons(c, binds, body));
+    clean_moved(c, v, *slot);
 }
 
 void clean_funcall(struct clean *c, struct value **slot)

@@ -198,6 +198,11 @@ bool clean_set_has(const struct clean_marks *s, const struct value *v);
  * of CK_FORM are not entered. */
 void clean_visit(struct clean *c, struct value **slot, clean_fn *fn, unsigned depth);
 
+/* The code `to' stands where `from' was (a pass replaced or merged it):
+ * what the caller knows of from (which clause's code it carries, for the
+ * comments) goes to to.  Either may be an atom: then nothing is told. */
+void clean_moved(struct clean *c, const struct value *from, const struct value *to);
+
 /* Take every binding replaced by c->dead out of its let or let*. */
 void clean_sweep(struct clean *c, struct value **slot);
 
@@ -262,8 +267,16 @@ typedef void clean_dom_fn(struct clean *c, struct value **slot,
  * slot; the walk goes on into the new form). */
 void clean_visit_dom(struct clean *c, struct value **slot, clean_dom_fn *fn);
 
-/* Are the forms a and b the same code (equal, and either both user code
- * or neither)? */
+/* Are the forms a and b the same code?  Generated code equal, user code
+ * the same object: the copies of one clause's body are the same code,
+ * the equal text of two clauses' bodies is not (which clause a body is,
+ * and where its comments go, is the user's), nor a variable the user
+ * wrote as a body.  Iterative. */
 bool clean_same(const struct clean *c, const struct value *a, const struct value *b);
+
+/* clean_same of two lists of statements (bodies: a variable there is
+ * user code). */
+bool clean_same_code(const struct clean *c, const struct value *a, const struct value *b,
+                     bool statements);
 
 #endif

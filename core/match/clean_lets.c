@@ -65,6 +65,7 @@ static void at(struct clean *c, struct value **slot)
     struct value *binds = clean_car(args), *body = clean_cdr(args);
     if (binds == c->L->nil) {
         *slot = clean_progn(c, body);
+        clean_moved(c, v, *slot);
         return;
     }
     if (k == CK_LET && !sequential(c, binds))
@@ -83,6 +84,7 @@ static void at(struct clean *c, struct value **slot)
         *tail = clean_car(clean_cdr(in));
         args->u.cons.cdr = clean_cdr(clean_cdr(in));
         binds = clean_car(args);
+        clean_moved(c, in, v);
     }
     v->u.cons.car = sequential(c, binds) ? c->sym[CS_LET] : c->sym[CS_LET_STAR];
 }

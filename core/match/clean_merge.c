@@ -141,7 +141,8 @@ static bool same_branches(struct clean *c, struct value **slot)
         if (args->kind == VK_CONS && clean_cdr(args)->kind == VK_CONS &&
             clean_cdr(clean_cdr(args))->kind == VK_CONS &&
             clean_cdr(clean_cdr(clean_cdr(args))) == c->L->nil &&
-            clean_same(c, clean_car(clean_cdr(args)), clean_car(clean_cdr(clean_cdr(args)))) &&
+            clean_same_code(c, clean_cons(c, clean_car(clean_cdr(args)), c->L->nil),
+                            clean_cdr(clean_cdr(args)), true) &&
             clean_effect(c, clean_car(args)) == CE_NONE) {
             *slot = clean_car(clean_cdr(args));
             return true;
@@ -155,7 +156,7 @@ static bool same_branches(struct clean *c, struct value **slot)
             continue;
         struct value *nc = clean_car(next);
         if (clean_car(nc) == c->L->t && clean_cdr(cl)->kind == VK_CONS &&
-            clean_same(c, clean_cdr(cl), clean_cdr(nc)) &&
+            clean_same_code(c, clean_cdr(cl), clean_cdr(nc), true) &&
             clean_effect(c, clean_car(cl)) == CE_NONE) {
             *p = next;
             changed = true;
@@ -247,7 +248,7 @@ static bool join_adjacent(struct clean *c, struct value *v)
         struct ctest ta, tb;
         if (a->kind != VK_CONS || b->kind != VK_CONS || clean_cdr(a)->kind != VK_CONS ||
             clean_car(a) == c->L->t || clean_car(b) == c->L->t ||
-            !clean_same(c, clean_cdr(a), clean_cdr(b)) || ctest_of(c, clean_car(a), &ta) ||
+            !clean_same_code(c, clean_cdr(a), clean_cdr(b), true) || ctest_of(c, clean_car(a), &ta) ||
             ctest_of(c, clean_car(b), &tb)) {
             p = clean_cdr(p);
             continue;
@@ -289,7 +290,7 @@ static void at(struct clean *c, struct value **slot)
                 struct ctest ti;
                 if (!ctest_of(c, clean_car(ci), &ti) || ti.var != tj.var)
                     break;
-                if (clean_same(c, clean_cdr(ci), clean_cdr(cl)) && on_var(c, v, tj.var) > 2) {
+                if (clean_same_code(c, clean_cdr(ci), clean_cdr(cl), true) && on_var(c, v, tj.var) > 2) {
                     ci->u.cons.car = joined(c, &ti, &tj);
                     merged = true;
                     break;

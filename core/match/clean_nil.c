@@ -37,6 +37,7 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
     if (first->kind == VK_CONS && clean_car(first) == c->L->t &&
         clean_cdr(first)->kind == VK_CONS) {
         *slot = clean_progn(c, clean_cdr(first)); /* (cond (t BODY...)) */
+        clean_moved(c, v, *slot);
         return;
     }
     if (first->kind != VK_CONS || clean_cdr(first)->kind != VK_CONS ||
@@ -45,15 +46,21 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
     struct value *rest = clean_cdr(cls);
     if (rest == c->L->nil) {
         *slot = clean_list3(c, c->sym[CS_IF], clean_car(first), clean_car(clean_cdr(first)));
+        clean_moved(c, clean_cdr(first), clean_cdr(clean_cdr(*slot))); /* an atom's cell */
+        clean_moved(c, v, *slot);
         return;
     }
     struct value *second = clean_car(rest);
     if (clean_cdr(rest) == c->L->nil && second->kind == VK_CONS &&
         clean_car(second) == c->L->t && clean_cdr(second)->kind == VK_CONS)
+    {
         *slot = clean_cons(c, c->sym[CS_IF],
                            clean_cons(c, clean_car(first),
                                       clean_cons(c, clean_car(clean_cdr(first)),
                                                  clean_cdr(second))));
+        clean_moved(c, clean_cdr(first), clean_cdr(clean_cdr(*slot)));
+        clean_moved(c, v, *slot);
+    }
 }
 
 static void at(struct clean *c, struct value **slot)

@@ -65,6 +65,7 @@ static void hoist(struct clean *c, struct value **slot)
     args->u.cons.car = b;
     struct value *rest = b == c->L->nil ? clean_progn(c, clean_cdr(args)) : v;
     *slot = after_ignore(c, values, rest);
+    clean_moved(c, v, *slot);
 }
 
 /* Rounds of the pass at most: each takes the temporaries that only the

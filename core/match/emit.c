@@ -1232,7 +1232,10 @@ static struct value *new_marker(struct em *e, size_t index)
 static struct value *mark_leaf(struct em *e, const struct dnode *n, struct value *form)
 {
     const struct memo_hooks *h = &e->m->hooks;
-    if (!form || !h->carries || e->raw || n->clause >= e->n_clauses)
+    /* a shared body's code is its block: a goto that reaches it carries
+     * nothing (its comments go before the block, after the main code) */
+    if (!form || !h->carries || e->raw || n->clause >= e->n_clauses ||
+        e->info[n->clause].shared)
         return form;
     if (form->kind == VK_CONS) {
         /* the progn of several forms is spliced into the list around
@@ -1625,8 +1628,8 @@ static struct value *block_form(struct em *e, const struct dnode *node, uint32_t
     struct value *f = e->n_items == mark
                           ? as_form(e, code)
                           : cons2(e, known(e, K_LET), items_list(e, mark, e->L->nil), code);
-    /* a shared body carries its clause (so do the gotos that reach it,
-     * printed first: the comments go there) */
+    /* a shared body carries its clause here, not at the gotos that reach
+     * it (mark_leaf) */
     if (!node && e->m->hooks.carries && !e->raw && f->kind == VK_CONS &&
         clause < e->n_clauses)
         e->m->hooks.carries(e->m->hooks.ctx, f, clause);

@@ -329,6 +329,13 @@ static void pass_merge(void **state)
     ONE(MERGE, "(cond ((and (p $x) (null $y)) (setq $go 0)) ((and (q $x) (null $y)) "
                "(setq $go 0)) (t (@user (e (f (g (h)))))))",
         "(if (or (and (p x) (null y)) (and (q x) (null y))) (setq go 0) (e (f (g (h)))))");
+    /* the equal text of two clauses' bodies is not one body (which clause
+     * a body is, and where its comments go, is the user's): no merge; nor
+     * a variable the user wrote as a body */
+    SAME(MERGE, "(cond ((eq x 'a) (@user (f))) ((eq x 'b) (@user (g (h (i))))) "
+                "((eq x 'c) (@user (f))) (t 0))");
+    SAME(MERGE, "(cond ((consp $v) form) (t form))");
+    ONE(MERGE, "(cond ((consp $v) nil) (t nil))", "nil");
     /* a constant comparison is left as it is (a jump table) */
     SAME(MERGE, "(cond ((keywordp x) (f)) ((eq x 'a) (f)) ((eq x 'b) (@user (e (f (g))))))");
     /* a memq's quoted list is one level deeper than an eq's constant: no
