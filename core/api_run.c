@@ -207,7 +207,9 @@ static void prepare_expander(struct run *r)
     x->memo = !r->cx->o.no_memo;
     x->clean_off = r->cx->o.no_clean;
     x->keep_going = keeps_going(r);
-    x->carriers = !r->cx->o.compact; /* the layout puts comments over clauses */
+    x->carriers = true; /* the layout puts comments over clauses; a clause
+                          with comments keeps its code (pcase.c): the same
+                          code in every mode */
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);

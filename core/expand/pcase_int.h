@@ -83,6 +83,11 @@ struct pcase_run {
                                            compilation reports to the
                                            expander (x->carriers), or NULL */
     size_t n_carried;
+    /* Clauses written with a nil body and comments before them: their
+     * code (t nil) is kept, so that the comments have a place after the
+     * code of the clauses before (pcase_note_commented). */
+    const struct value **commented;
+    size_t n_commented;
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised
      * when first needed, which most forms never are; last, so that

@@ -912,6 +912,7 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
     struct value *out = copy(&c, form, 0);
     if (!out)
         return form;
+    c.root = &out;
     for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
         enum clean_pass p = pipeline[i];
         if (off >> p & 1)

@@ -111,6 +111,10 @@ struct clean_hooks {
      * which clause's code it carries, goes to copy).  Called for every
      * cell copied, before the passes run. */
     void (*copied)(void *ctx, const struct value *orig, const struct value *copy);
+    /* Optional: must code (a list, or the cell of an atom) stay though it
+     * does nothing?  The nil of a clause the user wrote with comments
+     * before it: `nil' keeps its (t nil), the comments' place. */
+    bool (*keep)(void *ctx, const struct value *code);
 };
 
 /* Form cleaned by every pass not switched off in `off` (bit 1 << pass).

@@ -78,6 +78,7 @@ struct clean {
     bool all_bound;                 /* clean_effect_bound is running */
     void *state;                    /* the running pass's own (for the
                                        functions it gives clean_visit) */
+    struct value **root;            /* the whole form being cleaned */
     const struct value **stack;     /* clean_mentions' stack, reused */
     size_t cap_stack;
 };

@@ -17,6 +17,33 @@ static bool is_nil_body(const struct clean *c, const struct value *forms)
            clean_car(forms) == c->L->nil;
 }
 
+/* The cell of the atom the whole form ends with, when generated code
+ * holds it (the last element of the last element... of the form), else
+ * NULL. */
+static const struct value *last_cell(const struct clean *c)
+{
+    const struct value *v = *c->root;
+    for (unsigned d = 0; v->kind == VK_CONS && d <= CLEAN_MAX_DEPTH; d++) {
+        if (clean_mark_of(c->marks, v) == CLEAN_USER || clean_car(v) == c->L->quote)
+            return NULL;
+        while (clean_cdr(v)->kind == VK_CONS)
+            v = clean_cdr(v);
+        if (clean_car(v)->kind != VK_CONS)
+            return v;
+        v = clean_car(v);
+    }
+    return NULL;
+}
+
+/* Must the code stay (clean_hooks.keep)?  Only where the form ends: the
+ * comments of a clause written last with a nil body stand there, after
+ * the code of every clause before it. */
+static bool kept(const struct clean *c, const struct value *code)
+{
+    return c->hooks && c->hooks->keep && code == last_cell(c) &&
+           c->hooks->keep(c->hooks->ctx, code);
+}
+
 void clean_tidy_cond(struct clean *c, struct value **slot)
 {
     struct value *v = *slot, **last = NULL;
@@ -25,7 +52,7 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
     if (last) {
         struct value *cl = clean_car(*last);
         if (cl->kind == VK_CONS && is_nil_body(c, clean_cdr(cl)) &&
-            clean_effect(c, clean_car(cl)) == CE_NONE)
+            clean_effect(c, clean_car(cl)) == CE_NONE && !kept(c, clean_cdr(cl)))
             *last = c->L->nil;
     }
     struct value *cls = clean_cdr(v);
@@ -69,11 +96,12 @@ static void at(struct clean *c, struct value **slot)
     switch (clean_kind(c, v)) {
     case CK_IF:
         if (args->kind == VK_CONS && clean_cdr(args)->kind == VK_CONS &&
-            is_nil_body(c, clean_cdr(clean_cdr(args))))
+            is_nil_body(c, clean_cdr(clean_cdr(args))) && !kept(c, clean_cdr(clean_cdr(args))))
             clean_cdr(args)->u.cons.cdr = c->L->nil;
         /* (if TEST nil): nil, when the test does nothing else */
         if (args->kind == VK_CONS && clean_cdr(args)->kind == VK_CONS &&
-            is_nil_body(c, clean_cdr(args)) && clean_effect(c, clean_car(args)) == CE_NONE)
+            is_nil_body(c, clean_cdr(args)) && clean_effect(c, clean_car(args)) == CE_NONE &&
+            !kept(c, clean_cdr(args)))
             *slot = c->L->nil;
         return;
     case CK_COND:

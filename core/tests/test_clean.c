@@ -96,7 +96,7 @@ static const char *run_off(struct cx *c, const char *text, uint32_t off)
 {
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, text));
-    struct clean_hooks h = {gensym, NULL, c, NULL};
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL};
     return text_of(c, clean_form(c->f->L, c->marks, &h, form, off));
 }
 
@@ -411,7 +411,7 @@ static void hooks_and_depth(void **state)
     (void)state;
     struct cx *c = cx_new();
     c->marks = clean_marks_new(c->f->L->a);
-    struct clean_hooks h = {gensym, count_stage, c, NULL};
+    struct clean_hooks h = {gensym, count_stage, c, NULL, NULL};
     struct value *form = prep(c, match_fx_read(c->f, "(if c a nil)"));
     stages = 0;
     clean_form(c->f->L, c->marks, &h, form, 1u << CLEAN_PASS_NIL);
