@@ -143,10 +143,10 @@ static bool set_format(struct cli *c, const char *v)
 static bool set_dump(struct cli *c, const char *v)
 {
     /* ORDER: enum pcx_dump, after PCX_DUMP_NONE */
-    static const char *const words[] = {"pat", "dtree", NULL};
+    static const char *const words[] = {"pat", "dtree", "clean", NULL};
     int i = word_index(words, v);
     if (i < 0)
-        return usage(c, "invalid --dump '%s' (expected pat or dtree)", v);
+        return usage(c, "invalid --dump '%s' (expected pat, dtree or clean)", v);
     c->opts.dump = (enum pcx_dump)(i + 1);
     return true;
 }
@@ -231,6 +231,33 @@ static bool set_skip(struct cli *c, const char *v)
     c->opts.skip_heads |= bits;
     c->opts.heads_given = true;
     return bits != 0;
+}
+
+/* --no-clean=PASS[,PASS...] or all: switch clean-up passes off. */
+static bool set_no_clean(struct cli *c, const char *v)
+{
+    if (!strcmp(v, "all")) {
+        for (int i = 0; pcx_clean_pass_name(i); i++)
+            c->opts.no_clean |= 1u << i;
+        return true;
+    }
+    for (const char *p = v;;) {
+        size_t n = strcspn(p, ",");
+        int k = pcx_clean_pass(p, n);
+        if (k < 0) {
+            char names[256] = "";
+            for (int i = 0; pcx_clean_pass_name(i); i++) {
+                strncat(names, pcx_clean_pass_name(i), sizeof names - strlen(names) - 1);
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            }
+            return usage(c, "invalid --no-clean '%s' (expected all or names from: %sseparated "
+                            "by commas)", v, names);
+        }
+        c->opts.no_clean |= 1u << k;
+        p += n;
+        if (!*p++)
+            return true;
+    }
 }
 
 static bool set_config(struct cli *c, const char *v)
@@ -322,11 +349,14 @@ FLAG_SETTER(set_print_config, c->print_config = true)
 FLAG_SETTER(set_goldens, c->goldens = true)
 FLAG_SETTER(set_keep_going, c->opts.keep_going = true)
 FLAG_SETTER(set_explain, c->opts.explain = true)
+FLAG_SETTER(set_add_requires, c->opts.add_requires = true)
 
 /* ---- the table ---- */
 
 /* Sorted by long name (a unit test checks it); see cli.md section 17. */
 static const struct cli_option options[] = {
+    {"add-requires", 0, NULL, "require the libraries the expansions call; drop a "
+     "(require 'pcase) nothing needs", set_add_requires},
     {"at", 0, "LINE[:COL]", "expand only the form at this position (one input)",
      set_at},
     {"check", 'c', NULL, "write nothing; exit 1 if a target is stale", set_check},
@@ -338,7 +368,7 @@ static const struct cli_option options[] = {
      set_diff},
     {"directory", 'L', "DIR", "search DIR for required features (repeatable)",
      set_directory},
-    {"dump", 0, "pat|dtree", "print a compiler stage of each form instead of code",
+    {"dump", 0, "pat|dtree|clean", "print a compiler stage of each form instead of code",
      set_dump},
     {"explain", 0, NULL, "say in words what each form does: conditions, bindings, "
      "unreachable clauses, a value no clause matches, calls", set_explain},
@@ -360,6 +390,8 @@ static const struct cli_option options[] = {
     {"manifest", 0, "FILE", "the golden manifest (implies -g)", set_manifest},
     {"message-format", 0, "gnu|json|github", "format of diagnostics (default gnu)",
      set_message_format},
+    {"no-clean", 0, "LIST", "switch these clean-up passes off (comma-separated, or all)",
+     set_no_clean},
     {"no-config", 0, NULL, "ignore configuration files", set_no_config},
     {"no-expand", 0, NULL, "do not expand: print the input as read", set_no_expand},
     {"no-memo", 0, NULL, "expand without the compiler's cache (same output)",
@@ -583,10 +615,28 @@ static bool check_goldens(struct cli *c)
         {o->explain, "--explain"},
         {o->at_line != 0, "--at"},
         {o->no_expand, "--no-expand"},
+        {o->add_requires, "--add-requires"},
         {c->print_config, "--print-config"},
     };
     const char *with = first_given(g, sizeof g / sizeof g[0]);
     return !with || usage(c, "-g cannot be combined with %s", with);
+}
+
+/* --add-requires changes the text around the forms: output that is that
+ * text, whole. */
+static bool check_add_requires(struct cli *c)
+{
+    const struct pcx_options *o = &c->opts;
+    const struct given g[] = {
+        {o->compact, "--compact"},
+        {o->no_expand, "--no-expand"},
+        {o->format != PCX_FORMAT_LISP, "--format"},
+        {o->dump != PCX_DUMP_NONE, "--dump"},
+        {o->explain, "--explain"},
+        {o->at_line != 0, "--at"},
+    };
+    const char *with = o->add_requires ? first_given(g, sizeof g / sizeof g[0]) : NULL;
+    return !with || usage(c, "--add-requires cannot be combined with %s", with);
 }
 
 /* The rules of a complete command line; then opts.target. */
@@ -598,6 +648,8 @@ static bool check_combination(struct cli *c)
     if (c->goldens || c->print_config)
         return true; /* operands are case names, or a file to configure */
     if (c->write && !check_write(c))
+        return false;
+    if (!check_add_requires(c))
         return false;
     if ((o->format != PCX_FORMAT_LISP || o->dump || o->explain) && !check_printing(c))
         return false;

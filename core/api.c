@@ -17,8 +17,16 @@
 #include <time.h>
 
 #include "io/file.h"
+#include "match/clean.h"
 
 const char *pcx_version(void) { return PCX_VERSION; }
+
+int pcx_clean_pass(const char *name, size_t len) { return clean_pass_find(name, len); }
+
+const char *pcx_clean_pass_name(int n)
+{
+    return n >= 0 && n < CLEAN_PASS_COUNT ? clean_pass_name((enum clean_pass)n) : NULL;
+}
 
 uint64_t api_now(void)
 {
@@ -289,7 +297,7 @@ enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,
 bool api_inline(const struct pcx_ctx *cx, const struct input *in)
 {
     return in->error || in->cfg_failed ||
-           (in->stream && fileno(in->stream) >= 0 && cx->o.stream &&
+           (in->stream && fileno(in->stream) >= 0 && cx->o.stream && !cx->o.add_requires &&
             cx->o.target == PCX_TARGET_STDOUT && !cx->o.check && !cx->o.at_line);
 }
 

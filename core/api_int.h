@@ -76,6 +76,17 @@ struct run_site {
     struct expand_stats st;   /* cost of expanding it alone (records) */
 };
 
+/* The libraries whose functions the expansions call (api_requires.c):
+ * bit 1 << K for library K of its table. */
+#define RUN_LIBS 3
+struct run_libs {
+    unsigned need;         /* called by a site's expansion and not named in
+                              the form it replaced */
+    uint32_t at[RUN_LIBS]; /* the first such site's start (a text offset) */
+    unsigned has;          /* required at run time, or provided, by the text */
+    unsigned noted;        /* said already (a stream says at each part) */
+};
+
 /* State of one run; lives in the run's arena.  A streamed input is one
  * run made of parts: text/len/base name the part being processed. */
 struct run {
@@ -122,6 +133,8 @@ struct run {
                                  about its share (SIZE_MAX: none) */
     bool made;                /* r->out holds the output (--keep-going: also
                                  when the run has errors) */
+    struct run_libs libs;     /* libraries the output needs (api_requires.c) */
+    struct api_loader *loader;/* its requires (NULL: none followed) */
     bool split_failed;        /* a part could not read its text (a cut
                                  inside a form: api_split_run runs the
                                  input in one piece) */
@@ -233,12 +246,21 @@ struct api_library;
 struct api_library *api_library_new(void);
 void api_library_free(struct api_library *lib);
 
+/* The requires of one run (its loader). */
+struct api_loader;
+
 /* Make x follow requires (learn.h) through lib: FEATURE.el, else
  * FEATURE.el.gz, of the first of dirs (n_dirs) that has one.  input: the
  * input's path (it is never learned as a library), or NULL.  Kept in x's
- * arena; dirs must outlive the run.  lib NULL: requires are not followed. */
-void api_load_attach(struct expand_ctx *x, struct api_library *lib, const char *input,
-                     const char *const *dirs, size_t n_dirs);
+ * arena; dirs must outlive the run.  lib NULL: requires are not followed
+ * (and NULL is returned). */
+struct api_loader *api_load_attach(struct expand_ctx *x, struct api_library *lib,
+                                   const char *input, const char *const *dirs,
+                                   size_t n_dirs);
+
+/* Does a file the run read for a require (one found on its load path)
+ * itself require feature?  Then loading the input loads it too. */
+bool api_load_required_by_file(const struct api_loader *ld, const char *feature);
 
 /* api_load_attach for run r (after api_config_expander; api_run.c): its load path is
  * its input's directory (--stdin-filepath's for standard input), the -L
@@ -265,6 +287,24 @@ void run_stages(struct run *r);
 /* Render r's diagnostics (sorted, filtered by the configuration) into
  * r->msgs. */
 void run_render_diagnostics(struct run *r);
+
+/* ---- api_requires.c ---- */
+
+/* After expansion: the libraries the sites of r's share call, and those
+ * its top-level forms require at run time (r->libs). */
+void api_requires_scan(struct run *r);
+
+/* A part's libraries into its whole run's. */
+void api_requires_merge(struct run_libs *into, const struct run_libs *part);
+
+/* Say (note missing-require) which requires the output needs that the
+ * text lacks, each once, unless --add-requires adds them. */
+void api_requires_note(struct run *r);
+
+/* --add-requires: the edits of the kept text (*n of them, in text order)
+ * that add the requires the output needs after the text's own and drop a
+ * (require 'pcase) nothing in the output needs. */
+const struct splice_edit *api_requires_edits(struct run *r, size_t *n);
 
 /* ---- api_split.c ---- */
 

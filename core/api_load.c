@@ -418,6 +418,8 @@ struct loader {
     ino_t in_ino;
     const char **features;      /* required this run (each once) */
     size_t n_features, cap_features;
+    const char **by_files;      /* of those, required by a file read (each once) */
+    size_t n_by_files, cap_by_files;
     const char **paths;         /* files learned this run (each once) */
     size_t n_paths, cap_paths;
     struct ref *refs;           /* hash of the definitions of those files */
@@ -535,6 +537,8 @@ static void note(struct loader *ld, const char *fmt, ...)
 /* Start learning from the file of a feature (pushed on the stack). */
 static void begin(struct loader *ld, const char *feature, const char *file, const char *by)
 {
+    if (by)
+        once(ld, &ld->by_files, &ld->n_by_files, &ld->cap_by_files, feature);
     if (!once(ld, &ld->features, &ld->n_features, &ld->cap_features, feature))
         return;
     const char *path = find_file(ld, file ? file : feature);
@@ -663,12 +667,27 @@ static struct value *hook_definition(void *ctx, struct expand_ctx *x, struct val
     return read_entry(ld, r->e);
 }
 
-void api_load_attach(struct expand_ctx *x, struct api_library *lib, const char *input,
-                     const char *const *dirs, size_t n_dirs)
+/* The loader of a run, as api_int.h names it. */
+struct api_loader {
+    struct loader ld;
+};
+
+bool api_load_required_by_file(const struct api_loader *l, const char *feature)
+{
+    for (size_t i = 0; l && i < l->ld.n_by_files; i++)
+        if (strcmp(l->ld.by_files[i], feature) == 0)
+            return true;
+    return false;
+}
+
+struct api_loader *api_load_attach(struct expand_ctx *x, struct api_library *lib,
+                                   const char *input, const char *const *dirs,
+                                   size_t n_dirs)
 {
     if (!lib)
-        return;
-    struct loader *ld = ARENA_NEW(x->L->a, struct loader);
+        return NULL;
+    struct api_loader *al = ARENA_NEW(x->L->a, struct api_loader);
+    struct loader *ld = &al->ld;
     ld->x = x;
     ld->lib = lib;
     ld->dirs = dirs;
@@ -683,5 +702,6 @@ void api_load_attach(struct expand_ctx *x, struct api_library *lib, const char *
     if (!x->macros)
         x->macros = pcase_macros_new(x->L);
     learn_set_loader(x, &ld->hooks);
+    return al;
 }
 

@@ -77,7 +77,8 @@ static void dump_site(struct run *r, const struct run_site *s)
     struct diag_list *real = x->diags, scratch;
     diag_init(&scratch, r->a);
     x->diags = &scratch;
-    enum pcase_dump_kind kind = r->cx->o.dump == PCX_DUMP_PAT ? PCASE_DUMP_PAT
+    enum pcase_dump_kind kind = r->cx->o.dump == PCX_DUMP_PAT     ? PCASE_DUMP_PAT
+                              : r->cx->o.dump == PCX_DUMP_CLEAN ? PCASE_DUMP_CLEAN
                               : r->cx->o.format == PCX_FORMAT_DOT ? PCASE_DUMP_DOT
                                                                 : PCASE_DUMP_DTREE;
     pcase_dump(x, s->orig, kind, &r->out);

@@ -187,7 +187,7 @@ void api_load_run(struct run *r)
     for (size_t i = 0; i < cfg->n_load_path; i++)
         dirs[1 + o->n_load_path + i] = cfg->load_dirs[i];
     r->x.verbose = o->verbose;
-    api_load_attach(&r->x, r->cx->lib, in->path, dirs, n);
+    r->loader = api_load_attach(&r->x, r->cx->lib, in->path, dirs, n);
 }
 
 /* Make the expander at the first part of a run; later parts of a stream
@@ -205,8 +205,11 @@ static void prepare_expander(struct run *r)
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
+    x->clean_off = r->cx->o.no_clean;
     x->keep_going = keeps_going(r);
-    x->carriers = !r->cx->o.compact; /* the layout puts comments over clauses */
+    x->carriers = true; /* the layout puts comments over clauses; a clause
+                          with comments keeps its code (pcase.c): the same
+                          code in every mode */
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
@@ -802,9 +805,11 @@ static struct splice_site *splice_sites(struct run *r, bool want_texts, size_t *
 }
 
 /* Default mode: the input bytes, the replaced forms printed in their
- * place by the splicer (cli.md 4.1, 4.2); texts (may be NULL) get what
- * replaced each site. */
-static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
+ * place by the splicer (cli.md 4.1, 4.2), the kept text changed by the
+ * edits (--add-requires); texts (may be NULL) get what replaced each
+ * site. */
+static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts,
+                        const struct splice_edit *edits, size_t n_edits)
 {
     size_t n_ss;
     struct splice_site *ss = splice_sites(r, texts != NULL, &n_ss);
@@ -831,6 +836,8 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
     in.origin_ctx = &r->x;
     in.begin_form = site_begin_form;
     in.begin_ctx = &r->x;
+    in.edits = edits;
+    in.n_edits = n_edits;
     return splice_source(&in, b, texts);
 }
 
@@ -847,9 +854,14 @@ static void keep_between(struct run *r, size_t start, size_t end)
 
 static void render_default(struct run *r)
 {
-    if (r->n_sites == 0)
+    size_t n_edits = 0;
+    const struct splice_edit *edits =
+        r->cx->o.add_requires && r->expanding && !r->form_only
+            ? api_requires_edits(r, &n_edits)
+            : NULL;
+    if (r->n_sites == 0 && n_edits == 0)
         buf_put(&r->out, r->text + r->share_lo, r->len - r->share_lo);
-    else if (!splice_into(r, &r->out, NULL))
+    else if (!splice_into(r, &r->out, NULL, edits, n_edits))
         return internal_error(r, 0, "an expansion cannot be printed");
     if (!r->form_only || r->at_form < 0)
         return;
@@ -866,7 +878,7 @@ static void render_records(struct run *r)
     struct buf scratch;
     buf_init(&scratch, r->a);
     bool ok = r->cx->o.compact ? compact_texts(r, texts)
-                               : r->n_sites == 0 || splice_into(r, &scratch, texts);
+                               : r->n_sites == 0 || splice_into(r, &scratch, texts, NULL, 0);
     if (!ok)
         return internal_error(r, 0, "an expansion cannot be printed");
     out_records(r, texts);
@@ -948,6 +960,13 @@ void run_stages(struct run *r)
         r->expanding = expanding(r);
         if (r->expanding)
             expand_stage(r);
+        /* the libraries that Lisp output calls */
+        const struct pcx_options *o = &r->cx->o;
+        bool lisp = !o->dump && !o->explain && o->format == PCX_FORMAT_LISP;
+        if (r->expanding && lisp && (r->diags.n_errors == 0 || keeps_going(r)))
+            api_requires_scan(r);
+        if (!r->parts) /* a part's are said by its whole run */
+            api_requires_note(r);
         /* a part that did not read the text before its share needed a
          * definition it may have held: the input runs in one piece */
         if (r->parts > 1 && r->read_lo > 0 && r->x.missed)

@@ -251,7 +251,8 @@ static bool definition_form(const struct value *form)
 unsigned api_split_threads(const struct run *r)
 {
     const struct pcx_options *o = &r->cx->o;
-    if (o->whole || r->len < SPLIT_MIN_BYTES || o->no_expand || o->dump || o->explain ||
+    if (o->whole || o->add_requires || r->len < SPLIT_MIN_BYTES || o->no_expand || o->dump ||
+        o->explain ||
         o->format != PCX_FORMAT_LISP || o->at_line || r->select_nth >= 0 ||
         r->select_defun)
         return 0;
@@ -269,6 +270,7 @@ struct part {
     struct diag *diags;       /* said while expanding its share */
     size_t n_diags;
     struct pcx_stats stats;
+    struct run_libs libs;     /* the libraries its share calls and requires */
     bool defines;             /* a form of its share is a definition */
     bool internal, failed, oom;
 };
@@ -379,6 +381,7 @@ static void keep(struct part *p, const struct run *q, size_t from_byte)
     }
     p->stats = q->stats;
     p->stats.forms = q->rd.n_forms - q->lo;
+    p->libs = q->libs;
     p->internal = q->internal;
     p->failed = q->split_failed;
     for (size_t i = q->lo; i < q->rd.n_forms && !p->defines; i++)
@@ -572,6 +575,7 @@ static void merge(struct run *r, const struct part *p, bool joined)
             d->witness;
     }
     r->internal = r->internal || p->internal;
+    api_requires_merge(&r->libs, &p->libs);
     r->stats.forms += p->stats.forms;
     r->stats.expanded += p->stats.expanded;
     r->stats.memo_hits += p->stats.memo_hits;
@@ -708,6 +712,7 @@ void api_split_run(struct run *r, unsigned threads)
     } else {
         r->stats.parts += s.n;
         r->made = true; /* every part printed its share */
+        api_requires_note(r);
         run_render_diagnostics(r);
     }
 }

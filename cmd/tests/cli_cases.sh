@@ -134,10 +134,12 @@ example)
     cp out default.out
     run --compact "$ex"
     [[ $status -eq 0 && $(wc -l <out) -eq 2 ]] || fail "compact: two lines expected"
-    run --gensyms=hash "$ex"
-    grep -q '#:x0' out && ! grep -q 'pcx--' out || fail "--gensyms=hash not applied"
-    run --gensym-prefix=my- "$ex"
-    grep -q '(my-x0 (car-safe x))' out || fail "--gensym-prefix not applied"
+    # temporaries: the subject of a call is held in one
+    printf '(pcase (f) (`(,a ,b) (list a b)))\n' >t.el
+    run --gensyms=hash t.el
+    grep -q '(#:val0 (f))' out && ! grep -q 'pcx--' out || fail "--gensyms=hash not applied"
+    run --gensym-prefix=my- t.el
+    grep -q '(my-val0 (f))' out || fail "--gensym-prefix not applied"
     run --width=40 "$ex"
     [[ $status -eq 0 ]] && ! cmp -s out default.out || fail "--width not applied"
     ;;
@@ -286,8 +288,8 @@ load-path)
     # (require 'F): F.el from the input's own directory first, then -L in
     # order; not recursive; a feature not found is no error.
     mkdir -p lib lib2 lib/sub src
-    printf "(cl-defstruct pt x y)\n(provide 'geo)\n" >lib/geo.el
-    printf "(cl-defstruct pt z x y)\n(provide 'geo)\n" >lib2/geo.el
+    printf "(require 'cl-lib)\n(cl-defstruct pt x y)\n(provide 'geo)\n" >lib/geo.el
+    printf "(require 'cl-lib)\n(cl-defstruct pt z x y)\n(provide 'geo)\n" >lib2/geo.el
     printf "(cl-defstruct deep a)\n" >lib/sub/deep.el
     printf "(require 'geo)\n(require 'deep)\n(require 'absent)\n(pcase p ((cl-struct pt x) x))\n" >src/a.el
     run -L lib src/a.el
@@ -340,7 +342,7 @@ load-path-verbose)
     # requires are followed (each file once: a cycle ends); .el.gz too.
     mkdir -p lib
     printf "(require 'b)\n(cl-defstruct sa x)\n(provide 'a)\n" >lib/a.el
-    printf "(require 'a)\n(defmacro b-def (n) \`(cl-defstruct ,n v))\n(b-def sb)\n(pcase-defmacro b-pos (v) (list 'and (list 'pred 'natnump) v))\n(provide 'b)\n" >lib/b.el
+    printf "(require 'cl-lib)\n(require 'a)\n(defmacro b-def (n) \`(cl-defstruct ,n v))\n(b-def sb)\n(pcase-defmacro b-pos (v) (list 'and (list 'pred 'natnump) v))\n(provide 'b)\n" >lib/b.el
     printf "(defmacro c-bad (n) (list 'cl-defstruct (buffer-name) n))\n(c-bad sc)\n" >c.el
     gzip -c c.el >lib/c.el.gz
     rm c.el
@@ -348,6 +350,7 @@ load-path-verbose)
     run -v -L lib f.el
     [[ $status -eq 0 ]] || fail "status $status"
     want="f.el: note: no configuration file: the built-in defaults
+f.el:1:1: note: feature cl-lib, required by lib/b.el: not found on the load path [require]
 f.el:1:1: note: feature b, required by lib/a.el: read lib/b.el (struct sb, pattern macro b-pos) [require]
 f.el:1:1: note: feature a: read lib/a.el (struct sa) [require]
 f.el:2:1: note: (c-bad sc) in lib/c.el.gz was not learned from: macro c-bad calls buffer-name, which pcexpand does not evaluate [definer]

@@ -16,7 +16,8 @@
 ;; Where a body's code is in an expansion is found with a probe: the
 ;; file is expanded a second time with one token of each body renamed
 ;; to a name of the same width that occurs nowhere in the file (an atom
-;; body itself; else the first symbol of the body's first form that is
+;; body itself, unless it is nil, t or a keyword, which the generated
+;; code's shape depends on: a nil body needs no code; else the first symbol of the body's first form that is
 ;; not a list's head, nil, t, a keyword or a string spanning lines, before
 ;; any nested pcase-family or cond* form).  A renamed token that heads nothing changes no
 ;; decision of the expander and no line of the layout: the check makes
@@ -90,7 +91,7 @@ probe)."
   (save-excursion
     (goto-char beg)
     (if (not (memq (char-after) '(?\( ?\[ ?' ?` ?, ?#)))
-        (and (or (not inner) (pcx--probe-atom-p beg end (pcx--symbol-at beg end)))
+        (and (pcx--probe-atom-p beg end (pcx--symbol-at beg end))
              (list beg end (and (not inner) 0)))
       (let ((found nil) (depth 0) (head nil) (open nil) (stop nil))
         (while (and (not found) (not stop) (< (point) end))
@@ -150,7 +151,7 @@ or nil."
 a keyword or a dot, which mean something of their own; not a string that
 spans lines."
   (cond
-   ((equal (buffer-substring-no-properties beg end) ".") nil)
+   ((member (buffer-substring-no-properties beg end) '("." "nil")) nil)
    (sym (not (or (memq sym '(nil t)) (keywordp sym))))
    (t (not (save-excursion (goto-char beg) (search-forward "\n" end t))))))
 

@@ -519,6 +519,112 @@ jobs-split)
     cmp -s w1.el w3.el || fail "-w in parts wrote another file"
     cmp -s w1.el big.el && fail "-w did not rewrite the file"
     ;;
+add-requires)
+    # The libraries the expansions call (map-elt from a map pattern,
+    # cl-typep from cl-type): a note at the first form that calls one the
+    # file does not require; --add-requires adds the requires after the
+    # file's own and drops the (require 'pcase) nothing needs any more.
+    cat >lib.el <<'EOF'
+;;; lib.el --- uses map  -*- lexical-binding: t -*-
+
+;;; Code:
+
+(require 'cl-lib)
+(eval-when-compile (require 'pcase))
+
+(defun lib-get (m)
+  (pcase m
+    ((map :a) a)
+    ((cl-type integer) m)))
+
+(defun lib-again (m) (pcase m ((map :b) b)))
+
+(provide 'lib)
+EOF
+    run lib.el
+    expect_status 0
+    [[ $(grep -c 'missing-require' err) -eq 1 ]] || fail "not one note missing-require"
+    grep -q "^lib.el:9:3: note: .*map.*(require 'map).*\[missing-require\]" err ||
+        fail "the note is not at the first form that calls map-elt"
+    cp out plain.out
+    run --add-requires lib.el
+    expect_status 0
+    grep -q missing-require err && fail "a note for a require --add-requires added"
+    sed -e "/^(require 'cl-lib)\$/a (require 'map)" \
+        -e "/^(eval-when-compile (require 'pcase))\$/d" plain.out >expected.out
+    cmp -s out expected.out || fail "--add-requires: $(diff expected.out out)"
+    # In place, the same bytes.
+    cp lib.el w.el
+    run -w --add-requires w.el
+    expect_status 0
+    "$prog" --add-requires lib.el 2>/dev/null | cmp -s - w.el || fail "-w wrote other bytes"
+    # Standard input: the whole text, not form by form.
+    "$prog" --add-requires - <lib.el 2>/dev/null | cmp -s - w.el ||
+        fail "standard input got other bytes"
+    # No require of its own: before the first form, a blank line after;
+    # a (require 'pcase) the output still needs (a pattern macro's
+    # definition) is kept; CRLF line ends are kept.
+    printf ';; header\r\n\r\n(defun f (m) (pcase m ((map x) x)))\r\n' >crlf.el
+    run --add-requires crlf.el
+    expect_status 0
+    printf ";; header\r\n\r\n(require 'map)\r\n\r\n(defun" >head.el
+    head -c "$(stat -c %s head.el)" out | cmp -s - head.el ||
+        fail "the require is not before the first form: $(head -c 60 out | od -c | head -n 4)"
+    printf "(require 'pcase)\n(pcase-defmacro two (a) \`(and ,a ,a))\n(defun g (m) (pcase m ((map y) y)))\n" >keep.el
+    run --add-requires keep.el
+    expect_status 0
+    head -n 2 out | cmp -s - <(printf "(require 'pcase)\n(require 'map)\n") ||
+        fail "the needed (require 'pcase) was not kept, or map not added after it"
+    # The file requires the library, provides it, or calls the function
+    # itself: no note.
+    printf "(require 'map)\n(defun h (m) (pcase m ((map z) z)))\n" >has.el
+    printf "(defun k (m) (pcase m ((map z) z)))\n(provide 'map)\n" >provides.el
+    printf "(defun u (m) (pcase m ((map z) (map-elt z 1))))\n" >own.el
+    printf "(eval-and-compile (require 'cl-lib))\n(defun c (m) (pcase m ((cl-type integer) m)))\n" >body.el
+    for f in has.el provides.el own.el body.el; do
+        run "$f"
+        expect_status 0
+        grep -q missing-require err && fail "$f: a note for a library it has"
+        run --add-requires "$f"
+        cmp -s out <("$prog" "$f" 2>/dev/null) || fail "$f: --add-requires changed its text"
+    done
+    # eval-when-compile is no run-time require.
+    printf "(eval-when-compile (require 'cl-lib))\n(defun c (m) (pcase m ((cl-type integer) m)))\n" >ewc.el
+    run ewc.el
+    grep -q "cl-lib.*missing-require" err || fail "eval-when-compile counted as a run-time require"
+    # A file with nothing to expand keeps its (require 'pcase).
+    printf "(require 'pcase)\n(defun n () 1)\n" >none.el
+    run --add-requires none.el
+    cmp -s out none.el || fail "a file with nothing expanded was changed"
+    # A large input computed in parts: the same note as in one piece, and
+    # --add-requires (always one piece) the same bytes with -j 2.
+    {
+        printf "(require 'cl-lib)\n"
+        for i in $(seq 2500); do
+            printf '(defun big-%d (v)\n  (pcase v\n    (`(,a ,b . ,c) (list a b c %d))\n    (_ nil)))\n' "$i" "$i"
+        done
+        printf '(defun big-map (m) (pcase m ((map q) q)))\n'
+    } >big.el
+    run --whole big.el
+    cp err whole.err
+    grep -q missing-require whole.err || fail "no note in one piece"
+    for j in 1 2; do
+        run -j "$j" big.el
+        cmp -s err whole.err || fail "-j $j: other diagnostics: $(cat err)"
+    done
+    "$prog" --add-requires --whole big.el >whole.out 2>/dev/null
+    run --add-requires -j 2 big.el
+    cmp -s out whole.out || fail "--add-requires -j 2 gave other bytes"
+    grep -q "^(require 'map)$" out || fail "no require added to the large file"
+    # Only with the text as output.
+    for o in --compact --no-expand --format=json --dump=pat --explain --at=1; do
+        run --add-requires "$o" lib.el
+        expect_status 2
+        grep -q "add-requires cannot be combined with" err || fail "$o: $(cat err)"
+    done
+    run -g --add-requires x
+    expect_status 2
+    ;;
 format-json)
     cat >f.el <<'EOF'
 (defun f (x)
@@ -756,8 +862,8 @@ stream)
     ask $'(a))\n' 1
     [[ $answer == $'s.el:5:4: error: invalid read syntax: ")" [read]\n' ]] ||
         fail "error answer: $answer"
-    ask $'(pcase-let ((`(,a) v)) a)\n' 5
-    [[ $answer == "(progn"* && $answer == *"(let ((a pcx--x0)) a)))"$'\n' ]] ||
+    ask $'(pcase-let ((`(,a ,b ,c) v)) (list a b c))\n' 5
+    [[ $answer == "(let* ((pcx--x0 (cdr-safe v))"* && $answer == *"  (list a b c))"$'\n' ]] ||
         fail "multi-line answer: $answer"
     exec 6>&-
     wait "$PC_PID" || status=$?
@@ -767,10 +873,10 @@ stream)
     coproc PC { "$prog" -q --compact 2>&1; }
     exec 5<&"${PC[0]}" 6>&"${PC[1]}"
     exec {PC[1]}>&- {PC[0]}<&-
-    ask $'(pcase-let ((`(,a) v)) a)\n' 1
+    ask $'(pcase-let ((`(,a ,b) (f))) (list a b))\n' 1
     first=$answer
-    [[ $first == *"(pcx--x0 (car-safe v))"* ]] || fail "compact first part: $first"
-    ask $'(pcase-let ((`(,a) v)) a)\n' 1
+    [[ $first == *"(pcx--val0 (f))"* ]] || fail "compact first part: $first"
+    ask $'(pcase-let ((`(,a ,b) (f))) (list a b))\n' 1
     [[ $answer == "$first" ]] || fail "compact second part: $answer"
     exec 6>&-
     wait "$PC_PID" || fail "compact stream: exit status $?"
@@ -804,7 +910,7 @@ warnings:
   pred-without-function: false
 exclude: ["vendor/**"]
 EOF
-    printf '(pcase x ((my-pos n) (list n)) ((cl-struct point x) x) ((pred) 0))\n(cond* (t 1))\n' >proj/lisp/a.el
+    printf '(pcase (f) ((my-pos n) (list n)) ((cl-struct point x) x) ((pred) 0))\n(cond* (t 1))\n' >proj/lisp/a.el
     cp proj/lisp/a.el proj/vendor/v.el
     cp proj/lisp/a.el other/a.el
     run proj
@@ -904,7 +1010,8 @@ EOF
     run -g --update
     expect_status 0
     [[ -f test/goldens/cons.el && -f test/goldens/bad.err ]] || fail "goldens written"
-    grep -q '^(if (consp x)$' test/goldens/cons.el || fail "cons golden"
+    grep -q "^(if (consp x) (let ((a (car x)) (b (cdr x))) (+ a b)) 'other)\$" test/goldens/cons.el ||
+        fail "cons golden"
     grep -q "^(defun m2 (y) " test/goldens/m2.el && ! grep -q 'm1' test/goldens/m2.el ||
         fail "defun selector"
     [[ $(tail -n +4 test/goldens/m2.el) == "$(tail -n +4 test/goldens/second.el)" ]] ||
@@ -939,7 +1046,7 @@ default-bytes)
     run crlf.el
     expect_status 0
     [[ ! -s err ]] || fail "diagnostics for crlf.el"
-    printf ';;; c.el --- x  -*- lexical-binding: t -*-\r\n\r\n;; about f   \r\n(defun f (x)\r\n  (if (consp x)\r\n      (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))\r\n        (let ((a pcx--x0) (b pcx--x1)) (list a b)))\r\n    nil)) ; tail\r\n\f\r\n(g)\t ' >crlf.want
+    printf ';;; c.el --- x  -*- lexical-binding: t -*-\r\n\r\n;; about f   \r\n(defun f (x)\r\n  (if (consp x) (let ((a (car x)) (b (cdr x))) (list a b)))) ; tail\r\n\f\r\n(g)\t ' >crlf.want
     cmp -s out crlf.want || fail "CRLF file: $(diff <(od -c crlf.want) <(od -c out) | head -n 8)"
     run --no-expand crlf.el
     cmp -s out crlf.el || fail "--no-expand changed crlf.el"
@@ -971,9 +1078,7 @@ EOF
 (cond
  ((eql x 1) 'one)
  ((stringp x) 'str)
- ((consp x)
-  (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
-    (let ((a pcx--x0) (b pcx--x1)) (+ a b))))
+ ((consp x) (let ((a (car x)) (b (cdr x))) (+ a b)))
  (t 'other))
 EOF
     # Nested forms are part of the replaced one; a form in data is not code.
@@ -1019,7 +1124,7 @@ compact)
     run --compact f.el
     expect_status 0
     diff -u - out >&2 <<'EOF' || fail "--compact"
-(let* ((pcx--val0 (f))) (if (consp pcx--val0) (let* ((pcx--x0 (car-safe pcx--val0)) (pcx--x1 (cdr-safe pcx--val0))) (let ((a pcx--x0) (b pcx--x1)) (list a b)))))
+(let ((pcx--val0 (f))) (if (consp pcx--val0) (let ((a (car pcx--val0)) (b (cdr pcx--val0))) (list a b))))
 (a 98 16 "s\n" 'q)
 EOF
     run --no-expand --compact f.el
@@ -1032,15 +1137,14 @@ EOF
     # --gensyms=circle: readable labels on temporaries only.
     run --gensyms=circle f.el
     expect_status 0
-    grep -q '(let\* ((#1=#:val0 (f)))$' out && grep -q '(let\* ((#2=#:x0 (car-safe #1#)) (#3=#:x1 (cdr-safe #1#)))$' out ||
+    grep -q '^(let ((#1=#:val0 (f)))$' out && grep -q '(let ((a (car #1#)) (b (cdr #1#)))' out ||
         fail "--gensyms=circle"
     # ... numbered above the labels the input's form defines (--compact
     # too); a form without labels starts at 1.
-    printf "(list '#3=(a) (pcase x (\`(,y) (list y '#3#))))\n(pcase z (\`(,w) w))\n" >floor.el
+    printf "(list '#3=(a) (pcase (g x) (\`(,y) (list y '#3#))))\n(pcase (h z) (\`(,w) w))\n" >floor.el
     run --gensyms=circle --compact floor.el
     expect_status 0
-    grep -q "((#4=#:x0 (car-safe x)) (#5=#:x1 (cdr-safe x)))" out &&
-        grep -q "((#1=#:x0 (car-safe z)) (#2=#:x1 (cdr-safe z)))" out ||
+    grep -q "(#4=#:val0 (g x))" out && grep -q "(#1=#:val0 (h z))" out ||
         fail "--gensyms=circle above the input's labels: $(cat out)"
     ;;
 golden-round-trip)
@@ -1064,7 +1168,7 @@ cases:
     source: "(pcase x ((nope y) y))"
     expect: error
   narrow:
-    source: "(pcase x (`(,a . ,b) (list a b)))"
+    source: "(pcase (f) (`(,a . ,b) (list a b)))"
     options: { width: 30, gensyms: hash }
 EOF
     run --manifest=test/m.yaml --check
@@ -1079,13 +1183,10 @@ EOF
 ;; Case: pair (test/m.yaml); do not edit.
 ;; Options: width=80 gensyms=rename
 
-(if (consp x)
-    (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
-      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))
-  'other)
+(if (consp x) (let ((a (car x)) (b (cdr x))) (+ a b)) 'other)
 EOF
     grep -q '^;; Options: width=30 gensyms=hash$' test/gold/narrow.el &&
-        grep -q '#:x0' test/gold/narrow.el || fail "case options"
+        grep -q '#:val0' test/gold/narrow.el || fail "case options"
     grep -q '^warns.el:1:11: warning: .*\[pred-without-function\]$' test/gold/warns.err ||
         fail ".err golden of expect: warning"
     grep -q '^rejects.el:1:11: error: Unknown nope pattern: (nope y) \[unknown-pattern\]$' test/gold/rejects.err ||
@@ -1105,8 +1206,8 @@ EOF
     expect_status 1
     [[ $(sed -n 1p out) == "--- a/test/gold/pair.el" && $(sed -n 2p out) == "+++ b/test/gold/pair.el" ]] ||
         fail "diff headers"
-    grep -q '^-      (let ((a pcx--x0) (b pcx--x1)) (+ a b)))$' out &&
-        grep -q '^+      (let ((a pcx--x0) (b pcx--x1)) (- a b)))$' out || fail "diff lines"
+    grep -q "^-(if (consp x) (let ((a (car x)) (b (cdr x))) (+ a b)) 'other)\$" out &&
+        grep -q "^+(if (consp x) (let ((a (car x)) (b (cdr x))) (- a b)) 'other)\$" out || fail "diff lines"
     grep -q '^pcexpand: 3 passed, 1 failed, 0 missing$' err || fail "summary of a stale case"
     grep -q '^pcexpand: run: pcexpand -g --manifest=test/m.yaml --update pair$' err || fail "accept command"
     run --manifest=test/m.yaml --check
@@ -1197,7 +1298,7 @@ config-errors)
     # Discovery: .pcexpand.yml is accepted; the search stops at .hg.
     mkdir -p r/.hg r/sub/deeper
     printf 'version: 1\noutput:\n  gensym-prefix: "yml--"\n' >r/.pcexpand.yml
-    printf '(pcase x (`(,a) a))\n' >r/sub/deeper/f.el
+    printf '(pcase (f) (`(,a) a))\n' >r/sub/deeper/f.el
     run r/sub/deeper/f.el
     grep -q 'yml--' out || fail ".pcexpand.yml not found"
     printf 'version: 1\noutput:\n  gensym-prefix: "above--"\n' >.pcexpand.yaml

@@ -341,9 +341,30 @@ static void format_and_dump_values(void **state)
     assert_int_equal(PARSE("a.el").opts.dump, PCX_DUMP_NONE);
     assert_int_equal(PARSE("--dump=pat").opts.dump, PCX_DUMP_PAT);
     assert_int_equal(PARSE("--dump=dtree").opts.dump, PCX_DUMP_DTREE);
+    assert_int_equal(PARSE("--dump=clean").opts.dump, PCX_DUMP_CLEAN);
     struct cli c = PARSE("--dump=mtree");
     assert_int_equal(c.action, CLI_USAGE);
-    assert_non_null(strstr(c.error, "pat or dtree"));
+    assert_non_null(strstr(c.error, "pat, dtree or clean"));
+}
+
+/* --no-clean names passes (pcx_clean_pass), or all of them. */
+static void no_clean_values(void **state)
+{
+    (void)state;
+    assert_int_equal(PARSE("a.el").opts.no_clean, 0);
+    int inl = pcx_clean_pass("inline", 6), lets = pcx_clean_pass("lets", 4);
+    assert_true(inl >= 0 && lets >= 0 && inl != lets);
+    assert_int_equal(PARSE("--no-clean=inline,lets").opts.no_clean,
+                     (1u << inl) | (1u << lets));
+    unsigned all = 0;
+    for (int i = 0; pcx_clean_pass_name(i); i++)
+        all |= 1u << i;
+    assert_int_equal(PARSE("--no-clean=all").opts.no_clean, all);
+    struct cli c = PARSE("--no-clean=inline,nosuch");
+    assert_int_equal(c.action, CLI_USAGE);
+    assert_non_null(strstr(c.error, "nosuch"));
+    assert_non_null(strstr(c.error, "inline"));
+    assert_int_equal(PARSE("--no-clean=").action, CLI_USAGE);
 }
 
 static void head_lists(void **state)
@@ -545,6 +566,7 @@ int main(void)
         cmocka_unit_test(write_combinations),
         cmocka_unit_test(other_combinations),
         cmocka_unit_test(format_and_dump_values),
+        cmocka_unit_test(no_clean_values),
         cmocka_unit_test(head_lists),
         cmocka_unit_test(at_values),
         cmocka_unit_test(jobs_values),

@@ -38,6 +38,8 @@ struct expand_ctx {
                                        as src read it; NULL when unknown */
     struct diag_list *diags;        /* where errors/warnings go */
     bool memo;                      /* computed cache on (results identical when off) */
+    uint32_t clean_off;             /* clean-up passes switched off (bit 1 << pass,
+                                       match/clean.h) */
     bool keep_going;                /* --keep-going: expand_form returns the form
                                        with its failing forms as written */
     bool carriers;                  /* record which code carries which clause

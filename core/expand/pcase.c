@@ -16,7 +16,9 @@
 
 #include <string.h>
 
+#include "expand/gensym.h"
 #include "expand/pcase_int.h"
+#include "syntax/pretty.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -282,6 +284,38 @@ static void warn_exhaustive(struct pcase_run *c, struct value *form)
                    "\"No clause matching\"");
 }
 
+/* Is there a comment in the text between the datum in the car of cell
+ * prev and clause (the space between two elements holds nothing else)? */
+static bool comment_between(struct pcase_run *c, const struct value *prev,
+                            const struct value *clause)
+{
+    const uint8_t *text = c->x->src ? read_origin_bytes(c->x->src) : NULL;
+    struct span a, b;
+    if (!text || !read_origin_car_span(c->x->src, expand_origin(c->x, prev), &a) ||
+        !read_origin_span(c->x->src, expand_origin(c->x, clause), &b) || a.end > b.start)
+        return false;
+    return memchr(text + a.end, ';', b.start - a.end) != NULL;
+}
+
+/* Remember the clauses of the pcase form whose cells follow subject_cell
+ * that are written with a nil body after a comment (see pcase_run). */
+static void note_commented(struct pcase_run *c, const struct value *subject_cell)
+{
+    const struct value *prev = subject_cell;
+    for (const struct value *l = value_cdr(subject_cell); value_consp(l);
+         prev = l, l = value_cdr(l)) {
+        const struct value *cl = value_car(l), *body = value_consp(cl) ? value_cdr(cl) : NULL;
+        bool nil_body = body && (body == c->L->nil ||
+                                 (value_consp(body) && value_car(body) == c->L->nil &&
+                                  value_cdr(body) == c->L->nil));
+        if (!nil_body || !comment_between(c, prev, cl))
+            continue;
+        c->commented = arena_grow(c->L->a, c->commented, c->n_commented * sizeof *c->commented,
+                                  (c->n_commented + 1) * sizeof *c->commented);
+        c->commented[c->n_commented++] = cl;
+    }
+}
+
 static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exhaustive)
 {
     struct value *args = value_cdr(form);
@@ -298,6 +332,7 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
     if (c->x->carriers) {
         c->carried = cl;
         c->n_carried = n;
+        note_commented(c, args);
     }
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
     c->carried = NULL;
@@ -533,6 +568,71 @@ long pcase_check_tables(void)
 
 /* ---- entry points ----------------------------------------------------- */
 
+static struct value *clean_gensym(void *ctx, const char *base)
+{
+    return expand_gensym(((struct pcase_run *)ctx)->x, base);
+}
+
+/* --dump=clean: the code of one stage, laid out, under the stage's name,
+ * when its text differs from the stage before. */
+static void dump_stage(struct pcase_run *c, const char *name, struct value *form)
+{
+    struct pretty_opts o = {.width = 80, .sym_text = gensym_text,
+                            .sym_ctx = expand_gensyms(c->x)};
+    struct buf b;
+    buf_init(&b, c->L->a);
+    if (!pretty_print(c->L, &o, &b, form, 0, 0))
+        buf_puts(&b, "; (not printable)");
+    const char *text = buf_cstr(&b);
+    if (c->dump_prev && !strcmp(c->dump_prev, text))
+        return;
+    if (c->n_dumps++)
+        buf_puts(c->dump, "\n");
+    buf_printf(c->dump, ";; %s\n%s\n", name, text);
+    c->dump_prev = text;
+}
+
+static void dump_after(void *ctx, enum clean_pass p, struct value *form)
+{
+    dump_stage(ctx, clean_pass_name(p), form);
+}
+
+/* A cell of the copy clean-up works on carries the clause its original
+ * carried (the comments of the clause go before it). */
+static void clean_copied(void *ctx, const struct value *orig, const struct value *copy)
+{
+    struct pcase_run *c = ctx;
+    const struct value *clause = expand_clause_of(c->x, orig);
+    if (clause)
+        expand_carries(c->x, copy, clause);
+}
+
+/* Must code stay though it does nothing: the nil of a clause that has
+ * comments (note_commented)? */
+static bool clean_keep(void *ctx, const struct value *code)
+{
+    struct pcase_run *c = ctx;
+    const struct value *clause = expand_clause_of(c->x, code);
+    for (size_t i = 0; clause && clause != code && i < c->n_commented; i++)
+        if (c->commented[i] == clause)
+            return true;
+    return false;
+}
+
+/* The generated code of out cleaned (match/clean), unless switched off. */
+static struct value *cleaned(struct pcase_run *c, struct value *out)
+{
+    bool dump = c->dump && c->dump_kind == PCASE_DUMP_CLEAN;
+    struct clean_hooks h = {clean_gensym, dump ? dump_after : NULL, c,
+                            c->x->carriers ? clean_copied : NULL,
+                            c->n_commented ? clean_keep : NULL};
+    if (dump) {
+        gensym_begin_form(expand_gensyms(c->x), 0);
+        dump_stage(c, "emit", out);
+    }
+    return clean_form(c->L, pcase_marks(c), &h, out, c->x->clean_off);
+}
+
 static struct value *run(struct expand_ctx *x, struct value *form, struct buf *dump,
                          int kind, struct pcase_explain_out *explain)
 {
@@ -553,7 +653,7 @@ static struct value *run(struct expand_ctx *x, struct value *form, struct buf *d
     x->depth++;
     struct value *out = fn(&c, form);
     x->depth--;
-    return c.failed ? NULL : out;
+    return c.failed || !out ? NULL : cleaned(&c, out);
 }
 
 struct value *pcase_expand(struct expand_ctx *x, struct value *form)

@@ -58,6 +58,7 @@ enum pcase_dump_kind {
     PCASE_DUMP_PAT,   /* normalised pattern IR of each clause */
     PCASE_DUMP_DTREE, /* the decision DAG */
     PCASE_DUMP_DOT,   /* the decision DAG as Graphviz DOT */
+    PCASE_DUMP_CLEAN, /* the code as emitted and after each clean-up pass */
 };
 
 /* Append the dump of one pcase-family form to out (no ";;;" header line:

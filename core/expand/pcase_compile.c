@@ -82,10 +82,22 @@ static struct memo_ctx *base_ctx(struct pcase_run *c);
  * guard tested on two paths) shares its expansion and its diagnostics.
  * Most user code holds nothing to expand: it is its own expansion, and
  * needs no entry. */
+/* The marks of c's output, made on first use. */
+struct clean_marks *pcase_marks(struct pcase_run *c)
+{
+    if (!c->marks)
+        c->marks = clean_marks_new(c->L->a);
+    return c->marks;
+}
+
 struct value *pcase_code(struct pcase_run *c, struct value *form)
 {
-    if (form->kind != VK_CONS || expand_unchanged(c->x, form))
+    if (form->kind != VK_CONS)
         return form;
+    if (expand_unchanged(c->x, form)) {
+        clean_mark(pcase_marks(c), form, CLEAN_USER);
+        return form;
+    }
     uint32_t h = form_hash(form);
     size_t hole;
     struct code_entry *e = memo_find_by(&c->code, h, same_form, form, &hole);
@@ -98,12 +110,19 @@ struct value *pcase_code(struct pcase_run *c, struct value *form)
     }
     if (!e->expanded)
         c->failed = true;
+    else
+        clean_mark(pcase_marks(c), e->expanded, CLEAN_USER);
     return e->expanded;
 }
 
 static struct value *hook_code(void *ctx, struct value *form)
 {
     return pcase_code(ctx, form);
+}
+
+static void hook_mark(void *ctx, const struct value *form, int kind)
+{
+    clean_mark(pcase_marks(ctx), form, (enum clean_mark)kind);
 }
 
 static struct value *hook_gensym(void *ctx, const char *base)
@@ -137,7 +156,7 @@ void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
 static struct memo_ctx *base_ctx(struct pcase_run *c)
 {
     if (!c->base_ready) {
-        struct memo_hooks hooks = {hook_gensym, hook_code, c, NULL};
+        struct memo_hooks hooks = {hook_gensym, hook_code, c, hook_mark, NULL};
         memo_ctx_init(&c->base, c->L, &hooks, false, 0);
         c->base_ready = true;
     }
@@ -471,7 +490,7 @@ static struct value *compile(struct pcase_run *c, struct memo_ctx *m, struct val
     struct value *form = emit_dag(c, m, dag, root, expanded, cl, n, info);
     if (!form)
         return finish(c, m, NULL);
-    if (c->dump)
+    if (c->dump && c->dump_kind != PCASE_DUMP_CLEAN)
         dump_section(c, root, pats, n, dag);
     if (c->describe >= 0 && (size_t)c->describe < n && info[c->describe].leaves) {
         witness_find(m, dag, root, c->describe, true, &c->no_match);
@@ -563,7 +582,7 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
                          struct pcase_clause *cl, size_t n, struct emit_info *info)
 {
     struct memo_ctx m;
-    struct memo_hooks hooks = {hook_gensym, hook_code, c,
+    struct memo_hooks hooks = {hook_gensym, hook_code, c, hook_mark,
                                c->carried ? hook_carries : NULL};
     int depth = c->x->max_depth > 0 ? c->x->max_depth * 4 : 0;
     memo_ctx_init(&m, c->L, &hooks, c->x->memo, depth > 8000 || !depth ? 8000 : depth);

@@ -14,6 +14,7 @@
 #include "base/buf.h"
 #include "expand/expand.h"
 #include "expand/pcase.h"
+#include "match/clean.h"
 #include "match/emit.h"
 #include "match/explain.h"
 #include "match/witness.h"
@@ -64,6 +65,7 @@ struct pcase_run {
     struct buf *dump;           /* --dump output, or NULL */
     int dump_kind;              /* enum pcase_dump_kind */
     unsigned n_dumps;           /* sections written */
+    const char *dump_prev;      /* --dump=clean: the text of the last stage */
     struct pcase_bad *bad;         /* where each PAT_BAD pattern was written */
     long describe;              /* clause whose values pcase_compile looks
                                    for in no_match (-1: none) */
@@ -73,11 +75,19 @@ struct pcase_run {
     struct value *written;      /* --explain: the value a temporary subject
                                    holds, as written (pcase-let, -dolist) */
     const char *written_note;   /* how that is evaluated */
+    struct clean_marks *marks;  /* user code and membership tests in the
+                                   output (the clean-up passes read them),
+                                   made on first use */
     bool failed;                /* an error was recorded */
     const struct pcase_clause *carried; /* the clauses whose code the
                                            compilation reports to the
                                            expander (x->carriers), or NULL */
     size_t n_carried;
+    /* Clauses written with a nil body and comments before them: their
+     * code (t nil) is kept, so that the comments have a place after the
+     * code of the clauses before (pcase_note_commented). */
+    const struct value **commented;
+    size_t n_commented;
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised
      * when first needed, which most forms never are; last, so that
@@ -121,7 +131,10 @@ void pcase_explain_section(struct pcase_run *c, struct memo_ctx *m, const struct
                            struct value *subject, const struct pcase_clause *cl, size_t n,
                            const struct dnode *dag, const struct pcase_shadow *sh);
 
-/* Expansion of a piece of user code, once per form. */
+/* The marks of the output of c (clean.h), made on first use. */
+struct clean_marks *pcase_marks(struct pcase_run *c);
+
+/* Expansion of a piece of user code, once per form (marked CLEAN_USER). */
 struct value *pcase_code(struct pcase_run *c, struct value *form);
 
 #endif

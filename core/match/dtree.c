@@ -336,7 +336,7 @@ const struct dnode *make_node(struct dt *d, enum dnode_kind kind, const struct d
     n->mark_epoch = 0;
     n->below = kind == DN_LEAF ? (clause < 64 ? UINT64_C(1) << clause : 0)
                : (then ? then->below : 0) | (els ? els->below : 0);
-    n->em = (struct dnode_emit){0, 0, 0, NULL};
+    memset(&n->em, 0, sizeof n->em);
     compute_free(d, n);
     memo_put_obj(&d->m->unique, h, n, hole);
     return n;

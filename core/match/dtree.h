@@ -61,7 +61,19 @@ struct dnode_emit {
     uint32_t indeg;               /* places the node is reached from */
     uint32_t cost;                /* size estimate of its inline code (up
                                      to the sharing threshold), 0 = not yet */
-    struct value *k;              /* shared: the variable holding it */
+    uint32_t target;              /* shared: 1 + the number of its block
+                                     (match/emit's dispatch), 0 = none */
+    const struct dnode *final;    /* TEST: the node whose code is the body
+                                     of its cond clause (after the nodes
+                                     absorbed into the clause's test), NULL
+                                     until known */
+    uint16_t absorbed;            /* TEST: how many nodes along `then' the
+                                     clause's test absorbs */
+    bool switchy;                 /* a constant test next to another on the
+                                     same subject in an else-chain (a jump
+                                     table): its clause absorbs nothing */
+    bool seen;                    /* reached by the survey's walk */
+    uint32_t parents;             /* edges of the DAG that reach it */
 };
 
 enum dnode_kind {

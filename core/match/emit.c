@@ -6,18 +6,36 @@
  */
 #include "match/emit.h"
 
+#include "match/clean.h"
+#include "match/know.h"
+
 #include <stddef.h>
 #include <string.h>
 
-/* Code smaller than this is copied to each place that reaches it rather
- * than made a shared lambda (a funcall is not much smaller). */
-#define SHARE_MIN_COST 12
+/* A decision node whose code is smaller than this is copied to each
+ * place that reaches it, as Emacs copies its decisions, rather than made
+ * a block of the dispatch (see emit_form); a clause body smaller than
+ * SHARE_BODY (conses) too.  Measured on the corpus: more sharing makes
+ * the byte code larger (each place sets the dispatch's variables), less
+ * makes the code larger. */
+#define SHARE_MIN_COST 80
+#define SHARE_BODY 20
+
+/* A cond clause's test absorbs at most this many nodes (clause_final). */
+#define ABSORB_MAX 24
+
+/* An absorbed app's accessor is written out in the tests that read it,
+ * on top of at most this many others. */
+#define ACCESS_MAX 2
+
+/* Tests a fall-through check (falls) looks at, at most. */
+#define FALL_BUDGET 48
 
 struct cinfo {
     uint64_t *in_union;  /* bit i: vars[i] bound on some path to the clause
                             (made at the clause's first leaf) */
     uint64_t word;       /* in_union's bits for up to 64 variables */
-    struct value *fn;    /* shared body lambda variable, once made */
+    uint32_t target;     /* shared body: 1 + the number of its block */
     struct value *body;  /* expanded body forms, once made */
     uint32_t body_size;  /* size_of(body, SHARE_MIN_COST) + 1, 0 = not yet
                             measured */
@@ -40,6 +58,10 @@ enum known {
     K_NULL,
     K_UNDERSCORE,
     K_CLOSURE,
+    K_AND,
+    K_OR,
+    K_CAR_SAFE,
+    K_CDR_SAFE,
     N_KNOWN
 };
 
@@ -57,6 +79,10 @@ static const char *const known_names[N_KNOWN] = {
     [K_NULL] = "null",
     [K_UNDERSCORE] = "_",
     [K_CLOSURE] = "closure",
+    [K_AND] = "and",
+    [K_OR] = "or",
+    [K_CAR_SAFE] = "car-safe",
+    [K_CDR_SAFE] = "cdr-safe",
 };
 
 struct leaf_mark;
@@ -70,12 +96,27 @@ struct em {
     struct cinfo *ci;
     struct emit_info *info;
     uint32_t epoch;           /* this pass: the bookkeeping kept on nodes */
-    struct value *defs;       /* (VAR LAMBDA) bindings, newest first */
+    /* Code reached from several places (shared nodes, shared bodies) is
+     * made once, in a block after the main code: a place that reaches it
+     * sets the selector `go' to the block's number and the carriers to
+     * the values the block reads, and the main code's value is then the
+     * block's (emit_form). */
+    uint32_t n_targets;       /* blocks */
+    const struct dnode **inner; /* the shared nodes, in block order */
+    size_t n_inner;
+    struct value *go;         /* the selector, once made */
+    struct value **carriers;  /* carriers made so far */
+    size_t n_carriers;
     bool raw;                 /* leave user code unexpanded (dumps) */
     struct value *progn;      /* asked for at every form a body is made of */
     struct value *known[N_KNOWN]; /* known(): NULL until first asked for */
     struct value **items;     /* the item stack (see items_list) */
     size_t n_items, cap_items;
+    /* While a clause's test is made: each temporary an absorbed `app'
+     * bound, and the form that computes it (clause_test). */
+    const struct value *subst_var[ABSORB_MAX];
+    struct value *subst_val[ABSORB_MAX];
+    size_t n_subst;
     struct leaf_mark *marks;  /* atom leaves awaiting their cell (clause marks) */
     size_t n_marks, cap_marks;
 };
@@ -290,6 +331,9 @@ static uint32_t body_size(struct em *e, uint32_t clause)
 }
 
 static uint32_t node_cost(struct em *e, const struct dnode *n);
+static const struct dnode *clause_final(struct em *e, const struct dnode *n);
+static struct value *node_form(struct em *e, const struct dnode *n);
+static struct value *node_forms(struct em *e, const struct dnode *n);
 
 /* Is n emitted once as a lambda: code of its own, reached from two places
  * or more, and not small?  Only then is its size measured (and the sizes
@@ -315,25 +359,16 @@ static uint32_t node_cost(struct em *e, const struct dnode *n)
     if (n->kind == DN_LEAF) {
         k = capped(1 + 2 * (n->vars ? n->vars->len : 0) +
                    (e->info[n->clause].shared ? 1 : body_size(e, n->clause)));
+    } else if (n->kind == DN_TEST && memo_enter(e->m)) {
+        const struct dnode *fin = clause_final(e, n);
+        k = capped(4 * (1 + ninfo(n)->absorbed) + child_cost(e, fin) + child_cost(e, n->els));
+        memo_leave(e->m);
     } else if (inner_kind(n) && memo_enter(e->m)) {
-        k = capped((n->kind == DN_USE ? 0 : 4) + child_cost(e, n->then) +
-                   (n->els ? child_cost(e, n->els) : 0));
+        k = capped((n->kind == DN_USE ? 0 : 4) + child_cost(e, n->then));
         memo_leave(e->m);
     }
     ni->cost = k ? k : 1;
     return k;
-}
-
-/* Emacs's pcase--small-branch-p: one form, an atom or a list of atoms. */
-static bool small_body(struct em *e, struct value *body)
-{
-    if (body->kind != VK_CONS || value_cdr(body) != e->L->nil)
-        return false;
-    struct value *f = value_car(body);
-    for (; f->kind == VK_CONS; f = value_cdr(f))
-        if (value_car(f)->kind == VK_CONS)
-            return false;
-    return f == e->L->nil || value_car(body)->kind != VK_CONS;
 }
 
 /* The DFS stack's first slots, on the C stack: most DAGs need no more. */
@@ -360,15 +395,16 @@ static void first_leaf(struct em *e, const struct dnode *x)
                 ci->in_union[j / 64] |= (uint64_t)1 << (j % 64);
 }
 
-/* Reach node k from a parent: the first time (its bookkeeping is from
- * another pass) resets it and pushes k on st (top is returned); later
- * times count one in-degree more, and one site more for a leaf's clause. */
-static inline size_t reach(struct em *e, uint32_t epoch, const struct dnode *k,
-                           const struct dnode **st, size_t top)
+/* Reach node k from a parent: the first time pushes k on st (top is
+ * returned); later times count one in-degree more, and one site more for
+ * a leaf's clause. */
+static inline size_t reach(struct em *e, const struct dnode *k, const struct dnode **st,
+                           size_t top)
 {
     struct dnode_emit *ki = ninfo(k);
-    if (ki->epoch != epoch) {
-        *ki = (struct dnode_emit){epoch, 1, 0, NULL};
+    if (!ki->seen) {
+        ki->seen = true;
+        ki->indeg = 1;
         st[top++] = k;
         return top;
     }
@@ -378,14 +414,56 @@ static inline size_t reach(struct em *e, uint32_t epoch, const struct dnode *k,
     return top;
 }
 
-/* Walk the DAG from root, each node once, counting in-degrees and, per
- * clause, leaves, sites and bound variables. */
+/* Is t a constant test (a jump table can dispatch on it)? */
+static bool constant_test(const struct dtest *t)
+{
+    return t->kind == DT_QUOTE || t->kind == DT_MEMBER;
+}
+
+/* Every node gets this pass's bookkeeping, and the constant tests that
+ * make a jump table with a neighbour of their else-chain are marked. */
+static void prepare(struct em *e, const struct dnode *root)
+{
+    size_t n;
+    const struct dnode **all = dtree_visit(e->m, root, &n);
+    for (size_t i = 0; i < n; i++)
+        *ninfo(all[i]) = (struct dnode_emit){e->epoch, 0, 0, 0, NULL, 0, false, false, 0};
+    for (size_t i = 0; i < n; i++) {
+        const struct dnode *x = all[i], *y = x->els;
+        if (x->then)
+            ninfo(x->then)->parents++;
+        if (y)
+            ninfo(y)->parents++;
+        if (x->kind == DN_TEST && constant_test(x->test) && y->kind == DN_TEST &&
+            constant_test(y->test) && y->test->s == x->test->s)
+            ninfo(x)->switchy = ninfo(y)->switchy = true;
+    }
+}
+
+/* Does test node x's clause join its else's, as (or X Y), both clauses
+ * having the same body (the same node, no test absorbed)?  Only when
+ * nothing else reaches the else (it is always the next clause then) and
+ * no jump table is at stake. */
+static bool joins_next(struct em *e, const struct dnode *x)
+{
+    const struct dnode *y = x->els;
+    return x->kind == DN_TEST && y->kind == DN_TEST && ninfo(y)->parents == 1 &&
+           !ninfo(x)->switchy && !ninfo(y)->switchy && x->then == y->then &&
+           x->then->kind != DN_DONTCARE && y->els->kind != DN_DONTCARE &&
+           clause_final(e, x) == x->then && clause_final(e, y) == y->then;
+}
+
+/* Walk the DAG from root as the code will be made, each node once,
+ * counting the places each node's code is reached from (a test's `then'
+ * is the body of its clause: the nodes its test absorbs are not reached
+ * from it) and, per clause, leaves, sites and bound variables. */
 static void survey(struct em *e, const struct dnode *root)
 {
-    const uint32_t epoch = e->epoch;
+    prepare(e, root);
     const struct dnode *local[WALK_LOCAL], **st = local;
     size_t cap = WALK_LOCAL, top = 0;
-    *ninfo(root) = (struct dnode_emit){epoch, 1, 0, NULL};
+    ninfo(root)->seen = true;
+    ninfo(root)->indeg = 1;
     st[top++] = root;
     while (top) {
         const struct dnode *x = st[--top];
@@ -400,11 +478,13 @@ static void survey(struct em *e, const struct dnode *root)
             first_leaf(e, x);
             break;
         case DN_TEST:
-            top = reach(e, epoch, x->els, st, top);
-            /* fall through */
+            top = reach(e, x->els, st, top);
+            if (!joins_next(e, x)) /* else the clause it joins reaches it */
+                top = reach(e, clause_final(e, x), st, top);
+            break;
         case DN_BIND:
         case DN_USE:
-            top = reach(e, epoch, x->then, st, top);
+            top = reach(e, x->then, st, top);
             break;
         default:
             break;
@@ -412,7 +492,7 @@ static void survey(struct em *e, const struct dnode *root)
     }
     for (size_t i = 0; i < e->n_clauses; i++)
         e->info[i].shared = e->cl[i].kind == EMIT_BODY && e->info[i].sites >= 2 &&
-                            !small_body(e, e->cl[i].body);
+                            body_size(e, (uint32_t)i) >= SHARE_BODY;
 }
 
 /* ---- tests and calls -------------------------------------------------- */
@@ -461,8 +541,11 @@ static struct value *call_with(struct em *e, struct value *fun, struct value *ar
     size_t mark = e->n_items;
     push(e, value_car(fun));
     struct value *l = value_cdr(fun);
-    for (; l->kind == VK_CONS; l = value_cdr(l))
+    for (; l->kind == VK_CONS; l = value_cdr(l)) {
+        if (value_car(l)->kind == VK_CONS && e->m->hooks.mark)
+            e->m->hooks.mark(e->m->hooks.ctx, value_car(l), CLEAN_USER);
         push(e, placeholder && value_car(l) == us ? arg : value_car(l));
+    }
     if (!placeholder)
         push(e, arg);
     return items_list(e, mark, e->L->nil);
@@ -552,8 +635,12 @@ __attribute__((noinline)) static struct value *other_test_form(struct em *e,
 {
     struct value *s = t->s->expr;
     switch (t->kind) {
-    case DT_MEMBER:
-        return list3(e, t->p->memfn, s, quoted(e, t->p->val->v));
+    case DT_MEMBER: {
+        struct value *f = list3(e, t->p->memfn, s, quoted(e, t->p->val->v));
+        if (e->m->hooks.mark)
+            e->m->hooks.mark(e->m->hooks.ctx, f, CLEAN_MEMBER);
+        return f;
+    }
     case DT_GUARD:
         return guard_form(e, t);
     case DT_PRED:
@@ -646,28 +733,42 @@ static struct value *value_of(struct em *e, const struct dnode *n, struct value 
     return e->L->nil;
 }
 
-static struct value *shared_body(struct em *e, uint32_t c)
+/* Carrier number i of the dispatch, made when first needed. */
+static struct value *carrier(struct em *e, size_t i)
 {
-    struct cinfo *ci = &e->ci[c];
-    if (ci->fn)
-        return ci->fn;
-    struct value *body = clause_body(e, c);
-    if (!body)
-        return NULL;
-    size_t mark = e->n_items;
-    for (size_t i = 0; i < e->cl[c].n_vars; i++)
-        if (in_union(e, c, i))
-            push(e, e->cl[c].vars[i]);
-    struct value *params = items_list(e, mark, e->L->nil);
-    struct value *ig = ignores(e, c);
-    if (ig)
-        body = cons(e, ig, body);
-    ci->fn = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
-    struct value *lam = cons2(e, e->L->lambda, params, body);
-    e->defs = cons(e, list2(e, ci->fn, lam), e->defs);
-    if (e->m->hooks.carries)
-        e->m->hooks.carries(e->m->hooks.ctx, lam, c);
-    return ci->fn;
+    if (i >= e->n_carriers) {
+        struct value **grown = ARENA_NEWN(e->m->a, struct value *, i + 8);
+        if (e->n_carriers)
+            memcpy(grown, e->carriers, e->n_carriers * sizeof *grown);
+        for (size_t k = e->n_carriers; k < i + 8; k++)
+            grown[k] = NULL;
+        e->carriers = grown;
+        e->n_carriers = i + 8;
+    }
+    if (!e->carriers[i])
+        e->carriers[i] = e->m->hooks.gensym(e->m->hooks.ctx, "x");
+    return e->carriers[i];
+}
+
+/* The code that goes to block target (1-based), the values pushed since
+ * mark going into the carriers: (setq GO N C0 V0 C1 V1...), GO set to t
+ * when there is one block only. */
+static struct value *goto_form(struct em *e, size_t mark, uint32_t target)
+{
+    if (!e->go)
+        e->go = e->m->hooks.gensym(e->m->hooks.ctx, "goto");
+    size_t n = e->n_items - mark;
+    struct value **vals = ARENA_NEWN(e->m->a, struct value *, n + 1);
+    memcpy(vals, e->items + mark, n * sizeof *vals);
+    e->n_items = mark;
+    push(e, known(e, K_SETQ));
+    push(e, e->go);
+    push(e, e->n_targets == 1 ? e->L->t : value_int(e->L->a, (int64_t)target - 1));
+    for (size_t i = 0; i < n; i++) {
+        push(e, carrier(e, i));
+        push(e, vals[i]);
+    }
+    return items_list(e, mark, e->L->nil);
 }
 
 /* pcase-setq assigns a clause's variables in the order Emacs's
@@ -757,13 +858,8 @@ static struct value *leaf_code(struct em *e, const struct dnode *n)
     if (nil_body(e, cl->body))
         return e->L->nil;
     if (e->info[c].shared) {
-        struct value *fn = shared_body(e, c);
-        if (!fn)
-            return NULL;
-        push(e, known(e, K_FUNCALL));
-        push(e, fn);
         push_bindings(e, n, AS_VALUES);
-        return items_list(e, mark, e->L->nil);
+        return goto_form(e, mark, e->ci[c].target);
     }
     struct value *body = clause_body(e, c);
     if (!body)
@@ -778,6 +874,328 @@ static struct value *leaf_code(struct em *e, const struct dnode *n)
     if (ig)
         body = cons(e, ig, body);
     return cons2(e, known(e, K_LET), binds, body);
+}
+
+/* ---- clauses ---------------------------------------------------------- */
+
+/* A cond clause whose test passes is done with the tests after it, and
+ * one that fails goes on with the next clause: so when the failure of a
+ * test below a clause's test leads to code that the clauses after it
+ * reach anyway (the else of each test on the way known to be taken), the
+ * test joins the clause's test in an `and' (pcase.md 7 allows it: every
+ * path runs the same tests in the same order, plus pure tests whose
+ * outcome is known).  clause_final finds, for a test node, how far its
+ * clause's test goes; the survey and the emitter follow it.  Pure
+ * accessors (car-safe, cdr-safe) on the way are computed in the tests
+ * that read them, and bound again in the clause's body. */
+
+/* What a test gave on the way to a clause's body. */
+struct fact {
+    const struct dtest *t;
+    bool holds;
+};
+
+/* A function of pcase's pure type predicates (or its `not'): calling it
+ * again is not observable. */
+static bool pure_fn(struct em *e, const struct value *fun)
+{
+    if (fun->kind == VK_CONS && value_car(fun) == pat_sym_not(e->m) &&
+        value_cdr(fun)->kind == VK_CONS && value_cdr(value_cdr(fun)) == e->L->nil)
+        fun = value_car(value_cdr(fun));
+    return fun->kind == VK_SYMBOL && clean_pure_function(fun);
+}
+
+/* Is evaluating test t again, or once where it was not, unobservable? */
+static bool pure_test(struct em *e, const struct dtest *t)
+{
+    switch (t->kind) {
+    case DT_QUOTE:
+    case DT_MEMBER:
+        return true;
+    case DT_PRED:
+        return !t->env && (t->prev || pure_fn(e, t->p->val->v));
+    default:
+        return false;
+    }
+}
+
+/* An app of car-safe or cdr-safe: a pure accessor that never signals. */
+static bool pure_access(struct em *e, const struct dtest *t)
+{
+    const struct value *f = t->p->val->v;
+    return t->kind == DT_CALL && !t->env &&
+           (f == known(e, K_CAR_SAFE) || f == known(e, K_CDR_SAFE));
+}
+
+static bool same_test(const struct dtest *a, const struct dtest *b)
+{
+    return a == b || (a->kind == b->kind && a->p == b->p && a->s == b->s &&
+                      a->env == b->env && a->prev == b->prev);
+}
+
+/* What test t says of the kinds of object its subject is, when it gives
+ * holds: a set of CLEAN_KIND_* bits (CLEAN_KIND_ALL: nothing); *exact
+ * when the test accepts every object of the kinds it accepts (its
+ * failure excludes them). */
+static int decide_by_rules(struct em *e, const struct dtest *x, const struct fact *f,
+                           size_t n);
+
+static uint8_t test_kinds(struct em *e, const struct dtest *t, bool holds)
+{
+    const struct value *v = t->p->val->v, *nil = e->L->nil;
+    if (t->env || t->prev)
+        return CLEAN_KIND_ALL;
+    if (t->kind == DT_QUOTE)
+        return holds ? clean_kind_of_value(v, nil)
+             : v == nil ? (uint8_t)(CLEAN_KIND_ALL & ~CLEAN_KIND_NIL) : CLEAN_KIND_ALL;
+    if (t->kind == DT_MEMBER) {
+        uint8_t k = 0;
+        for (const struct value *l = v; l->kind == VK_CONS; l = value_cdr(l))
+            k |= clean_kind_of_value(value_car(l), nil);
+        return holds && k ? k : CLEAN_KIND_ALL;
+    }
+    bool neg = false;
+    if (v->kind == VK_CONS && value_car(v) == pat_sym_not(e->m) &&
+        value_cdr(v)->kind == VK_CONS && value_cdr(value_cdr(v)) == e->L->nil) {
+        v = value_car(value_cdr(v));
+        neg = true;
+    }
+    uint8_t yes, no;
+    if (t->kind != DT_PRED || !clean_facts_pred(v, &yes, &no))
+        return CLEAN_KIND_ALL;
+    return holds != neg ? yes : no;
+}
+
+/* The outcome of pure test x known from facts f[0..n): 1 true, -1 nil,
+ * 0 unknown.  The knowledge rules are the decision DAG's (match/know),
+ * and what the tests say of the kinds of object their subject is (a
+ * cons is eq to no symbol: Emacs 30 without byte-opt does not use that,
+ * but the value of a pure test is the same either way). */
+static int decide(struct em *e, const struct dtest *x, const struct fact *f, size_t n)
+{
+    uint8_t kinds = CLEAN_KIND_ALL;
+    for (size_t i = 0; i < n; i++)
+        if (f[i].t->s == x->s)
+            kinds &= test_kinds(e, f[i].t, f[i].holds);
+    if (!(kinds & test_kinds(e, x, true)))
+        return -1;
+    if (!(kinds & test_kinds(e, x, false)))
+        return 1;
+    return decide_by_rules(e, x, f, n);
+}
+
+static int decide_by_rules(struct em *e, const struct dtest *x, const struct fact *f,
+                           size_t n)
+{
+    for (size_t i = n; i-- > 0;) {
+        const struct dtest *u = f[i].t;
+        if (u->s != x->s)
+            continue;
+        if (same_test(u, x))
+            return f[i].holds ? 1 : -1;
+        if (x->prev || u->prev || u->env)
+            continue;
+        struct mt_split sp;
+        if (u->kind == DT_QUOTE)
+            sp = know_after_quote(u->p, x->p);
+        else if (u->kind == DT_PRED || u->kind == DT_MEMBER)
+            sp = know_after_pred(e->m, u->p, x->p, NULL);
+        else
+            continue;
+        enum mt_know k = f[i].holds ? sp.then_k : sp.else_k;
+        if (k == MT_KNOWN_FAIL)
+            return -1;
+        if (k == MT_KNOWN_SUCCEED)
+            return 1;
+    }
+    return 0;
+}
+
+/* Does the code of from, when facts f[0..n) hold, come to the code of to
+ * through pure tests known to fail only (the clauses after a failed one,
+ * or the else of a shared node, which is the same code)? */
+/* Where the code of x goes when facts f[0..n) hold (f has room for
+ * ABSORB_MAX + 1), past what cannot be seen: pure tests whose outcome the
+ * facts tell, pure tests both of whose outcomes go to the same place, pure
+ * apps (car-safe, cdr-safe).  NULL when *budget runs out. */
+static const struct dnode *lands(struct em *e, const struct dnode *x, struct fact *f,
+                                 size_t n, int *budget)
+{
+    for (;;) {
+        if (--*budget < 0)
+            return NULL;
+        if (x->kind == DN_USE || (x->kind == DN_BIND && pure_access(e, x->test))) {
+            x = x->then;
+            continue;
+        }
+        if (x->kind != DN_TEST || !pure_test(e, x->test) || x->then->kind == DN_DONTCARE ||
+            x->els->kind == DN_DONTCARE)
+            return x;
+        int k = decide(e, x->test, f, n);
+        if (k) {
+            x = k > 0 ? x->then : x->els;
+            continue;
+        }
+        if (n > ABSORB_MAX)
+            return x;
+        f[n] = (struct fact){x->test, true};
+        const struct dnode *a = lands(e, x->then, f, n + 1, budget);
+        f[n].holds = false;
+        const struct dnode *b = a ? lands(e, x->els, f, n + 1, budget) : NULL;
+        return !b ? NULL : a == b ? a : x;
+    }
+}
+
+/* Does the code of from do what the code of to does when facts f[0..n)
+ * hold, but for pure tests and apps (which no one sees)?  The cond's
+ * next clauses (from) may then stand for where a failed test goes (to). */
+static bool falls(struct em *e, const struct dnode *from, const struct dnode *to,
+                  const struct fact *f, size_t n)
+{
+    struct fact g[ABSORB_MAX + 2];
+    int budget = FALL_BUDGET;
+    memcpy(g, f, n * sizeof *g);
+    const struct dnode *a = lands(e, from, g, n, &budget);
+    const struct dnode *b = a ? lands(e, to, g, n, &budget) : NULL;
+    return a && a == b;
+}
+
+/* The node whose code is the body of the cond clause of test node n
+ * (ninfo(n)->absorbed nodes along `then' are its clause's test), worked
+ * out once per pass.  After an absorbed app, only pure tests are
+ * absorbed: the app's call is made again in the tests that read it, and
+ * nothing observable may run between. */
+static const struct dnode *clause_final(struct em *e, const struct dnode *n)
+{
+    struct dnode_emit *ni = ninfo(n);
+    if (ni->final)
+        return ni->final;
+    ni->final = n->then;
+    ni->absorbed = 0;
+    if (n->then->kind == DN_DONTCARE || n->els->kind == DN_DONTCARE || ni->switchy)
+        return n->then;
+    struct fact f[ABSORB_MAX + 1];
+    const struct subj *temps[ABSORB_MAX];
+    unsigned depth[ABSORB_MAX];
+    size_t nf = 0, count = 0, nt = 0;
+    f[nf++] = (struct fact){n->test, true};
+    const struct dnode *s = n->then;
+    while (count < ABSORB_MAX && nf < ABSORB_MAX) {
+        if (s->kind == DN_USE) {
+            s = s->then;
+            count++;
+            continue;
+        }
+        if (s->kind == DN_BIND && pure_access(e, s->test)) {
+            /* its accessor is written out where it is read: at most
+             * ACCESS_MAX accessors deep */
+            unsigned d = 1;
+            for (size_t i = 0; i < nt; i++)
+                if (temps[i] == s->test->s)
+                    d = depth[i] + 1;
+            if (d > ACCESS_MAX)
+                break;
+            temps[nt] = s->temp;
+            depth[nt++] = d;
+            s = s->then;
+            count++;
+            continue;
+        }
+        bool binds = nt > 0;
+        if (s->kind != DN_TEST || s->then->kind == DN_DONTCARE ||
+            s->els->kind == DN_DONTCARE || (binds && !pure_test(e, s->test)))
+            break;
+        f[nf] = (struct fact){s->test, false};
+        if (!falls(e, n->els, s->els, f, nf + 1))
+            break;
+        f[nf++].holds = true;
+        s = s->then;
+        ni->final = s;
+        ni->absorbed = (uint16_t)++count;
+    }
+    return ni->final;
+}
+
+/* form with each temporary of the clause's substitutions replaced by the
+ * form computing it; the lists holding none are not copied (user code
+ * holds no temporary, so it is never copied). */
+static struct value *substituted(struct em *e, struct value *form)
+{
+    if (form->kind == VK_SYMBOL) {
+        for (size_t i = e->n_subst; i-- > 0;)
+            if (e->subst_var[i] == form)
+                return e->subst_val[i];
+        return form;
+    }
+    if (form->kind != VK_CONS || !e->n_subst || !memo_enter(e->m))
+        return form;
+    struct value *a = substituted(e, value_car(form)), *d = substituted(e, value_cdr(form));
+    memo_leave(e->m);
+    return a == value_car(form) && d == value_cdr(form) ? form : cons(e, a, d);
+}
+
+/* The test of test node n's clause, (and TEST ABSORBED...), and in *body
+ * the code of its body: the clause's final node, in a let* of the apps
+ * absorbed whose temporaries it reads.  NULL when a hook failed. */
+static struct value *clause_test(struct em *e, const struct dnode *n, struct value **body)
+{
+    const struct dnode *fin = clause_final(e, n);
+    struct value *tf = test_form(e, n->test);
+    if (!tf || !ninfo(n)->absorbed) {
+        *body = tf ? node_form(e, fin) : NULL;
+        return *body ? tf : NULL;
+    }
+    size_t mark = e->n_items;
+    push(e, known(e, K_AND));
+    push(e, tf);
+    const struct dnode *x = n->then;
+    e->n_subst = 0;
+    for (uint16_t i = 0; i < ninfo(n)->absorbed; i++, x = x->then) {
+        if (x->kind == DN_USE)
+            continue;
+        struct value *f = test_form(e, x->test);
+        if (!f) {
+            e->n_subst = 0;
+            return NULL;
+        }
+        f = substituted(e, f);
+        if (x->kind == DN_TEST) {
+            push(e, f);
+        } else {
+            e->subst_var[e->n_subst] = x->temp->expr;
+            e->subst_val[e->n_subst++] = f;
+        }
+    }
+    struct value *test = items_list(e, mark, e->L->nil);
+    /* the body binds again what it reads (computed from the temporaries
+     * bound before it, in order) */
+    e->n_subst = 0;
+    struct value *code = node_forms(e, fin);
+    if (!code)
+        return NULL;
+    /* the apps the body reads, and those they read */
+    const struct dnode *apps[ABSORB_MAX];
+    bool keep[ABSORB_MAX];
+    size_t na = 0;
+    x = n->then;
+    for (uint16_t i = 0; i < ninfo(n)->absorbed; i++, x = x->then)
+        if (x->kind == DN_BIND)
+            apps[na++] = x;
+    for (size_t i = na; i-- > 0;) {
+        keep[i] = dtree_free_has(fin, apps[i]->temp);
+        for (size_t j = i + 1; j < na && !keep[i]; j++)
+            keep[i] = keep[j] && apps[j]->test->s == apps[i]->temp;
+    }
+    for (size_t i = 0; i < na; i++)
+        if (keep[i]) {
+            struct value *call = test_form(e, apps[i]->test);
+            if (!call)
+                return NULL;
+            push(e, list2(e, apps[i]->temp->expr, call));
+        }
+    *body = e->n_items == mark ? as_form(e, code)
+          : cons2(e, known(e, K_LET_STAR), items_list(e, mark, e->L->nil), code);
+    return test;
 }
 
 /* ---- clause marks ----------------------------------------------------- */
@@ -814,7 +1232,10 @@ static struct value *new_marker(struct em *e, size_t index)
 static struct value *mark_leaf(struct em *e, const struct dnode *n, struct value *form)
 {
     const struct memo_hooks *h = &e->m->hooks;
-    if (!form || !h->carries || e->raw || n->clause >= e->n_clauses)
+    /* a shared body's code is its block: a goto that reaches it carries
+     * nothing (its comments go before the block, after the main code) */
+    if (!form || !h->carries || e->raw || n->clause >= e->n_clauses ||
+        e->info[n->clause].shared)
         return form;
     if (form->kind == VK_CONS) {
         /* the progn of several forms is spliced into the list around
@@ -889,8 +1310,8 @@ static void unmark_forms(struct em *e, struct value *l, struct ustack *s)
 
 /* Put every marker of form back to its atom.  Markers are only where the
  * emitter puts a leaf: the forms of if and progn, of a cond clause, the
- * body of let, let* and lambda; a shared lambda is a let* binding's
- * value.  The walk goes through lists with those heads only (the user
+ * body of let, let* and lambda, a let or let* binding's value (the main
+ * code before the blocks), the value a block's setq gives.  The walk goes through lists with those heads only (the user
  * code it meets is acyclic: the driver walked it; quoted data is never
  * entered). */
 static struct value *unmark(struct em *e, struct value *form)
@@ -913,9 +1334,11 @@ static struct value *unmark(struct em *e, struct value *form)
         } else if ((h == known(e, K_LET) || h == known(e, K_LET_STAR)) &&
                    r->kind == VK_CONS) {
             for (struct value *b = value_car(r); b->kind == VK_CONS; b = value_cdr(b))
-                if (value_car(b)->kind == VK_CONS && value_cdr(value_car(b))->kind == VK_CONS)
-                    upush(e, &s, value_car(value_cdr(value_car(b))));
+                if (value_car(b)->kind == VK_CONS)
+                    unmark_forms(e, value_cdr(value_car(b)), &s);
             unmark_forms(e, value_cdr(r), &s);
+        } else if (h == known(e, K_SETQ) && r->kind == VK_CONS) {
+            unmark_forms(e, value_cdr(r), &s); /* (setq RES BLOCK) */
         } else if (h == e->L->lambda && r->kind == VK_CONS) {
             unmark_forms(e, value_cdr(r), &s);
         }
@@ -936,14 +1359,14 @@ static struct value *inner_form(struct em *e, const struct dnode *n);
 
 /* The code of node n.  A leaf goes no deeper: of the depth guard only
  * its test is needed, here where the call is made. */
-static inline struct value *node_form(struct em *e, const struct dnode *n)
+static struct value *node_form(struct em *e, const struct dnode *n)
 {
     if (n->kind == DN_LEAF && e->m->depth < e->m->max_depth)
         return leaf_form(e, n);
     return inner_form(e, n);
 }
 
-static inline struct value *node_forms(struct em *e, const struct dnode *n)
+static struct value *node_forms(struct em *e, const struct dnode *n)
 {
     struct value *f = node_form(e, n);
     return f ? as_forms(e, f) : NULL;
@@ -1004,10 +1427,25 @@ static struct value *test_chain(struct em *e, const struct dnode *n)
     push(e, known(e, K_COND));
     const struct dnode *cur = n;
     for (;;) {
-        struct value *tf = test_form(e, cur->test);
-        struct value *then = tf ? node_form(e, cur->then) : NULL;
-        if (!then)
+        struct value *then, *tf;
+        if (joins_next(e, cur)) {
+            /* (or T1 T2...) for the clauses with the same body */
+            size_t m = e->n_items;
+            push(e, known(e, K_OR));
+            for (; joins_next(e, cur); cur = cur->els) {
+                if (!(tf = test_form(e, cur->test)))
+                    return NULL;
+                push(e, tf);
+            }
+            if (!(tf = test_form(e, cur->test)))
+                return NULL;
+            push(e, tf);
+            tf = items_list(e, m, e->L->nil);
+            if (!(then = node_form(e, cur->then)))
+                return NULL;
+        } else if (!(tf = clause_test(e, cur, &then))) {
             return NULL;
+        }
         push(e, tf);
         push(e, then);
         if (!chainable(e, cur->els))
@@ -1060,33 +1498,17 @@ static struct value *inline_form(struct em *e, const struct dnode *n)
     }
 }
 
-/* A shared node: its lambda (made once, after the lambdas it calls) and a
- * call passing the temporaries it reads. */
-__attribute__((noinline)) static struct value *shared_call(struct em *e,
+/* A place that reaches a shared node: the goto of its block, the
+ * temporaries the node reads going into the carriers. */
+__attribute__((noinline)) static struct value *shared_goto(struct em *e,
                                                            const struct dnode *n)
 {
-    struct dnode_emit *ni = ninfo(n);
-    struct value *body = NULL;
-    if (!ni->k && !(body = inline_form(e, n)))
-        return NULL;
-    bool first = !ni->k;
-    if (first)
-        ni->k = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
     size_t mark = e->n_items;
-    push(e, known(e, K_FUNCALL));
-    push(e, ni->k);
     const struct subj *t;
     for (uint32_t i = 0; (t = dtree_free_next(e->m, n, &i)); i++)
         if (t != e->rsubj)
             push(e, t->expr);
-    struct value *call = items_list(e, mark, e->L->nil);
-    if (first) {
-        /* the lambda's parameters are the call's arguments (one list) */
-        struct value *lam = cons2(e, e->L->lambda, value_cdr(value_cdr(call)),
-                                  as_forms(e, body));
-        e->defs = cons(e, list2(e, ni->k, lam), e->defs);
-    }
-    return call;
+    return goto_form(e, mark, ninfo(n)->target);
 }
 
 /* node_form of a node that is not a leaf, or of any node at the depth
@@ -1095,7 +1517,7 @@ static struct value *inner_form(struct em *e, const struct dnode *n)
 {
     if (!memo_enter(e->m))
         return NULL;
-    struct value *f = shared(e, n) ? shared_call(e, n) : inline_form(e, n);
+    struct value *f = shared(e, n) ? shared_goto(e, n) : inline_form(e, n);
     memo_leave(e->m);
     return f;
 }
@@ -1118,6 +1540,141 @@ struct value *emit_test_form(struct memo_ctx *m, const struct dtest *t,
     return test_form(&e, t);
 }
 
+/* Number the blocks: the shared nodes in an order where a node comes
+ * before every node its code reaches (a block only goes to later ones),
+ * then the shared bodies (leaves: they go nowhere). */
+static void number_targets(struct em *e, const struct dnode *root)
+{
+    size_t cap = 64, top = 0, n_post = 0, cap_post = 64;
+    const struct dnode **st = ARENA_NEWN(e->m->a, const struct dnode *, cap);
+    uint8_t *state = ARENA_NEWN(e->m->a, uint8_t, cap);
+    const struct dnode **post = ARENA_NEWN(e->m->a, const struct dnode *, cap_post);
+    uint32_t epoch = memo_epoch(e->m);
+    st[top] = root;
+    state[top++] = 0;
+    while (top) {
+        const struct dnode *x = st[top - 1];
+        if (state[top - 1] || ((struct dnode *)x)->mark_epoch == epoch) {
+            top--;
+            if (state[top]) {
+                if (n_post == cap_post) {
+                    post = arena_grow(e->m->a, post, cap_post * sizeof *post,
+                                      2 * cap_post * sizeof *post);
+                    cap_post *= 2;
+                }
+                post[n_post++] = x;
+            }
+            continue;
+        }
+        ((struct dnode *)x)->mark_epoch = epoch; /* marks only */
+        state[top - 1] = 1;
+        const struct dnode *next[2] = {NULL, NULL};
+        if (x->kind == DN_TEST) {
+            next[0] = x->els;
+            next[1] = clause_final(e, x);
+        } else if (x->kind == DN_BIND || x->kind == DN_USE) {
+            next[0] = x->then;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (!next[i])
+                continue;
+            if (top == cap) {
+                st = arena_grow(e->m->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
+                state = arena_grow(e->m->a, state, cap, 2 * cap);
+                cap *= 2;
+            }
+            st[top] = next[i];
+            state[top++] = 0;
+        }
+    }
+    e->inner = ARENA_NEWN(e->m->a, const struct dnode *, n_post + 1);
+    for (size_t i = n_post; i-- > 0;)
+        if (post[i] != root && shared(e, post[i])) {
+            e->inner[e->n_inner++] = post[i];
+            ninfo(post[i])->target = ++e->n_targets;
+        }
+    for (size_t c = 0; c < e->n_clauses; c++)
+        if (e->info[c].shared)
+            e->ci[c].target = ++e->n_targets;
+}
+
+/* The code of block target: a shared node's own code, or a shared body
+ * in a let of its clause's variables, both reading the carriers. */
+static struct value *block_form(struct em *e, const struct dnode *node, uint32_t clause)
+{
+    size_t mark = e->n_items, k = 0;
+    struct value *code;
+    if (node) {
+        const struct subj *t;
+        for (uint32_t i = 0; (t = dtree_free_next(e->m, node, &i)); i++)
+            if (t != e->rsubj)
+                push(e, list2(e, t->expr, carrier(e, k++)));
+        code = inline_form(e, node);
+        if (!code)
+            return NULL;
+        code = as_forms(e, code);
+    } else {
+        const struct emit_clause *cl = &e->cl[clause];
+        for (size_t i = 0; i < cl->n_vars; i++)
+            if (in_union(e, clause, i))
+                push(e, list2(e, cl->vars[i], carrier(e, k++)));
+        code = clause_body(e, clause);
+        if (!code)
+            return NULL;
+        struct value *ig = ignores(e, clause);
+        if (ig)
+            code = cons(e, ig, code);
+    }
+    struct value *f = e->n_items == mark
+                          ? as_form(e, code)
+                          : cons2(e, known(e, K_LET), items_list(e, mark, e->L->nil), code);
+    /* a shared body carries its clause here, not at the gotos that reach
+     * it (mark_leaf) */
+    if (!node && e->m->hooks.carries && !e->raw && f->kind == VK_CONS &&
+        clause < e->n_clauses)
+        e->m->hooks.carries(e->m->hooks.ctx, f, clause);
+    return f;
+}
+
+/* The main code main (its forms) followed by the blocks: (let* (GO
+ * CARRIERS... (RES MAIN)) (if (eq GO 0) (setq RES BLOCK0)) ... (if (eq
+ * GO N) BLOCKN RES)), GO tested for truth when there is one block.  pre:
+ * bindings to put first (the subject's). */
+static struct value *with_blocks(struct em *e, struct value *pre, struct value *main)
+{
+    struct value **blocks = ARENA_NEWN(e->m->a, struct value *, e->n_targets + 1);
+    for (uint32_t i = 0; i < e->n_targets; i++) {
+        const struct dnode *node = i < e->n_inner ? e->inner[i] : NULL;
+        uint32_t clause = 0;
+        if (!node)
+            while (e->ci[clause].target != i + 1)
+                clause++;
+        if (!(blocks[i] = block_form(e, node, clause)))
+            return NULL;
+    }
+    struct value *res = e->m->hooks.gensym(e->m->hooks.ctx, "res");
+    size_t mark = e->n_items;
+    for (struct value *l = pre; l->kind == VK_CONS; l = value_cdr(l))
+        push(e, value_car(l));
+    push(e, list2(e, e->go, e->L->nil));
+    for (size_t i = 0; i < e->n_carriers && e->carriers[i]; i++)
+        push(e, list2(e, e->carriers[i], e->L->nil));
+    push(e, list2(e, res, as_form(e, main)));
+    struct value *binds = items_list(e, mark, e->L->nil);
+    push(e, known(e, K_LET_STAR));
+    push(e, binds);
+    for (uint32_t i = 0; i + 1 < e->n_targets; i++)
+        push(e, list3(e, known(e, K_IF),
+                      list3(e, known(e, K_EQ), e->go, value_int(e->L->a, i)),
+                      list3(e, known(e, K_SETQ), res, blocks[i])));
+    uint32_t last = e->n_targets - 1;
+    struct value *test = e->n_targets == 1
+                             ? e->go
+                             : list3(e, known(e, K_EQ), e->go, value_int(e->L->a, last));
+    push(e, cons3(e, known(e, K_IF), test, blocks[last], cons(e, res, e->L->nil)));
+    return items_list(e, mark, e->L->nil);
+}
+
 struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
                         const struct subj *rsubj, struct value *subject,
                         const struct emit_clause *cl, size_t n,
@@ -1130,29 +1687,33 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
     memset(e.ci, 0, (n + 1) * sizeof *e.ci);
     e.info = info ? info : ARENA_NEWN(m->a, struct emit_info, n + 1);
     memset(e.info, 0, n * sizeof *e.info);
-    e.defs = e.L->nil;
     struct value *local[ITEMS_LOCAL];
     e.items = local;
     e.cap_items = ITEMS_LOCAL;
     e.n_clauses = n;
     survey(&e, root);
     setq_orders(&e, root);
+    number_targets(&e, root);
     struct value *body = node_forms(&e, root);
     if (!body)
         return NULL;
-    struct value *defs = lisp_reverse(e.L, e.defs);
     bool reads = rsubj->temp && dtree_free_has(root, rsubj);
-    if (reads)
-        defs = cons(&e, list2(&e, rsubj->expr, subject), defs);
-    struct value *inner = value_car(body);
-    if (defs != e.L->nil && value_cdr(body) == e.L->nil && inner->kind == VK_CONS &&
-        value_car(inner) == known(&e, K_LET_STAR) && root->kind == DN_BIND && !shared(&e, root)) {
-        /* the root's own let* joins the bindings (macroexp-let*) */
-        defs = append_list(&e, defs, value_car(value_cdr(inner)));
-        body = value_cdr(value_cdr(inner));
+    struct value *pre = reads ? cons(&e, list2(&e, rsubj->expr, subject), e.L->nil) : e.L->nil;
+    struct value *form;
+    if (e.n_targets) {
+        if (!(form = with_blocks(&e, pre, body)))
+            return NULL;
+    } else {
+        struct value *inner = value_car(body);
+        if (pre != e.L->nil && value_cdr(body) == e.L->nil && inner->kind == VK_CONS &&
+            value_car(inner) == known(&e, K_LET_STAR) && root->kind == DN_BIND &&
+            !shared(&e, root)) {
+            /* the root's own let* joins the bindings (macroexp-let*) */
+            pre = append_list(&e, pre, value_car(value_cdr(inner)));
+            body = value_cdr(value_cdr(inner));
+        }
+        form = pre == e.L->nil ? as_form(&e, body) : cons2(&e, known(&e, K_LET_STAR), pre, body);
     }
-    struct value *form = defs == e.L->nil ? as_form(&e, body)
-                       : cons2(&e, known(&e, K_LET_STAR), defs, body);
     if (rsubj->temp && !reads)
         form = cons2(&e, e.progn, subject, as_forms(&e, form));
     return unmark(&e, form);

@@ -133,6 +133,11 @@ struct memo_hooks {
      * NULL after the callee recorded an error. */
     struct value *(*code)(void *ctx, struct value *form);
     void *ctx;
+    /* Optional (NULL: nobody asks): form is a membership test the emitter
+     * made for an `or' of constants (match/clean's CLEAN_MEMBER), or user
+     * code it copied into the output without the code hook (the arguments
+     * of a call of a pred or app function: CLEAN_USER). */
+    void (*mark)(void *ctx, const struct value *form, int kind);
     /* Optional (NULL: not asked): `code` is where clause number `clause`
      * has its code in the emitted form - a list that is its leaf, or the
      * list cell whose car is a leaf that is an atom, or the lambda of its

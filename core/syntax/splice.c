@@ -143,6 +143,7 @@ struct out {
      * top-level form's text from form_start: depth, up to scanned. */
     size_t form_start, scanned;
     int depth;
+    size_t edit, made; /* the next of in->edits to look at; those made */
 };
 
 /* Lists and vectors open at `to`, as Emacs's parser counts them in
@@ -285,6 +286,23 @@ static int lists_around(const struct splice_in *in, struct out *o, struct site_p
     return o->depth;
 }
 
+/* Copy the kept text [from, to) with the edits that lie in it; an edit
+ * that begins before `from` overlapped a replaced span: it is not made
+ * (splice_source counts those made). */
+static void put_kept(const struct splice_in *in, struct out *o, size_t from, size_t to)
+{
+    while (o->edit < in->n_edits && in->edits[o->edit].start < from)
+        o->edit++;
+    for (; o->edit < in->n_edits && in->edits[o->edit].end <= to; o->edit++) {
+        const struct splice_edit *e = &in->edits[o->edit];
+        buf_put(o->b, in->text + from, e->start - from);
+        buf_put(o->b, e->text, e->len);
+        from = e->end;
+        o->made++;
+    }
+    buf_put(o->b, in->text + from, to - from);
+}
+
 /* Print one site; out already holds the input up to *pos.  Sets *pos to
  * the end of the replaced span.  The document is built first: only then
  * is it known which comments found their code in the expansion and
@@ -323,14 +341,14 @@ static bool emit_site(const struct splice_in *in, struct out *o,
         size_t ws = p.sp.start;
         while (ws > *pos && splice_blank(in->text[ws - 1]))
             ws--;
-        buf_put(o->b, in->text + *pos, ws - *pos);
+        put_kept(in, o, *pos, ws);
         col = indent_for(in, &po, p.top, s->orig);
         buf_puts(o->b, o->nl);
         spaces(o->b, col);
     } else {
         /* The column in the output: an earlier expansion on the same
          * line may have moved the form. */
-        buf_put(o->b, in->text + *pos, p.sp.start - *pos);
+        put_kept(in, o, *pos, p.sp.start);
         /* a replaced form starts with "(": an atom put in its place
          * must not run into the token before it ("??nil", "anil") */
         if (may_start_atom(s->expansion) && ends_joinable(o->b))
@@ -357,7 +375,7 @@ bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts)
 {
     struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL,
-                    SIZE_MAX, 0, 0};
+                    SIZE_MAX, 0, 0, 0, 0};
     size_t pos = in->start, form = 0, begun = SIZE_MAX;
     for (size_t i = 0; i < in->n_sites; i++) {
         struct span sp;
@@ -379,6 +397,6 @@ bool splice_source(const struct splice_in *in, struct buf *out,
                        texts ? &texts[i] : NULL))
             return false;
     }
-    buf_put(out, in->text + pos, in->len - pos);
-    return true;
+    put_kept(in, &o, pos, in->len);
+    return o.made == in->n_edits;
 }

@@ -22,6 +22,15 @@
 #include "syntax/pretty.h"
 #include "syntax/read.h"
 
+/* One change of the text kept between sites: the bytes [start, end)
+ * are replaced by text (len bytes; start == end inserts).  Edits lie in
+ * kept text, in text order, not overlapping (--add-requires). */
+struct splice_edit {
+    size_t start, end;
+    const char *text;
+    size_t len;
+};
+
 /* One replaced form. */
 struct splice_site {
     const struct value *orig;      /* the form as read (its span is replaced) */
@@ -60,6 +69,9 @@ struct splice_in {
     void *origin_ctx;               /* of origin and clause_of */
     splice_form_fn begin_form;      /* may be NULL */
     void *begin_ctx;
+    const struct splice_edit *edits;/* changes of the kept text (may be NULL;
+                                       one in a replaced span is an error) */
+    size_t n_edits;
 };
 
 /* What replaced one site, for --format=yaml|json: the text as printed
@@ -72,8 +84,9 @@ struct splice_text {
 
 /* Append the whole output to out.  texts, when not NULL, gets one entry
  * per site.  Returns false (out then holds a prefix of the output) when a
- * site has no span in the source or an expansion cannot be printed (it
- * contains itself) - both internal errors. */
+ * site has no span in the source, an expansion cannot be printed (it
+ * contains itself) or an edit falls in a replaced span - all internal
+ * errors. */
 bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts);
 

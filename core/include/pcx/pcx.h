@@ -72,6 +72,7 @@ enum pcx_dump {
     PCX_DUMP_NONE = 0,
     PCX_DUMP_PAT,   /* normalised pattern IR of each clause */
     PCX_DUMP_DTREE, /* the decision DAG */
+    PCX_DUMP_CLEAN, /* the code after the emitter and after each clean-up pass */
 };
 
 /* Where the result of an input goes (cli.md section 5). */
@@ -125,6 +126,11 @@ struct pcx_options {
     bool verbose;         /* -v: per-input details (with stats: a line per input) */
     bool stats;           /* --stats: one line of counters at pcx_ctx_finish */
     bool no_memo;         /* --no-memo: compiler cache off (same output, slower) */
+    bool add_requires;    /* --add-requires: the output requires the libraries its
+                             expansions call, and drops a (require 'pcase) nothing
+                             needs (cli.md 4.1; plain output of whole inputs) */
+    unsigned no_clean;    /* --no-clean: clean-up passes switched off, bit 1 << N
+                             for the pass pcx_clean_pass names N (cli.md 4.6) */
     unsigned skip_heads;  /* heads kept as written (pcx_head_bit bits; --only/--skip) */
     unsigned at_line;     /* --at: expand only the form at this line (0 = all) */
     unsigned at_col;      /* --at column; 0 = none given */
@@ -184,6 +190,18 @@ struct pcx_ctx;
  * pcx_version - version of the library, e.g. "0.1.0".
  */
 PCX_API const char *pcx_version(void);
+
+/**
+ * pcx_clean_pass - the number N of the clean-up pass named name[0..len)
+ * (bit 1 << N of pcx_options.no_clean switches it off), or -1.
+ */
+PCX_API int pcx_clean_pass(const char *name, size_t len);
+
+/**
+ * pcx_clean_pass_name - the name of clean-up pass N, in the order they
+ * run, or NULL past the last.
+ */
+PCX_API const char *pcx_clean_pass_name(int n);
 
 /**
  * pcx_ctx_new - a context for a series of runs.

@@ -164,10 +164,8 @@ byte-compiled (its expansion is then no longer there to look at)."
 
 (ert-deftest pcx-bt-dropped-shape ()
   "Emacs drops the clause '(p q): a value that is not a cons cannot be
-equal to a list.  pcexpand's decision DAG does not know yet that an
-`equal' test against a cons constant implies `consp', so it keeps the
-clause (and does not warn that it is unreachable)."
-  :expected-result :failed
+equal to a list.  pcexpand drops it too: its clean-up knows that what
+fails `consp' is equal to no list."
   (should-not (pcx-bt-mentions 'pcx-bt-never-called (pcx-bt-body 'pcx-bt-dropped))))
 
 ;;;; Guards on variables bound by let patterns

@@ -2,7 +2,7 @@
 ;; Case: bodies-keep-text (testdata/goldens/manifest.yaml); do not edit.
 ;; Options: width=80 gensyms=rename
 
-(let* ((pcx--val0 (pop args)))
+(let ((pcx--val0 (pop args)))
   (cond
    ((equal pcx--val0 "-window-system")
     (if (fboundp 'x-create-frame)

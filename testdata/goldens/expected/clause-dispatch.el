@@ -5,7 +5,5 @@
 (cond
  ((eql x 1) 'one)
  ((stringp x) 'str)
- ((consp x)
-  (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
-    (let ((a pcx--x0) (b pcx--x1)) (+ a b))))
+ ((consp x) (let ((a (car x)) (b (cdr x))) (+ a b)))
  (t 'other))

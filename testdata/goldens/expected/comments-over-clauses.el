@@ -3,7 +3,7 @@
 ;; Options: width=80 gensyms=rename
 
 (defun report (x)
-  (let* ((pcx--val0 (get-return-code x)))
+  (let ((pcx--val0 (get-return-code x)))
     (cond
      ;; string
      ((stringp pcx--val0) (let ((msg pcx--val0)) (message "%s" msg)))

@@ -17,8 +17,7 @@
       "a number"))
    ((stringp x) (format "the string %S" x))
    ((consp x)
-    (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
-      (let ((a pcx--x0) (b pcx--x1)) (format "a pair of %S and %S" a b))))
+    (let ((a (car x)) (b (cdr x))) (format "a pair of %S and %S" a b)))
    (t "something else")))                ; anything
 
 (provide 'hello)

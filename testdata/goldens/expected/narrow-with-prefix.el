@@ -3,8 +3,6 @@
 ;; Options: width=40 gensyms=rename gensym-prefix=my--
 
 (if (consp x)
-    (let* ((my--x0 (car-safe x))
-           (my--x1 (cdr-safe x)))
-      (let ((a my--x0) (b my--x1))
-        (+ a b)))
+    (let ((a (car x)) (b (cdr x)))
+      (+ a b))
   'other)

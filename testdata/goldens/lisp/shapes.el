@@ -3,6 +3,8 @@
 ;; Geometry with the pcase family and cond*: each top-level form is
 ;; selected by some case of ../manifest.yaml.
 
+(require 'cl-lib)
+
 (cl-defstruct (shape-point (:type vector) :named) x y)
 
 (pcase-defmacro shape-pos (v)

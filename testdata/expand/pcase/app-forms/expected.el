@@ -1,11 +1,9 @@
 (defun inspect (x)
-  (let* ((pcx--x0 (nth 1 x)))
-    (if (eq pcx--x0 'b)
-        'second-is-b
-      (let* ((pcx--x1 (funcall #'(lambda (v) (and (consp v) (length v))) x)))
-        (if (integerp pcx--x1)
-            (let ((n pcx--x1)) (list 'list-of n))
-          (let* ((pcx--x2 (not (stringp x))))
-            (if (null pcx--x2)
-                'string
-              (let* ((_pcx--0 (f x))) 'no-call-of-g))))))))
+  (if (eq (nth 1 x) 'b)
+      'second-is-b
+    (let ((pcx--x0 (let ((v x)) (and (consp v) (length v)))))
+      (if (integerp pcx--x0)
+          (let ((n pcx--x0)) (list 'list-of n))
+        (if (null (not (stringp x)))
+            'string
+          (progn (ignore (f x)) 'no-call-of-g))))))

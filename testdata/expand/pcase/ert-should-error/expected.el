@@ -14,7 +14,5 @@
                               '((2 . 2) 1)) :type 'wrong-number-of-arguments)
         (should-error (signal 'wrong-number-of-arguments
                               '((1 . 1) 0)) :type 'wrong-number-of-arguments)
-        (should (if (consp x)
-                    (let* ((pcx--x0 (car-safe x))) (let ((a pcx--x0)) a))
-                  t))
+        (should (if (consp x) (let ((a (car x))) a) t))
         (should-not (if (stringp x) t))))

@@ -4,23 +4,18 @@
   (cond
    ((consp x) 'cons)
    ((atom x) 'atom)
-   (t (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0)))))
+   (t (error "No clause matching `%S'" x))))
 
 (defun kind-b (x)
   (cond
    ((listp x) 'list)
    ((atom x) 'atom)
-   (t (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0)))))
+   (t (error "No clause matching `%S'" x))))
 
 ;; The first way to the error the search meets ((consp x) and (atom x)
 ;; both true) is impossible; the warning names one that a value takes.
 (defun kind-c (x)
   (cond
-   ((consp x)
-    (if (atom x)
-        (if (f x)
-            'never
-          (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0)))
-      (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0))))
+   ((and (consp x) (atom x) (f x)) 'never)
    ((null x) nil)
-   (t (let ((pcx--x0 x)) (error "No clause matching `%S'" pcx--x0)))))
+   (t (error "No clause matching `%S'" x))))

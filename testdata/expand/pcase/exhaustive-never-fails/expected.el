@@ -1,2 +1,2 @@
-(let* ((pcx--val0 (get-value)))
+(let ((pcx--val0 (get-value)))
   (if (integerp pcx--val0) 'int (let ((other pcx--val0)) (list 'other other))))

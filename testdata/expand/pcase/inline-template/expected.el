@@ -4,13 +4,13 @@
 (require 'inline)
 (define-inline pcx-it-anon-p (face)
   (inline-quote (and (consp ,face)
-                     (let* ((pcx--val0 (car (\, face))))
+                     (let ((pcx--val0 (car (\, face))))
                        (cond
                         ((keywordp pcx--val0) t)
                         ((eq pcx--val0 'foreground-color) t)
                         ((eq pcx--val0 'background-color) t))))))
 (define-inline pcx-it-kind (x dflt)
-  (inline-quote (let* ((pcx--val0 (\, x)))
+  (inline-quote (let ((pcx--val0 (\, x)))
                   (cond
                    ((consp pcx--val0) 'pair)
                    ((null pcx--val0) (\, dflt))

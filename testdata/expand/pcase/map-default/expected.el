@@ -1,1 +1,1 @@
-(if (mapp x) (let* ((pcx--x0 (map-elt x 'b 42))) (let ((y pcx--x0)) y)))
+(if (mapp x) (let ((y (map-elt x 'b 42))) y))

@@ -1,6 +1,6 @@
 (defun kind (x)
   (cond
-   ((memq x '(c b a)) 'letter)
-   ((memql x '(three 2 1)) 'small)
-   ((member x '("y" "x")) 'other)
+   ((memq x '(a b c)) 'letter)
+   ((memql x '(1 2 three)) 'small)
+   ((member x '("x" "y")) 'other)
    ((vectorp x) 'other)))

@@ -1,8 +1,7 @@
 (defun parse (x)
   (if (consp x)
-      (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))
+      (let ((pcx--x0 (car x)) (pcx--x1 (cdr x)))
         (cond
          ((null pcx--x1) (let ((a pcx--x0) (b nil)) (list a b)))
-         ((consp pcx--x1)
-          (let* ((pcx--x2 (car-safe pcx--x1)) (pcx--x3 (cdr-safe pcx--x1)))
-            (if (null pcx--x3) (let ((a pcx--x0) (b pcx--x2)) (list a b)))))))))
+         ((and (consp pcx--x1) (null (cdr pcx--x1)))
+          (let ((a pcx--x0) (b (car pcx--x1))) (list a b)))))))

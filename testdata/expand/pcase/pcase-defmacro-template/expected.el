@@ -6,11 +6,8 @@
 (defun pairs (x)
   (cond
    ((consp x)
-    (let* ((pcx--x0 (car x)))
+    (let ((pcx--x0 (car x)))
       (cond
-       ((eq pcx--x0 'k)
-        (let* ((pcx--x1 (cdr x))) (let ((v pcx--x1)) (list 'key v))))
-       ((memql pcx--x0 '(2 1))
-        (let* ((pcx--x1 (cdr x))) (let ((v pcx--x1)) (list 'small v))))
-       ((memq x '(b a)) 'letter))))
-   ((memq x '(b a)) 'letter)))
+       ((eq pcx--x0 'k) (let ((v (cdr x))) (list 'key v)))
+       ((memql pcx--x0 '(1 2)) (let ((v (cdr x))) (list 'small v))))))
+   ((memq x '(a b)) 'letter)))

@@ -1,10 +1,7 @@
 (defun grade (n)
-  (let* ((pcx--pcase-0 (lambda ()
-                         (if (let* ((m n)) (= (* 2 (/ m 2)) n))
-                             (let ((m n)) (ignore m) (list 'even m))
-                           'other))))
-    (cond
-     ((> 0 n) 'negative)
-     ((funcall #'(lambda (v) (< v 10)) n) 'small)
-     ((integerp n) (if (< 100 n) 'big (funcall pcx--pcase-0)))
-     (t (funcall pcx--pcase-0)))))
+  (cond
+   ((> 0 n) 'negative)
+   ((let ((v n)) (< v 10)) 'small)
+   ((and (integerp n) (< 100 n)) 'big)
+   ((let ((m n)) (= (* 2 (/ m 2)) n)) (let ((m n)) (ignore m) (list 'even m)))
+   (t 'other)))

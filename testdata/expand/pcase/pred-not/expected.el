@@ -1,9 +1,9 @@
 (defun kind (x)
-  (if (not (consp x))
-      (list 'atom x)
-    (let* ((pcx--x0 (car-safe x)))
-      (cond
-       ((let* ((h pcx--x0)) (not (consp h)))
-        (let ((h pcx--x0)) (ignore h) (list 'flat h)))
-       ((not (funcall #'(lambda (l) (proper-list-p l)) x)) 'dotted)
-       (t 'nested)))))
+  (if (consp x)
+      (let ((pcx--x0 (car x)))
+        (cond
+         ((let ((h pcx--x0)) (not (consp h)))
+          (let ((h pcx--x0)) (ignore h) (list 'flat h)))
+         ((not (let ((l x)) (proper-list-p l))) 'dotted)
+         (t 'nested)))
+    (list 'atom x)))

@@ -1,5 +1,2 @@
 (defun same-pair-p (p)
-  (if (consp p)
-      (let* ((pcx--x0 (car-safe p)) (pcx--x1 (cdr-safe p)))
-        (if (eql pcx--x0 pcx--x1) (let ((x pcx--x0)) (ignore x) t) nil))
-    nil))
+  (if (and (consp p) (eql (car p) (cdr p))) (let ((x (car p))) (ignore x) t)))

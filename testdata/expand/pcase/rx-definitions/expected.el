@@ -11,17 +11,14 @@
     (if (stringp s)
         (if (string-match "\\`[a-z]+:[[:digit:]]+\\'" s)
             'pair
-          (let* ((pcx--x0 (funcall #'(lambda (s)
-                                       (and (string-match
-                                             "\\`\\(?1:[a-z]+\\)=\\(?2:[[:digit:]]+\\)\\'"
-                                             s)
-                                            (cons (match-string 1 s)
-                                                  (match-string 2 s))))
-                                   s)))
+          (let ((pcx--x0 (let ((s s))
+                           (and (string-match
+                                 "\\`\\(?1:[a-z]+\\)=\\(?2:[[:digit:]]+\\)\\'"
+                                 s)
+                                (cons (match-string 1 s) (match-string 2 s))))))
             (cond
              ((consp pcx--x0)
-              (let* ((pcx--x1 (car-safe pcx--x0)) (pcx--x2 (cdr-safe pcx--x0)))
-                (let ((k pcx--x1) (v pcx--x2)) (list 'kv k v))))
+              (let ((k (car pcx--x0)) (v (cdr pcx--x0))) (list 'kv k v)))
              ((string-match "\\`\\(?:no\\|yes\\|[ny]\\)\\'" s) 'answer)
              ((string-match "\\`[[:digit:]]+\\'" s) 'number)
              (t 'other))))
@@ -29,18 +26,16 @@
 
 (defun shadow (s)
   (rx-let ((digits "N"))
-    (let* ((pcx--pcase-0 (lambda ()
-                           (rx-let ((digits "M") (digits "second"))
-                             (if (stringp s)
-                                 (cond
-                                  ((string-match "\\`M\\'" s) 'inner)
-                                  ((string-match "\\`x=M\\'" s) 'inner-kv)
-                                  (t 'none))
-                               'none)))))
-      (if (stringp s)
-          (if (string-match "\\`N\\'" s) 'outer (funcall pcx--pcase-0))
-        (funcall pcx--pcase-0)))))
+    (if (and (stringp s) (string-match "\\`N\\'" s))
+        'outer
+      (rx-let ((digits "M") (digits "second"))
+        (if (stringp s)
+            (cond
+             ((string-match "\\`M\\'" s) 'inner)
+             ((string-match "\\`x=M\\'" s) 'inner-kv)
+             (t 'none))
+          'none)))))
 
 (defun toto ()
   (rx-let ((tata "ab"))
-    (if (stringp "abc") (if (string-match "ab" "abc") 'toto))))
+    (if (and (stringp "abc") (string-match "ab" "abc")) 'toto)))

@@ -1,4 +1,4 @@
-(let* ((pcx--val0 (next-token)))
+(let ((pcx--val0 (next-token)))
   (cond
    ((eq pcx--val0 'open) (push 'open stack))
    ((eq pcx--val0 'close) (pop stack))))

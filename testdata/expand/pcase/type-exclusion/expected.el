@@ -5,5 +5,4 @@
    ((consp x) 'cons)
    ((stringp x) 'str)
    ((vectorp x) 'vec)
-   ((null x) 'never)
    ((numberp x) 'num)))

@@ -1,0 +1,928 @@
+/* clean.c - marks, heads, helpers and the driver of the clean-up passes
+ * (see clean.h and clean_int.h).
+ *
+ * Order: the set of marks, the table of heads, list helpers, effects,
+ * the copy of the generated code, the table of passes, clean_form.
+ */
+#include "match/clean_int.h"
+
+#include <string.h>
+
+/* ---- marks ------------------------------------------------------------ */
+
+/* An open-addressing map from values to small integers (0: absent): the
+ * marks, the sets, the scopes of clean_sites.  Only looked up by
+ * identity, never walked, so the addresses decide probe lengths, never a
+ * result. */
+struct clean_marks {
+    struct arena *a;
+    const struct value **key;
+    int32_t *val;
+    size_t cap, n;
+};
+
+struct clean_marks *clean_marks_new(struct arena *a)
+{
+    struct clean_marks *s = ARENA_NEW(a, struct clean_marks);
+    s->a = a;
+    return s;
+}
+
+static size_t slot_of(const struct clean_marks *s, const struct value *v)
+{
+    uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
+    size_t j = (size_t)(h >> 32) & (s->cap - 1);
+    while (s->key[j] && s->key[j] != v)
+        j = (j + 1) & (s->cap - 1);
+    return j;
+}
+
+static void grow(struct clean_marks *s)
+{
+    const struct value **key = s->key;
+    int32_t *val = s->val;
+    size_t cap = s->cap;
+    s->cap = cap ? 2 * cap : 64;
+    s->key = arena_zalloc(s->a, s->cap * sizeof *s->key);
+    s->val = arena_zalloc(s->a, s->cap * sizeof *s->val);
+    for (size_t i = 0; i < cap; i++)
+        if (key[i]) {
+            size_t j = slot_of(s, key[i]);
+            s->key[j] = key[i];
+            s->val[j] = val[i];
+        }
+}
+
+void clean_map_put(struct clean_marks *s, const struct value *v, int32_t k)
+{
+    if ((s->n + 1) * 2 > s->cap)
+        grow(s);
+    size_t j = slot_of(s, v);
+    if (!s->key[j]) {
+        s->key[j] = v;
+        s->n++;
+    }
+    s->val[j] = k;
+}
+
+int32_t clean_map_get(const struct clean_marks *s, const struct value *v)
+{
+    if (!s || !s->n)
+        return 0;
+    size_t j = slot_of(s, v);
+    return s->key[j] ? s->val[j] : 0;
+}
+
+void clean_mark(struct clean_marks *s, const struct value *v, enum clean_mark k)
+{
+    if (v->kind == VK_CONS)
+        clean_map_put(s, v, (int32_t)k);
+}
+
+enum clean_mark clean_mark_of(const struct clean_marks *s, const struct value *v)
+{
+    return v->kind == VK_CONS ? (enum clean_mark)clean_map_get(s, v) : CLEAN_GENERATED;
+}
+
+void clean_set_add(struct clean_marks *s, const struct value *v)
+{
+    clean_map_put(s, v, 1);
+}
+
+bool clean_set_has(const struct clean_marks *s, const struct value *v)
+{
+    return clean_map_get(s, v) != 0;
+}
+
+/* ---- heads ------------------------------------------------------------ */
+
+/* Sorted by name (strcmp).  The functions are Emacs's built-ins.
+ * CK_PURE ones are those the byte compiler compiles to an instruction of
+ * their own (or away: ignore), and pcase's own equality tests: no call is
+ * made, so no advice and no test harness sees how often they run.  Any
+ * other function, even without effects (markerp, vectorp), is called,
+ * and may be written in a pattern's pred: its calls count, as those of a
+ * function that may signal (CK_PARTIAL). */
+static const struct {
+    const char *name;
+    enum clean_kind kind;
+} heads[] = {
+    {"1+", CK_PARTIAL},
+    {"1-", CK_PARTIAL},
+    {"<", CK_PARTIAL},
+    {"<=", CK_PARTIAL},
+    {"=", CK_PARTIAL},
+    {">", CK_PARTIAL},
+    {">=", CK_PARTIAL},
+    {"and", CK_AND},
+    {"aref", CK_PARTIAL},
+    {"arrayp", CK_PARTIAL},
+    {"atom", CK_PARTIAL},
+    {"bignump", CK_PARTIAL},
+    {"bool-vector-p", CK_PARTIAL},
+    {"booleanp", CK_PARTIAL},
+    {"bufferp", CK_PARTIAL},
+    {"byte-code-function-p", CK_PARTIAL},
+    {"caar", CK_PARTIAL},
+    {"cadr", CK_PARTIAL},
+    {"car", CK_PARTIAL},
+    {"car-safe", CK_PURE},
+    {"catch", CK_FORM},
+    {"cdar", CK_PARTIAL},
+    {"cddr", CK_PARTIAL},
+    {"cdr", CK_PARTIAL},
+    {"cdr-safe", CK_PURE},
+    {"char-or-string-p", CK_PARTIAL},
+    {"char-table-p", CK_PARTIAL},
+    {"characterp", CK_PARTIAL},
+    {"compiled-function-p", CK_PARTIAL},
+    {"cond", CK_COND},
+    {"condition-case", CK_FORM},
+    {"cons", CK_PURE},
+    {"consp", CK_PURE},
+    {"dolist", CK_DOLIST},
+    {"elt", CK_PARTIAL},
+    {"eq", CK_PURE},
+    {"eql", CK_PURE},
+    {"equal", CK_MEMBER},
+    {"error", CK_PARTIAL},
+    {"fixnump", CK_PARTIAL},
+    {"floatp", CK_PARTIAL},
+    {"funcall", CK_FUNCALL},
+    {"function", CK_FUNCTION},
+    {"functionp", CK_PARTIAL},
+    {"hash-table-p", CK_PARTIAL},
+    {"identity", CK_PARTIAL},
+    {"if", CK_IF},
+    {"ignore", CK_PURE},
+    {"integer-or-marker-p", CK_PARTIAL},
+    {"integerp", CK_PURE},
+    {"keywordp", CK_PARTIAL},
+    {"lambda", CK_LAMBDA},
+    {"length", CK_PARTIAL},
+    {"let", CK_LET},
+    {"let*", CK_LET_STAR},
+    {"list", CK_PURE},
+    {"listp", CK_PURE},
+    {"markerp", CK_PARTIAL},
+    {"member", CK_MEMBER},
+    {"memq", CK_MEMBER},
+    {"memql", CK_MEMBER},
+    {"natnump", CK_PARTIAL},
+    {"nlistp", CK_PARTIAL},
+    {"not", CK_PURE},
+    {"nth", CK_PARTIAL},
+    {"nthcdr", CK_PARTIAL},
+    {"null", CK_PURE},
+    {"number-or-marker-p", CK_PARTIAL},
+    {"numberp", CK_PURE},
+    {"or", CK_AND},
+    {"prog1", CK_PROGN},
+    {"progn", CK_PROGN},
+    {"quote", CK_QUOTE},
+    {"recordp", CK_PARTIAL},
+    {"sequencep", CK_PARTIAL},
+    {"setq", CK_SETQ},
+    {"signal", CK_PARTIAL},
+    {"stringp", CK_PURE},
+    {"subrp", CK_PARTIAL},
+    {"symbol-name", CK_PARTIAL},
+    {"symbolp", CK_PURE},
+    {"type-of", CK_PARTIAL},
+    {"unless", CK_FORM},
+    {"unwind-protect", CK_FORM},
+    {"vector", CK_PARTIAL},
+    {"vectorp", CK_PARTIAL},
+    {"when", CK_FORM},
+    {"while", CK_FORM},
+};
+
+#define N_HEADS (sizeof heads / sizeof heads[0])
+
+int clean_row(const void *rows, size_t n, size_t size, const char *name)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int k = strcmp(*(const char *const *)((const char *)rows + mid * size), name);
+        if (!k)
+            return (int)mid;
+        if (k < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+long clean_rows_sorted(const void *rows, size_t n, size_t size)
+{
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(*(const char *const *)((const char *)rows + (i - 1) * size),
+                   *(const char *const *)((const char *)rows + i * size)) >= 0)
+            return (long)i;
+    return -1;
+}
+
+static int head_row(const char *name)
+{
+    return clean_row(heads, N_HEADS, sizeof heads[0], name);
+}
+
+enum clean_kind clean_head_kind(const struct value *head)
+{
+    if (head->kind != VK_SYMBOL || !head->u.sym.interned)
+        return head->kind == VK_CONS ? CK_FORM : CK_CALL;
+    int row = value_sym_row(head, VALUE_ROW_CLEAN, head_row);
+    return row < 0 ? CK_CALL : heads[row].kind;
+}
+
+bool clean_pure_function(const struct value *fun)
+{
+    return clean_head_kind(fun) == CK_PURE;
+}
+
+enum clean_kind clean_kind(const struct clean *c, const struct value *v)
+{
+    if (clean_mark_of(c->marks, v) == CLEAN_USER)
+        return CK_USER;
+    return clean_head_kind(clean_car(v));
+}
+
+/* Index of the first row of heads[] not sorted after its predecessor, or
+ * -1 (the unit tests check it). */
+long clean_check_heads(void);
+long clean_check_heads(void)
+{
+    return clean_rows_sorted(heads, N_HEADS, sizeof heads[0]);
+}
+
+/* ---- list helpers ----------------------------------------------------- */
+
+bool clean_variable(const struct clean *c, const struct value *v)
+{
+    return v->kind == VK_SYMBOL && v != c->L->nil && v != c->L->t &&
+           !(v->u.sym.interned && v->u.sym.name[0] == ':');
+}
+
+struct value *clean_cons(struct clean *c, struct value *a, struct value *d)
+{
+    return value_cons(c->L->a, a, d);
+}
+
+struct value *clean_list2(struct clean *c, struct value *a, struct value *b)
+{
+    return clean_cons(c, a, clean_cons(c, b, c->L->nil));
+}
+
+struct value *clean_list3(struct clean *c, struct value *a, struct value *b,
+                          struct value *d)
+{
+    return clean_cons(c, a, clean_list2(c, b, d));
+}
+
+struct value *clean_progn(struct clean *c, struct value *forms)
+{
+    if (forms->kind != VK_CONS)
+        return c->L->nil;
+    if (clean_cdr(forms) == c->L->nil)
+        return clean_car(forms);
+    return clean_cons(c, c->sym[CS_PROGN], forms);
+}
+
+bool clean_binding(const struct clean *c, const struct value *b, struct value **var,
+                   struct value **val)
+{
+    *val = c->L->nil;
+    if (b->kind == VK_SYMBOL) {
+        *var = (struct value *)b;
+        return true;
+    }
+    if (b->kind != VK_CONS || clean_car(b)->kind != VK_SYMBOL)
+        return false;
+    *var = clean_car(b);
+    struct value *r = clean_cdr(b);
+    if (r == c->L->nil)
+        return true;
+    if (r->kind != VK_CONS || clean_cdr(r) != c->L->nil)
+        return false;
+    *val = clean_car(r);
+    return true;
+}
+
+/* Does form hold a symbol that is s, or (s NULL) one of set? */
+static bool holds(struct clean *c, const struct value *form, const struct value *s,
+                  const struct clean_marks *set)
+{
+#define HIT(x) ((x) == s || (set && (x)->kind == VK_SYMBOL && clean_set_has(set, (x))))
+    /* cars on an explicit stack, cdrs followed in place: no recursion */
+    size_t top = 0;
+    if (!c->cap_stack) {
+        c->cap_stack = 64;
+        c->stack = ARENA_NEWN(c->L->a, const struct value *, c->cap_stack);
+    }
+    c->stack[top++] = form;
+    while (top) {
+        const struct value *v = c->stack[--top];
+        for (; v->kind == VK_CONS; v = clean_cdr(v)) {
+            const struct value *a = clean_car(v);
+            if (HIT(a))
+                return true;
+            if (a->kind != VK_CONS)
+                continue;
+            if (top == c->cap_stack) {
+                size_t cap = 2 * c->cap_stack;
+                c->stack = arena_grow(c->L->a, c->stack, top * sizeof *c->stack,
+                                      cap * sizeof *c->stack);
+                c->cap_stack = cap;
+            }
+            c->stack[top++] = a;
+        }
+        if (HIT(v))
+            return true;
+    }
+    return false;
+#undef HIT
+}
+
+bool clean_mentions(struct clean *c, const struct value *form, const struct value *s)
+{
+    return holds(c, form, s, NULL);
+}
+
+bool clean_mentions_any(struct clean *c, const struct value *form,
+                        const struct clean_marks *set)
+{
+    return holds(c, form, NULL, set);
+}
+
+/* ---- the visitor ------------------------------------------------------ */
+
+static void visit_list(struct clean *c, struct value *l, clean_fn *fn, unsigned depth)
+{
+    for (; l->kind == VK_CONS; l = clean_cdr(l))
+        clean_visit(c, &l->u.cons.car, fn, depth);
+}
+
+void clean_visit(struct clean *c, struct value **slot, clean_fn *fn, unsigned depth)
+{
+    struct value *v = *slot;
+    if (v->kind != VK_CONS || depth > CLEAN_MAX_DEPTH)
+        return;
+    struct value *args = clean_cdr(v);
+    switch (clean_kind(c, v)) {
+    case CK_USER:
+    case CK_QUOTE:
+    case CK_CALL:
+    case CK_FORM:
+        return;
+    case CK_FUNCTION:
+        if (args->kind == VK_CONS && clean_car(args)->kind == VK_CONS &&
+            clean_car(clean_car(args)) == c->L->lambda &&
+            clean_mark_of(c->marks, clean_car(args)) != CLEAN_USER &&
+            clean_cdr(clean_car(args))->kind == VK_CONS)
+            visit_list(c, clean_cdr(clean_cdr(clean_car(args))), fn, depth + 1);
+        break;
+    case CK_LAMBDA:
+        if (args->kind == VK_CONS)
+            visit_list(c, clean_cdr(args), fn, depth + 1);
+        break;
+    case CK_LET:
+    case CK_LET_STAR:
+        if (args->kind != VK_CONS)
+            break;
+        for (struct value *b = clean_car(args); b->kind == VK_CONS; b = clean_cdr(b)) {
+            struct value *x = clean_car(b);
+            if (x->kind == VK_CONS && clean_cdr(x)->kind == VK_CONS)
+                clean_visit(c, &clean_cdr(x)->u.cons.car, fn, depth + 1);
+        }
+        visit_list(c, clean_cdr(args), fn, depth + 1);
+        break;
+    case CK_COND:
+        for (; args->kind == VK_CONS; args = clean_cdr(args))
+            visit_list(c, clean_car(args), fn, depth + 1);
+        break;
+    case CK_DOLIST:
+        if (args->kind != VK_CONS)
+            break;
+        if (clean_car(args)->kind == VK_CONS)
+            visit_list(c, clean_cdr(clean_car(args)), fn, depth + 1);
+        visit_list(c, clean_cdr(args), fn, depth + 1);
+        break;
+    case CK_SETQ:
+        for (; args->kind == VK_CONS && clean_cdr(args)->kind == VK_CONS;
+             args = clean_cdr(clean_cdr(args)))
+            clean_visit(c, &clean_cdr(args)->u.cons.car, fn, depth + 1);
+        break;
+    default:
+        visit_list(c, args, fn, depth + 1);
+        break;
+    }
+    fn(c, slot);
+}
+
+/* ---- effects ---------------------------------------------------------- */
+
+static enum clean_effect max_effect(enum clean_effect a, enum clean_effect b)
+{
+    return a > b ? a : b;
+}
+
+static enum clean_effect effect_at(const struct clean *c, const struct value *form,
+                                   unsigned depth);
+
+/* The effect of evaluating each form of the list l. */
+static enum clean_effect effect_of_list(const struct clean *c, const struct value *l,
+                                        unsigned depth)
+{
+    enum clean_effect e = CE_NONE;
+    for (; l->kind == VK_CONS && e < CE_ANY; l = clean_cdr(l))
+        e = max_effect(e, effect_at(c, clean_car(l), depth));
+    return e;
+}
+
+/* A quoted constant, or an atom that evaluates to itself. */
+static bool constant(const struct clean *c, const struct value *v)
+{
+    if (v->kind == VK_CONS)
+        return clean_car(v) == c->L->quote;
+    return v->kind != VK_SYMBOL || !clean_variable(c, v);
+}
+
+/* memq, memql and member on a quoted proper list, equal with a constant
+ * argument: they end, so they never signal. */
+static bool member_ends(const struct clean *c, const struct value *form)
+{
+    const struct value *a = clean_cdr(form);
+    if (a->kind != VK_CONS || clean_cdr(a)->kind != VK_CONS)
+        return false;
+    const struct value *x = clean_car(a), *l = clean_car(clean_cdr(a));
+    if (clean_car(form) == c->sym[CS_EQUAL])
+        return constant(c, x) || constant(c, l);
+    if (l->kind != VK_CONS || clean_car(l) != c->L->quote || clean_cdr(l)->kind != VK_CONS)
+        return false;
+    return value_list_length(clean_car(clean_cdr(l)), c->L->nil) >= 0;
+}
+
+/* Is v a variable that is no temporary and not known to be bound (its
+ * value may be void: reading it signals)? */
+static bool maybe_void(const struct clean *c, const struct value *v)
+{
+    return clean_variable(c, v) && !clean_temp(v) && !c->all_bound;
+}
+
+static enum clean_effect effect_at(const struct clean *c, const struct value *form,
+                                   unsigned depth)
+{
+    if (form->kind != VK_CONS)
+        return form->kind == VK_SYMBOL && maybe_void(c, form) ? CE_SIGNAL : CE_NONE;
+    if (depth > CLEAN_MAX_DEPTH)
+        return CE_ANY;
+    const struct value *args = clean_cdr(form);
+    switch (clean_kind(c, form)) {
+    case CK_QUOTE:
+    case CK_FUNCTION:
+    case CK_LAMBDA:
+        return CE_NONE;
+    case CK_PURE:
+        return effect_of_list(c, args, depth + 1);
+    case CK_MEMBER:
+        return max_effect(member_ends(c, form) ? CE_NONE : CE_SIGNAL,
+                          effect_of_list(c, args, depth + 1));
+    case CK_PARTIAL:
+        return max_effect(CE_SIGNAL, effect_of_list(c, args, depth + 1));
+    case CK_IF:
+    case CK_AND:
+    case CK_PROGN:
+        return effect_of_list(c, args, depth + 1);
+    case CK_COND: {
+        enum clean_effect e = CE_NONE;
+        for (; args->kind == VK_CONS && e < CE_ANY; args = clean_cdr(args))
+            e = max_effect(e, effect_of_list(c, clean_car(args), depth + 1));
+        return e;
+    }
+    case CK_LET:
+    case CK_LET_STAR: {
+        if (args->kind != VK_CONS)
+            return CE_ANY;
+        enum clean_effect e = effect_of_list(c, clean_cdr(args), depth + 1);
+        for (const struct value *b = clean_car(args); b->kind == VK_CONS && e < CE_ANY;
+             b = clean_cdr(b)) {
+            struct value *var, *val;
+            if (!clean_binding(c, clean_car(b), &var, &val))
+                return CE_ANY;
+            e = max_effect(e, effect_at(c, val, depth + 1));
+        }
+        return e;
+    }
+    default:
+        return CE_ANY;
+    }
+}
+
+enum clean_effect clean_effect(const struct clean *c, const struct value *form)
+{
+    return effect_at(c, form, 0);
+}
+
+enum clean_effect clean_call_effect(const struct clean *c, const struct value *form)
+{
+    switch (clean_kind(c, form)) {
+    case CK_QUOTE:
+    case CK_FUNCTION:
+    case CK_LAMBDA:
+    case CK_PURE:
+        return CE_NONE;
+    case CK_MEMBER:
+        return member_ends(c, form) ? CE_NONE : CE_SIGNAL;
+    case CK_PARTIAL:
+        return CE_SIGNAL;
+    default:
+        return CE_ANY;
+    }
+}
+
+/* Does evaluating form read v before it does anything else that could
+ * be seen: before another variable that may be void, a call that may
+ * signal, unknown code?  *stop is set when something else comes first. */
+static bool reads_first(const struct clean *c, const struct value *form,
+                        const struct value *v, bool *stop, unsigned depth)
+{
+    if (form == v)
+        return true;
+    if (form->kind == VK_SYMBOL) {
+        *stop = maybe_void(c, form);
+        return false;
+    }
+    if (form->kind != VK_CONS || clean_car(form) == c->L->quote)
+        return false;
+    if (depth > 64) {
+        *stop = true;
+        return false;
+    }
+    const struct value *args = clean_cdr(form);
+    enum clean_kind k = clean_head_kind(clean_car(form));
+    switch (k) {
+    case CK_PURE:
+    case CK_MEMBER:
+    case CK_PARTIAL:
+    case CK_PROGN:
+        for (; args->kind == VK_CONS && !*stop; args = clean_cdr(args))
+            if (reads_first(c, clean_car(args), v, stop, depth + 1))
+                return true;
+        if (clean_call_effect(c, form) != CE_NONE || k == CK_PROGN)
+            *stop = true;
+        return false;
+    case CK_IF:
+    case CK_AND:
+        if (args->kind != VK_CONS)
+            return false;
+        if (reads_first(c, clean_car(args), v, stop, depth + 1))
+            return true;
+        *stop = true; /* what comes next depends on a test */
+        return false;
+    case CK_LET:
+    case CK_LET_STAR:
+        if (args->kind != VK_CONS)
+            return false;
+        for (const struct value *b = clean_car(args); b->kind == VK_CONS && !*stop;
+             b = clean_cdr(b)) {
+            struct value *var, *val;
+            if (!clean_binding(c, clean_car(b), &var, &val) || var == v) {
+                *stop = true;
+                return false;
+            }
+            if (reads_first(c, val, v, stop, depth + 1))
+                return true;
+        }
+        *stop = true;
+        return false;
+    default:
+        *stop = true;
+        return false;
+    }
+}
+
+bool clean_reads_first(const struct clean *c, const struct value *forms,
+                       const struct value *v)
+{
+    bool stop = false;
+    for (; forms->kind == VK_CONS && !stop; forms = clean_cdr(forms))
+        if (reads_first(c, clean_car(forms), v, &stop, 0))
+            return true;
+    return false;
+}
+
+enum clean_effect clean_effect_bound(struct clean *c, const struct value *form)
+{
+    c->all_bound = true;
+    enum clean_effect e = effect_at(c, form, 0);
+    c->all_bound = false;
+    return e;
+}
+
+/* What clean_same compares: two forms, two statements of bodies (a
+ * variable there is a body the user wrote), or two cond clauses. */
+enum same_kind { SAME_FORM, SAME_STATEMENT, SAME_CLAUSE };
+
+struct same_pair {
+    const struct value *a, *b;
+    enum same_kind k;
+};
+
+/* Are atoms a and b the same?  A variable the user wrote as a statement
+ * (`form', as two clauses may both have) tells nothing of which clause
+ * it comes from: never the same; nor numbers or strings of two bodies
+ * (the copies of one body are one object). */
+static bool same_atom(const struct clean *c, const struct value *a, const struct value *b,
+                      bool statement)
+{
+    if (a->kind != VK_SYMBOL || b->kind != VK_SYMBOL)
+        return a == b || (!statement && value_equal(a, b));
+    return a == b && (!statement || clean_temp(a) || a == c->L->nil || a == c->L->t ||
+                      (a->u.sym.len > 0 && a->u.sym.name[0] == ':'));
+}
+
+/* Push the elements of generated lists a and b pairwise, those from
+ * index `from` on as statements (every one as kind k when k is
+ * SAME_CLAUSE); false when their lengths or tails differ. */
+static bool push_pairs(const struct clean *c, struct same_pair **st, size_t *n, size_t *cap,
+                       const struct value *a, const struct value *b, size_t from,
+                       enum same_kind k)
+{
+    for (size_t i = 0; a->kind == VK_CONS && b->kind == VK_CONS;
+         i++, a = clean_cdr(a), b = clean_cdr(b)) {
+        if (*n == *cap) {
+            *st = arena_grow(c->L->a, *st, *cap * sizeof **st, 2 * *cap * sizeof **st);
+            *cap *= 2;
+        }
+        enum same_kind ki = k == SAME_CLAUSE ? k : i >= from ? SAME_STATEMENT : SAME_FORM;
+        (*st)[(*n)++] = (struct same_pair){clean_car(a), clean_car(b), ki};
+    }
+    return a->kind != VK_CONS && b->kind != VK_CONS && same_atom(c, a, b, false);
+}
+
+/* Where the statements of generated list v begin: let and let* after
+ * the bindings, if after the test, progn at once (SIZE_MAX: none). */
+static size_t body_from(const struct clean *c, const struct value *v)
+{
+    const struct value *h = clean_car(v);
+    if (h == c->sym[CS_LET] || h == c->sym[CS_LET_STAR] || h == c->sym[CS_IF])
+        return 2;
+    return h == c->sym[CS_PROGN] ? 1 : SIZE_MAX;
+}
+
+bool clean_same(const struct clean *c, const struct value *a, const struct value *b)
+{
+    return clean_same_code(c, a, b, false);
+}
+
+bool clean_same_code(const struct clean *c, const struct value *a, const struct value *b,
+                     bool statements)
+{
+    size_t cap = 32, n = 0;
+    struct same_pair *st = ARENA_NEWN(c->L->a, struct same_pair, cap);
+    if (statements) {
+        if (!push_pairs(c, &st, &n, &cap, a, b, 0, SAME_FORM))
+            return false;
+    } else {
+        st[n++] = (struct same_pair){a, b, SAME_FORM};
+    }
+    while (n) {
+        struct same_pair p = st[--n];
+        if (p.a == p.b && p.a->kind == VK_CONS)
+            continue; /* one object: the same code, user code included */
+        if (p.a->kind != VK_CONS || p.b->kind != VK_CONS) {
+            if (!same_atom(c, p.a, p.b, p.k == SAME_STATEMENT))
+                return false;
+            continue;
+        }
+        if (clean_mark_of(c->marks, p.a) == CLEAN_USER ||
+            clean_mark_of(c->marks, p.b) == CLEAN_USER)
+            return false;
+        if (p.k != SAME_CLAUSE && clean_car(p.a) == c->L->quote) {
+            if (!value_equal(p.a, p.b))
+                return false;
+            continue;
+        }
+        bool ok;
+        if (p.k == SAME_CLAUSE)
+            ok = push_pairs(c, &st, &n, &cap, p.a, p.b, 1, SAME_FORM);
+        else if (clean_car(p.a) == c->sym[CS_COND])
+            ok = clean_car(p.b) == clean_car(p.a) &&
+                 push_pairs(c, &st, &n, &cap, clean_cdr(p.a), clean_cdr(p.b), 0, SAME_CLAUSE);
+        else
+            ok = push_pairs(c, &st, &n, &cap, p.a, p.b, body_from(c, p.a), SAME_FORM);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* ---- the copy --------------------------------------------------------- */
+
+/* A copy of the generated code of v (its user code and quoted data
+ * shared), or NULL when v is nested more than CLEAN_MAX_DEPTH lists deep.
+ * A copied membership test keeps its mark. */
+static struct value *copy(struct clean *c, struct value *v, unsigned depth)
+{
+    if (v->kind != VK_CONS)
+        return v;
+    enum clean_mark k = clean_mark_of(c->marks, v);
+    if (k == CLEAN_USER || clean_car(v) == c->L->quote)
+        return v;
+    if (depth > CLEAN_MAX_DEPTH)
+        return NULL;
+    struct value *head = NULL, **tail = &head;
+    for (; v->kind == VK_CONS; v = clean_cdr(v)) {
+        struct value *a = copy(c, clean_car(v), depth + 1);
+        if (!a)
+            return NULL;
+        *tail = clean_cons(c, a, c->L->nil);
+        if (c->hooks && c->hooks->copied)
+            c->hooks->copied(c->hooks->ctx, v, *tail);
+        tail = &(*tail)->u.cons.cdr;
+    }
+    *tail = v;
+    if (k != CLEAN_GENERATED)
+        clean_mark(c->marks, head, k);
+    return head;
+}
+
+void clean_moved(struct clean *c, const struct value *from, const struct value *to)
+{
+    if (c->hooks && c->hooks->copied && from != to && from->kind == VK_CONS &&
+        to->kind == VK_CONS)
+        c->hooks->copied(c->hooks->ctx, from, to);
+}
+
+/* ---- the sweep -------------------------------------------------------- */
+
+static void sweep_at(struct clean *c, struct value **slot)
+{
+    struct value *v = *slot;
+    enum clean_kind k = clean_kind(c, v);
+    struct value *args = clean_cdr(v);
+    if ((k != CK_LET && k != CK_LET_STAR) || args->kind != VK_CONS)
+        return;
+    struct value **p = &args->u.cons.car;
+    while ((*p)->kind == VK_CONS) {
+        if (clean_car(*p) == c->dead)
+            *p = clean_cdr(*p);
+        else
+            p = &(*p)->u.cons.cdr;
+    }
+    if (clean_car(args) == c->L->nil) {
+        *slot = clean_progn(c, clean_cdr(args));
+        clean_moved(c, v, *slot);
+    }
+}
+
+void clean_sweep(struct clean *c, struct value **slot)
+{
+    clean_visit(c, slot, sweep_at, 0);
+}
+
+/* ---- the passes ------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    void (*run)(struct clean *c, struct value **slot);
+} passes[CLEAN_PASS_COUNT] = {
+    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore},
+    [CLEAN_PASS_NOT] = {"not", clean_not},
+    [CLEAN_PASS_UNUSED] = {"unused", clean_unused},
+    [CLEAN_PASS_INLINE] = {"inline", clean_inline},
+    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall},
+    [CLEAN_PASS_LETS] = {"lets", clean_lets},
+    [CLEAN_PASS_NIL] = {"nil", clean_nil},
+    [CLEAN_PASS_KNOWN] = {"known", clean_known},
+    [CLEAN_PASS_SAFE] = {"safe", clean_safe},
+    [CLEAN_PASS_MEMQ] = {"memq", clean_memq},
+    [CLEAN_PASS_MERGE] = {"merge", clean_merge},
+    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
+};
+
+/* The order the passes run in: folding known tests (safe) leaves
+ * temporaries nothing reads and lets to join, so unused and lets run
+ * again after it. */
+static const enum clean_pass pipeline[] = {
+    CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
+    CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
+    CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
+    CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
+};
+
+const char *clean_pass_name(enum clean_pass p)
+{
+    return (unsigned)p < CLEAN_PASS_COUNT ? passes[p].name : NULL;
+}
+
+int clean_pass_find(const char *name, size_t len)
+{
+    for (int i = 0; i < CLEAN_PASS_COUNT; i++)
+        if (strlen(passes[i].name) == len && !memcmp(passes[i].name, name, len))
+            return i;
+    return -1;
+}
+
+static const char *const sym_names[CS_COUNT] = {
+    [CS_IF] = "if",
+    [CS_COND] = "cond",
+    [CS_LET] = "let",
+    [CS_LET_STAR] = "let*",
+    [CS_PROGN] = "progn",
+    [CS_AND] = "and",
+    [CS_OR] = "or",
+    [CS_FUNCALL] = "funcall",
+    [CS_IGNORE] = "ignore",
+    [CS_NOT] = "not",
+    [CS_NULL] = "null",
+    [CS_CAR] = "car",
+    [CS_CDR] = "cdr",
+    [CS_CAR_SAFE] = "car-safe",
+    [CS_CDR_SAFE] = "cdr-safe",
+    [CS_CONSP] = "consp",
+    [CS_EQ] = "eq",
+    [CS_EQL] = "eql",
+    [CS_EQUAL] = "equal",
+    [CS_MEMQ] = "memq",
+    [CS_MEMQL] = "memql",
+    [CS_MEMBER] = "member",
+    [CS_UNDERSCORE] = "_",
+    [CS_SETQ] = "setq",
+};
+
+/* How deeply lists nest in form (a quoted list counts one level: quoted
+ * data may be circular, and is never changed), iteratively. */
+static size_t depth_of(struct clean *c, struct value *form)
+{
+    size_t cap = 64, n = 0, max = 0;
+    struct value **st = ARENA_NEWN(c->L->a, struct value *, cap);
+    size_t *at = ARENA_NEWN(c->L->a, size_t, cap);
+    st[n] = form;
+    at[n++] = 1;
+    while (n) {
+        struct value *v = st[--n];
+        size_t d = at[n];
+        if (v->kind != VK_CONS)
+            continue;
+        if (clean_car(v) == c->L->quote) {
+            bool list = clean_cdr(v)->kind == VK_CONS && clean_car(clean_cdr(v))->kind == VK_CONS;
+            d += list;
+            max = d > max ? d : max;
+            continue;
+        }
+        max = d > max ? d : max;
+        for (; v->kind == VK_CONS; v = clean_cdr(v)) {
+            if (n == cap) {
+                st = arena_grow(c->L->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
+                at = arena_grow(c->L->a, at, cap * sizeof *at, 2 * cap * sizeof *at);
+                cap *= 2;
+            }
+            st[n] = clean_car(v);
+            at[n++] = d + 1;
+        }
+    }
+    return max;
+}
+
+/* The pass merge, unless it makes the form nest more deeply (a memq's
+ * quoted list is one level more than an eq's constant): a form no deeper
+ * than Emacs's expansion of it stays so. */
+static void merge_no_deeper(struct clean *c, struct value **out)
+{
+    size_t before = depth_of(c, *out);
+    struct value *saved = copy(c, *out, 0);
+    passes[CLEAN_PASS_MERGE].run(c, out);
+    if (saved && depth_of(c, *out) > before)
+        *out = saved;
+}
+
+struct value *clean_form(struct lisp *L, struct clean_marks *marks,
+                         const struct clean_hooks *hooks, struct value *form,
+                         uint32_t off)
+{
+    if ((off & ((1u << CLEAN_PASS_COUNT) - 1)) == (1u << CLEAN_PASS_COUNT) - 1)
+        return form;
+    struct clean c = {.L = L, .marks = marks, .hooks = hooks};
+    for (int i = 0; i < CS_COUNT; i++)
+        c.sym[i] = intern_cstr(L, sym_names[i]);
+    c.dead = intern_uninterned(L, "dead", 4);
+    struct value *out = copy(&c, form, 0);
+    if (!out)
+        return form;
+    c.root = &out;
+    for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
+        enum clean_pass p = pipeline[i];
+        if (off >> p & 1)
+            continue;
+        if (p == CLEAN_PASS_MERGE)
+            merge_no_deeper(&c, &out);
+        else
+            passes[p].run(&c, &out);
+        if (hooks && hooks->after)
+            hooks->after(hooks->ctx, p, out);
+    }
+    return out;
+}

@@ -1,0 +1,283 @@
+/* clean_int.h - shared internals of the clean-up passes (clean*.c only).
+ *
+ * clean.c holds the marks, the table of heads, the copy of the generated
+ * code every cleaning starts with, the helpers the passes share and the
+ * driver; each clean_<pass>.c holds one pass, clean_<pass>(c, slot),
+ * which rewrites the form at *slot in place.  The copy makes every cons
+ * of generated code the passes see their own (not shared with another
+ * place, nor with the caller), so they change it in place; user code and
+ * quoted data are shared and never changed.
+ */
+#ifndef PCX_CLEAN_INT_H
+#define PCX_CLEAN_INT_H
+
+#include "match/clean.h"
+
+/* What the head of a list tells about it.  ORDER: heads[] in clean.c. */
+enum clean_kind {
+    CK_CALL,     /* a function pcexpand knows nothing of (a user's): its
+                    arguments are evaluated, then anything may happen; it
+                    may be a macro, so nothing is put into its arguments */
+    CK_PURE,     /* a function without effects that never signals */
+    CK_PARTIAL,  /* a function without effects that may signal (car) */
+    CK_MEMBER,   /* memq, memql, member: CK_PURE on a quoted proper list */
+    CK_QUOTE,
+    CK_FUNCTION,
+    CK_LAMBDA,
+    CK_LET,
+    CK_LET_STAR,
+    CK_IF,
+    CK_COND,
+    CK_AND,      /* and, or */
+    CK_PROGN,    /* progn, prog1 */
+    CK_SETQ,
+    CK_FUNCALL,
+    CK_DOLIST,
+    CK_FORM,     /* another special form or macro (while, catch, ...): its
+                    parts are code run any number of times, in an order
+                    not modelled */
+    CK_USER,     /* a form marked CLEAN_USER (never a head's kind) */
+};
+
+/* Symbols the passes compare heads with.  ORDER: sym_names[] in clean.c. */
+enum clean_sym {
+    CS_IF,
+    CS_COND,
+    CS_LET,
+    CS_LET_STAR,
+    CS_PROGN,
+    CS_AND,
+    CS_OR,
+    CS_FUNCALL,
+    CS_IGNORE,
+    CS_NOT,
+    CS_NULL,
+    CS_CAR,
+    CS_CDR,
+    CS_CAR_SAFE,
+    CS_CDR_SAFE,
+    CS_CONSP,
+    CS_EQ,
+    CS_EQL,
+    CS_EQUAL,
+    CS_MEMQ,
+    CS_MEMQL,
+    CS_MEMBER,
+    CS_UNDERSCORE,
+    CS_SETQ,
+    CS_COUNT
+};
+
+struct clean {
+    struct lisp *L;
+    struct clean_marks *marks;
+    const struct clean_hooks *hooks;
+    struct value *sym[CS_COUNT];
+    struct value *dead;             /* stands for a binding a pass removed
+                                       (clean_sweep takes them out) */
+    bool all_bound;                 /* clean_effect_bound is running */
+    void *state;                    /* the running pass's own (for the
+                                       functions it gives clean_visit) */
+    struct value **root;            /* the whole form being cleaned */
+    const struct value **stack;     /* clean_mentions' stack, reused */
+    size_t cap_stack;
+};
+
+/* What clean_visit calls at each generated list. */
+typedef void clean_fn(struct clean *c, struct value **slot);
+
+/* The passes (each in clean_<name>.c). */
+void clean_ignore(struct clean *c, struct value **slot);
+void clean_funcall(struct clean *c, struct value **slot);
+void clean_not(struct clean *c, struct value **slot);
+void clean_inline(struct clean *c, struct value **slot);
+void clean_unused(struct clean *c, struct value **slot);
+void clean_lets(struct clean *c, struct value **slot);
+void clean_safe(struct clean *c, struct value **slot);
+void clean_known(struct clean *c, struct value **slot);
+void clean_memq(struct clean *c, struct value **slot);
+void clean_merge(struct clean *c, struct value **slot);
+void clean_nil(struct clean *c, struct value **slot);
+void clean_blocks(struct clean *c, struct value **slot);
+
+/* A cond at *slot whose clauses may have changed, in its shortest form
+ * (clean_nil.c): no last clause (t nil), a cond of one or two clauses an
+ * if, a cond of none nil. */
+void clean_tidy_cond(struct clean *c, struct value **slot);
+
+/* ---- facts (clean_facts.c) ---- */
+
+struct facts;
+
+/* The rewrite a pass makes of a call whose arguments were walked (with
+ * the facts that hold there): its replacement, or NULL. */
+typedef struct value *clean_fact_fn(struct facts *f, struct value *form);
+
+/* Walk *slot with the facts of the tests on the way, calling fn at each
+ * call of a function; fold: fold the t and nil tests fn makes (if, cond,
+ * and, or). */
+void clean_facts_walk(struct clean *c, struct value **slot, clean_fact_fn *fn, bool fold);
+
+/* The kinds expression e may be where the walk is (CLEAN_KIND_ALL when
+ * nothing is known). */
+uint8_t clean_facts_kinds(const struct facts *f, const struct value *e);
+
+struct clean *clean_facts_clean(struct facts *f);
+
+/* The kinds of the constants an equality or membership test h compares
+ * with (k: the constant, or the list); 0 when h is no such test. */
+uint8_t clean_facts_equal_kinds(const struct clean *c, const struct value *h,
+                                const struct value *k);
+
+/* The kind of object v. */
+uint8_t clean_kind_of(const struct clean *c, const struct value *v);
+
+/* The constant v evaluates to (a quoted object, or an atom that
+ * evaluates to itself), or NULL. */
+const struct value *clean_constant(const struct clean *c, const struct value *v);
+
+/* ---- helpers (clean.c) ---- */
+
+static inline struct value *clean_car(const struct value *v) { return v->u.cons.car; }
+static inline struct value *clean_cdr(const struct value *v) { return v->u.cons.cdr; }
+
+/* The kind of form v (a list), CK_USER for user code. */
+enum clean_kind clean_kind(const struct clean *c, const struct value *v);
+
+/* The kind of the function or form named by symbol head. */
+enum clean_kind clean_head_kind(const struct value *head);
+
+/* Is v a temporary (a symbol the expander made)? */
+static inline bool clean_temp(const struct value *v)
+{
+    return v->kind == VK_SYMBOL && !v->u.sym.interned && v->u.sym.temp != 0;
+}
+
+/* Is v a symbol that names a variable (not nil, t or a keyword)? */
+bool clean_variable(const struct clean *c, const struct value *v);
+
+/* A list (a b), (a b c), (a . d). */
+struct value *clean_list2(struct clean *c, struct value *a, struct value *b);
+struct value *clean_list3(struct clean *c, struct value *a, struct value *b,
+                          struct value *d);
+struct value *clean_cons(struct clean *c, struct value *a, struct value *d);
+
+/* One form for the list of forms `forms` (nil, the form, or a progn). */
+struct value *clean_progn(struct clean *c, struct value *forms);
+
+/* The variable and value of a let binding: SYM, (SYM) or (SYM VAL);
+ * false for anything else.  *val is nil when absent. */
+bool clean_binding(const struct clean *c, const struct value *b, struct value **var,
+                   struct value **val);
+
+/* Does form mention symbol s anywhere (quoted data and user code
+ * included)?  Iterative. */
+bool clean_mentions(struct clean *c, const struct value *form, const struct value *s);
+
+/* Does form mention a symbol of set (clean_set_add)?  Iterative. */
+bool clean_mentions_any(struct clean *c, const struct value *form,
+                        const struct clean_marks *set);
+
+/* The row of a table sorted by name whose rows (size bytes each) begin
+ * with their name (const char *), or -1. */
+int clean_row(const void *rows, size_t n, size_t size, const char *name);
+
+/* The first row of such a table not sorted after its predecessor, or -1. */
+long clean_rows_sorted(const void *rows, size_t n, size_t size);
+
+/* A clean_marks as a map from values to integers, 0 for none. */
+void clean_map_put(struct clean_marks *s, const struct value *v, int32_t k);
+int32_t clean_map_get(const struct clean_marks *s, const struct value *v);
+
+/* A set of values (any kind), made by clean_marks_new. */
+void clean_set_add(struct clean_marks *s, const struct value *v);
+bool clean_set_has(const struct clean_marks *s, const struct value *v);
+
+/* Call fn at every generated list in a code position of *slot, the
+ * innermost first, *slot last (fn may replace the form at its slot).
+ * User code, quoted data, the arguments of unknown functions and forms
+ * of CK_FORM are not entered. */
+void clean_visit(struct clean *c, struct value **slot, clean_fn *fn, unsigned depth);
+
+/* The code `to' stands where `from' was (a pass replaced or merged it):
+ * what the caller knows of from (which clause's code it carries, for the
+ * comments) goes to to.  Either may be an atom: then nothing is told. */
+void clean_moved(struct clean *c, const struct value *from, const struct value *to);
+
+/* Take every binding replaced by c->dead out of its let or let*. */
+void clean_sweep(struct clean *c, struct value **slot);
+
+/* What evaluating a form may do, from least to most. */
+enum clean_effect {
+    CE_NONE,   /* nothing: reads variables, makes values */
+    CE_SIGNAL, /* no effect, but may signal */
+    CE_ANY,    /* anything: calls code pcexpand does not know */
+};
+
+/* The most form's evaluation may do.  Reading a variable that is no
+ * temporary may signal (void-variable): the pattern's subject, a guard's
+ * variable. */
+enum clean_effect clean_effect(const struct clean *c, const struct value *form);
+
+/* The effect of the call form itself, its arguments' apart. */
+enum clean_effect clean_call_effect(const struct clean *c, const struct value *form);
+
+/* Do the forms of list forms, evaluated in order, read variable v before
+ * anything else that could be seen happens (another variable that may be
+ * void, a call that may signal, unknown code, a test)?  User code is
+ * looked at too (read only). */
+bool clean_reads_first(const struct clean *c, const struct value *forms,
+                       const struct value *v);
+
+/* clean_effect, every variable taken to be bound (each was read before,
+ * on every path: a void one would have signalled there). */
+enum clean_effect clean_effect_bound(struct clean *c, const struct value *form);
+
+/* Where a temporary is bound (clean_sites). */
+enum clean_site_kind {
+    CLEAN_SITE_LET,   /* a binding of let or let* */
+    CLEAN_SITE_PARAM, /* a lambda's parameter, dolist's variable */
+};
+
+struct clean_site {
+    struct value *var;          /* the temporary */
+    struct value *owner;        /* the let, let*, lambda or dolist form */
+    struct value *cell;         /* the list cell whose car is the binding */
+    enum clean_site_kind kind;
+    uint32_t refs;              /* references that see this binding */
+    struct value **ref;         /* where the last one is */
+    bool ref_ok;                /* it is where any form could stand (not an
+                                   argument of an unknown function) */
+    bool init_bound;            /* the value reads only variables read
+                                   before on every path (none is void) */
+    int prev;                   /* the site this one hides, or -1 */
+};
+
+/* Every site of a temporary in *slot, bindings in the order the walk
+ * meets them (a let* binding before the ones after it, an outer site
+ * before the inner ones); *n their number. */
+struct clean_site *clean_sites(struct clean *c, struct value **slot, size_t *n);
+
+/* What clean_visit_dom calls at each generated list: dom[0..n) are the
+ * variables surely read on every path to it (clean_sites.c). */
+typedef void clean_dom_fn(struct clean *c, struct value **slot,
+                          const struct value *const *dom, size_t n);
+
+/* Call fn at every generated list in a code position of *slot, outer
+ * ones first, in the order of evaluation (fn may replace the form at its
+ * slot; the walk goes on into the new form). */
+void clean_visit_dom(struct clean *c, struct value **slot, clean_dom_fn *fn);
+
+/* Are the forms a and b the same code?  Generated code equal, user code
+ * the same object: the copies of one clause's body are the same code,
+ * the equal text of two clauses' bodies is not (which clause a body is,
+ * and where its comments go, is the user's), nor a variable the user
+ * wrote as a body.  Iterative. */
+bool clean_same(const struct clean *c, const struct value *a, const struct value *b);
+
+/* clean_same of two lists of statements (bodies: a variable there is
+ * user code). */
+bool clean_same_code(const struct clean *c, const struct value *a, const struct value *b,
+                     bool statements);
+
+#endif

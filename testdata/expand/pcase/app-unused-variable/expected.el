@@ -1,0 +1,3 @@
+(ignore (car x))
+(ignore (car x))
+(if (consp x) (ignore (car (cdr x))))
