@@ -144,14 +144,19 @@ static void compare(struct run *r)
     if (!r->stale)
         return;
     unsigned check = r->cx->o.check;
-    if (check & PCX_CHECK_LIST)
-        buf_printf(&r->report, "%s\n", r->target);
+    if (check & PCX_CHECK_LIST) {
+        report_put_text(&r->report, r->target);
+        buf_putc(&r->report, '\n');
+    }
     if (check & PCX_CHECK_DIFF) {
         struct buf a, b;
         buf_init(&a, r->a);
         buf_init(&b, r->a);
-        buf_printf(&a, missing ? "/dev/null" : "a/%s", r->target);
-        buf_printf(&b, "b/%s", r->target);
+        buf_puts(&a, missing ? "/dev/null" : "a/");
+        if (!missing)
+            report_put_text(&a, r->target);
+        buf_puts(&b, "b/");
+        report_put_text(&b, r->target);
         diff_unified(r->a, old, n, (const uint8_t *)r->out.data, r->out.len,
                      buf_cstr(&a), buf_cstr(&b), &r->report);
     }
