@@ -300,7 +300,8 @@ static enum pcx_status refuse(struct pcx_ctx *cx, const struct input *in)
     enum pcx_status st = PCX_STATUS_ERROR;
     cx->stats.files++;
     if (in->error) {
-        st = api_say(cx, in->name, DIAG_ERROR, "io", in->error);
+        st = api_say(cx, in->name, DIAG_ERROR,
+                     in->error_code ? in->error_code : "io", in->error);
     } else {
         cx->stats.errors++;
         api_sink_write(&cx->o.diag, in->cfg_msgs, in->cfg_msgs_len);
@@ -347,11 +348,16 @@ static struct input *add_input(struct arena *a, struct inputs *v)
 
 /* The inputs of one operand: a directory's *.el files (their paths
  * relative to it kept for --out-dir; those its configuration excludes
- * left out), or the operand itself. */
+ * left out), or the operand itself.  The --out-dir is not searched when
+ * it lies inside the directory (its files are results: each run would
+ * mirror the last one's a level deeper), and is refused as the
+ * directory itself (its files would be rewritten in place, which only -w
+ * does). */
 static void list_operand(struct pcx_ctx *cx, struct arena *a, struct inputs *v,
                          const char *op)
 {
-    const char **paths, *err = NULL;
+    const char **paths, *err = NULL, *skipped = NULL;
+    const char *out_dir = cx->o.target == PCX_TARGET_DIR ? cx->o.target_path : NULL;
     size_t n = 0;
     if (file_kind(op) != FILE_KIND_DIR) {
         struct input *in = add_input(a, v);
@@ -359,12 +365,23 @@ static void list_operand(struct pcx_ctx *cx, struct arena *a, struct inputs *v,
         api_config_input(cx, a, in);
         return;
     }
-    if (!file_walk_dir(a, op, &paths, &n, &err)) {
+    if (out_dir && file_same(op, out_dir)) {
+        struct input *in = add_input(a, v);
+        in->name = op;
+        in->error = "this directory is the --out-dir: its files would be "
+                    "rewritten in place (only -w rewrites inputs)";
+        in->error_code = "usage";
+        return;
+    }
+    if (!file_walk_dir_except(a, op, out_dir, &paths, &n, &skipped, &err)) {
         struct input *in = add_input(a, v);
         in->name = op;
         in->error = err;
         return;
     }
+    if (skipped)
+        api_say(cx, skipped, DIAG_NOTE, NULL,
+                "not searched for inputs: it is the --out-dir");
     size_t skip = strlen(op);
     skip += skip > 0 && op[skip - 1] != '/';
     for (size_t i = 0; i < n; i++) {
@@ -422,6 +439,7 @@ static enum pcx_status run_listed(struct pcx_ctx *cx, const struct operands *o)
         arena_on_oom(a, &jb);
         arena_on_oom(cx->cfg_arena, &jb);
         list_all(cx, a, &v, o);
+        target_plan(a, &cx->o, v.items, v.n);
         target_sweep(cx, a, v.items, v.n);
         arena_on_oom(a, NULL);
         arena_on_oom(cx->cfg_arena, NULL);

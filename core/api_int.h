@@ -53,8 +53,9 @@ struct input {
     FILE *stream;         /* stream to read, or NULL */
     const char *rel;      /* --out-dir: the path under the directory, when
                              found under a DIR operand; NULL: from name */
-    const char *error;    /* set: the operand could not be listed; say this
-                             ("io") instead of running */
+    const char *error;    /* set: the operand could not be listed, or its
+                             target is refused; say this instead of running */
+    const char *error_code; /* the error's code (NULL: "io") */
     bool serial;          /* another input has the same target: write it at
                              commit, in input order */
     const struct config *cfg; /* its configuration (NULL: defaults) */
@@ -336,6 +337,13 @@ enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r);
  * (file_sweep_temporaries, once per directory).  Memory from arena a. */
 void target_sweep(const struct pcx_ctx *cx, struct arena *a,
                   const struct input *ins, size_t n);
+
+/* Before any input runs: with --out-dir, refuse (in->error) an input
+ * whose target is the input itself or the target of another file; with
+ * -w or --out-dir, mark serial the inputs whose target an earlier input
+ * also has (the same file given twice).  Scratch memory from a. */
+void target_plan(struct arena *a, const struct pcx_options *o, struct input *ins,
+                 size_t n);
 
 /* The summary line of check modes ("N files checked, K stale"). */
 void target_summary(struct pcx_ctx *cx);

@@ -144,55 +144,6 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
     return st;
 }
 
-/* A target path and the input it belongs to. */
-struct named {
-    const char *path;
-    size_t i;
-};
-
-static int by_path(const void *x, const void *y)
-{
-    const struct named *a = x, *b = y;
-    int d = strcmp(a->path, b->path);
-    return d ? d : (a->i > b->i) - (a->i < b->i);
-}
-
-/* Workers write targets while the inputs are computed; an input whose
- * target is also an earlier input's is marked serial (written at commit,
- * after the earlier one), so the last one wins as with -j 1.  Returns
- * false when memory is short (then run sequentially). */
-static bool mark_shared_targets(const struct pcx_ctx *cx, struct input *ins,
-                                size_t n)
-{
-    const struct pcx_options *o = &cx->o;
-    if (o->check || (o->target != PCX_TARGET_INPUT && o->target != PCX_TARGET_DIR))
-        return true;
-    struct arena *a = arena_new(NULL);
-    struct named *v = a ? calloc(n, sizeof *v) : NULL;
-    if (!v) {
-        arena_free(a);
-        return false;
-    }
-    jmp_buf jb;
-    bool ok = setjmp(jb) == 0;
-    if (ok) {
-        arena_on_oom(a, &jb);
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            const char *t = target_of(a, o, &ins[i]);
-            if (t)
-                v[k++] = (struct named){t, i};
-        }
-        qsort(v, k, sizeof *v, by_path);
-        for (size_t j = 1; j < k; j++)
-            if (strcmp(v[j - 1].path, v[j].path) == 0)
-                ins[v[j].i].serial = true;
-    }
-    free(v);
-    arena_free(a);
-    return ok;
-}
-
 enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n)
 {
     size_t jobs = cx->o.jobs ? cx->o.jobs : 1;
@@ -200,7 +151,7 @@ enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n)
         ins[0].threads = jobs > 64 ? 64 : (unsigned)jobs;
     if (jobs > n)
         jobs = n;
-    if (jobs <= 1 || !mark_shared_targets(cx, ins, n))
+    if (jobs <= 1)
         return sequential(cx, ins, n);
     struct slot *slots = calloc(n, sizeof *slots);
     pthread_t *th = calloc(jobs, sizeof *th);

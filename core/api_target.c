@@ -72,6 +72,110 @@ const char *target_of(struct arena *a, const struct pcx_options *o,
     }
 }
 
+/* ---- before the runs ---- */
+
+/* path without "." components and repeated slashes: two spellings of one
+ * target compare equal. */
+static const char *plain_path(struct arena *a, const char *path)
+{
+    struct buf b;
+    buf_init(&b, a);
+    if (*path == '/')
+        buf_putc(&b, '/');
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && *p == '.')) {
+            if (b.len && b.data[b.len - 1] != '/')
+                buf_putc(&b, '/');
+            buf_put(&b, p, n);
+        }
+        p += n;
+        p += *p == '/';
+    }
+    return buf_cstr(&b);
+}
+
+/* A target and the input it belongs to. */
+struct planned {
+    const char *path;
+    size_t i;
+};
+
+static int by_path(const void *x, const void *y)
+{
+    const struct planned *a = x, *b = y;
+    int d = strcmp(a->path, b->path);
+    return d ? d : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Refuse in, whose --out-dir target is also other's. */
+static void refuse_shared(struct arena *a, struct input *in, const char *target,
+                          const struct input *other)
+{
+    struct buf b;
+    buf_init(&b, a);
+    buf_printf(&b, "its --out-dir target %s is also the target of %s", target,
+               other->name);
+    in->error = buf_cstr(&b);
+    in->error_code = "usage";
+}
+
+/* Inputs x and y are one file given twice. */
+static bool same_input(const struct input *x, const struct input *y)
+{
+    return x->path && y->path && file_same(x->path, y->path);
+}
+
+/* The target of in, spelled plainly; NULL when it has none (the run
+ * says why) or when in is refused for being its own target. */
+static const char *planned_target(struct arena *a, const struct pcx_options *o,
+                                  struct input *in)
+{
+    const char *err = NULL;
+    if (o->target != PCX_TARGET_DIR)
+        return in->path ? plain_path(a, in->path) : NULL;
+    const char *t = target_mirror(a, o, in, &err);
+    if (t && in->path && file_same(in->path, t)) {
+        in->error = "its --out-dir target is the file itself: it would be "
+                    "rewritten in place (only -w rewrites inputs)";
+        in->error_code = "usage";
+        return NULL;
+    }
+    return t ? plain_path(a, t) : NULL;
+}
+
+void target_plan(struct arena *a, const struct pcx_options *o, struct input *ins,
+                 size_t n)
+{
+    bool dir = o->target == PCX_TARGET_DIR;
+    if (!dir && (o->check || o->target != PCX_TARGET_INPUT))
+        return;
+    struct planned *v = ARENA_NEWN(a, struct planned, n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = ins[i].error || ins[i].cfg_failed
+                            ? NULL : planned_target(a, o, &ins[i]);
+        if (t)
+            v[k++] = (struct planned){t, i};
+    }
+    qsort(v, k, sizeof *v, by_path);
+    for (size_t j = 0, e; j < k; j = e) {
+        struct input *first = &ins[v[j].i];
+        for (e = j + 1; e < k && strcmp(v[e].path, v[j].path) == 0; e++) {
+            struct input *in = &ins[v[e].i];
+            if (!dir || same_input(first, in)) {
+                in->serial = true; /* written after the first, in order */
+                continue;
+            }
+            refuse_shared(a, in, v[e].path, first);
+            if (!first->error)
+                refuse_shared(a, first, v[j].path, in);
+        }
+    }
+}
+
+/* ---- one run ---- */
+
 /* Set r->target; false (r->target_error set) when there is none. */
 static bool find_target(struct run *r)
 {

@@ -267,6 +267,64 @@ out-dir)
     expect_status 1
     [[ $(cat out) == $'od/sub/b.el\nod/top.el' ]] || fail "-l names"
     ;;
+out-dir-mistakes)
+    # Two inputs with one target: both refused, nothing written there;
+    # the other inputs are still written (exit 2, every mode).
+    mkdir -p a b c
+    make_sample a/x.el
+    printf '(pcase y (1 2))\n' >b/x.el
+    make_sample c/y.el
+    for mode in "" -c; do
+        run $mode --out-dir od a b c
+        expect_status 2
+        grep -qxF 'a/x.el: error: its --out-dir target od/x.el is also the target of b/x.el [usage]' err ||
+            fail "$mode: collision not said for a/x.el"
+        grep -qxF 'b/x.el: error: its --out-dir target od/x.el is also the target of a/x.el [usage]' err ||
+            fail "$mode: collision not said for b/x.el"
+        [[ ! -e od/x.el ]] || fail "$mode: a colliding target was written"
+        [[ -n $mode || -f od/y.el ]] || fail "the input without a collision was not written"
+    done
+    # Also when the spellings differ, and with -j 2; one file given twice
+    # is no collision.
+    rm -rf od
+    printf '(pcase z (1 2))\n' >x.el
+    run -j 2 --out-dir od/ .//x.el a
+    expect_status 2
+    [[ $(grep -c 'is also the target of' err) -eq 2 ]] || fail "spellings: not two collisions"
+    run --out-dir od a/x.el ./a/x.el
+    expect_status 0
+    [[ -f od/a/x.el && ! -s err ]] || fail "one file given twice"
+    # An --out-dir that is the input directory would rewrite the inputs in
+    # place: refused, nothing written; so is a file whose mirror is itself.
+    cp a/x.el a/keep.el
+    run --out-dir a a
+    expect_status 2
+    grep -qxF 'a: error: this directory is the --out-dir: its files would be rewritten in place (only -w rewrites inputs) [usage]' err ||
+        fail "--out-dir=DIR DIR not refused"
+    cmp -s a/x.el a/keep.el || fail "an input was rewritten"
+    run --out-dir ./a/ ./a
+    expect_status 2
+    run --out-dir . a/x.el
+    expect_status 2
+    grep -qxF 'a/x.el: error: its --out-dir target is the file itself: it would be rewritten in place (only -w rewrites inputs) [usage]' err ||
+        fail "a file that is its own target not refused"
+    cmp -s a/x.el a/keep.el || fail "an input was rewritten"
+    # An --out-dir inside the input directory is not searched (said in a
+    # note), so a second run writes the same files, not a level deeper.
+    rm a/keep.el
+    run --out-dir a/build a
+    expect_status 0
+    first=$(cd a/build && find . -type f | LC_ALL=C sort | tr '\n' ' ')
+    run --out-dir a/build a
+    expect_status 0
+    grep -qxF 'a/build: note: not searched for inputs: it is the --out-dir' err ||
+        fail "the skipped --out-dir is not said"
+    [[ ! -e a/build/build ]] || fail "the second run nested the output"
+    [[ $(cd a/build && find . -type f | LC_ALL=C sort | tr '\n' ' ') == "$first" ]] ||
+        fail "the second run wrote other files"
+    run -q --out-dir a/build a
+    [[ ! -s err ]] || fail "-q does not silence the note"
+    ;;
 check)
     make_sample a.el
     printf '(a b)\n' >plain.el
