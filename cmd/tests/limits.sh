@@ -327,6 +327,18 @@ forms-1m)
     { rep 1000000 "(a) "; echo "(pcase x (1 2))"; } >f.el
     run f.el; check "0" ""
     ;;
+radix-800k)
+    # A #x literal of 800,000 digits: printed from its text where its
+    # value is not needed; converted (divide and conquer, n^1.59) where
+    # it is: --compact, and as a pattern.
+    { printf '(a #x'; head -c 800000 /dev/zero | tr '\0' 'f'; echo ')'; } >f.el
+    run --no-expand f.el; check "0" ""
+    cmp -s out f.el || fail "--no-expand output differs"
+    run --no-expand --compact f.el; check "0" ""
+    [[ $(wc -c <out) -eq $((963296 + 5)) ]] || fail "--compact: not 963,296 decimal digits"
+    { printf '(pcase x (#x'; head -c 800000 /dev/zero | tr '\0' 'f'; echo ' 1))'; } >g.el
+    run g.el; check "0" ""
+    ;;
 symbol-10mb)
     { echo -n "(pcase x ('"; head -c 10485760 /dev/zero | tr '\0' 's'; echo " 1))"; } >f.el
     run f.el; check "0" ""

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lisp/bignum.h"
 #include "read_int.h"
 
 /* Inline whatever the compiler's size limits say: the per-token paths
@@ -582,15 +581,23 @@ static struct value *radix_value(struct reader *R, const struct lex_token *t)
         s++, n--;
     while (n > 1 && s[0] == '0')
         s++, n--;
-    if (n <= 10 || (radix <= 16 && n <= 15)) { /* below 2^60 */
-        int64_t v = 0;
-        for (size_t k = 0; k < n; k++)
-            v = v * radix + digit_value((uint8_t)s[k]);
-        return value_int(R->a, neg ? -v : v);
+    /* the magnitude while it fits 64 bits (at most 64 digits are looked
+     * at) */
+    uint64_t v = 0;
+    size_t k = 0;
+    for (; k < n; k++) {
+        unsigned d = (unsigned)digit_value((uint8_t)s[k]);
+        if (v > (UINT64_MAX - d) / (unsigned)radix)
+            break;
+        v = v * (unsigned)radix + d;
     }
-    size_t len;
-    char *dec = bignum_to_decimal(R->a, s, n, radix, &len);
-    return value_integer_from_decimal(R->a, dec, len, neg);
+    if (k == n && v <= (uint64_t)INT64_MAX)
+        return value_int(R->a, neg ? -(int64_t)v : (int64_t)v);
+    if (k == n && neg && v == (uint64_t)INT64_MAX + 1)
+        return value_int(R->a, INT64_MIN);
+    /* beyond int64: its decimal digits are made only if the value is
+     * needed (an untouched literal is printed from its text) */
+    return value_bignum_radix(R->a, s, n, radix, neg);
 }
 
 /* ---- atoms ---- */
