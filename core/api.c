@@ -183,6 +183,7 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
     r->at_form = -1;
     r->select_nth = -1;
     r->diag_mark = SIZE_MAX;
+    r->coding = RUN_CODING_START | RUN_CODING_END;
     diag_init(&r->diags, a);
     buf_init(&r->out, a);
     buf_init(&r->msgs, a);
@@ -220,8 +221,7 @@ struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
     return r;
 }
 
-/* Add a run's counters to the context's. */
-static void add_stats(struct pcx_stats *to, const struct pcx_stats *s)
+void api_add_stats(struct pcx_stats *to, const struct pcx_stats *s)
 {
     to->files += s->files;
     to->forms += s->forms;
@@ -235,6 +235,7 @@ static void add_stats(struct pcx_stats *to, const struct pcx_stats *s)
     to->temporaries += s->temporaries;
     to->parts += s->parts;
     to->parts_redone += s->parts_redone;
+    to->bytes_read += s->bytes_read;
 }
 
 /* -v --stats: the counters of one input. */
@@ -254,7 +255,7 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
         r->stats.bytes_out += r->out.len;
     r->stats.errors += r->diags.n_errors;
     r->stats.warnings += r->diags.n_warnings;
-    add_stats(&cx->stats, &r->stats);
+    api_add_stats(&cx->stats, &r->stats);
     api_sink_write(&cx->o.diag, r->msgs.data, r->msgs.len);
     enum pcx_status st;
     if (r->internal)
@@ -264,7 +265,8 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
                    run_writes(r) ? target_commit(cx, r) : PCX_STATUS_OK);
     else
         st = target_commit(cx, r);
-    file_stats(cx, r);
+    if (!r->stretch)
+        file_stats(cx, r);
     cx->status = worst(cx->status, st);
     return st;
 }

@@ -221,20 +221,14 @@ static bool splittable(const struct run *r)
     return splittable_quick(r) && find_name(r->text, 0, r->len, run_gensym_prefix(r)) == r->len;
 }
 
-/* Does a symbol of L's table have a name that begins with prefix, or
- * with "_" and prefix (the names of temporaries bound for effect)? */
+/* Does a symbol of L's table have a name a temporary could take? */
 static bool prefixed_symbol(const struct lisp *L, const char *prefix)
 {
-    size_t n = strlen(prefix);
     const struct intern_table *t = L->tab;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (t->slots[i].mixlen == INTERN_FREE)
-            continue;
-        const struct value_symbol *s = &t->slots[i].sym->u.sym;
-        size_t skip = s->len > 0 && s->name[0] == '_';
-        if (s->len >= n + skip && memcmp(s->name + skip, prefix, n) == 0)
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].mixlen != INTERN_FREE &&
+            run_temp_like(&t->slots[i].sym->u.sym, prefix))
             return true;
-    }
     return false;
 }
 
@@ -577,6 +571,7 @@ static void merge(struct run *r, const struct part *p, bool joined)
     r->stats.memo_hits += p->stats.memo_hits;
     r->stats.memo_misses += p->stats.memo_misses;
     r->stats.temporaries += p->stats.temporaries;
+    r->stats.bytes_read += p->stats.bytes_read;
 }
 
 /* Start again in one piece, keeping the loaded text. */

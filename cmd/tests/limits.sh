@@ -327,6 +327,28 @@ forms-1m)
     { rep 1000000 "(a) "; echo "(pcase x (1 2))"; } >f.el
     run f.el; check "0" ""
     ;;
+stdin-64mb)
+    # 64 MB of small forms through standard input, under a 400 MB
+    # address-space limit: each stretch's memory is given back to the
+    # next (it was all kept: 4.9 GB); the output is the file's.
+    awk 'BEGIN { for (i = 0; i < 700000; i++)
+        printf "(defun f%d (x) (pcase x (1 (quote one)) (_ (list x %d))))\n(foo (bar) \"s\" %d)\n", i, i, i }' >f.el
+    limit=$MEM_LIMIT_KB
+    $sanitized || MEM_LIMIT_KB=$((400 * 1024))
+    run - < <(cat f.el); check "0" ""
+    mv out stdin.out
+    MEM_LIMIT_KB=$limit
+    run f.el; check "0" ""
+    cmp -s out stdin.out || fail "standard input gives other output than the file"
+    ;;
+stdin-form-20mb)
+    # One form of 20 MB over 290,000 lines through a pipe: each byte is
+    # scanned once for where forms end, and the form read once (it was
+    # read again at every 64 KiB: 15 s).
+    { printf "(pcase x (1 '("; head -c 20000000 /dev/zero | tr '\0' 'a' | fold -w 68
+      printf ')) (_ 2))\n'; } >f.el
+    run - < <(cat f.el); check "0" ""
+    ;;
 radix-800k)
     # A #x literal of 800,000 digits: printed from its text where its
     # value is not needed; converted (divide and conquer, n^1.59) where

@@ -824,6 +824,77 @@ stream)
     cat a.el | "$prog" >pipe.out
     cmp -s file.out pipe.out || fail "streamed output differs from the file's"
     ;;
+stream-as-file)
+    # Standard input, in stretches, says and prints what the same text as
+    # a file does: definitions (templates, structures, a pattern macro a
+    # note points at) learned across stretches, a symbol named like a
+    # temporary avoided after it, CRLF from the first line on, #@00
+    # skipping to the very end, a Local Variables coding at the end; sent
+    # at once and in two pieces, 0.3 s apart.
+    forms() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++)
+        printf "(defun g%d (x) (pcase x (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i }'; }
+    { echo ';;; -*- lexical-binding: t -*-'
+      echo '(pcase-defmacro my-pos (v) `(and (pred integerp) ,v (guard (> ,v 0))))'
+      echo '(cl-defstruct pt x y)'
+      printf '\t(pcase-defmacro io1 (v) (list (quote pred) (buffer-name)))\n'
+      echo "(setq q 'pcx--x0)"
+      forms 3000
+      echo '(pcase z ((my-pos n) n) ((cl-struct pt x y) (+ x y)) (`(,a . ,b) a))'
+      forms 10
+      echo '(pcase z ((io1 n) n))'; } >defs.el
+    { printf '(pcase x (1 2))\r\n'; forms 3000; } >crlf.el
+    { forms 2000; printf '#@00 junk ( " \n'; head -c 100000 /dev/zero | tr '\0' '('; } >skip.el
+    { forms 3000; printf ';; Local Variables:\n;; coding: latin-1\n;; End:\n'; } >coding.el
+    { printf ';; -*- coding: latin-1 -*-\n'; forms 3000; } >cookie.el
+    # a required file, a definer macro, a helper in eval-and-compile that
+    # a pattern macro calls
+    mkdir -p lib
+    printf "(cl-defstruct pt x y)\n(provide 'geo)\n" >lib/geo.el
+    { echo "(require 'geo)"
+      echo '(defmacro mydef (n) `(cl-defstruct ,n a b))'
+      echo '(mydef rec)'
+      echo "(eval-and-compile (defun helper (v) (list 'pred v)))"
+      echo '(pcase-defmacro hp (v) (helper v))'
+      forms 3000
+      echo '(defun u (p r) (list (pcase p ((cl-struct pt x) x)) (pcase r ((cl-struct rec b) b)) (pcase r ((hp numberp) 1))))'
+    } >learn.el
+    for f in defs crlf skip coding cookie learn; do
+        run -L lib $f.el
+        file_status=$status
+        mv out $f.want
+        mv err $f.want-err
+        for how in whole pieces; do
+            set +e
+            if [[ $how == whole ]]; then
+                cat $f.el | "$prog" -L lib --stdin-filepath=$f.el >out 2>err
+            else
+                { head -c 70000 $f.el; sleep 0.3; tail -c +70001 $f.el; } |
+                    "$prog" -L lib --stdin-filepath=$f.el >out 2>err
+            fi
+            status=$?
+            set -e
+            [[ $status -eq $file_status ]] || fail "$f, $how: status $status, as a file $file_status"
+            cmp -s err $f.want-err || fail "$f, $how: other diagnostics than as a file"
+            # a stretch before an error is printed (a file prints nothing)
+            [[ $f == defs || $f == coding ]] || cmp -s out $f.want ||
+                fail "$f, $how: other output than as a file"
+        done
+    done
+    grep -q "^defs.el:3017:11: error: pattern macro io1 cannot be expanded" defs.want-err &&
+        grep -qx "defs.el:4:9: note: pattern macro io1 is defined here \[macro-eval\]" defs.want-err ||
+        fail "defs: $(cat defs.want-err)"
+    [[ $(cat skip.want-err) == "" && $(wc -c <skip.want) -gt 100000 ]] || fail "skip: as a file"
+    grep -qx 'coding.el:3002:12: error: .*\[encoding\]' coding.want-err || fail "coding: as a file"
+    [[ ! -s cookie.want ]] || fail "cookie: printed"
+    grep -q "(aref r 2)" learn.want && grep -q "(aref p 1)" learn.want &&
+        grep -q "(if (numberp r) 1)" learn.want || fail "learn: as a file"
+    # defs without the forms that fail: the same text as a file
+    head -n -1 defs.el >defs2.el
+    "$prog" defs2.el >defs2.want 2>/dev/null
+    { head -c 70000 defs2.el; sleep 0.3; tail -c +70001 defs2.el; } | "$prog" >out 2>/dev/null
+    cmp -s out defs2.want || fail "defs: other output than as a file"
+    [[ $(grep -c 'pcx--x0' out) -eq 1 ]] || fail "defs: a temporary is named pcx--x0"
+    ;;
 config)
     # The closest .pcexpand.yaml applies (up to a .git), under the command
     # line; exclude applies to files found under a DIR operand only.

@@ -144,4 +144,11 @@ void read_bounds_shift(struct read_bounds *b, size_t by);
  * false, and *name gets the span of the coding system's name. */
 bool read_check_coding(const uint8_t *text, size_t len, struct span *name);
 
+/* Its two halves, for a text that arrives in pieces: the `-*-` line of
+ * the first piece, and the Local Variables block of the last 3000 bytes
+ * (READ_CODING_TAIL) of the text. */
+bool read_check_coding_start(const uint8_t *text, size_t len, struct span *name);
+bool read_check_coding_end(const uint8_t *text, size_t len, struct span *name);
+#define READ_CODING_TAIL 3000
+
 #endif

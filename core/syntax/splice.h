@@ -50,6 +50,9 @@ struct splice_in {
     void *origin_ctx;
     splice_form_fn begin_form;      /* may be NULL */
     void *begin_ctx;
+    const char *newline;            /* generated line ends; NULL: CRLF when
+                                       the text's first line ends in CRLF,
+                                       else LF */
 };
 
 /* What replaced one site, for --format=yaml|json: the text as printed
