@@ -712,12 +712,17 @@ static void render_compact(struct run *r, size_t upto)
             /* print_tree is print_value without its check for data
              * inside itself, which is most of its cost on deep code.
              * What is not a tree prints with print-circle labels, so
-             * that data read with #N= labels reads back the same. */
+             * that data read with #N= labels reads back the same; a form
+             * read without labels is a tree however deep (the reader's
+             * conses are fresh), and needs no table of what it holds. */
             struct print_opts po = print_opts_compact();
             if (!print_tree(r->L, &r->out, r->forms[i], &po)) {
                 struct print_opts pc = po;
                 pc.circle = true;
-                print_value(r->L, &r->out, r->forms[i], &pc);
+                if (r->rd.forms[i].labels)
+                    print_value(r->L, &r->out, r->forms[i], &pc);
+                else
+                    print_known_tree(r->L, &r->out, r->forms[i], &po);
             }
         } else if (!compact_form(r, i)) {
             return;

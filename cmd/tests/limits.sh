@@ -349,6 +349,17 @@ stdin-form-20mb)
       printf ')) (_ 2))\n'; } >f.el
     run - < <(cat f.el); check "0" ""
     ;;
+quotes-5m)
+    # 5,000,000 quotes in a row: one frame of the reader for the row (it
+    # took one a quote), and --compact prints it from one frame without
+    # a record of its path (it printed it with print-circle's table).
+    { head -c 5000000 /dev/zero | tr '\0' "'"; echo x; } >f.el
+    run f.el; check "0" ""
+    run --no-expand f.el; check "0" ""
+    cmp -s out f.el || fail "--no-expand output differs"
+    run --compact f.el; check "0" ""
+    cmp -s out f.el || fail "--compact output differs"
+    ;;
 radix-800k)
     # A #x literal of 800,000 digits: printed from its text where its
     # value is not needed; converted (divide and conquer, n^1.59) where

@@ -846,6 +846,52 @@ static void radix_bignums(void **state)
     }
 }
 
+/* A row of a million quotes reads into its two conses and two origin
+ * entries a quote (96 bytes): the reader's stack holds one frame for the
+ * whole row (it held one a quote, and copies of the stack as it grew:
+ * some 180 bytes a quote).  Rows with blanks, of other prefixes and
+ * mixed ones read as before. */
+static void a_row_of_quotes_takes_one_frame(void **state)
+{
+    (void)state;
+    size_t n = 1000000;
+    char *text = test_malloc(n + 2);
+    memset(text, '\'', n);
+    text[n] = 'x';
+    text[n + 1] = 0;
+    struct fx f = fx_new();
+    size_t before = f.a->total;
+    struct read_result rr;
+    assert_true(read_source(f.L, (const uint8_t *)text, n + 1, &rr));
+    assert_true(f.a->total - before < 110 * n);
+    const struct value *v = rr.forms[0].v;
+    for (size_t k = 0; k < n; k++) {
+        struct span sp;
+        assert_true(read_origin_span(&rr, v, &sp));
+        assert_int_equal(sp.start, k);
+        v = value_car(value_cdr(v));
+    }
+    assert_string_equal(v->u.sym.name, "x");
+    arena_free(f.a);
+    test_free(text);
+    static const char *const rows[][2] = {
+        {"'' 'x", "'''x"},
+        {"#'#'f", "#'#'f"},
+        {",,@,z", "(\\, (\\,@ (\\, z)))"},
+        {"``'`x", "``'`x"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        struct fx g = fx_new();
+        struct value *w;
+        size_t used;
+        struct read_error err;
+        assert_true(read_one(g.L, (const uint8_t *)rows[k][0], strlen(rows[k][0]), &w, &used,
+                             &err));
+        assert_string_equal(pr(&g, w, false), rows[k][1]);
+        arena_free(g.a);
+    }
+}
+
 /* Does text[0, cut) read without running out of text (an end-of-file
  * error)?  Other errors are the text's own. */
 static bool reads_to(const uint8_t *text, size_t cut)
@@ -934,6 +980,7 @@ int main(void)
         cmocka_unit_test(named_characters),
         cmocka_unit_test(radix_bignums),
         cmocka_unit_test(bounds_agree_with_the_reader),
+        cmocka_unit_test(a_row_of_quotes_takes_one_frame),
     };
     return SUPPORT_RUN(tests);
 }
