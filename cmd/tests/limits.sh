@@ -360,6 +360,15 @@ quotes-5m)
     run --compact f.el; check "0" ""
     cmp -s out f.el || fail "--compact output differs"
     ;;
+line-100mb)
+    # 100 MB of small forms on one line: cut into parts between forms
+    # within the line, each in reused memory (in one piece it took 44
+    # bytes per byte).
+    awk 'BEGIN { for (i = 0; i < 14300000; i++) printf "(a %d) ", i % 100; print "" }' >f.el
+    run f.el; check "0" ""
+    cmp -s out f.el || fail "output differs"
+    run -j 2 --compact f.el; check "0" ""
+    ;;
 radix-800k)
     # A #x literal of 800,000 digits: printed from its text where its
     # value is not needed; converted (divide and conquer, n^1.59) where

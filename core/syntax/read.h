@@ -113,9 +113,10 @@ const uint8_t *read_origin_text(const struct read_result *r,
  * complete (read_bounds.c): a scan that looks at each byte once, its
  * state kept from piece to piece.  `ready` is just after the last line
  * end met outside every list, string, comment and character literal,
- * with no quote waiting for its form: the text before it is complete
- * forms, as far as the lexer's rules tell (the reader decides).  A
- * `#@00` (skip to the end) makes the rest one form. */
+ * with no quote waiting for its form (or, with `anywhere`, at the first
+ * blank after such a form): the text before it is complete forms, as
+ * far as the lexer's rules tell (the reader decides).  A `#@00` (skip to
+ * the end) makes the rest one form. */
 struct read_bounds {
     size_t pos;      /* bytes scanned */
     size_t ready;    /* see above (0: none yet) */
@@ -125,6 +126,10 @@ struct read_bounds {
     bool nonzero;    /* ... not all zeros */
     bool at_start;   /* the next byte starts a token (`?` is a character) */
     bool pending;    /* a quote at depth 0 waits for its form */
+    bool anywhere;   /* set by the caller: ready may also be at the
+                        first blank after a top-level form (where its
+                        text ends), not only after a line end */
+    bool blanks;     /* the last byte scanned was a blank between tokens */
 };
 
 void read_bounds_init(struct read_bounds *b);

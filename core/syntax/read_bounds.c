@@ -69,8 +69,9 @@ static void open_list(struct read_bounds *b)
     b->at_start = true;
 }
 
-/* A byte between tokens or in a symbol; pos is just after it. */
-static void code_byte(struct read_bounds *b, uint8_t c, size_t pos)
+/* A byte between tokens or in a symbol; pos is just after it.  first:
+ * the byte before it was no blank between tokens. */
+static void code_byte(struct read_bounds *b, uint8_t c, size_t pos, bool first)
 {
     switch (c) {
     case '(': case '[':
@@ -98,8 +99,13 @@ static void code_byte(struct read_bounds *b, uint8_t c, size_t pos)
         form_starts(b);
         return;
     }
+    b->blanks = true;
     b->at_start = true;
-    if (c == '\n' && b->depth == 0 && !b->pending)
+    if (b->depth > 0 || b->pending)
+        return;
+    if (b->anywhere && first)
+        b->ready = pos - 1; /* the form's text ends here */
+    else if (c == '\n' && !b->anywhere)
         b->ready = pos;
 }
 
@@ -193,8 +199,10 @@ void read_bounds_scan(struct read_bounds *b, const uint8_t *text, size_t len)
     size_t p = b->pos;
     while (p < len) {
         uint8_t c = text[p++];
+        bool after_blank = b->blanks;
+        b->blanks = false; /* code_byte says when it is one */
         if (b->mode == B_CODE || !other_byte(b, c))
-            code_byte(b, c, p);
+            code_byte(b, c, p, !after_blank);
     }
     b->pos = p;
 }
