@@ -281,6 +281,87 @@ static enum pcx_status out_of_memory(struct pcx_ctx *cx, const char *name)
     return st;
 }
 
+/* A copy of buffer b in arena a (data only when keep_data: else its
+ * length alone, which the counters read). */
+static struct buf copy_buf(struct arena *a, const struct buf *b, bool keep_data)
+{
+    struct buf c;
+    buf_init(&c, a);
+    if (keep_data)
+        buf_put(&c, b->data, b->len);
+    else
+        c.len = b->len;
+    return c;
+}
+
+static const char *copy_str(struct arena *a, const char *s)
+{
+    return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+/* The slim copy of r in arena a: every field commit reads, the buffers
+ * it prints copied, the rest (text, values, expander) left out. */
+static struct run *slim_copy(struct arena *a, const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    struct run *s = ARENA_NEW(a, struct run);
+    *s = *r;
+    s->a = a;
+    source_init(&s->src, a, r->in->name, (const uint8_t *)"", 0);
+    s->text = s->src.text;
+    s->len = 0;
+    diag_init(&s->diags, a);
+    s->diags.n_errors = r->diags.n_errors;
+    s->diags.n_warnings = r->diags.n_warnings;
+    memset(&s->rd, 0, sizeof s->rd);
+    memset(&s->x, 0, sizeof s->x);
+    s->L = NULL;
+    s->forms = NULL;
+    s->sites = NULL;
+    s->n_sites = s->cap_sites = 0;
+    s->at_target = NULL;
+    s->known = NULL;
+    s->out = copy_buf(a, &r->out, o->target == PCX_TARGET_STDOUT && !o->check);
+    s->msgs = copy_buf(a, &r->msgs, true);
+    s->report = copy_buf(a, &r->report, true);
+    s->target = copy_str(a, r->target);
+    s->target_error = copy_str(a, r->target_error);
+    return s;
+}
+
+/* slim_copy into a fresh arena *ap; NULL when memory is short. */
+static struct run *slim_in_new_arena(const struct run *r, struct arena **ap)
+{
+    struct arena *a = arena_new(NULL);
+    *ap = a;
+    if (!a)
+        return NULL;
+    a->limit = r->cx->o.memory_limit;
+    struct run *volatile s = NULL;
+    jmp_buf jb;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(a, &jb);
+        s = slim_copy(a, r);
+    }
+    arena_on_oom(a, NULL);
+    return s;
+}
+
+struct run *api_slim(struct run *r, struct arena **ap)
+{
+    if (!r || r->oom || r->in->serial)
+        return r; /* a serial input is written at its turn, from its text */
+    struct arena *a;
+    struct run *s = slim_in_new_arena(r, &a);
+    if (!s) {
+        arena_free(a);
+        return r;
+    }
+    arena_free(*ap);
+    *ap = a;
+    return s;
+}
+
 enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,
                             struct run *r)
 {

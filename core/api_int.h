@@ -188,6 +188,14 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
 struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
                         struct arena **ap);
 
+/* A computed run r (in arena *ap) cut down to what api_deliver needs of
+ * it, in a new arena that replaces *ap: its messages, what it prints,
+ * its counters and its target's state.  A run waiting for its turn (-j)
+ * then holds its output, not the memory of its computation (some 30
+ * bytes per byte of text).  Returns the run to deliver (r itself when it
+ * cannot be cut: out of memory, a serial input). */
+struct run *api_slim(struct run *r, struct arena **ap);
+
 /* Commit a computed run (api_commit), or report that in ran out of
  * memory when r is NULL or r->oom. */
 enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,

@@ -3,7 +3,10 @@
  * jobs_run: workers compute inputs (each run in its own arena; the
  * context is only read) while the calling thread commits them strictly in
  * input order, so output, targets and diagnostics are those of -j 1.  At
- * most WINDOW_PER_JOB * jobs computed runs wait to be committed.
+ * most WINDOW_PER_JOB * jobs computed runs wait to be committed, each cut
+ * down to its output and messages (api_slim), and workers take no new
+ * input while those hold more than HOLD_BYTES (one is always taken:
+ * the next to commit is being computed or waits).
  */
 #include "api_int.h"
 
@@ -17,11 +20,13 @@
 #include "io/file.h"
 
 #define WINDOW_PER_JOB 4
+#define HOLD_BYTES ((size_t)64 << 20)
 
 /* ---- parallel runs ---- */
 
 struct slot {
     struct arena *a; /* the run's arena (NULL until computed) */
+    size_t held;     /* its bytes while it waits */
     struct run *r;   /* the computed run (NULL: out of memory, or inline) */
     bool done;       /* computed (or left to the committing thread) */
 };
@@ -37,13 +42,15 @@ struct pool {
     size_t next;          /* next input to take */
     size_t committed;     /* inputs committed so far */
     size_t window;        /* inputs taken but not committed, at most */
+    size_t held;          /* bytes of the computed runs not committed */
 };
 
 /* Take the next input, waiting while the window is full; false at the end. */
 static bool take(struct pool *p, size_t *i)
 {
     pthread_mutex_lock(&p->mu);
-    while (p->next < p->n && p->next >= p->committed + p->window)
+    while (p->next < p->n &&
+           (p->next >= p->committed + p->window || p->held > HOLD_BYTES))
         pthread_cond_wait(&p->work, &p->mu);
     bool more = p->next < p->n;
     if (more)
@@ -58,9 +65,13 @@ static void *worker(void *arg)
     size_t i;
     while (take(p, &i)) {
         struct slot *s = &p->slots[i];
-        if (!api_inline(p->cx, &p->ins[i]))
+        if (!api_inline(p->cx, &p->ins[i])) {
             s->r = api_compute(p->cx, &p->ins[i], &s->a);
+            s->r = api_slim(s->r, &s->a);
+        }
         pthread_mutex_lock(&p->mu);
+        s->held = s->a ? s->a->total : 0;
+        p->held += s->held;
         s->done = true;
         pthread_cond_broadcast(&p->ready);
         pthread_mutex_unlock(&p->mu);
@@ -82,6 +93,7 @@ static enum pcx_status commit_slot(struct pcx_ctx *cx, struct pool *p, size_t i)
     arena_free(s->a);
     s->a = NULL;
     pthread_mutex_lock(&p->mu);
+    p->held -= s->held;
     p->committed++;
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
@@ -123,7 +135,7 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
 {
     struct pool p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
                      PTHREAD_COND_INITIALIZER, cx, ins, slots, n, 0, 0,
-                     WINDOW_PER_JOB * jobs};
+                     WINDOW_PER_JOB * jobs, 0};
     size_t started = start_workers(&p, th, jobs);
     if (started == 0)
         return sequential(cx, ins, n);

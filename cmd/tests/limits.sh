@@ -369,6 +369,24 @@ line-100mb)
     cmp -s out f.el || fail "output differs"
     run -j 2 --compact f.el; check "0" ""
     ;;
+jobs-held)
+    # -j 2 on 14 files of 2 MB, each computed in one piece (--whole, about
+    # 130 MB), the output read slowly: the runs waiting for their turn
+    # keep their output only, and no more than 64 MB of it (eight whole
+    # runs were kept: out of memory).
+    for i in $(seq 14); do
+        awk -v k="$i" 'BEGIN { for (i = 0; i < 30000; i++)
+            printf "(defun f%d_%d (x) (pcase x (`(,a . ,b) (list a b %d)) (_ nil)))\n", k, i, i }' >f$i.el
+    done
+    limit=""
+    $sanitized || limit="ulimit -v $MEM_LIMIT_KB;"
+    bash -c "$limit"' exec timeout -s KILL "$@"' mem "$TIME_LIMIT" "$prog" -j 2 --whole f*.el \
+        2>err | { sleep 2; cat >out; }
+    status=${PIPESTATUS[0]}
+    secs="-" kb="?"
+    check "0" ""
+    [[ $(wc -c <out) -gt 40000000 ]] || fail "output missing"
+    ;;
 radix-800k)
     # A #x literal of 800,000 digits: printed from its text where its
     # value is not needed; converted (divide and conquer, n^1.59) where
