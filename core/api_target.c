@@ -266,10 +266,28 @@ static void compare(struct run *r)
     }
 }
 
+/* Is the directory that holds path there?  A look-up takes no lock
+ * that the -j threads share, while a mkdir that finds the directory
+ * there takes its parent's: two threads writing files of one tree made
+ * each other wait at every ancestor of every file. */
+static bool parent_there(char *p)
+{
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p)
+        return true;
+    *slash = 0;
+    struct stat st;
+    bool there = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    *slash = '/';
+    return there;
+}
+
 /* Create the missing directories above path (as mkdir -p would). */
 static bool make_parents(struct arena *a, const char *path, const char **error)
 {
     char *p = arena_strndup(a, path, strlen(path));
+    if (parent_there(p))
+        return true;
     for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
         *s = 0;
         if (mkdir(p, 0777) != 0 && errno != EEXIST) {
