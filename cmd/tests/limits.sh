@@ -380,10 +380,12 @@ jobs-held)
     done
     limit=""
     $sanitized || limit="ulimit -v $MEM_LIMIT_KB;"
-    bash -c "$limit"' exec timeout -s KILL "$@"' mem "$TIME_LIMIT" "$prog" -j 2 --whole f*.el \
-        2>err | { sleep 2; cat >out; }
+    t0=$(date +%s%N)
+    bash -c "$limit"' exec /usr/bin/time -f %M -o "$0.rss" timeout -s KILL "$@"' mem \
+        "$TIME_LIMIT" "$prog" -j 2 --whole f*.el 2>err | { sleep 2; cat >out; }
     status=${PIPESTATUS[0]}
-    secs="-" kb="?"
+    secs=$(awk -v d=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.2f", d / 1e9 }')
+    kb=$(tail -n 1 mem.rss 2>/dev/null | grep -E '^[0-9]+$' || echo "?")
     check "0" ""
     [[ $(wc -c <out) -gt 40000000 ]] || fail "output missing"
     ;;
