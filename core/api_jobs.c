@@ -31,10 +31,17 @@ struct slot {
     bool done;       /* computed (or left to the committing thread) */
 };
 
+/* The threads wake each other only when the other waits for just that:
+ * a worker the committing thread when the slot it waits for is done, the
+ * committing thread the workers when one waits for room.  Waking a
+ * thread at every slot, with the mutex held, made it block at once on
+ * the mutex, and writing files (-j 2 --out-dir: nothing to print, so the
+ * committing thread was always waiting) spent a quarter of its switches
+ * in that. */
 struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work;  /* a slot may be taken */
-    pthread_cond_t ready; /* a slot is done */
+    pthread_cond_t ready; /* the slot the committing thread waits for is done */
     const struct pcx_ctx *cx;
     const struct input *ins;
     struct slot *slots;
@@ -43,6 +50,9 @@ struct pool {
     size_t committed;     /* inputs committed so far */
     size_t window;        /* inputs taken but not committed, at most */
     size_t held;          /* bytes of the computed runs not committed */
+    size_t waiting;       /* the slot the committing thread waits for
+                             (SIZE_MAX: none) */
+    size_t sleepers;      /* workers waiting for room */
 };
 
 /* Take the next input, waiting while the window is full; false at the end. */
@@ -50,8 +60,11 @@ static bool take(struct pool *p, size_t *i)
 {
     pthread_mutex_lock(&p->mu);
     while (p->next < p->n &&
-           (p->next >= p->committed + p->window || p->held > HOLD_BYTES))
+           (p->next >= p->committed + p->window || p->held > HOLD_BYTES)) {
+        p->sleepers++;
         pthread_cond_wait(&p->work, &p->mu);
+        p->sleepers--;
+    }
     bool more = p->next < p->n;
     if (more)
         *i = p->next++;
@@ -73,8 +86,10 @@ static void *worker(void *arg)
         s->held = s->a ? s->a->total : 0;
         p->held += s->held;
         s->done = true;
-        pthread_cond_broadcast(&p->ready);
+        bool wake = p->waiting == i;
         pthread_mutex_unlock(&p->mu);
+        if (wake)
+            pthread_cond_signal(&p->ready);
     }
     return NULL;
 }
@@ -84,8 +99,10 @@ static enum pcx_status commit_slot(struct pcx_ctx *cx, struct pool *p, size_t i)
 {
     struct slot *s = &p->slots[i];
     pthread_mutex_lock(&p->mu);
+    p->waiting = i;
     while (!s->done)
         pthread_cond_wait(&p->ready, &p->mu);
+    p->waiting = SIZE_MAX;
     pthread_mutex_unlock(&p->mu);
     enum pcx_status st = api_inline(cx, &p->ins[i])
                              ? api_run_one(cx, &p->ins[i])
@@ -95,8 +112,10 @@ static enum pcx_status commit_slot(struct pcx_ctx *cx, struct pool *p, size_t i)
     pthread_mutex_lock(&p->mu);
     p->held -= s->held;
     p->committed++;
-    pthread_cond_broadcast(&p->work);
+    bool wake = p->sleepers > 0;
     pthread_mutex_unlock(&p->mu);
+    if (wake)
+        pthread_cond_broadcast(&p->work);
     return st;
 }
 
@@ -135,7 +154,7 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
 {
     struct pool p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
                      PTHREAD_COND_INITIALIZER, cx, ins, slots, n, 0, 0,
-                     WINDOW_PER_JOB * jobs, 0};
+                     WINDOW_PER_JOB * jobs, 0, SIZE_MAX, 0};
     size_t started = start_workers(&p, th, jobs);
     if (started == 0)
         return sequential(cx, ins, n);
