@@ -315,7 +315,10 @@ enum computed {
 /* Compute stretch buf[0, cut) into r. */
 static enum computed compute(struct stream *s, struct run *r, size_t cut)
 {
-    if (s->eof && refused_at_end(s, r, cut)) {
+    /* (a refused -*- line is said first, as for a file) */
+    struct span name;
+    bool line_refused = !s->ran && !read_check_coding_start(s->buf, cut, &name);
+    if (s->eof && !line_refused && refused_at_end(s, r, cut)) {
         run_render_diagnostics(r);
         return STRETCH_DONE;
     }
