@@ -236,6 +236,7 @@ void api_add_stats(struct pcx_stats *to, const struct pcx_stats *s)
     to->parts += s->parts;
     to->parts_redone += s->parts_redone;
     to->bytes_read += s->bytes_read;
+    to->held_max = s->held_max > to->held_max ? s->held_max : to->held_max;
 }
 
 /* -v --stats: the counters of one input. */

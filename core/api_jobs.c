@@ -50,6 +50,7 @@ struct pool {
     size_t committed;     /* inputs committed so far */
     size_t window;        /* inputs taken but not committed, at most */
     size_t held;          /* bytes of the computed runs not committed */
+    size_t held_max;      /* ... at most */
     size_t waiting;       /* the slot the committing thread waits for
                              (SIZE_MAX: none) */
     size_t sleepers;      /* workers waiting for room */
@@ -85,6 +86,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&p->mu);
         s->held = s->a ? s->a->total : 0;
         p->held += s->held;
+        p->held_max = p->held > p->held_max ? p->held : p->held_max;
         s->done = true;
         bool wake = p->waiting == i;
         pthread_mutex_unlock(&p->mu);
@@ -154,7 +156,7 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
 {
     struct pool p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
                      PTHREAD_COND_INITIALIZER, cx, ins, slots, n, 0, 0,
-                     WINDOW_PER_JOB * jobs, 0, SIZE_MAX, 0};
+                     WINDOW_PER_JOB * jobs, 0, 0, SIZE_MAX, 0};
     size_t started = start_workers(&p, th, jobs);
     if (started == 0)
         return sequential(cx, ins, n);
@@ -167,6 +169,8 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
     stop(&p);
     for (size_t k = 0; k < started; k++)
         pthread_join(th[k], NULL);
+    if (p.held_max > cx->stats.held_max)
+        cx->stats.held_max = p.held_max;
     for (; i < n; i++) /* computed, but the output failed before their turn */
         arena_free(slots[i].a);
     return st;
