@@ -214,6 +214,7 @@ static void prepare_expander(struct run *r)
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
     x->keep_going = keeps_going(r);
+    x->carriers = !r->cx->o.compact; /* the layout puts comments over clauses */
     unsigned heads = PCX_HEADS_ALL & ~run_skip_heads(r);
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
@@ -752,6 +753,11 @@ static const struct value *site_origin(void *ctx, const struct value *v)
     return expand_origin(ctx, v);
 }
 
+static const struct value *site_clause(void *ctx, const struct value *v)
+{
+    return expand_clause_of(ctx, v);
+}
+
 static void site_begin_form(void *ctx, unsigned label_floor)
 {
     gensym_begin_form(expand_gensyms(ctx), label_floor);
@@ -834,6 +840,7 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts)
     in.pretty.sym_text = gensym_text;
     in.pretty.sym_ctx = expand_gensyms(&r->x);
     in.origin = site_origin;
+    in.clause_of = site_clause;
     in.origin_ctx = &r->x;
     in.begin_form = site_begin_form;
     in.begin_ctx = &r->x;

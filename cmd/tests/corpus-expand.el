@@ -1,7 +1,7 @@
 ;;; corpus-expand.el --- check pcexpand's expansion of a corpus  -*- lexical-binding: t -*-
 
 ;; Run as:
-;;   emacs -Q --batch -l corpus-expand.el -f pcx-expand-check LIST SRC OUT RECORDS
+;;   emacs -Q --batch -l corpus-expand.el -f pcx-expand-check LIST SRC OUT RECORDS COMPACT
 ;;
 ;; LIST names files relative to the directories SRC (the input) and OUT
 ;; (what `pcexpand --out-dir OUT SRC' wrote), one per line.  RECORDS holds
@@ -10,10 +10,11 @@
 ;; every file:
 ;;  - the output is read as Emacs reads a Lisp file, without an error;
 ;;  - no pcase-family, cond* or stray cond* keyword head is left in a code
-;;    position of its forms (a walker that knows where code is: quote,
-;;    function, lambda lists, let bindings, condition-case handlers,
-;;    backquote templates, the data clauses of declare, interactive's
-;;    modes);
+;;    position of its forms (a walker that knows where code is not: quote,
+;;    function, lambda lists but the INITFORMs of cl lambda lists, let
+;;    bindings, condition-case handlers, backquote templates, the data
+;;    clauses of declare, interactive's modes; every argument of any
+;;    other form is taken as code);
 ;;  - outside the replaced forms the bytes are those of the input: the text
 ;;    between replaced spans (cut from the input with the records'
 ;;    positions) is found unchanged in the output, each replaced span being
@@ -29,9 +30,14 @@
 ;;    pcexpand chose relative to the input is what is checked.  The libraries that
 ;;    give pcexpand's built-in indent table its specs are loaded first
 ;;    (as testdata/indent/indent-check.el does).
+;;  - the output reads to the forms of `pcexpand --compact --out-dir COMPACT
+;;    SRC' (strings compared by their characters, uninterned symbols by
+;;    their names): the layout, and the user's code keeping its text in
+;;    it, change no value.
 ;; Prints details of failures on stderr, then one line on stdout:
 ;;   "files N sites N read-errors N heads-left N text-mismatches N
-;;    indented N indent-lines N indent-problems N indent-shifted N"
+;;    indented N indent-lines N indent-problems N indent-shifted N
+;;    value-mismatches N"
 ;; where "indented" counts the expansions that had at least one line
 ;; checked by `indent-region', "indent-lines" those lines and
 ;; "indent-shifted" the expansions first moved with the input's line.
@@ -79,6 +85,27 @@
   (when list (push (cons list mode) stack))
   stack)
 
+(defconst pcx--cl-definers
+  '(cl-defun cl-defmacro cl-defsubst cl-iter-defun)
+  "Definers of `pcx--definers' whose argument list is a cl lambda list.")
+
+(defun pcx--cl-defaults (arglist)
+  "The INITFORMs of a cl lambda list ARGLIST (of its destructuring
+sublists too): code, evaluated when the argument is missing."
+  (let ((stack (list arglist)) (found '()))
+    (while stack
+      (let ((l (pop stack)) (section 'required))
+        (while (consp l)
+          (let ((a (car l)))
+            (cond
+             ((memq a '(&optional &key &aux)) (setq section a))
+             ((memq a '(&rest &body &whole &environment)) (setq section 'required))
+             ((not (consp a)))
+             ((eq section 'required) (push a stack))
+             ((consp (cdr-safe a)) (push (cadr a) found))))
+          (setq l (cdr l)))))
+    found))
+
 (defun pcx--declare-code (clause)
   "The parts of a `declare' CLAUSE that are code (a function argument of
 compiler-macro, gv-expander, gv-setter and completion; obsolete's WHEN;
@@ -105,7 +132,10 @@ the forms of interactive-args)."
       (let ((f (car-safe args)))
         (and (eq (car-safe f) 'lambda) (cddr f))))
      ((eq head 'lambda) (cdr-safe args))
-     ((memq head pcx--definers) (cdr-safe (cdr-safe args)))
+     ((memq head pcx--definers)
+      (append (and (memq head pcx--cl-definers)
+                   (pcx--cl-defaults (car-safe (cdr-safe args))))
+              (cdr-safe (cdr-safe args))))
      ((memq head '(let let* dlet))
       (append (mapcar (lambda (b) (car-safe (cdr-safe b)))
                       (and (listp (car-safe args)) (car args)))
@@ -364,9 +394,50 @@ expansion of buffer SRC."
         (insert-file-contents file)))
     b))
 
-(defun pcx--check-file (rel src-dir out-dir records counts)
+(defun pcx--file-forms (file)
+  "The forms of FILE, decoded as pcexpand decodes it."
+  (with-temp-buffer
+    (let ((coding-system-for-read 'utf-8-emacs-unix))
+      (insert-file-contents file))
+    (pcx--read-forms)))
+
+(defun pcx--same-form (a b)
+  "Are the forms A and B the same value (strings compared by their
+characters, uninterned symbols by their names)?  No recursion."
+  (let ((stack (list (cons a b))) (ok t))
+    (while (and ok stack)
+      (let* ((p (pop stack)) (x (car p)) (y (cdr p)))
+        (cond
+         ((and (consp x) (consp y))
+          (push (cons (cdr x) (cdr y)) stack)
+          (push (cons (car x) (car y)) stack))
+         ((and (stringp x) (stringp y))
+          (setq ok (equal (string-to-multibyte x) (string-to-multibyte y))))
+         ((and (vectorp x) (vectorp y) (= (length x) (length y)))
+          (dotimes (i (length x)) (push (cons (aref x i) (aref y i)) stack)))
+         ((and (symbolp x) (symbolp y) (not (intern-soft x)) (not (intern-soft y)))
+          (setq ok (string= (symbol-name x) (symbol-name y))))
+         (t (setq ok (equal x y))))))
+    ok))
+
+(defun pcx--check-values (rel out-file compact-file counts)
+  "Count in slot 7 of COUNTS whether OUT-FILE's forms differ from
+COMPACT-FILE's."
+  (condition-case err
+      (let ((a (pcx--file-forms out-file)) (b (pcx--file-forms compact-file)))
+        (unless (and (= (length a) (length b)) (cl-every #'pcx--same-form a b))
+          (aset counts 7 (1+ (aref counts 7)))
+          (message "VALUE %s: form %d differs in the --compact output" rel
+                   (or (cl-position-if-not #'identity (cl-mapcar #'pcx--same-form a b))
+                       (min (length a) (length b))))))
+    (error (aset counts 7 (1+ (aref counts 7)))
+           (message "VALUE %s: %S" rel err))))
+
+(defun pcx--check-file (rel src-dir out-dir records counts &optional compact-dir)
   "Check one file; COUNTS is a vector of the counters (see `pcx-expand-check')."
   (let ((out-file (expand-file-name rel out-dir)))
+    (when compact-dir
+      (pcx--check-values rel out-file (expand-file-name rel compact-dir) counts))
     (condition-case err
         (let ((forms (with-temp-buffer
                        (insert-file-contents out-file)
@@ -391,21 +462,22 @@ expansion of buffer SRC."
          (src-dir (pop command-line-args-left))
          (out-dir (pop command-line-args-left))
          (table (pcx--records (pop command-line-args-left) src-dir))
+         (compact-dir (pop command-line-args-left))
          ;; read-errors heads-left text-mismatches indented indent-lines
-         ;; indent-problems indent-shifted
-         (counts (make-vector 7 0))
+         ;; indent-problems indent-shifted value-mismatches
+         (counts (make-vector 8 0))
          (files 0) (sites 0))
     (with-temp-buffer
       (insert-file-contents list)
       (dolist (rel (split-string (buffer-string) "\n" t))
         (let ((records (gethash rel table)))
           (setq files (1+ files) sites (+ sites (length records)))
-          (pcx--check-file rel src-dir out-dir records counts))))
+          (pcx--check-file rel src-dir out-dir records counts compact-dir))))
     (princ (format (concat "files %d sites %d read-errors %d heads-left %d"
                            " text-mismatches %d indented %d indent-lines %d"
-                           " indent-problems %d indent-shifted %d\n")
+                           " indent-problems %d indent-shifted %d value-mismatches %d\n")
                    files sites (aref counts 0) (aref counts 1) (aref counts 2)
                    (aref counts 3) (aref counts 4) (aref counts 5)
-                   (aref counts 6)))))
+                   (aref counts 6) (aref counts 7)))))
 
 ;;; corpus-expand.el ends here

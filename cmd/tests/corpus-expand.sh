@@ -18,7 +18,10 @@
 #      in parts), with the same diagnostics for --whole;
 #  (d) every file over 128 KiB, run alone with -j 3 (in parts, on three
 #      threads), gives the bytes of the plain run, and with --compact
-#      (also with -j 1) the output and diagnostics of --whole.
+#      (also with -j 1) the output and diagnostics of --whole;
+#  (e) CHECK_EL reads every output file to the forms of the --compact
+#      output (the layout, with the user's code keeping its text, changes
+#      no value).
 # Prints the counts; fails on any failure, or when the number of files
 # differs from EXPECT_FILES if given.
 set -euo pipefail
@@ -59,6 +62,7 @@ run() {
 run expand -q --out-dir "$tmp/out" "$tmp/src"
 n_warnings=$(grep -c ': warning: ' "$tmp/expand.err" || true)
 run records -q --format=json "$tmp/src"
+run compact -q --compact --out-dir "$tmp/compact" "$tmp/src"
 n_sites=$(wc -l <"$tmp/records.out")
 echo "corpus: expanded, $n_sites forms replaced, $n_warnings warnings ($((SECONDS - start)) s)"
 
@@ -67,10 +71,10 @@ jobs=$(corpus_jobs)
 split -n "l/$jobs" "$tmp/src.list" "$tmp/part."
 for part in "$tmp"/part.??; do
     emacs -Q --batch -l "$check_el" -f pcx-expand-check "$part" "$tmp/src" \
-        "$tmp/out" "$tmp/records.out" >"$part.out" 2>"$part.log" &
+        "$tmp/out" "$tmp/records.out" "$tmp/compact" >"$part.out" 2>"$part.log" &
 done
 wait
-grep -h -A2 -E '^(MISMATCH|HEAD-LEFT|READ-ERROR|INDENT)' "$tmp"/part.??.log | head -n 45 || true
+grep -h -A2 -E '^(MISMATCH|HEAD-LEFT|READ-ERROR|INDENT|VALUE)' "$tmp"/part.??.log | head -n 45 || true
 for part in "$tmp"/part.??; do
     if ! grep -q '^files ' "$part.out"; then
         echo "corpus: an Emacs process did not finish:"
@@ -78,11 +82,12 @@ for part in "$tmp"/part.??; do
         exit 1
     fi
 done
-read -r e_files e_sites e_read e_heads e_text e_ind e_lines e_indp e_shift < <(awk '/^files /{
-    f+=$2; s+=$4; r+=$6; h+=$8; t+=$10; i+=$12; l+=$14; p+=$16; m+=$18}
-    END {print f, s, r, h, t, i, l, p, m}' "$tmp"/part.??.out)
+read -r e_files e_sites e_read e_heads e_text e_ind e_lines e_indp e_shift e_val < <(awk '/^files /{
+    f+=$2; s+=$4; r+=$6; h+=$8; t+=$10; i+=$12; l+=$14; p+=$16; m+=$18; v+=$20}
+    END {print f, s, r, h, t, i, l, p, m, v}' "$tmp"/part.??.out)
 echo "corpus: emacs checked files $e_files sites $e_sites read-errors $e_read" \
-     "heads-left $e_heads text-mismatches $e_text ($((SECONDS - start)) s)"
+     "heads-left $e_heads text-mismatches $e_text value-mismatches $e_val" \
+     "($((SECONDS - start)) s)"
 echo "corpus: indent-region over $e_ind multi-line expansions ($e_lines lines):" \
      "$e_indp lines moved ($e_shift expansions first moved with their input line)"
 
@@ -139,7 +144,8 @@ if [[ $e_ind -lt $min_indented ]]; then
     echo "corpus: only $e_ind expansions indent-checked, expected at least $min_indented"
     failures=$((failures + 1))
 fi
-if [[ $e_read -ne 0 || $e_heads -ne 0 || $e_text -ne 0 || $e_indp -ne 0 || $e_files -ne $n_files ||
+if [[ $e_read -ne 0 || $e_heads -ne 0 || $e_text -ne 0 || $e_indp -ne 0 || $e_val -ne 0 ||
+      $e_files -ne $n_files ||
       $e_sites -ne $n_sites || $failures -ne 0 ]]; then
     echo "corpus: FAILED"
     exit 1

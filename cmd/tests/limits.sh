@@ -416,11 +416,11 @@ eval-loop-many-uses)
     ;;
 eval-memory-doubling)
     # A pattern macro that doubles a list 40 times, used 100 times: each
-    # use stops at 16 MiB of values, all of them at 256 MiB.
+    # use stops at 64 MiB of values, all of them at 256 MiB.
     { echo '(pcase-defmacro big (x) (let ((l (list x))) (dotimes (_ 40) (setq l (append l l))) (cons (quote and) l)))'
       for i in $(seq 100); do echo "(pcase y ((big a$i) a$i))"; done; } >f.el
     run f.el; check "2" nesting-too-deep
-    grep -q 'more than 16 MiB of values' err || fail "no memory limit"
+    grep -q 'more than 64 MiB of values' err || fail "no memory limit"
     ;;
 eval-deep-recursion)
     # A helper that recurses without end, called by a pattern macro: the

@@ -1072,11 +1072,10 @@ EOF
     expect_status 0
     diff -u - out >&2 <<'EOF' || fail "comments inside a replaced form (cli.md 4.2)"
 (defun kind (x)
-  ;; Small numbers.
   (if (integerp x)
+      ;; Small numbers.
       ;; Tag it.
-                                        ; exact
-      (list 'int x)
+      (list 'int x)                     ; exact
     'other))
 EOF
     # The example of cli.md 7 (a top-level form, default width).

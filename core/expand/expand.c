@@ -160,6 +160,13 @@ unsigned expand_head_of(const struct value *sym)
 
 /* ---- driver state ---- */
 
+/* A map between values by address (open addressing).  Only looked up,
+ * never walked, so addresses decide no output. */
+struct ptrmap {
+    const struct value **key, **val;
+    size_t cap, n;
+};
+
 struct priv {
     struct gensym *g;               /* temporaries of the run */
     int nest;                       /* > 0 while a front end runs */
@@ -169,9 +176,9 @@ struct priv {
     struct value **found;           /* expand_list_forms: forms seen */
     size_t n_found, cap_found;
     bool listing;                   /* walking for expand_list_forms */
-    const struct value **akey;      /* copy -> original (pointer hash) */
-    const struct value **aval;
-    size_t acap, an;
+    struct ptrmap alias;            /* copy -> original */
+    struct ptrmap carriers;         /* code -> the clause it carries, and a
+                                       carried clause -> itself */
     /* The walkers' frame stacks, reused: one per nesting of walks (user
      * code inside a pattern form is walked inside the outer walk), so
      * nested walks do not each grow a fresh stack. */
@@ -179,6 +186,7 @@ struct priv {
     size_t walk_spare_cap[16];
     unsigned walk_depth;            /* walks in progress */
     unsigned inline_quote;          /* inline-quote templates around the walk */
+    unsigned local_macros;          /* cl-macrolet and kin around the walk */
     struct value **scan;            /* untouched()'s stack, reused */
     size_t scan_cap;
     uintptr_t prev_top;             /* previous top-level form (prefetch) */
@@ -196,46 +204,55 @@ static size_t hash_ptr(const void *p)
     return (size_t)h;
 }
 
-static size_t alias_slot(const struct priv *p, const struct value *k)
+static size_t ptrmap_slot(const struct ptrmap *m, const struct value *k)
 {
-    size_t j = hash_ptr(k) & (p->acap - 1);
-    while (p->akey[j] && p->akey[j] != k)
-        j = (j + 1) & (p->acap - 1);
+    size_t j = hash_ptr(k) & (m->cap - 1);
+    while (m->key[j] && m->key[j] != k)
+        j = (j + 1) & (m->cap - 1);
     return j;
 }
 
-static void alias_put(struct arena *a, struct priv *p, const struct value *copy,
-                      const struct value *orig)
+static void ptrmap_put(struct arena *a, struct ptrmap *m, const struct value *k,
+                       const struct value *v)
 {
-    if ((p->an + 1) * 2 > p->acap) {
-        const struct value **ok = p->akey, **ov = p->aval;
-        size_t oc = p->acap;
-        p->acap = oc ? oc * 2 : 256;
-        p->akey = arena_zalloc(a, p->acap * sizeof *p->akey);
-        p->aval = arena_zalloc(a, p->acap * sizeof *p->aval);
+    if ((m->n + 1) * 2 > m->cap) {
+        const struct value **ok = m->key, **ov = m->val;
+        size_t oc = m->cap;
+        m->cap = oc ? oc * 2 : 256;
+        m->key = arena_zalloc(a, m->cap * sizeof *m->key);
+        m->val = arena_zalloc(a, m->cap * sizeof *m->val);
         for (size_t i = 0; i < oc; i++)
             if (ok[i]) {
-                size_t j = alias_slot(p, ok[i]);
-                p->akey[j] = ok[i];
-                p->aval[j] = ov[i];
+                size_t j = ptrmap_slot(m, ok[i]);
+                m->key[j] = ok[i];
+                m->val[j] = ov[i];
             }
     }
-    size_t j = alias_slot(p, copy);
-    if (!p->akey[j])
-        p->an++;
-    p->akey[j] = copy;
-    p->aval[j] = orig;
+    size_t j = ptrmap_slot(m, k);
+    if (!m->key[j])
+        m->n++;
+    m->key[j] = k;
+    m->val[j] = v;
+}
+
+/* The value of key k, or NULL. */
+static const struct value *ptrmap_get(const struct ptrmap *m, const struct value *k)
+{
+    if (!m->cap || !k)
+        return NULL;
+    size_t j = ptrmap_slot(m, k);
+    return m->key[j] ? m->val[j] : NULL;
 }
 
 const struct value *expand_origin(const struct expand_ctx *x,
                                   const struct value *v)
 {
     const struct priv *p = priv_of(x);
-    for (int hops = 0; v && p->acap && hops < 64; hops++) {
-        size_t j = alias_slot(p, v);
-        if (!p->akey[j])
+    for (int hops = 0; hops < 64; hops++) {
+        const struct value *o = ptrmap_get(&p->alias, v);
+        if (!o)
             break;
-        v = p->aval[j];
+        v = o;
     }
     return v;
 }
@@ -246,7 +263,7 @@ const struct value *expand_origin(const struct expand_ctx *x,
 static void on_rebuilt(struct walker *w, struct value *orig, struct value *copy)
 {
     struct expand_ctx *x = w->ctx;
-    alias_put(x->L->a, priv_of(x), copy, orig);
+    ptrmap_put(x->L->a, &priv_of(x)->alias, copy, orig);
 }
 
 struct gensym *expand_gensyms(struct expand_ctx *x) { return priv_of(x)->g; }
@@ -369,6 +386,15 @@ static bool inline_quote_head(const struct value *h)
            memcmp(h->u.sym.name, "inline-quote", 12) == 0;
 }
 
+/* Does h define local macros (cl-macrolet, cl-symbol-macrolet)?  Code in
+ * them may use a variable through a macro pcexpand does not expand. */
+static bool local_macro_head(const struct value *h)
+{
+    return value_symbolp(h) && h->u.sym.interned && h->u.sym.len >= 11 &&
+           (strcmp(h->u.sym.name, "cl-macrolet") == 0 ||
+            strcmp(h->u.sym.name, "cl-symbol-macrolet") == 0);
+}
+
 /* Is h the symbol rx-let?  Length first: most heads differ there. */
 static bool rx_let_head(const struct value *h)
 {
@@ -395,10 +421,18 @@ static enum walk_status rx_let(struct walker *w, struct value *form)
 
 static void leave_scope(struct walker *w, struct value *form)
 {
-    if (inline_quote_head(value_car(form)))
+    const struct value *h = value_car(form);
+    if (inline_quote_head(h))
         priv_of(w->ctx)->inline_quote--;
+    else if (local_macro_head(h))
+        priv_of(w->ctx)->local_macros--;
     else
         rx_env_pop(pcase_macros_rx_env(w->ctx));
+}
+
+bool expand_in_local_macros(const struct expand_ctx *x)
+{
+    return priv_of(x)->local_macros > 0;
 }
 
 /* ---- forms inside inline-quote ----
@@ -501,6 +535,10 @@ static enum walk_status visit(struct walker *w, struct value *form)
         if (inline_quote_head(h)) {
             priv_of(x)->inline_quote++;
             return WALK_SCOPE; /* its form is walked as code */
+        }
+        if (local_macro_head(h)) {
+            priv_of(x)->local_macros++;
+            return WALK_SCOPE;
         }
         int k = value_symbolp(h) && h->u.sym.interned
                     ? value_sym_row(h, VALUE_ROW_EXPAND, classify_head) : -1;
@@ -859,7 +897,20 @@ void expand_add_site(struct expand_ctx *x, struct value *orig,
 void expand_copied(struct expand_ctx *x, const struct value *copy,
                    const struct value *orig)
 {
-    alias_put(x->L->a, priv_of(x), copy, orig);
+    ptrmap_put(x->L->a, &priv_of(x)->alias, copy, orig);
+}
+
+void expand_carries(struct expand_ctx *x, const struct value *code,
+                    const struct value *clause)
+{
+    struct priv *p = priv_of(x);
+    ptrmap_put(x->L->a, &p->carriers, code, clause);
+    ptrmap_put(x->L->a, &p->carriers, clause, clause);
+}
+
+const struct value *expand_clause_of(const struct expand_ctx *x, const struct value *v)
+{
+    return ptrmap_get(&priv_of(x)->carriers, v);
 }
 
 struct value *expand_gensym(struct expand_ctx *x, const char *base)

@@ -40,6 +40,9 @@ struct expand_ctx {
     bool memo;                      /* computed cache on (results identical when off) */
     bool keep_going;                /* --keep-going: expand_form returns the form
                                        with its failing forms as written */
+    bool carriers;                  /* record which code carries which clause
+                                       of pcase (expand_clause_of), for the
+                                       printer's comments */
     unsigned heads;                 /* bit set of selected heads (EXPAND_HEAD_*), 0 = all */
     int depth;                      /* shared recursion depth guard */
     int max_depth;                  /* limit; exceeding it is a nesting-too-deep error */
@@ -138,6 +141,16 @@ void expand_add_site(struct expand_ctx *x, struct value *orig,
 void expand_copied(struct expand_ctx *x, const struct value *copy,
                    const struct value *orig);
 
+/* Record that the emitted code `code` (a list, or the list cell holding
+ * an atom) carries the body of clause, a clause (PATTERN BODY...) of a
+ * pcase form of the input. */
+void expand_carries(struct expand_ctx *x, const struct value *code,
+                    const struct value *clause);
+
+/* The clause whose body v carries (expand_carries); for a clause itself,
+ * the clause when some code carries it; else NULL. */
+const struct value *expand_clause_of(const struct expand_ctx *x, const struct value *v);
+
 /* Emacs's error for the error diagnostic just recorded: the list
  * (ERROR-SYMBOL . DATA) that Emacs 30.1 signals when it expands the same
  * form (for ERT, which turns it into a run-time signal); it becomes the
@@ -163,6 +176,10 @@ struct gensym *expand_gensyms(struct expand_ctx *x);
  * replaced inside).  For comment attachment and diagnostics. */
 const struct value *expand_origin(const struct expand_ctx *x,
                                   const struct value *v);
+
+/* Is the walk inside cl-macrolet or cl-symbol-macrolet (whose macros may
+ * read pattern variables that no scan of the body sees)? */
+bool expand_in_local_macros(const struct expand_ctx *x);
 
 /* EXPAND_HEAD_* bit of a head name ("pcase-let*"), 0 if not a head. */
 int expand_head_bit(const char *name);

@@ -35,7 +35,7 @@ bool interp_charge(struct interp_st *s, size_t bytes)
         return false;
     s->bytes += bytes;
     if (s->bytes > s->max_bytes)
-        return interp_limit(s, "the evaluation made more than 16 MiB of values"), false;
+        return interp_limit(s, "the evaluation made more than 64 MiB of values"), false;
     if (b && bytes > b->bytes)
         return interp_limit(s, "the evaluations of this input made more than 256 MiB of "
                                "values"), false;
@@ -122,6 +122,7 @@ static const struct message_row error_messages[] = {
     {"args-out-of-range", "Args out of range"},
     {"arith-error", "Arithmetic error"},
     {"invalid-function", "Invalid function"},
+    {"invalid-regexp", "Invalid regexp"},
     {"overflow-error", "Arithmetic overflow error"},
     {"setting-constant", "Attempt to set a constant symbol"},
     {"wrong-number-of-arguments", "Wrong number of arguments"},
@@ -330,24 +331,73 @@ static int constant_cmp(const void *key, const void *row)
     return strcmp(key, *(const char *const *)row);
 }
 
+static const struct constant_row *constant_row(const struct value *sym)
+{
+    if (!sym->u.sym.interned)
+        return NULL;
+    return bsearch(sym->u.sym.name, constants, NELEM(constants), sizeof constants[0],
+                   constant_cmp);
+}
+
+/* The cell of var's binding: lexical (env), then dynamic, then the
+ * global values this evaluation set; NULL when none. */
+static struct value *binding(struct interp_st *s, struct value *env, const struct value *var)
+{
+    struct value *c = cell(env, var);
+    if (!c)
+        c = cell(s->dyn, var);
+    return c ? c : cell(s->globals, var);
+}
+
+/* The global value of sym before this evaluation: a constant, the
+ * default of case-fold-search (t), a defvar of the host; NULL. */
+static struct value *global_value(struct interp_st *s, struct value *sym)
+{
+    const struct constant_row *row = constant_row(sym);
+    if (row)
+        return interp_int(s, row->value);
+    if (sym->u.sym.interned && strcmp(sym->u.sym.name, "emacs-version") == 0)
+        return interp_string(s, "30.1", 4, false);
+    if (sym == s->case_fold)
+        return s->L->t;
+    struct value *out;
+    if (s->h->variable && s->h->variable(s->h->ctx, sym, &out))
+        return out;
+    return NULL;
+}
+
+/* Is var special (let binds it dynamically, setq may set it
+ * globally)?  The built-in variables and the host's defvars. */
+static bool special(struct interp_st *s, struct value *var)
+{
+    if (!symbolp(var) || !var->u.sym.interned)
+        return false;
+    if (var == s->case_fold || constant_row(var))
+        return true;
+    if (s->h->special)
+        return s->h->special(s->h->ctx, var);
+    struct value *out;
+    return s->h->variable && s->h->variable(s->h->ctx, var, &out);
+}
+
+struct value *interp_global(struct interp_st *s, struct value *sym)
+{
+    struct value *c = binding(s, s->L->nil, sym);
+    if (c)
+        return value_cdr(c);
+    struct value *v = global_value(s, sym);
+    return v ? v : interp_unknown(s, sym, true);
+}
+
 static struct value *variable(struct interp_st *s, struct value *sym, struct value *env)
 {
     if (constant_symbol(s, sym))
         return sym;
-    struct value *c = cell(env, sym);
+    struct value *c = binding(s, env, sym);
     if (c)
         return value_cdr(c);
-    const char *n = sym->u.sym.interned ? sym->u.sym.name : NULL;
-    const struct constant_row *row =
-        n ? bsearch(n, constants, NELEM(constants), sizeof constants[0], constant_cmp) : NULL;
-    if (row)
-        return interp_int(s, row->value);
-    if (n && strcmp(n, "emacs-version") == 0)
-        return interp_string(s, "30.1", 4, false);
-    struct value *out;
-    if (s->h->variable && s->h->variable(s->h->ctx, sym, &out))
-        return out;
-    return interp_unknown(s, sym, true);
+    struct value *v = global_value(s, sym);
+    return v ? v : interp_unknown(s, sym, true);
 }
 
 /* ---- lambda lists ---- */
@@ -382,7 +432,10 @@ static bool bind_var(struct interp_st *s, struct binder *b, struct value *var,
         interp_signal_n(s, "invalid-function", 1, var);
         return false;
     }
-    b->env = bind(s, b->env, var, val);
+    if (special(s, var)) /* until apply_lambda returns */
+        s->dyn = bind(s, s->dyn, var, val);
+    else
+        b->env = bind(s, b->env, var, val);
     return !s->failed;
 }
 
@@ -601,7 +654,9 @@ static struct value *apply_lambda(struct interp_st *s, struct value *name, struc
     if (!enter(s))
         return NULL;
     struct binder b = {a, n, 0, env, name, cl};
+    struct value *dyn = s->dyn;
     struct value *r = bind_params(s, &b, params, cl) ? progn(s, body, b.env) : NULL;
+    s->dyn = dyn;
     s->depth--;
     return r;
 }
@@ -685,6 +740,69 @@ static struct value **eval_args(struct interp_st *s, struct value *forms, struct
     return a;
 }
 
+/* ---- macro calls, expanded once ---- */
+
+/* The slot of form in the table of expansions.  Emacs expands the macro
+ * calls of a function once, when it is defined (eagerly, or by the byte
+ * compiler), not at each call: a call form met again (the same cons, in
+ * a body run again) reuses its expansion, which also keeps what a macro
+ * computes from global state (a counter of generated names) as Emacs
+ * has it.  The table is only looked up, never walked: what it gives does
+ * not depend on where the forms are in memory. */
+static size_t mx_slot(const struct interp_st *s, const struct value *form)
+{
+    size_t h = (size_t)(((uintptr_t)form >> 4) * UINT64_C(0x9E3779B97F4A7C15) >> 16);
+    size_t j = h & (s->mx_cap - 1);
+    while (s->mx_form[j] && s->mx_form[j] != form)
+        j = (j + 1) & (s->mx_cap - 1);
+    return j;
+}
+
+static struct value *mx_find(const struct interp_st *s, const struct value *form)
+{
+    return s->mx_cap ? s->mx_expansion[mx_slot(s, form)] : NULL;
+}
+
+static void mx_add(struct interp_st *s, struct value *form, struct value *expansion)
+{
+    if ((s->mx_n + 1) * 2 > s->mx_cap) {
+        size_t cap = s->mx_cap ? s->mx_cap * 2 : 64;
+        if (!interp_charge(s, 2 * cap * sizeof *s->mx_form))
+            return;
+        struct value **oldf = s->mx_form, **olde = s->mx_expansion;
+        size_t oldcap = s->mx_cap;
+        s->mx_form = arena_zalloc(s->L->a, cap * sizeof *s->mx_form);
+        s->mx_expansion = arena_zalloc(s->L->a, cap * sizeof *s->mx_expansion);
+        s->mx_cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (oldf[i]) {
+                size_t j = mx_slot(s, oldf[i]);
+                s->mx_form[j] = oldf[i];
+                s->mx_expansion[j] = olde[i];
+            }
+    }
+    size_t j = mx_slot(s, form);
+    s->mx_form[j] = form;
+    s->mx_expansion[j] = expansion;
+    s->mx_n++;
+}
+
+/* The expansion of form, a call of the macro f with the argument forms
+ * args. */
+static struct value *expand_call(struct interp_st *s, const struct interp_fn *f,
+                                 struct value *form, struct value *args)
+{
+    struct value *expansion = mx_find(s, form);
+    if (expansion)
+        return expansion;
+    size_t n;
+    struct value **a = interp_items(s, args, &n);
+    expansion = a ? apply_fn(s, f, a, n) : NULL;
+    if (expansion)
+        mx_add(s, form, expansion);
+    return expansion;
+}
+
 /* A call: of a macro of the host (expanded, then evaluated), else of a
  * function.  A head the evaluator does not have is named before the
  * arguments are evaluated: it may be a macro whose arguments are not
@@ -698,8 +816,7 @@ static struct value *call(struct interp_st *s, struct value *form, struct value 
         if (!f)
             return interp_unknown(s, head, false);
         if (f->macro) {
-            struct value **a = interp_items(s, args, &n);
-            struct value *expansion = a ? apply_fn(s, f, a, n) : NULL;
+            struct value *expansion = expand_call(s, f, form, args);
             return expansion ? eval(s, expansion, env) : NULL;
         }
     }
@@ -848,6 +965,12 @@ static struct value *sf_nil(struct interp_st *s, struct value *args, struct valu
     return s->L->nil;
 }
 
+static struct value *sf_save_match_data(struct interp_st *s, struct value *args,
+                                        struct value *env)
+{
+    return interp_save_match_data(s, args, env, progn);
+}
+
 static struct value *sf_prog1(struct interp_st *s, struct value *args, struct value *env)
 {
     struct value *r = eval(s, arg(s, args, 0), env);
@@ -928,39 +1051,60 @@ static bool let_binding(struct interp_st *s, struct value *b, struct value *env,
     return !value_consp(b) || (*val = eval(s, arg(s, b, 1), env)) != NULL;
 }
 
+/* let binds a special variable dynamically, for the time of its body,
+ * every other lexically; all values are computed first. */
 static struct value *sf_let(struct interp_st *s, struct value *args, struct value *env)
 {
-    struct value *bindings = arg(s, args, 0), *inner = env;
+    struct value *bindings = arg(s, args, 0), *inner = env, *saved = s->dyn, *dyn = s->dyn;
     for (; value_consp(bindings); bindings = value_cdr(bindings)) {
         struct value *var, *val;
         if (!let_binding(s, value_car(bindings), env, &var, &val))
             return NULL;
-        inner = bind(s, inner, var, val);
+        if (special(s, var))
+            dyn = bind(s, dyn, var, val);
+        else
+            inner = bind(s, inner, var, val);
     }
-    return progn(s, rest(s, args, 1), inner);
+    s->dyn = dyn;
+    struct value *r = progn(s, rest(s, args, 1), inner);
+    s->dyn = saved;
+    return r;
 }
 
 static struct value *sf_let_star(struct interp_st *s, struct value *args, struct value *env)
 {
-    struct value *bindings = arg(s, args, 0);
+    struct value *bindings = arg(s, args, 0), *saved = s->dyn;
     for (; value_consp(bindings); bindings = value_cdr(bindings)) {
         struct value *var, *val;
-        if (!let_binding(s, value_car(bindings), env, &var, &val))
+        if (!let_binding(s, value_car(bindings), env, &var, &val)) {
+            s->dyn = saved;
             return NULL;
-        env = bind(s, env, var, val);
+        }
+        if (special(s, var))
+            s->dyn = bind(s, s->dyn, var, val);
+        else
+            env = bind(s, env, var, val);
     }
-    return progn(s, rest(s, args, 1), env);
+    struct value *r = progn(s, rest(s, args, 1), env);
+    s->dyn = saved;
+    return r;
 }
 
-/* Set var to val where it is bound lexically (a global is refused). */
+/* Set var to val where it is bound: lexically, dynamically, else (a
+ * special variable) its global value, until the evaluation ends.  Any
+ * other free variable is refused. */
 static struct value *set_var(struct interp_st *s, struct value *var, struct value *val,
                              struct value *env)
 {
     if (!symbolp(var) || constant_symbol(s, var))
         return interp_signal_n(s, "setting-constant", 1, var);
-    struct value *c = cell(env, var);
-    if (!c)
-        return interp_unknown(s, var, true);
+    struct value *c = binding(s, env, var);
+    if (!c) {
+        if (!special(s, var))
+            return interp_unknown(s, var, true);
+        s->globals = bind(s, s->globals, var, val);
+        return s->failed ? NULL : val;
+    }
     c->u.cons.cdr = val;
     return val;
 }
@@ -976,6 +1120,28 @@ static struct value *sf_setq(struct interp_st *s, struct value *args, struct val
             return NULL;
     }
     return r;
+}
+
+/* (setf PLACE VALUE...) of variables: setq (other places are refused). */
+static struct value *sf_setf(struct interp_st *s, struct value *args, struct value *env)
+{
+    for (struct value *p = args; value_consp(p); p = value_cdr(value_cdr(p)))
+        if (!symbolp(value_car(p)))
+            return interp_unknown(s, intern_cstr(s->L, "setf"), false);
+    return sf_setq(s, args, env);
+}
+
+/* (with-case-table ascii-case-table BODY...): the body.  The evaluator's
+ * case conversions are ASCII's (other characters are refused), which is
+ * what the ASCII case table gives; any other table is refused. */
+static struct value *sf_with_case_table(struct interp_st *s, struct value *args,
+                                        struct value *env)
+{
+    struct value *table = arg(s, args, 0);
+    if (!symbolp(table) || !table->u.sym.interned ||
+        strcmp(table->u.sym.name, "ascii-case-table") != 0)
+        return interp_unknown(s, intern_cstr(s->L, "with-case-table"), false);
+    return progn(s, rest(s, args, 1), env);
 }
 
 static struct value *sf_while(struct interp_st *s, struct value *args, struct value *env)
@@ -1192,13 +1358,14 @@ static bool catch_signal(struct interp_st *s, unsigned depth)
 static struct value *sf_condition_case(struct interp_st *s, struct value *args,
                                        struct value *env)
 {
-    struct value *var = arg(s, args, 0);
+    struct value *var = arg(s, args, 0), *dyn = s->dyn;
     unsigned depth = s->depth;
     struct value *r = eval(s, arg(s, args, 1), env);
     if (r)
         return r;
     if (s->res->status != INTERP_SIGNAL)
         return NULL;
+    s->dyn = dyn; /* the bindings made inside are undone */
     struct value *sig = s->res->signal;
     for (struct value *h = rest(s, args, 2); value_consp(h); h = value_cdr(h)) {
         struct value *handler = value_car(h);
@@ -1215,8 +1382,12 @@ static struct value *sf_ignore_errors(struct interp_st *s, struct value *args,
                                       struct value *env)
 {
     unsigned depth = s->depth;
+    struct value *dyn = s->dyn;
     struct value *r = progn(s, args, env);
-    return r ? r : catch_signal(s, depth) ? s->L->nil : NULL;
+    if (r)
+        return r;
+    s->dyn = dyn;
+    return catch_signal(s, depth) ? s->L->nil : NULL;
 }
 
 struct special_row {
@@ -1257,13 +1428,15 @@ static const struct special_row specials[] = {
     {"progn", sf_progn},
     {"push", sf_push},
     {"quote", sf_quote},
-    {"save-match-data", sf_progn},
+    {"save-match-data", sf_save_match_data},
+    {"setf", sf_setf},
     {"setq", sf_setq},
     {"unless", sf_unless},
     {"when", sf_when},
     {"when-let", sf_when_let},
     {"when-let*", sf_when_let},
     {"while", sf_while},
+    {"with-case-table", sf_with_case_table},
     {"with-no-warnings", sf_progn},
 };
 
@@ -1354,6 +1527,8 @@ static void start(struct interp_st *s, struct lisp *L, const struct interp_host 
     s->whole = intern_cstr(L, "&whole");
     s->environment = intern_cstr(L, "&environment");
     s->error = intern_cstr(L, "error");
+    s->dyn = s->globals = L->nil;
+    s->case_fold = intern_cstr(L, "case-fold-search");
 }
 
 static void finish(struct interp_st *s, struct value *v)

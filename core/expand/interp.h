@@ -3,12 +3,14 @@
  * Pattern macros (pcase-defmacro) and definer macros (a defmacro whose
  * expansion is a cl-defstruct or a pcase-defmacro) compute their result
  * with ordinary Lisp: list, cons, backquote, let, if, mapcar, format...
- * This module evaluates that subset (docs/pcase.md lists it) on the
- * run's values, and nothing else: no input or output, no global state
- * (setq of a global, setcar, put are refused), no buffers.  The special
- * forms and built-in functions are rows of sorted tables; a function of
- * neither is asked of the host (the defuns and defmacros of the file and
- * of the files it requires).
+ * This module evaluates that subset (docs/definitions.md lists it) on
+ * the run's values, and nothing else: no input or output, no buffers, no
+ * state that outlives an evaluation (setcar and put are refused; a setq
+ * of a defvar'd variable, and its let-binding, which is dynamic as in
+ * Emacs, last until the evaluation ends: each starts from the values of
+ * the defvars).  The special forms and built-in functions are rows of
+ * sorted tables; a function of neither is asked of the host (the defuns
+ * and defmacros of the file and of the files it requires).
  *
  * Bounded: every evaluation counts its steps (forms evaluated, loop
  * turns), the bytes of the values it makes and its nesting, against the
@@ -29,7 +31,7 @@
 
 /* Limits of one evaluation (interp_apply, interp_eval). */
 #define INTERP_MAX_STEPS 1000000u      /* forms evaluated and loop turns */
-#define INTERP_MAX_BYTES ((size_t)16 << 20) /* memory of the values made */
+#define INTERP_MAX_BYTES ((size_t)64 << 20) /* memory of the values made */
 #define INTERP_MAX_DEPTH 500u          /* nested evaluations */
 /* Budget of all the evaluations of one run (interp_budget_init). */
 #define INTERP_RUN_STEPS 20000000u
@@ -72,6 +74,9 @@ struct interp_host {
     struct value *(*make_symbol)(void *ctx, const char *name, size_t len);
     void *ctx;
     struct interp_budget *budget; /* the run's budget; NULL: none */
+    /* Is sym a special (defvar'd) variable, bound dynamically by let?
+     * NULL: those `variable' gives a value. */
+    bool (*special)(void *ctx, struct value *sym);
 };
 
 enum interp_status {

@@ -24,6 +24,21 @@ struct interp_st {
     size_t bytes, max_bytes;
     unsigned depth;
     bool failed;
+    /* Special variables: the dynamic bindings of let (SYM . VALUE),
+     * innermost first, and the global values set by setq during this
+     * evaluation (the host's defvars are their initial values). */
+    struct value *dyn, *globals;
+    struct value *case_fold; /* the symbol case-fold-search */
+    /* The match data of the last string-match of this evaluation: the
+     * start and end of each group (-1: did not match); NULL before any. */
+    long *match;
+    size_t n_match;
+    /* The expansions of the macro calls of this evaluation, by the call
+     * form's identity (an open-addressing table; a power of two). */
+    struct value **mx_form, **mx_expansion;
+    size_t mx_n, mx_cap;
+    /* The regexps compiled in this evaluation (interp_re.c). */
+    struct re_cache *re_cache;
     /* symbols the evaluator compares with */
     struct value *closure, *optional, *rest, *body, *key, *aux, *allow, *whole,
         *environment, *error;
@@ -80,6 +95,20 @@ struct value *interp_funcall(struct interp_st *s, struct value *fn, struct value
 /* The elements of a proper list into an array (charged); NULL and a
  * wrong-type-argument listp signal when v is not one. *n gets the count. */
 struct value **interp_items(struct interp_st *s, struct value *v, size_t *n);
+
+/* The value of the special variable sym where it is read now: its
+ * innermost dynamic binding, else its global value (interp.c). */
+struct value *interp_global(struct interp_st *s, struct value *sym);
+
+/* ---- regular expressions (interp_re.c) ---- */
+/* The row of the regexp function name, or NULL. */
+const struct interp_row *interp_re_find(const char *name);
+bool interp_re_sorted(void);
+/* save-match-data's body (a special form of interp.c). */
+typedef struct value *interp_body_fn(struct interp_st *s, struct value *body,
+                                     struct value *env);
+struct value *interp_save_match_data(struct interp_st *s, struct value *body,
+                                     struct value *env, interp_body_fn *progn);
 
 /* ---- small helpers ---- */
 static inline bool interp_nilp(const struct interp_st *s, const struct value *v)

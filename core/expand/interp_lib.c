@@ -1599,7 +1599,8 @@ static int row_cmp(const void *key, const void *row)
 
 const struct interp_row *interp_lib_find(const char *name)
 {
-    return bsearch(name, rows, NELEM(rows), sizeof rows[0], row_cmp);
+    const struct interp_row *r = bsearch(name, rows, NELEM(rows), sizeof rows[0], row_cmp);
+    return r ? r : interp_re_find(name);
 }
 
 bool interp_lib_sorted(void)
@@ -1607,5 +1608,5 @@ bool interp_lib_sorted(void)
     for (size_t i = 1; i < NELEM(rows); i++)
         if (strcmp(rows[i - 1].name, rows[i].name) >= 0)
             return false;
-    return true;
+    return interp_re_sorted();
 }

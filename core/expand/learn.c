@@ -64,6 +64,7 @@ struct learn {
 static struct value *host_make_symbol(void *ctx, const char *name, size_t len);
 static const struct interp_fn *host_function(void *ctx, struct value *sym);
 static bool host_variable(void *ctx, struct value *sym, struct value **out);
+static bool host_special(void *ctx, struct value *sym);
 
 static struct learn *state(struct expand_ctx *x)
 {
@@ -71,7 +72,7 @@ static struct learn *state(struct expand_ctx *x)
         struct learn *l = ARENA_NEW(x->L->a, struct learn);
         interp_budget_init(&l->budget);
         l->host = (struct interp_host){host_function, host_variable, host_make_symbol, x,
-                                       &l->budget};
+                                       &l->budget, host_special};
         x->learn = l;
     }
     return x->learn;
@@ -554,6 +555,18 @@ static bool host_variable(void *ctx, struct value *sym, struct value **out)
     }
     *out = d->value;
     return true;
+}
+
+/* A defvar or defconst of the file or of a required file, whether or
+ * not its value can be computed. */
+static bool host_special(void *ctx, struct value *sym)
+{
+    struct expand_ctx *x = ctx;
+    struct learn *l = state(x);
+    struct def *d = find(l, sym, true);
+    if (!d || (d->none && d->gen != l->gen))
+        d = from_loader(x, sym, true);
+    return d && !d->none;
 }
 
 static struct value *host_make_symbol(void *ctx, const char *name, size_t len)

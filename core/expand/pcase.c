@@ -193,10 +193,23 @@ static struct bind *bindings(struct pcase_run *c, struct value *list, struct val
 
 /* ---- heads ------------------------------------------------------------ */
 
-static struct value *arity(struct pcase_run *c, struct value *form, const char *what)
+/* A head called with fewer than min arguments.  When the argument list
+ * is proper and short, Emacs's macroexpansion signals the arity error of
+ * the macro's byte code, (wrong-number-of-arguments (MIN . MIN) N) (its
+ * required arguments, all of them before &rest), which ERT's assertions
+ * turn into that run-time signal; another malformation has no signal. */
+static struct value *arity(struct pcase_run *c, struct value *form, long min,
+                           const char *what)
 {
     pcase_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
             "wrong number of arguments: %s", what);
+    long n = value_list_length(value_cdr(form), c->L->nil);
+    if (n >= 0 && n < min) {
+        struct value *arity = value_cons(c->L->a, value_int(c->L->a, min),
+                                         value_int(c->L->a, min));
+        expand_set_signal(c->x, lisp_listv(c->L, INTERN_LIT(c->L, "wrong-number-of-arguments"),
+                                           arity, value_int(c->L->a, n), NULL));
+    }
     return NULL;
 }
 
@@ -273,7 +286,7 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
 {
     struct value *args = value_cdr(form);
     if (args->kind != VK_CONS)
-        return arity(c, form, "(pcase EXP CLAUSE...) needs EXP");
+        return arity(c, form, 1, "(pcase EXP CLAUSE...) needs EXP");
     size_t n;
     struct pcase_clause *cl = user_clauses(c, value_cdr(args), form, 1, &n);
     if (!cl)
@@ -282,7 +295,12 @@ static struct value *do_pcase(struct pcase_run *c, struct value *form, bool exha
         cl[n++] = error_clause(c);
     struct emit_info *info = ARENA_NEWN(c->L->a, struct emit_info, n + 1);
     c->describe = exhaustive ? (long)n - 1 : -1;
+    if (c->x->carriers) {
+        c->carried = cl;
+        c->n_carried = n;
+    }
     struct value *out = pcase_compile(c, value_car(args), true, cl, n, info);
+    c->carried = NULL;
     if (out && exhaustive)
         warn_exhaustive(c, form);
     return out;
@@ -301,7 +319,7 @@ static struct value *h_exhaustive(struct pcase_run *c, struct value *form)
 static struct value *h_let_star(struct pcase_run *c, struct value *form)
 {
     if (value_cdr(form)->kind != VK_CONS)
-        return arity(c, form, "(pcase-let* BINDINGS BODY...) needs BINDINGS");
+        return arity(c, form, 1, "(pcase-let* BINDINGS BODY...) needs BINDINGS");
     struct value *body = value_cdr(value_cdr(form));
     size_t n;
     struct bind *b = bindings(c, nth(c, form, 1), body, &n);
@@ -317,7 +335,7 @@ static struct value *h_let_star(struct pcase_run *c, struct value *form)
 static struct value *h_let(struct pcase_run *c, struct value *form)
 {
     if (value_cdr(form)->kind != VK_CONS)
-        return arity(c, form, "(pcase-let BINDINGS BODY...) needs BINDINGS");
+        return arity(c, form, 1, "(pcase-let BINDINGS BODY...) needs BINDINGS");
     struct value *body = value_cdr(value_cdr(form));
     size_t n;
     struct bind *b = bindings(c, nth(c, form, 1), body, &n);
@@ -352,7 +370,7 @@ static struct value *h_dolist(struct pcase_run *c, struct value *form)
 {
     struct value *spec = nth(c, form, 1);
     if (spec->kind != VK_CONS || value_cdr(spec)->kind != VK_CONS)
-        return arity(c, form, "(pcase-dolist (PATTERN LIST [RESULT]) BODY...)");
+        return arity(c, form, 1, "(pcase-dolist (PATTERN LIST [RESULT]) BODY...)");
     struct value *body = value_cdr(value_cdr(form)), *pat = value_car(spec);
     struct value *tail = code_list(c, value_cdr(spec));
     if (!tail)
@@ -394,7 +412,7 @@ static struct value *h_setq(struct pcase_run *c, struct value *form)
     struct value *args = value_cdr(form);
     long n = value_list_length(args, c->L->nil);
     if (n < 2)
-        return arity(c, form, "(pcase-setq PATTERN VALUE...) needs a pattern and a value");
+        return arity(c, form, 2, "(pcase-setq PATTERN VALUE...) needs a pattern and a value");
     if (n % 2) {
         pcase_diag(c, DIAG_ERROR, form, NULL, "malformed-pattern",
                 "(wrong-number-of-arguments pcase-setq %ld)", n);
@@ -446,7 +464,7 @@ static struct value *h_lambda(struct pcase_run *c, struct value *form)
     struct value *args = nth(c, form, 1), *body = value_cdr(value_cdr(form));
     size_t n, k = 0, pos = 0;
     if (value_cdr(form)->kind != VK_CONS || !proper(c, args, form, "the argument list", &n))
-        return arity(c, form, "(pcase-lambda ARGS BODY...) needs ARGS");
+        return arity(c, form, 1, "(pcase-lambda ARGS BODY...) needs ARGS");
     struct bind *b = ARENA_NEWN(c->L->a, struct bind, n + 1);
     struct value *out = c->L->nil, **tail = &out;
     for (struct value *l = args; l->kind == VK_CONS; l = value_cdr(l)) {

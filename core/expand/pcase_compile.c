@@ -112,6 +112,15 @@ static struct value *hook_gensym(void *ctx, const char *base)
     return expand_gensym(c->x, base);
 }
 
+/* Code carrying a user clause of the compilation: told to the expander,
+ * for the printer (comments over their clauses). */
+static void hook_carries(void *ctx, const struct value *code, uint32_t clause)
+{
+    struct pcase_run *c = ctx;
+    if (clause < c->n_carried && c->carried[clause].user)
+        expand_carries(c->x, code, c->carried[clause].form);
+}
+
 void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
 {
     memset(c, 0, offsetof(struct pcase_run, base));
@@ -128,7 +137,7 @@ void pcase_init(struct pcase_run *c, struct expand_ctx *x, struct value *site)
 static struct memo_ctx *base_ctx(struct pcase_run *c)
 {
     if (!c->base_ready) {
-        struct memo_hooks hooks = {hook_gensym, hook_code, c};
+        struct memo_hooks hooks = {hook_gensym, hook_code, c, NULL};
         memo_ctx_init(&c->base, c->L, &hooks, false, 0);
         c->base_ready = true;
     }
@@ -297,7 +306,10 @@ enum { UNUSED_SMALL = 8 };
  * scan of the scope stops as soon as it has seen them all. */
 static void warn_unused(struct pcase_run *c, const struct pcase_clause *cl)
 {
-    if (!cl->scope || !cl->n_vars)
+    /* Inside cl-macrolet or cl-symbol-macrolet a body may read a
+     * variable through a local macro's expansion, which pcexpand does
+     * not see: no warning there rather than a false one. */
+    if (!cl->scope || !cl->n_vars || expand_in_local_macros(c->x))
         return;
     struct value *look_small[UNUSED_SMALL], **look = look_small;
     size_t at_small[UNUSED_SMALL], *at = at_small, k = 0;
@@ -547,7 +559,8 @@ struct value *pcase_compile(struct pcase_run *c, struct value *subject, bool sub
                          struct pcase_clause *cl, size_t n, struct emit_info *info)
 {
     struct memo_ctx m;
-    struct memo_hooks hooks = {hook_gensym, hook_code, c};
+    struct memo_hooks hooks = {hook_gensym, hook_code, c,
+                               c->carried ? hook_carries : NULL};
     int depth = c->x->max_depth > 0 ? c->x->max_depth * 4 : 0;
     memo_ctx_init(&m, c->L, &hooks, c->x->memo, depth > 8000 || !depth ? 8000 : depth);
     /* most compilations make a few hundred objects: room for the ones of

@@ -74,6 +74,10 @@ struct pcase_run {
                                    holds, as written (pcase-let, -dolist) */
     const char *written_note;   /* how that is evaluated */
     bool failed;                /* an error was recorded */
+    const struct pcase_clause *carried; /* the clauses whose code the
+                                           compilation reports to the
+                                           expander (x->carriers), or NULL */
+    size_t n_carried;
     bool base_ready;            /* base is initialised */
     /* Context outside compilations (the code table's growth): initialised
      * when first needed, which most forms never are; last, so that

@@ -59,6 +59,8 @@ static const char *const known_names[N_KNOWN] = {
     [K_CLOSURE] = "closure",
 };
 
+struct leaf_mark;
+
 struct em {
     struct memo_ctx *m;
     struct lisp *L;
@@ -74,6 +76,8 @@ struct em {
     struct value *known[N_KNOWN]; /* known(): NULL until first asked for */
     struct value **items;     /* the item stack (see items_list) */
     size_t n_items, cap_items;
+    struct leaf_mark *marks;  /* atom leaves awaiting their cell (clause marks) */
+    size_t n_marks, cap_marks;
 };
 
 /* The item stack's first slots, on the C stack: most passes need no more. */
@@ -661,6 +665,8 @@ static struct value *shared_body(struct em *e, uint32_t c)
     ci->fn = e->m->hooks.gensym(e->m->hooks.ctx, "pcase-");
     struct value *lam = cons2(e, e->L->lambda, params, body);
     e->defs = cons(e, list2(e, ci->fn, lam), e->defs);
+    if (e->m->hooks.carries)
+        e->m->hooks.carries(e->m->hooks.ctx, lam, c);
     return ci->fn;
 }
 
@@ -734,10 +740,8 @@ static void push_bindings(struct em *e, const struct dnode *n, enum bind_shape h
 }
 
 /* What leaf n becomes: (setq VAR VAL...), nil for a nil body, the call
- * of the clause's shared body, or its body in a let of its variables.
- * Out of line: node_form, inline at every call, stays small. */
-__attribute__((noinline)) static struct value *leaf_form(struct em *e,
-                                                          const struct dnode *n)
+ * of the clause's shared body, or its body in a let of its variables. */
+static struct value *leaf_code(struct em *e, const struct dnode *n)
 {
     uint32_t c = n->clause;
     const struct emit_clause *cl = &e->cl[c];
@@ -774,6 +778,156 @@ __attribute__((noinline)) static struct value *leaf_form(struct em *e,
     if (ig)
         body = cons(e, ig, body);
     return cons2(e, known(e, K_LET), binds, body);
+}
+
+/* ---- clause marks ----------------------------------------------------- */
+
+/* When the caller asks (hooks.carries), every leaf says which clause's
+ * code it is: a leaf that is a list by itself.  An atom (nil, a symbol,
+ * a number) has no identity of its own, only the list cell that holds
+ * it, which exists once the form is complete: until then the leaf is a
+ * marker, a symbol of its own that every step of the emitter treats as
+ * the atom it stands for (an atom either way), and unmark puts the atom
+ * back into its cell and reports the cell.  Without the hook nothing of
+ * this runs. */
+struct leaf_mark {
+    struct value *marker;
+    struct value *atom;
+    uint32_t clause;
+};
+
+/* The name of every marker: a marker is known by it (its address). */
+static const char marker_name[] = "pcx--leaf";
+
+/* A marker for marks[index]. */
+static struct value *new_marker(struct em *e, size_t index)
+{
+    struct value *m = arena_zalloc(e->L->a, sizeof *m);
+    m->kind = VK_SYMBOL;
+    m->u.sym.name = marker_name; /* printed only if one were left: never */
+    m->u.sym.len = sizeof marker_name - 1;
+    m->u.sym.hash = (uint32_t)index;
+    return m;
+}
+
+/* form, the code of leaf n, reported to the hook, or its marker. */
+static struct value *mark_leaf(struct em *e, const struct dnode *n, struct value *form)
+{
+    const struct memo_hooks *h = &e->m->hooks;
+    if (!form || !h->carries || e->raw || n->clause >= e->n_clauses)
+        return form;
+    if (form->kind == VK_CONS) {
+        /* the progn of several forms is spliced into the list around
+         * it: its first form (or the cell holding it) is what remains */
+        struct value *forms = spliced(e, form);
+        if (!forms)
+            h->carries(h->ctx, form, n->clause);
+        else if (value_car(forms)->kind == VK_CONS)
+            h->carries(h->ctx, value_car(forms), n->clause);
+        else
+            h->carries(h->ctx, forms, n->clause);
+        return form;
+    }
+    if (e->n_marks == e->cap_marks) {
+        size_t cap = e->cap_marks ? 2 * e->cap_marks : 16;
+        struct leaf_mark *grown = ARENA_NEWN(e->m->a, struct leaf_mark, cap);
+        if (e->n_marks)
+            memcpy(grown, e->marks, e->n_marks * sizeof *grown);
+        e->marks = grown;
+        e->cap_marks = cap;
+    }
+    struct value *m = new_marker(e, e->n_marks);
+    e->marks[e->n_marks++] = (struct leaf_mark){m, form, n->clause};
+    return m;
+}
+
+/* The mark of v when it is a marker, else NULL. */
+static inline const struct leaf_mark *mark_of(const struct em *e, const struct value *v)
+{
+    if (v->kind != VK_SYMBOL || v->u.sym.name != marker_name || v->u.sym.hash >= e->n_marks)
+        return NULL;
+    const struct leaf_mark *k = &e->marks[v->u.sym.hash];
+    return k->marker == v ? k : NULL;
+}
+
+/* The stack of unmark's walk. */
+struct ustack {
+    struct value **v;
+    size_t n, cap;
+};
+
+static void upush(struct em *e, struct ustack *s, struct value *v)
+{
+    if (v->kind != VK_CONS)
+        return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        struct value **grown = ARENA_NEWN(e->m->a, struct value *, cap);
+        if (s->n)
+            memcpy(grown, s->v, s->n * sizeof *grown);
+        s->v = grown;
+        s->cap = cap;
+    }
+    s->v[s->n++] = v;
+}
+
+/* Cells from l on that are the emitter's lists of forms: each car that
+ * is a marker gets its atom back (the cell is reported), each other one
+ * is looked into later. */
+static void unmark_forms(struct em *e, struct value *l, struct ustack *s)
+{
+    for (; l->kind == VK_CONS; l = value_cdr(l)) {
+        const struct leaf_mark *k = mark_of(e, value_car(l));
+        if (k) {
+            l->u.cons.car = k->atom;
+            e->m->hooks.carries(e->m->hooks.ctx, l, k->clause);
+        } else {
+            upush(e, s, value_car(l));
+        }
+    }
+}
+
+/* Put every marker of form back to its atom.  Markers are only where the
+ * emitter puts a leaf: the forms of if and progn, of a cond clause, the
+ * body of let, let* and lambda; a shared lambda is a let* binding's
+ * value.  The walk goes through lists with those heads only (the user
+ * code it meets is acyclic: the driver walked it; quoted data is never
+ * entered). */
+static struct value *unmark(struct em *e, struct value *form)
+{
+    if (!e->n_marks)
+        return form;
+    const struct leaf_mark *root = mark_of(e, form);
+    if (root)
+        return root->atom; /* the whole form: no cell holds it */
+    struct ustack s = {0};
+    upush(e, &s, form);
+    while (s.n) {
+        struct value *v = s.v[--s.n], *h = value_car(v), *r = value_cdr(v);
+        if (h == known(e, K_IF) || h == e->progn) {
+            unmark_forms(e, r, &s);
+        } else if (h == known(e, K_COND)) {
+            for (; r->kind == VK_CONS; r = value_cdr(r))
+                if (value_car(r)->kind == VK_CONS)
+                    unmark_forms(e, value_car(r), &s);
+        } else if ((h == known(e, K_LET) || h == known(e, K_LET_STAR)) &&
+                   r->kind == VK_CONS) {
+            for (struct value *b = value_car(r); b->kind == VK_CONS; b = value_cdr(b))
+                if (value_car(b)->kind == VK_CONS && value_cdr(value_car(b))->kind == VK_CONS)
+                    upush(e, &s, value_car(value_cdr(value_car(b))));
+            unmark_forms(e, value_cdr(r), &s);
+        } else if (h == e->L->lambda && r->kind == VK_CONS) {
+            unmark_forms(e, value_cdr(r), &s);
+        }
+    }
+    return form;
+}
+
+/* leaf_code, with its clause mark. */
+__attribute__((noinline)) static struct value *leaf_form(struct em *e,
+                                                          const struct dnode *n)
+{
+    return mark_leaf(e, n, leaf_code(e, n));
 }
 
 /* ---- nodes ------------------------------------------------------------ */
@@ -1001,5 +1155,5 @@ struct value *emit_form(struct memo_ctx *m, const struct dnode *root,
                        : cons2(&e, known(&e, K_LET_STAR), defs, body);
     if (rsubj->temp && !reads)
         form = cons2(&e, e.progn, subject, as_forms(&e, form));
-    return form;
+    return unmark(&e, form);
 }

@@ -133,6 +133,13 @@ struct memo_hooks {
      * NULL after the callee recorded an error. */
     struct value *(*code)(void *ctx, struct value *form);
     void *ctx;
+    /* Optional (NULL: not asked): `code` is where clause number `clause`
+     * has its code in the emitted form - a list that is its leaf, or the
+     * list cell whose car is a leaf that is an atom, or the lambda of its
+     * shared body.  Called for every such place, in no particular order;
+     * the printer finds the first one it prints (comments of the clause
+     * go there). */
+    void (*carries)(void *ctx, const struct value *code, uint32_t clause);
 };
 
 struct subj;

@@ -1136,3 +1136,24 @@ bool lex_next(struct lex *lx, struct lex_token *t)
     return true;
 }
 
+
+void lex_trivia_lines(const uint8_t *text, size_t from, size_t to, bool *newline,
+                      bool *empty)
+{
+    bool content = true; /* the first line is the previous token's */
+    *newline = *empty = false;
+    for (size_t k = from; k < to; k++) {
+        uint8_t b = text[k];
+        if (b == '\n') {
+            *empty |= !content;
+            *newline = true;
+            content = false;
+        } else if (b == ';') {
+            content = true;
+            const uint8_t *nl = memchr(text + k, '\n', to - k);
+            k = nl ? (size_t)(nl - text) - 1 : to;
+        } else if (b != ' ' && b != '\t' && b != '\f' && b != '\r') {
+            content = true;
+        }
+    }
+}

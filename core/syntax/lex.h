@@ -114,6 +114,12 @@ size_t lex_string_escape_end(const uint8_t *text, size_t n, size_t q);
  * controls, delimiters, the backslash and every byte >= 0x80 (1 = stop). */
 extern const uint8_t lex_atom_stop[256];
 
+/* Trivia text[from, to) (blanks and comments, the text between two
+ * tokens): does it hold a line break (*newline), and a line of blanks
+ * only after one (*empty: an empty line in the text)? */
+void lex_trivia_lines(const uint8_t *text, size_t from, size_t to, bool *newline,
+                      bool *empty);
+
 /* End of the run of bytes from q (<= n) on that lex_atom_stop lets
  * through: the end of an atom whose bytes are plain ASCII constituents,
  * when the byte there (if any) is not a backslash or >= 0x80.  Inline:

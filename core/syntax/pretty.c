@@ -3,16 +3,19 @@
  * Stage "print" (cli.md section 8).  In order: display widths, the indent
  * spec tables (Emacs's, generated, plus the user's, and an index of
  * Emacs's), atom texts (source text, temporaries, canonical), node
- * construction with reader-prefix folding, the explicit-stack builder
- * (a general step, and a loop for the usual lists when no comment is
- * asked for), and the public entry points.  Layout (phase 2) is in
- * pretty_layout.c.
+ * construction with reader-prefix folding, lists that keep their text
+ * (the input's line breaks, spaces and spelling), comments (a node's own,
+ * trailing ones held for the next line break, those carried to the
+ * branch around a node), the explicit-stack builder (a general step, and
+ * a loop for the usual generated lists when no comment is asked for),
+ * and the public entry points.  Layout (phase 2) is in pretty_layout.c.
  */
 #include "syntax/pretty.h"
 
 #include <string.h>
 
 #include "lisp/print.h"
+#include "syntax/lex.h"
 #include "syntax/pretty_doc.h"
 
 /* ---- display widths ---- */
@@ -255,6 +258,9 @@ struct bctx {
     bool compact;
     bool data_atoms; /* quoted lists and vectors print as one atom */
     bool quiet;      /* no comment is asked for (compact, or no hook) */
+    const uint8_t *src;          /* the input, when lists keep their text */
+    const struct value *holder;  /* the cell of the element being made, or NULL */
+    bool kept;                   /* that element is one of a list keeping its text */
 };
 
 /* Argument-list positions: nil there prints as "()" (cli.md section 8).
@@ -307,6 +313,17 @@ static inline void put_space(struct buf *t)
     t->len++;
 }
 
+/* A symbol in a list that keeps its text is written as in the input:
+ * the text of its cell's car.  False when that is not known. */
+static bool kept_symbol(struct bctx *c, struct buf *t)
+{
+    struct span sp;
+    if (!c->holder || !read_origin_car_span(c->o->src, c->holder, &sp) || sp.end <= sp.start)
+        return false;
+    buf_put(t, c->src + sp.start, sp.end - sp.start);
+    return true;
+}
+
 /* Append the text of atom v, element `index` of a list headed by `head`,
  * to the document's text.  Temporaries first (their names depend on
  * print order); then the source text of atoms read from the input (?a
@@ -328,6 +345,8 @@ static void put_atom(struct bctx *c, struct pnode *p, const struct value *v,
                 buf_put(t, x, n);
                 return;
             }
+        } else if (c->kept && kept_symbol(c, t)) {
+            return;
         } else if (!c->compact && v == c->L->nil && arglist_position(head, index)) {
             buf_put(t, "()", 2);
             return;
@@ -346,11 +365,13 @@ static void put_atom(struct bctx *c, struct pnode *p, const struct value *v,
     print_value(c->L, t, v, &c->po);
 }
 
-static struct pretty_comment *comments_of(struct bctx *c, const struct value *v)
+/* The hook's reply for v, held by cell holder (NULL: none). */
+static void ask(struct bctx *c, const struct value *v, const struct value *holder,
+                struct pretty_hook_reply *r)
 {
-    if (c->compact || !c->o->comments)
-        return NULL;
-    return c->o->comments(c->o->comment_ctx, v);
+    memset(r, 0, sizeof *r);
+    if (!c->compact && c->o->comments)
+        c->o->comments(c->o->comment_ctx, v, holder, r);
 }
 
 static struct pretty_comment *append_comments(struct pretty_comment *a,
@@ -394,16 +415,25 @@ struct unwrapped {
     bool data;
 };
 
+/* Is v, a quote form, written in the input as a list ("(quote x)"), which
+ * a list keeping its text prints as written? */
+static bool written_out(const struct bctx *c, const struct value *v)
+{
+    struct span sp;
+    return c->src && read_origin_span(c->o->src, v, &sp) && c->src[sp.start] == '(';
+}
+
 /* Fold reader prefixes of v into node p, their text into the document's.
  * A prefix and its object are one node, so no line break can come
- * between them; the comments of each value on the chain belong to the
- * node. */
-static struct unwrapped unwrap(struct bctx *c, struct pnode *p,
-                               const struct value *v, int level, bool data)
+ * between them; what the hook says of each value on the chain is said
+ * of the node (merged into *acc).  c->holder follows the chain (the cell
+ * of its object). */
+static struct unwrapped unwrap(struct bctx *c, struct pnode *p, const struct value *v,
+                               int level, bool data, struct pretty_hook_reply *acc)
 {
     struct buf *t = &c->d->text;
     const char *pre;
-    while ((pre = prefix_of(c->L, v, level))) {
+    while ((pre = prefix_of(c->L, v, level)) && !written_out(c, v)) {
         buf_puts(t, pre);
         if (pre[0] == '`')
             level++, data = true;
@@ -411,8 +441,14 @@ static struct unwrapped unwrap(struct bctx *c, struct pnode *p,
             level--, data = false;
         else
             data = pre[0] == '\'';
+        c->holder = value_cdr(v);
         v = value_car(value_cdr(v));
-        p->comments = append_comments(p->comments, comments_of(c, v));
+        struct pretty_hook_reply r;
+        ask(c, v, c->holder, &r);
+        acc->comments = append_comments(acc->comments, r.comments);
+        acc->carried = append_comments(acc->carried, r.carried);
+        acc->blank |= r.blank;
+        acc->user |= r.user;
     }
     p->prefix_len = (uint32_t)(t->len - p->start);
     return (struct unwrapped){v, level, data};
@@ -426,11 +462,19 @@ struct bframe {
                                      vector: the vector */
     const struct value *head;     /* first element (arglist rule) */
     const struct value *tortoise; /* Brent's cycle check on the spine */
+    const struct value *holder;   /* the cell of the element taken last */
+    struct pretty_comment *trail; /* trailing comments for the next kid */
     uint32_t power, lam;
+    uint32_t prev_end;            /* where the last element ends in the
+                                     input (0: it was not read from it) */
     int level;                    /* backquote level inside */
     bool vec;                     /* a vector */
     bool data;                    /* inside a quote */
     bool cond;                    /* a list headed by cond: lists are clauses */
+    bool is_if;                   /* a list headed by if */
+    bool bindings;                /* element 1 of a let or let* */
+    bool kept;                    /* it keeps its text (PF_SOURCE) */
+    bool user;                    /* it stands for a datum of the input */
 };
 
 struct bstack {
@@ -464,6 +508,23 @@ static void grow_frames(struct bctx *c, struct bstack *s)
     s->cap = cap;
 }
 
+/* Is sym named exactly name (a literal)? */
+static bool sym_named(const struct value *sym, const char *name, size_t n)
+{
+    return value_symbolp(sym) && sym->u.sym.len == n && memcmp(sym->u.sym.name, name, n) == 0;
+}
+
+/* Is the list being opened inside the top frame element 1 of a let or
+ * let* (its bindings)? */
+static bool opens_bindings(const struct bstack *s)
+{
+    if (!s->n)
+        return false;
+    const struct bframe *f = &s->f[s->n - 1];
+    return !f->vec && !f->data && f->index == 2 &&
+           (sym_named(f->head, "let", 3) || sym_named(f->head, "let*", 4));
+}
+
 /* A frame for the kids of container v, node i (level and data: inside
  * it). */
 static PRETTY_INLINE void push_frame(struct bctx *c, struct bstack *s,
@@ -474,24 +535,209 @@ static PRETTY_INLINE void push_frame(struct bctx *c, struct bstack *s,
         grow_frames(c, s);
     bool list = value_consp(v);
     const struct value *head = list ? value_car(v) : NULL;
+    bool bindings = list && opens_bindings(s);
     s->f[s->n++] = (struct bframe){
         .node = i, .cur = v, .head = head, .tortoise = v, .power = 1, .lam = 1,
-        .level = level, .vec = !list, .data = data,
-        .cond = list && value_symbolp(head) && named_cond(head)};
+        .level = level, .vec = !list, .data = data, .bindings = bindings,
+        .cond = list && value_symbolp(head) && named_cond(head),
+        .is_if = list && sym_named(head, "if", 2)};
     if (s->n > c->d->depth)
         c->d->depth = (uint32_t)s->n;
 }
 
-/* Open container v as node i: its bracket, and a frame for its kids. */
+/* ---- lists that keep their text (pretty_opts.keep_text) ---- */
+
+/* Span of element e of a list (its cell holder) or vector (holder NULL):
+ * symbols are known through their cell only. */
+static bool elem_span(const struct bctx *c, const struct value *e,
+                      const struct value *holder, struct span *sp)
+{
+    if (read_origin_span(c->o->src, e, sp))
+        return true;
+    return holder && read_origin_car_span(c->o->src, holder, sp);
+}
+
+/* Is element e, written at sp, a reader prefix ('x, `x, ,x, ,@x, #'x)
+ * rather than a symbol?  Then its list is that form spliced in as a
+ * dotted tail, "(a . ,b)" = (a \, b), whose text is not its elements'. */
+static bool prefix_token(const struct bctx *c, const struct value *e, struct span sp)
+{
+    uint8_t b = c->src[sp.start];
+    return value_symbolp(e) &&
+           (b == '\'' || b == '`' || b == ',' || (b == '#' && sp.end - sp.start == 2 &&
+                                                  c->src[sp.start + 1] == '\''));
+}
+
+/* Does container v keep its text?  It must be the reader's own, written
+ * with a bracket, every element (but a dotted tail) with a span after
+ * the last one's inside v's: then its text is v's and the elements' texts
+ * are theirs.  *open gets where its text starts. */
+static bool keeps_text(const struct bctx *c, const struct value *v, uint32_t *open)
+{
+    struct span sp, e;
+    if (!c->src || !read_origin_span(c->o->src, v, &sp) ||
+        (c->src[sp.start] != '(' && c->src[sp.start] != '['))
+        return false;
+    uint32_t at = sp.start + 1;
+    if (value_is(v, VK_VECTOR)) {
+        for (size_t k = 0; k < v->u.vec.n; k++, at = e.end)
+            if (!elem_span(c, v->u.vec.items[k], NULL, &e) || e.start < at || e.end >= sp.end)
+                return false;
+    } else {
+        /* each element takes a byte at least: the walk ends, even on a
+         * spine that loops */
+        for (size_t n = 0; value_consp(v); v = value_cdr(v), at = e.end)
+            if (++n > sp.end - sp.start || !elem_span(c, value_car(v), v, &e) ||
+                e.start < at || e.end >= sp.end || prefix_token(c, value_car(v), e))
+                return false;
+    }
+    *open = sp.start + 1;
+    return true;
+}
+
+/* The separator before element e (position index) of kept frame f: the
+ * input's spaces when it is on the line of the element before (one
+ * space for other blanks), else one space, and PF_NEWLINE (PF_BLANK too
+ * after an empty line) in *flags; none before the first element. */
+static void kept_separator(struct bctx *c, struct bframe *f, const struct value *e,
+                           uint32_t index, uint8_t *flags)
+{
+    struct buf *t = &c->d->text;
+    struct span sp;
+    if (!elem_span(c, e, f->holder, &sp)) { /* keeps_text saw every span */
+        if (index > 0)
+            put_space(t);
+        return;
+    }
+    uint32_t from = f->prev_end;
+    f->prev_end = sp.end;
+    if (index == 0)
+        return;
+    bool newline, empty;
+    lex_trivia_lines(c->src, from, sp.start, &newline, &empty);
+    if (newline)
+        *flags |= PF_NEWLINE | (empty ? PF_BLANK : 0);
+    uint32_t k = from;
+    while (k < sp.start && c->src[k] == ' ')
+        k++;
+    if (newline || k < sp.start || k == from) {
+        put_space(t);
+        return;
+    }
+    buf_put(t, c->src + from, k - from);
+}
+
+/* Element e of frame f, whose list does not keep its text, after the
+ * element before it: when both were read, one right after the other in
+ * the input (body forms of a clause, say), an empty line between them
+ * is kept (PF_BLANK, else 0). */
+static uint8_t apart(struct bctx *c, struct bframe *f, const struct value *e)
+{
+    struct span sp;
+    uint32_t from = f->prev_end;
+    f->prev_end = 0;
+    if (!read_origin_span(c->o->src, e, &sp))
+        return 0;
+    f->prev_end = sp.end;
+    if (!from || from > sp.start ||
+        lex_skip_trivia(c->src, sp.start, from) != sp.start)
+        return 0;
+    bool newline, empty;
+    lex_trivia_lines(c->src, from, sp.start, &newline, &empty);
+    return empty ? PF_BLANK : 0;
+}
+
+/* Open container v as node i: its bracket, and a frame for its kids;
+ * user: v stands for a datum of the input. */
 static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
-                      const struct value *v, int level, bool data)
+                      const struct value *v, int level, bool data, bool user)
 {
     struct pnode *p = &c->d->nodes[i];
     bool list = value_consp(v);
+    uint32_t open = 0;
+    bool kept = c->src && keeps_text(c, v, &open);
     p->kind = list ? PN_LIST : PN_VECTOR;
+    if (kept)
+        p->flags |= PF_SOURCE;
     *text_room(&c->d->text, 1) = list ? '(' : '[';
     c->d->text.len++;
     push_frame(c, s, i, v, level, data);
+    struct bframe *f = &s->f[s->n - 1];
+    f->kept = kept;
+    f->prev_end = kept ? open : 0;
+    f->user = user;
+}
+
+/* ---- comments ---- */
+
+/* The innermost frame whose list has elements after the one being
+ * made (its next kid starts a line after a trailing comment), or NULL. */
+static struct bframe *frame_with_more(const struct bctx *c, struct bstack *s)
+{
+    for (size_t j = s->n; j-- > 0;) {
+        struct bframe *f = &s->f[j];
+        if (f->vec ? f->index < f->cur->u.vec.n : f->cur != c->L->nil)
+            return f;
+    }
+    return NULL;
+}
+
+/* Carried comments of node i go to the branch that carries it (see
+ * pretty_hook_reply): i or a list around it, up to the whole value or
+ * to the element of a list that stands for a datum of the input. */
+static void carry(struct bctx *c, struct bstack *s, uint32_t i,
+                  struct pretty_comment *carried, bool blank)
+{
+    uint32_t n = i, blank_from = 1; /* where empty lines may go: between
+                                         branches, not after a list's head */
+    size_t j = s->n;
+    uint32_t idx = j ? s->f[j - 1].index - 1 : 0;
+    while (j > 0) {
+        const struct bframe *p = &s->f[j - 1];
+        bool code = !p->data;
+        if (p->user || (p->bindings && idx >= 1))
+            break;
+        if ((code && p->cond && idx >= 1) || (code && p->is_if && idx >= 2)) {
+            blank_from = p->cond ? 2 : 3;
+            break;
+        }
+        n = p->node;
+        j--;
+        idx = j ? s->f[j - 1].index - 1 : 0;
+    }
+    for (struct pretty_comment *cm = carried; cm; cm = cm->next)
+        cm->trailing = false;
+    struct pnode *k = &c->d->nodes[n];
+    k->comments = n == i ? append_comments(carried, k->comments)
+                         : append_comments(k->comments, carried);
+    if (blank && j > 0 && idx >= blank_from)
+        k->flags |= PF_BLANK;
+}
+
+/* What the hook said of node i (made, its frame not pushed yet): its
+ * own comments; trailing ones for the next kid of the innermost list
+ * around it that has one, else on lines before it too; and the carried
+ * ones. */
+static void place_comments(struct bctx *c, struct bstack *s, uint32_t i,
+                           const struct pretty_hook_reply *r)
+{
+    struct pretty_comment *own = NULL, **tail = &own;
+    for (struct pretty_comment *cm = r->comments, *next; cm; cm = next) {
+        next = cm->next;
+        cm->next = NULL;
+        struct bframe *f = cm->trailing ? frame_with_more(c, s) : NULL;
+        if (f) {
+            f->trail = append_comments(f->trail, cm);
+        } else {
+            cm->trailing = false;
+            *tail = cm;
+            tail = &cm->next;
+        }
+    }
+    struct pnode *p = &c->d->nodes[i];
+    p->comments = append_comments(p->comments, own);
+    if (r->carried || r->blank)
+        carry(c, s, i, r->carried, r->blank);
 }
 
 /* The node for v (its index); pushes a frame when v is a list or vector
@@ -509,13 +755,17 @@ static uint32_t make_node(struct bctx *c, struct bstack *s,
     p->start = (uint32_t)d->text.len;
     p->flags = 0;
     p->sym = NULL;
-    p->comments = comments_of(c, v);
-    struct unwrapped u = unwrap(c, p, v, level, data);
+    p->comments = NULL;
+    struct pretty_hook_reply r;
+    ask(c, v, c->holder, &r);
+    struct unwrapped u = unwrap(c, p, v, level, data, &r);
     if (u.data)
         p->flags = PF_DATA;
+    if (r.comments || r.carried || r.blank)
+        place_comments(c, s, i, &r);
     bool container = value_consp(u.v) || value_is(u.v, VK_VECTOR);
     if (container && !(c->data_atoms && u.data && u.level == 0)) {
-        open_node(c, s, i, u.v, u.level, u.data);
+        open_node(c, s, i, u.v, u.level, u.data, r.user);
         return i;
     }
     p->kind = PN_ATOM;
@@ -530,11 +780,13 @@ static uint32_t make_node(struct bctx *c, struct bstack *s,
 }
 
 /* Kid k of node i is complete: a kid that spans lines, or one after the
- * first with comments before it, puts i on several lines. */
+ * first that starts a line (comments before it, an empty line, a line
+ * break kept from the input), puts i on several lines. */
 static void kid_done(struct pretty_doc *d, uint32_t i, uint32_t k)
 {
     const struct pnode *kid = &d->nodes[k];
-    if ((kid->flags & PF_MULTILINE) || (k > i + 1 && kid->comments))
+    if ((kid->flags & PF_MULTILINE) ||
+        (k > i + 1 && (kid->comments || (kid->flags & (PF_NEWLINE | PF_BLANK)))))
         d->nodes[i].flags |= PF_MULTILINE;
 }
 
@@ -561,6 +813,7 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
                                      bool *dotted, bool *cycle)
 {
     *dotted = false;
+    f->holder = NULL;
     if (f->vec)
         return f->index < f->cur->u.vec.n ? f->cur->u.vec.items[f->index] : NULL;
     const struct value *cur = f->cur;
@@ -571,6 +824,7 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
         f->cur = c->L->nil;
         return cur;
     }
+    f->holder = cur;
     f->cur = value_cdr(cur);
     if (f->index > 0 && cur == f->tortoise) {
         *cycle = true;
@@ -624,14 +878,29 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
     struct bframe *f = &s->f[depth - 1];
     uint32_t parent = f->node;
     bool clauses = f->cond && !f->data && index > 0;
+    uint8_t flags = 0;
     if (dotted) {
         buf_put(&d->text, " . ", 3);
         d->nodes[parent].flags |= PF_DOTTED;
-    } else if (index > 0) {
-        put_space(&d->text);
+    } else if (f->kept) {
+        kept_separator(c, f, e, index, &flags);
+    } else {
+        if (index > 0)
+            put_space(&d->text);
+        if (c->src)
+            flags |= apart(c, f, e);
     }
+    struct pretty_comment *trail = f->trail;
+    f->trail = NULL;
+    c->holder = f->holder;
+    c->kept = f->kept;
     uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);
+    c->holder = NULL;
+    c->kept = false;
     struct pnode *kid = &d->nodes[k];
+    kid->flags |= flags;
+    if (trail)
+        kid->comments = append_comments(trail, kid->comments);
     if (clauses && kid->kind == PN_LIST && !kid->prefix_len)
         kid->flags |= PF_CLAUSE;
     if (s->n == depth) /* an atom: complete */
@@ -759,6 +1028,13 @@ static PRETTY_INLINE void w_close(struct pretty_doc *d, struct wpos *w,
     p->width = (int32_t)(p->end - p->start);
 }
 
+/* May list e keep its text (the general step decides)? */
+static inline bool may_keep(const struct bctx *c, const struct value *e)
+{
+    struct span sp;
+    return c->src && read_origin_span(c->o->src, e, &sp);
+}
+
 /* The usual part of the build when no comment is asked for: lists of
  * names, of atoms with a ready text and of lists without prefix, read
  * with the top list's spine and the write positions in locals, opening
@@ -778,7 +1054,7 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
             if (sp.cur != nil)
                 break;
             w_close(d, &w, f->node);
-            if (!--s->n || s->f[s->n - 1].vec)
+            if (!--s->n || s->f[s->n - 1].vec || s->f[s->n - 1].kept)
                 return wpos_keep(d, &w), true;
             f = &s->f[s->n - 1];
             sp = spine_of(f);
@@ -796,7 +1072,7 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
             w_atom(d, &w, x, n, spine_take(&sp), flags, NULL);
             continue;
         }
-        if (!value_consp(e) || prefix_of(c->L, e, f->level))
+        if (!value_consp(e) || prefix_of(c->L, e, f->level) || may_keep(c, e))
             break;
         if (f->cond && !f->data && sp.index > 0)
             flags |= PF_CLAUSE;
@@ -814,11 +1090,12 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
 }
 
 /* Read kids until the stack is empty.  False on a cycle or excessive
- * depth (a value that contains itself). */
+ * depth (a value that contains itself).  Lists keeping their text are
+ * the general step's. */
 static bool build_run(struct bctx *c, struct bstack *s)
 {
     while (s->n) {
-        if (c->quiet && !s->f[s->n - 1].vec) {
+        if (c->quiet && !s->f[s->n - 1].vec && !s->f[s->n - 1].kept) {
             if (!quiet_run(c, s))
                 return false;
             if (!s->n)
@@ -890,15 +1167,19 @@ static void measure(struct pretty_doc *d)
             p->width = w + pretty_width(x, len);
             continue;
         }
+        /* brackets, kids, and the separators between kids (ASCII: one
+         * space, the input's spaces, or " . ") */
         w += 2;
         uint8_t ascii = PF_ASCII;
+        uint32_t after = p->start + p->prefix_len + 1;
         for (uint32_t k = i + 1; k < p->next; k = d->nodes[k].next) {
-            w += d->nodes[k].width + (k > i + 1);
+            w += d->nodes[k].width + (int)(d->nodes[k].start - after);
+            after = d->nodes[k].end;
             p->flags |= d->nodes[k].flags & PF_MULTILINE;
             ascii &= d->nodes[k].flags;
         }
         p->flags |= ascii;
-        p->width = w + (p->flags & PF_DOTTED ? 2 : 0);
+        p->width = w;
     }
 }
 
@@ -930,7 +1211,9 @@ static struct pretty_doc *build(struct pretty_doc *d, struct lisp *L,
                                 const struct value *v, bool compact)
 {
     struct bctx c = {L, o, d ? d : new_doc(L->a), {0}, {0}, compact, false,
-                     compact || !o->comments};
+                     compact || !o->comments, NULL, NULL, false};
+    if (!compact && o->keep_text)
+        c.src = read_origin_bytes(o->src);
     c.po = compact ? print_opts_compact() : print_opts_default();
     c.po.gensym = !compact;
     c.po_circle = c.po;

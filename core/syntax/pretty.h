@@ -34,11 +34,15 @@ struct pretty_indent {
     int spec;
 };
 
-/* A comment to re-emit on its own line before a node (cli.md 4.2). */
+/* A comment to re-emit with a node (cli.md 4.2): on a line of its own
+ * before the node, or - a trailing comment - at the end of the line
+ * where the node's code ends, when a line break follows there. */
 struct pretty_comment {
     const uint8_t *text;          /* from its first ';' to the end of its line */
     size_t len;                   /* bytes, without the line end */
-    struct pretty_comment *next;  /* later comments before the same node */
+    struct pretty_comment *next;  /* later comments of the same node */
+    int col;                      /* display column of its ';' in the input */
+    bool trailing;                /* code came before it on its line */
 };
 
 /* The text to print for one occurrence of symbol sym, in print order, or
@@ -47,11 +51,34 @@ struct pretty_comment {
 typedef const char *(*pretty_sym_fn)(void *ctx, const struct value *sym,
                                      size_t *n);
 
-/* Comments to emit before the datum v (called once per printed node, in
- * print order); NULL for none.  The callee decides which occurrence of a
- * datum gets them (the first). */
-typedef struct pretty_comment *(*pretty_comment_fn)(void *ctx,
-                                                    const struct value *v);
+/* What the comment hook says of one printed node. */
+struct pretty_hook_reply {
+    /* Comments of the node: own-line ones go on lines before it; a
+     * trailing one goes at the end of the line where the node's code
+     * ends, when the layout can break the line after it there (a later
+     * element of a list around it follows: it then starts a line), else
+     * on a line before it too. */
+    struct pretty_comment *comments;
+    /* Comments for the branch of generated code that carries the node:
+     * the node or the nearest list around it that is a clause of a
+     * `cond`, a then- or else-part of an `if` or a binding of a `let` or
+     * `let*` but the first (whose comments would go before the bindings
+     * list) - not looking above a node whose reply said `user` (the node
+     * under it is taken then), nor above the whole value.  They go
+     * on lines before that branch, after what it already has. */
+    struct pretty_comment *carried;
+    bool blank;   /* an empty line before that branch, unless it is the
+                     first element of its list or the whole value */
+    bool user;    /* the node stands for a datum of the input */
+};
+
+/* The hook asked about every printed node, in print order: v, and the
+ * list cell whose car v is (NULL for the whole value, the elements of a
+ * vector and a dotted tail); *out comes zeroed.  The callee decides
+ * which occurrence of a datum gets its comments (the first). */
+typedef void (*pretty_comment_fn)(void *ctx, const struct value *v,
+                                  const struct value *holder,
+                                  struct pretty_hook_reply *out);
 
 struct pretty_opts {
     int width;                         /* fill column; <= 0 means 80 */
@@ -66,6 +93,13 @@ struct pretty_opts {
     int depth;                         /* lists and vectors open around the value
                                           in its top-level form, as Emacs's
                                           parser counts them */
+    bool keep_text;                    /* lists and vectors read from src keep
+                                          their text: their line breaks, blank
+                                          lines and spaces between elements on
+                                          a line, and their symbols' and quote
+                                          forms' spelling (the indentation of
+                                          their lines is still Emacs's);
+                                          needs src with its origin map */
     bool emulate;                      /* follow Emacs's parser state at every
                                           line break, not only where lists nest
                                           100 deep (a check of that model) */

@@ -33,6 +33,12 @@ enum pnode_flag {
     PF_CLAUSE = 8,    /* a clause of cond: test, then body lines */
     PF_ASCII = 16,    /* text of printable ASCII only (set in a document
                          whose text is not all so: measure) */
+    PF_SOURCE = 32,   /* list or vector keeping its text (pretty_opts.
+                         keep_text): its kids break where PF_NEWLINE says,
+                         the text between kids on a line is its own */
+    PF_NEWLINE = 64,  /* kid of a PF_SOURCE list that starts a line */
+    PF_BLANK = 128,   /* kid after which an empty line comes first (then
+                         comments, then the kid on a line of its own) */
 };
 
 /* Nodes are stored in print order (preorder): a container's first kid

@@ -141,9 +141,10 @@ static int specform(int n, int nargs, int paren, int normal)
 }
 
 enum style {
-    ST_KEEP,  /* kids 1..keep on the head line, every later kid on its own */
-    ST_PAIRS, /* setq: VAR VALUE pairs, one per line */
-    ST_FILL,  /* data: as many kids per line as fit */
+    ST_KEEP,   /* kids 1..keep on the head line, every later kid on its own */
+    ST_PAIRS,  /* setq: VAR VALUE pairs, one per line */
+    ST_FILL,   /* data: as many kids per line as fit */
+    ST_SOURCE, /* kept text: a kid starts a line where it did in the input */
 };
 
 struct lframe {
@@ -159,6 +160,7 @@ struct lframe {
     size_t pl;         /* its first place in the stack of places */
     uint32_t ne;       /* elements placed (the dot counts) */
     long kid_line;     /* line where the kid being laid out started */
+    uint32_t prev_end; /* where the last kid placed ends in the text */
     bool pending;      /* the kid is being laid out by the frame above */
     bool prev_multi;   /* the previous kid ended on a later line */
     bool local;        /* a local definition of cl-flet & co (body at +2) */
@@ -323,6 +325,10 @@ static PRETTY_INLINE void choose_style(struct lctx *c, struct lframe *f)
         f->spec = PRETTY_DEFUN;
     f->style = ST_KEEP;
     f->keep = 0;
+    if (p->flags & PF_SOURCE) {
+        f->style = ST_SOURCE;
+        return;
+    }
     if (f->head != PH_SYMBOL || (p->flags & PF_CLAUSE)) {
         /* keep 0: test, then body lines */
         f->style = p->flags & PF_DATA ? ST_FILL : ST_KEEP;
@@ -356,12 +362,13 @@ static PRETTY_INLINE bool breaks_before(const struct lframe *f,
                                         const struct pnode *kid, bool last,
                                         bool dotted)
 {
-    if (kid->comments || f->prev_multi)
+    if (kid->comments || f->prev_multi || (kid->flags & PF_BLANK))
         return true;
     if (last && dotted)
         return false;
     uint32_t k = f->k;
     switch (f->style) {
+    case ST_SOURCE: return (kid->flags & PF_NEWLINE) != 0;
     case ST_PAIRS: return k >= 3 && k % 2 == 1;
     case ST_FILL:
         return o->col + 1 + kid->width + (last ? f->trail + 1 : 0) > o->width;
@@ -424,13 +431,27 @@ static PRETTY_INLINE void place(struct lctx *c, uint32_t i, int trail)
     choose_style(c, f);
 }
 
-/* Re-emitted comments, each on its own line: `;;` and more at the
- * indentation of the code that follows, a single `;` at comment-column
- * (40), which is where indent-region puts them (cli.md 4.2). */
-static PRETTY_INLINE void emit_comments(struct lctx *c,
-                                        const struct pretty_comment *cm,
+/* What goes before a kid that starts a line, after the code before it
+ * (cli.md 4.2): its first trailing comment at the end of that code's
+ * line (at its column in the input when there is room, else after one
+ * space); an empty line when asked; then the other comments, each on
+ * its own line: `;;` and more at the indentation of the code that
+ * follows, a single `;` at comment-column (40), which is where
+ * indent-region puts them. */
+static PRETTY_INLINE void emit_comments(struct lctx *c, const struct pnode *kid,
                                         int indent)
 {
+    const struct pretty_comment *cm = kid->comments;
+    if (cm && cm->trailing) {
+        int at = cm->col > c->o.col ? cm->col : c->o.col + 1;
+        out_room(&c->o, (size_t)(at - c->o.col));
+        while (c->o.col < at)
+            put_char(&c->o, ' ');
+        put_any(&c->o, (const char *)cm->text, cm->len);
+        cm = cm->next;
+    }
+    if (kid->flags & PF_BLANK)
+        newline_to(&c->o, 0);
     for (; cm; cm = cm->next) {
         bool single = cm->len < 2 || cm->text[1] != ';';
         newline_to(&c->o, single ? 40 : indent);
@@ -445,6 +466,7 @@ static PRETTY_INLINE void kid_done(struct lctx *c)
     struct lframe *f = &c->st[c->n - 1];
     f->pending = false;
     f->prev_multi = c->o.line != f->kid_line;
+    f->prev_end = c->nodes[f->kid].end;
     f->kid = c->nodes[f->kid].next;
     f->k++;
 }
@@ -464,10 +486,13 @@ static PRETTY_INLINE void before_kid(struct lctx *c, struct lframe *f,
                                            f->ne, 0);
         if (c->deep)
             indent = pretty_deep_indent(c->deep, f->kid, indent);
-        emit_comments(c, kid->comments, indent);
+        emit_comments(c, kid, indent);
         newline_to(&c->o, indent);
         if (c->deep)
             pretty_deep_line(c->deep, f->kid, c->o.line);
+    } else if (f->style == ST_SOURCE && !(last && dotted)) {
+        /* the input's spaces (ASCII, kept in the text between kids) */
+        put(&c->o, c->text + f->prev_end, kid->start - f->prev_end);
     } else {
         put_char(&c->o, ' ');
     }

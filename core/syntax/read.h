@@ -109,6 +109,10 @@ bool read_origin_car_span(const struct read_result *r, const struct value *c,
 const uint8_t *read_origin_text(const struct read_result *r,
                                 const struct value *v, size_t *n);
 
+/* The text the spans of read_origin_span and read_origin_car_span are
+ * offsets into (the whole source text); NULL without an origin map. */
+const uint8_t *read_origin_bytes(const struct read_result *r);
+
 /* Where the top-level forms of a text that arrives in pieces are
  * complete (read_bounds.c): a scan that looks at each byte once, its
  * state kept from piece to piece.  `ready` is just after the last line

@@ -147,3 +147,8 @@ const uint8_t *read_origin_text(const struct read_result *r, const struct value 
     *n = s->span.end - s->span.start;
     return r->origin->text + s->span.start;
 }
+
+const uint8_t *read_origin_bytes(const struct read_result *r)
+{
+    return r && r->origin ? r->origin->text : NULL;
+}

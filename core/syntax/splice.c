@@ -1,15 +1,12 @@
 /* splice.c - lossless output: the input with replaced forms printed in.
  *
- * Last stage in default mode (cli.md 4.1, 4.2).  In order: positions
- * (line starts, display columns), the data of a replaced form with their
- * spans, the comments inside it (found with the lexer, so strings and
- * character literals are skipped exactly), attachment of each comment to a
- * datum, the printer's comment hook (a comment goes before the first
- * printed occurrence of its datum), the indentation of the line break
- * inserted before an expansion that starts with comments, and the loop
- * that copies the bytes between replaced spans.
+ * Last stage in default mode (cli.md 4.1, 4.2).  In order: labels, the
+ * indentation of the line break inserted before an expansion that starts
+ * with comments, and the loop that copies the bytes between replaced
+ * spans and prints each replaced form (its comments and empty lines are
+ * placed by splice_notes.c; the user's code in it keeps its text).
  */
-#include "syntax/splice.h"
+#include "syntax/splice_int.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -18,39 +15,9 @@
 
 /* ---- positions ---- */
 
-static size_t line_start(const uint8_t *text, size_t off)
-{
-    while (off > 0 && text[off - 1] != '\n')
-        off--;
-    return off;
-}
-
-static size_t line_end(const uint8_t *text, size_t len, size_t off)
-{
-    const uint8_t *nl = off < len ? memchr(text + off, '\n', len - off) : NULL;
-    return nl ? (size_t)(nl - text) : len;
-}
-
-/* Display column of offset off (as Emacs's current-column). */
-static int column(const uint8_t *text, size_t off)
-{
-    size_t ls = line_start(text, off);
-    return pretty_advance(text + ls, off - ls, 0);
-}
-
-static bool blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\f'; }
-
-static bool only_blanks(const uint8_t *text, size_t from, size_t to)
-{
-    for (size_t k = from; k < to; k++)
-        if (!blank(text[k]))
-            return false;
-    return true;
-}
-
 bool splice_crlf(const uint8_t *text, size_t len)
 {
-    size_t e = line_end(text, len, 0);
+    size_t e = splice_line_end(text, len, 0);
     return e < len && e > 0 && text[e - 1] == '\r';
 }
 
@@ -81,271 +48,6 @@ unsigned splice_label_floor(const uint8_t *text, size_t len, uint32_t start,
     return splice_labels(text, len, start, end, &defines, &refers);
 }
 
-/* ---- the data of a replaced form ---- */
-
-struct datum {
-    const struct value *v; /* the value read */
-    uint32_t start, end;   /* its text */
-    uint32_t depth;        /* 0 for the replaced form itself */
-    int32_t parent;        /* index of the enclosing list or vector, -1 */
-    bool container;        /* a list or vector (comments can be inside) */
-};
-
-struct data {
-    struct datum *d;
-    size_t n, cap;
-};
-
-static size_t add_datum(struct arena *a, struct data *ds, struct datum d)
-{
-    if (ds->n == ds->cap) {
-        size_t cap = ds->cap ? ds->cap * 2 : 64;
-        ds->d = arena_grow(a, ds->d, ds->cap * sizeof *ds->d, cap * sizeof *ds->d);
-        ds->cap = cap;
-    }
-    ds->d[ds->n] = d;
-    return ds->n++;
-}
-
-/* Span of element v of a container; holder is the spine cons whose car it
- * is (NULL in a vector).  Symbols are known only through their holder. */
-static bool elem_span(const struct read_result *r, const struct value *v,
-                      const struct value *holder, struct span *sp)
-{
-    if (read_origin_span(r, v, sp))
-        return true;
-    return holder && read_origin_car_span(r, holder, sp);
-}
-
-/* Record the elements of container number ci (a list or vector).  At
- * most `room` data in all: shared structure (#1=) cannot loop. */
-static void add_elements(struct arena *a, const struct read_result *r,
-                         struct data *ds, size_t ci, const struct value *nil,
-                         size_t room)
-{
-    const struct value *c = ds->d[ci].v;
-    uint32_t depth = ds->d[ci].depth + 1;
-    struct span sp;
-    if (value_is(c, VK_VECTOR)) {
-        for (size_t k = 0; k < c->u.vec.n && ds->n < room; k++) {
-            const struct value *e = c->u.vec.items[k];
-            if (read_origin_span(r, e, &sp))
-                add_datum(a, ds, (struct datum){e, sp.start, sp.end, depth,
-                                                (int32_t)ci, value_is(e, VK_VECTOR) || value_consp(e)});
-        }
-        return;
-    }
-    for (size_t steps = 0; value_consp(c) && ds->n < room && steps < room;
-         c = value_cdr(c), steps++) {
-        const struct value *e = value_car(c);
-        if (elem_span(r, e, c, &sp))
-            add_datum(a, ds, (struct datum){e, sp.start, sp.end, depth, (int32_t)ci,
-                                            value_consp(e) || value_is(e, VK_VECTOR)});
-    }
-    if (c != nil && ds->n < room && read_origin_span(r, c, &sp)) /* dotted tail */
-        add_datum(a, ds, (struct datum){c, sp.start, sp.end, depth, (int32_t)ci,
-                                        value_is(c, VK_VECTOR)});
-}
-
-/* Every datum of form with a span (breadth-first; no recursion). */
-static struct data collect_data(struct arena *a, const struct read_result *r,
-                                const struct value *form, struct span sp,
-                                const struct value *nil)
-{
-    struct data ds = {0};
-    add_datum(a, &ds, (struct datum){form, sp.start, sp.end, 0, -1, true});
-    size_t room = (size_t)(sp.end - sp.start) + 16;
-    for (size_t i = 0; i < ds.n; i++)
-        if (ds.d[i].container)
-            add_elements(a, r, &ds, i, nil, room);
-    return ds;
-}
-
-/* ---- comments inside a replaced form ---- */
-
-struct comment {
-    uint32_t start, end;        /* from ';' to the end of its line (no CR/LF) */
-    bool trailing;              /* code before it on its line */
-    const struct value *anchor; /* datum it goes before; NULL: before the expansion */
-    bool claimed;               /* handed to the printer */
-    struct pretty_comment pc;   /* the printer's view of it */
-};
-
-struct comments {
-    struct comment *c;
-    size_t n, cap;
-};
-
-static void add_comment(struct arena *a, struct comments *cs,
-                        const uint8_t *text, size_t s, size_t e)
-{
-    if (e > s && text[e - 1] == '\r')
-        e--;
-    if (cs->n == cs->cap) {
-        size_t cap = cs->cap ? cs->cap * 2 : 8;
-        cs->c = arena_grow(a, cs->c, cs->cap * sizeof *cs->c, cap * sizeof *cs->c);
-        cs->cap = cap;
-    }
-    struct comment *c = &cs->c[cs->n++];
-    memset(c, 0, sizeof *c);
-    c->start = (uint32_t)s;
-    c->end = (uint32_t)e;
-    c->trailing = !only_blanks(text, line_start(text, s), s);
-    c->pc.text = text + s;
-    c->pc.len = e - s;
-}
-
-/* Comments in trivia text[from..to): `;` to the end of the line; `#!`
- * lines are not comments.  Trivia never contains strings or character
- * literals (the lexer put those in tokens), so a ';' here starts one. */
-static void scan_trivia(struct arena *a, struct comments *cs,
-                        const uint8_t *text, size_t len, size_t from, size_t to)
-{
-    for (size_t k = from; k < to; k++) {
-        if (text[k] == ';' || (text[k] == '#' && k + 1 < to && text[k + 1] == '!')) {
-            size_t e = line_end(text, len, k);
-            if (text[k] == ';')
-                add_comment(a, cs, text, k, e);
-            k = e;
-        }
-    }
-}
-
-/* Every comment between the first and the last token of span sp. */
-static struct comments find_comments(struct arena *a, const uint8_t *text,
-                                     size_t len, struct span sp)
-{
-    struct comments cs = {0};
-    struct lex lx;
-    struct lex_token t;
-    lex_init(&lx, text, len, sp.start);
-    while (lex_next(&lx, &t) && t.kind != LK_EOF && t.start < sp.end) {
-        size_t from = t.lead < sp.start ? sp.start : t.lead;
-        scan_trivia(a, &cs, text, len, from, t.start);
-    }
-    return cs;
-}
-
-/* Own-line comment at off: the first datum after it in the innermost
- * list containing it, else that list (cli.md 4.2).  The innermost list
- * is the deepest container whose text strictly contains the comment. */
-static const struct datum *attach_own_line(const struct data *ds, uint32_t off)
-{
-    const struct datum *in = NULL;
-    for (size_t i = 0; i < ds->n; i++) {
-        const struct datum *d = &ds->d[i];
-        if (d->container && d->start < off && off < d->end &&
-            (!in || d->depth > in->depth))
-            in = d;
-    }
-    if (!in)
-        return NULL;
-    const struct datum *next = NULL;
-    for (size_t i = 0; i < ds->n; i++) {
-        const struct datum *d = &ds->d[i];
-        if (d->parent >= 0 && &ds->d[d->parent] == in && d->start > off &&
-            (!next || d->start < next->start))
-            next = d;
-    }
-    return next ? next : in;
-}
-
-/* The datum ending last before off among those starting at or after
- * from (outermost on ties). */
-static const struct datum *ends_last(const struct data *ds, uint32_t from,
-                                     uint32_t off)
-{
-    const struct datum *best = NULL;
-    for (size_t i = 0; i < ds->n; i++) {
-        const struct datum *d = &ds->d[i];
-        if (d->start < from || d->end > off)
-            continue;
-        if (!best || d->end > best->end ||
-            (d->end == best->end && d->depth < best->depth))
-            best = d;
-    }
-    return best;
-}
-
-/* Trailing comment: the datum that starts on its line and ends last
- * before it; if none starts on that line, the one ending last before it. */
-static const struct datum *attach_trailing(const struct data *ds,
-                                           const uint8_t *text, uint32_t off)
-{
-    const struct datum *d = ends_last(ds, (uint32_t)line_start(text, off), off);
-    return d ? d : ends_last(ds, 0, off);
-}
-
-/* Decide every comment's anchor; returns how many have one.  Symbols
- * (and the replaced form itself) cannot be found in an expansion: their
- * comments go before it. */
-static size_t attach(struct comments *cs, const struct data *ds,
-                     const uint8_t *text)
-{
-    size_t anchored = 0;
-    for (size_t i = 0; i < cs->n; i++) {
-        struct comment *c = &cs->c[i];
-        const struct datum *d = c->trailing ? attach_trailing(ds, text, c->start)
-                                            : attach_own_line(ds, c->start);
-        c->anchor = NULL;
-        if (d && d->depth > 0 && !value_symbolp(d->v))
-            c->anchor = d->v, anchored++;
-    }
-    return anchored;
-}
-
-/* ---- the printer's comment hook ---- */
-
-struct hook {
-    struct comments *cs;
-    size_t left;             /* anchored comments not claimed yet */
-    splice_origin_fn origin;
-    void *origin_ctx;
-};
-
-/* Comments anchored at the datum v stands for, the first time it is
- * printed, in source order.  Called for every printed node in print
- * order, so "first" is first in the output; a claimed comment is not
- * handed out again when a body is inlined at several leaves. */
-static struct pretty_comment *hook_fn(void *ctx, const struct value *v)
-{
-    struct hook *h = ctx;
-    if (!h->left)
-        return NULL;
-    const struct value *o = h->origin ? h->origin(h->origin_ctx, v) : v;
-    struct pretty_comment *first = NULL, **tail = &first;
-    for (size_t i = 0; i < h->cs->n; i++) {
-        struct comment *c = &h->cs->c[i];
-        if (c->claimed || !c->anchor || c->anchor != o)
-            continue;
-        c->claimed = true;
-        h->left--;
-        c->pc.next = NULL;
-        *tail = &c->pc;
-        tail = &c->pc.next;
-    }
-    return first;
-}
-
-/* Comments for before the expansion: never claimed, or claimed by the
- * root node; chained in source order. */
-static struct pretty_comment *before_expansion(struct comments *cs,
-                                               struct pretty_comment *root)
-{
-    for (struct pretty_comment *p = root; p; p = p->next)
-        ((struct comment *)((char *)p - offsetof(struct comment, pc)))->claimed = false;
-    struct pretty_comment *first = NULL, **tail = &first;
-    for (size_t i = 0; i < cs->n; i++) {
-        struct comment *c = &cs->c[i];
-        if (c->claimed)
-            continue;
-        c->pc.next = NULL;
-        *tail = &c->pc;
-        tail = &c->pc.next;
-    }
-    return first;
-}
-
 /* ---- the line break before an expansion that starts with comments ---- */
 
 /* The list or vector whose element is `site` within top-level form top,
@@ -362,10 +64,7 @@ static const struct datum *container_of(struct data *ds, const struct value *sit
             return NULL;
         const struct datum *c = &ds->d[ds->d[si].parent];
         if (text[c->start] == '(' || text[c->start] == '[') {
-            size_t k = 0;
-            for (size_t i = 0; i < si; i++)
-                k += ds->d[i].parent == ds->d[si].parent;
-            *index = k;
+            *index = ds->d[si].index;
             return c;
         }
         site = c->v;
@@ -414,11 +113,11 @@ static unsigned list_flags(struct data *ds, const struct datum *c, const uint8_t
 static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
                       const struct read_form *top, const struct value *site)
 {
-    struct data ds = collect_data(in->L->a, in->src, top->v, top->span, in->L->nil);
+    struct data ds = splice_data(in->L->a, in->src, top->v, top->span, in->L->nil);
     size_t j;
     const struct datum *c = container_of(&ds, site, in->text, &j);
     if (!c || j == 0)
-        return c ? column(in->text, c->start) + 1 : 0;
+        return c ? splice_column(in->text, c->start) + 1 : 0;
     struct pretty_place *pl = arena_alloc(in->L->a, (j + 1) * sizeof *pl);
     const struct datum *head = first_elem(&ds, c);
     size_t k = 0;
@@ -426,10 +125,10 @@ static int indent_for(const struct splice_in *in, const struct pretty_opts *po,
         const struct datum *d = &ds.d[i];
         if (d->parent >= 0 && &ds.d[d->parent] == c)
             pl[k++] = (struct pretty_place){lines_between(in->text, c->start, d->start),
-                                            column(in->text, d->start)};
+                                            splice_column(in->text, d->start)};
     }
     return pretty_indent_column(po, (const char *)in->text + head->start,
-                                head->end - head->start, column(in->text, c->start),
+                                head->end - head->start, splice_column(in->text, c->start),
                                 pl, (uint32_t)j, list_flags(&ds, c, in->text));
 }
 
@@ -518,12 +217,12 @@ static struct site_pos site_pos(const struct splice_in *in, struct span sp,
                                 const struct read_form *top)
 {
     struct site_pos p = {sp, top, 0, false};
-    size_t ls = line_start(in->text, sp.start);
-    size_t le = line_end(in->text, in->len, sp.end);
+    size_t ls = splice_line_start(in->text, sp.start);
+    size_t le = splice_line_end(in->text, in->len, sp.end);
     if (le > sp.end && in->text[le - 1] == '\r')
         le--;
     p.trail = pretty_advance(in->text + sp.end, le - sp.end, 0);
-    p.starts_line = only_blanks(in->text, ls, sp.start);
+    p.starts_line = splice_only_blanks(in->text, ls, sp.start);
     return p;
 }
 
@@ -596,29 +295,33 @@ static bool emit_site(const struct splice_in *in, struct out *o,
                       size_t *pos, struct splice_text *t)
 {
     struct arena *a = in->L->a;
-    struct comments cs = {0};
-    /* Most forms have no comment: no ';' byte, no lexing. */
-    if (memchr(in->text + p.sp.start, ';', p.sp.end - p.sp.start))
-        cs = find_comments(a, in->text, in->len, p.sp);
-    struct hook h = {&cs, 0, in->origin, in->origin_ctx};
-    if (cs.n) {
-        struct data ds = collect_data(a, in->src, s->orig, p.sp, in->L->nil);
-        h.left = attach(&cs, &ds, in->text);
-    }
+    struct splice_notes *notes = splice_notes_new(in, s->orig, p.sp);
     struct pretty_opts po = in->pretty;
     po.src = in->src;
-    po.comments = h.left ? &hook_fn : NULL; /* asked once per printed node */
-    po.comment_ctx = &h;
+    splice_notes_hook(notes, &po);
     po.newline = o->nl;
+    /* the user's code keeps its text, but text that defines read labels
+     * (#1=) would be printed twice or without its label */
+    po.keep_text = !p.top->labels;
     struct pretty_doc *doc = pretty_rebuild(o->doc, in->L, &po, s->expansion);
+    if (doc && (long)p.top->depth >= pretty_depth_matters(doc)) {
+        /* Past 100 nested lists the layout follows a model of Emacs's
+         * parser state (pretty_deep.c) made for the layout's own lines:
+         * no line of the input's text, no comment line inside.  The
+         * comments go before the expansion. */
+        po.keep_text = false;
+        po.comments = NULL;
+        splice_notes_reset(notes);
+        doc = pretty_rebuild(doc, in->L, &po, s->expansion);
+    }
     if (!doc)
         return false;
     o->doc = doc;
-    struct pretty_comment *before = before_expansion(&cs, pretty_take_root_comments(doc));
+    struct pretty_comment *before = splice_notes_before(notes, pretty_take_root_comments(doc));
     int col;
     if (before && !p.starts_line) {
         size_t ws = p.sp.start;
-        while (ws > *pos && blank(in->text[ws - 1]))
+        while (ws > *pos && splice_blank(in->text[ws - 1]))
             ws--;
         buf_put(o->b, in->text + *pos, ws - *pos);
         col = indent_for(in, &po, p.top, s->orig);

@@ -2,11 +2,13 @@
  *
  * Last stage of the pipeline in default mode (cli.md 4.1, 4.2).  Every
  * byte outside the replaced forms is copied unchanged; each replaced form
- * is printed by the pretty printer at the column where it started, with
- * the comments that were inside it re-emitted on lines of their own: just
- * before the code they were attached to when that code survives in the
- * expansion, else just before the expansion.  Line ends follow the input
- * (CRLF when its first line ends in CRLF, cli.md section 2).
+ * is printed by the pretty printer at the column where it started, the
+ * user's code in it keeping its text, with the comments that were inside
+ * it re-emitted: with the code they were attached to when that code
+ * survives in the expansion, the comments of a pcase clause (and the
+ * empty line before it) before the branch that carries its body, else
+ * just before the expansion.  Line ends follow the input (CRLF when its
+ * first line ends in CRLF, cli.md section 2).
  */
 #ifndef PCX_SPLICE_H
 #define PCX_SPLICE_H
@@ -30,6 +32,12 @@ struct splice_site {
  * value itself, or the read form a copy was made from); NULL = identity. */
 typedef const struct value *(*splice_origin_fn)(void *ctx, const struct value *v);
 
+/* The clause (PATTERN BODY...) of a pcase form of the input whose body
+ * the code v of an expansion carries (v is a list, or the list cell
+ * holding an atom); for such a clause itself, the clause when some code
+ * carries it; NULL for anything else. */
+typedef const struct value *(*splice_clause_fn)(void *ctx, const struct value *v);
+
 /* Called before the first site of each top-level form is printed, with
  * the highest #N= label of that form's text (restarts temporaries'
  * numbering; see gensym_begin_form_cb). */
@@ -47,7 +55,9 @@ struct splice_in {
     struct pretty_opts pretty;      /* width, user indent table, sym_text;
                                        src, comments and newline are set here */
     splice_origin_fn origin;        /* copy -> original (may be NULL) */
-    void *origin_ctx;
+    splice_clause_fn clause_of;     /* code -> clause (may be NULL: comments
+                                       of clauses go before the expansion) */
+    void *origin_ctx;               /* of origin and clause_of */
     splice_form_fn begin_form;      /* may be NULL */
     void *begin_ctx;
     const char *newline;            /* generated line ends; NULL: CRLF when

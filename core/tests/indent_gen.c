@@ -284,19 +284,21 @@ static struct value *form(int d)
 
 /* ---- comments: some nodes get one, decided by a counter ---- */
 
-static struct pretty_comment *comment_hook(void *ctx, const struct value *v)
+static void comment_hook(void *ctx, const struct value *v, const struct value *holder,
+                         struct pretty_hook_reply *r)
 {
     unsigned *count = ctx;
     (void)v;
+    (void)holder;
     if (rnd(9) != 0)
-        return NULL;
+        return;
     static const char *const kinds[] = {";; note", "; right", ";;; section", ";;"};
     struct pretty_comment *c = arena_zalloc(L->a, sizeof *c);
     char *t = arena_alloc(L->a, 32);
     snprintf(t, 32, "%s %u", kinds[rnd(4)], (*count)++);
     c->text = (const uint8_t *)t;
     c->len = strlen(t);
-    return c;
+    r->comments = c;
 }
 
 static void emit(struct value *v, int col, int width, bool comments)

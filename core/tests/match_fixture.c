@@ -24,7 +24,7 @@ struct match_fx *match_fx_new(bool cache)
     struct match_fx *f = ARENA_NEW(a, struct match_fx);
     f->a = a;
     f->L = intern_new(a);
-    struct memo_hooks h = {gensym, code, f};
+    struct memo_hooks h = {gensym, code, f, NULL};
     memo_ctx_init(&f->m, f->L, &h, cache, 0);
     f->root = mtree_root(&f->m, intern_cstr(f->L, "x"), false);
     return f;

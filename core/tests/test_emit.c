@@ -4,7 +4,8 @@
  * allocations: a long else-chain (one cond of a hundred clauses), a
  * then-chain seventy tests deep whose else branches are all different
  * leaves (the walk that counts in-degrees keeps them all pending), and
- * clauses binding more than 64 variables, as let bindings and as setq.
+ * clauses binding more than 64 variables, as let bindings and as setq;
+ * the clause marks (which code carries which clause, for the printer).
  */
 #include "support.h"
 #include "match_fixture.h"
@@ -165,6 +166,101 @@ static void many_variables(void **state)
     }
 }
 
+/* ---- clause marks ---- */
+
+struct carried {
+    const struct value *code[16];
+    uint32_t clause[16];
+    int n;
+};
+
+/* The record of the running test (the hooks' context is the fixture's). */
+static struct carried *recording;
+
+static void record_carrier(void *ctx, const struct value *code, uint32_t clause)
+{
+    struct carried *c = recording;
+    (void)ctx;
+    assert_true(c->n < 16);
+    c->code[c->n] = code;
+    c->clause[c->n++] = clause;
+}
+
+/* Is the cons x one of form's (through cars and cdrs)? */
+static bool holds(const struct value *form, const struct value *x)
+{
+    for (; form->kind == VK_CONS; form = value_cdr(form))
+        if (form == x || holds(value_car(form), x))
+            return true;
+    return false;
+}
+
+/* The code of three clauses: a body shared by two leaves (a lambda), an
+ * atom, two forms (spliced into the cond clause). */
+static struct value *emit_marked(struct match_fx *f, struct value **bodies,
+                                 struct carried *c)
+{
+    if (c) {
+        f->m.hooks.carries = record_carrier;
+        recording = c;
+    }
+    const struct pat *alt[2] = {pat_pred(&f->m, rd(f, "p")), pat_pred(&f->m, rd(f, "q"))};
+    const struct pat *p[3] = {pat_or(&f->m, alt, 2), pat_quote(&f->m, rd(f, "1")),
+                              pat_any(&f->m)};
+    bodies[0] = rd(f, "((f (g x) (g y)))");
+    bodies[1] = rd(f, "(b1)");
+    bodies[2] = rd(f, "((h) (k))");
+    struct emit_clause cl[3];
+    for (int i = 0; i < 3; i++)
+        cl[i] = (struct emit_clause){EMIT_BODY, bodies[i], false, NULL, 0, NULL};
+    const struct dnode *d = dtree_build(&f->m, f->root, p, 3);
+    assert_non_null(d);
+    struct emit_info info[3];
+    struct value *form = emit_form(&f->m, d, f->root, NULL, cl, 3, info);
+    assert_non_null(form);
+    assert_true(info[0].shared);
+    return form;
+}
+
+static const char *printed(struct match_fx *f, const struct value *v)
+{
+    struct buf b;
+    buf_init(&b, f->a);
+    struct print_opts o = print_opts_default();
+    print_value(f->L, &b, v, &o);
+    return buf_cstr(&b);
+}
+
+/* Every report names code of the form; the atom leaf by the cell that
+ * holds it, the spliced forms by the first, the shared body by its
+ * lambda; and the form is the one printed without the hook. */
+static void clause_marks(void **state)
+{
+    (void)state;
+    struct match_fx *plain = match_fx_new(true), *f = match_fx_new(true);
+    struct value *bodies[3];
+    const char *want = printed(plain, emit_marked(plain, bodies, NULL));
+    struct carried c = {0};
+    struct value *form = emit_marked(f, bodies, &c);
+    assert_string_equal(printed(f, form), want);
+    bool lambda = false, atom = false, first_form = false;
+    for (int i = 0; i < c.n; i++) {
+        assert_true(holds(form, c.code[i]));
+        const struct value *k = c.code[i];
+        if (c.clause[i] == 0 && value_car(k) == f->L->lambda)
+            lambda = value_car(value_cdr(value_cdr(k))) == value_car(bodies[0]);
+        if (c.clause[i] == 1)
+            atom = value_car(k) == value_car(bodies[1]);
+        if (c.clause[i] == 2)
+            first_form = k == value_car(bodies[2]);
+    }
+    assert_true(lambda);
+    assert_true(atom);
+    assert_true(first_form);
+    arena_free(plain->a);
+    arena_free(f->a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +268,7 @@ int main(void)
         cmocka_unit_test(deep_then_chain),
         cmocka_unit_test(many_variables),
         cmocka_unit_test(setq_order_is_emacs_order),
+        cmocka_unit_test(clause_marks),
     };
     return SUPPORT_RUN(tests);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "expand/interp.h"
 #include "lisp/print.h"
 #include "syntax/read.h"
@@ -75,6 +76,11 @@ static const char *const defs[] = {
     "(cl-defmacro my-destr ((x y) &body body) `(list ',x ',y ,@body))",
     "(cl-defun my-any-keys (&key a &allow-other-keys) a)",
     "(defvar my-prefix \"pfx-\")",
+    "(defvar my-counter 0)",
+    "(defun my-next () (setq my-counter (1+ my-counter)))",
+    "(defmacro my-gen () (my-next))",
+    "(defun my-read-prefix () my-prefix)",
+    "(defun my-param (my-prefix) (my-read-prefix))",
     /* Emacs 30.1 progmodes/xref.el */
     "(defmacro xref--defstruct (name &rest fields)"
     "  (declare (indent 1))"
@@ -149,7 +155,7 @@ static struct fx *fx_new(void)
     f->a = support_arena();
     f->L = intern_new(f->a);
     host_init(&f->h, f->L);
-    f->ih = (struct interp_host){host_function, host_variable, host_symbol, &f->h, NULL};
+    f->ih = (struct interp_host){host_function, host_variable, host_symbol, &f->h, NULL, NULL};
     return f;
 }
 
@@ -343,6 +349,53 @@ static const struct eval_case cases[] = {
      "`(,(and (or (pred integerp) (pred null)) s) \\, (and (or (pred integerp) (pred null)) "
      "e))"},
     {"(macroexpand-1 '(my-swap 1 2))", "!unknown function macroexpand-1"},
+    /* special variables: setq sets the global value until the evaluation
+     * ends, let and a parameter bind dynamically */
+    {"(list (my-next) (my-next) my-counter)", "(1 2 2)"},
+    {"my-counter", "0"},
+    {"(let ((my-prefix \"dyn-\")) (my-read-prefix))", "\"dyn-\""},
+    {"(list (let ((my-prefix \"a\")) (my-read-prefix)) (my-read-prefix))", "(\"a\" \"pfx-\")"},
+    {"(let* ((my-prefix \"a\") (x (my-read-prefix))) (list x my-prefix))", "(\"a\" \"a\")"},
+    {"(progn (setq my-prefix \"set\") (my-read-prefix))", "\"set\""},
+    {"(list (my-param \"p\") (my-read-prefix))", "(\"p\" \"pfx-\")"},
+    {"(list (ignore-errors (let ((my-prefix \"in\")) (error \"x\"))) (my-read-prefix))",
+     "(nil \"pfx-\")"},
+    {"(condition-case nil (let ((my-prefix \"in\")) (error \"x\")) (error (my-read-prefix)))",
+     "\"pfx-\""},
+    {"(setq my-undefined 1)", "!unknown variable my-undefined"},
+    {"(list case-fold-search (let ((case-fold-search nil)) case-fold-search))", "(t nil)"},
+    /* a macro call form is expanded once (Emacs expands a body once):
+     * my-gen's expansion is the counter's value at that time */
+    {"(let ((f (lambda () (my-gen)))) (list (funcall f) (funcall f)))", "(1 1)"},
+    {"(list (my-gen) (my-gen))", "(1 2)"},
+    {"(let ((x 1)) (setf x 2) x)", "2"},
+    {"(let ((x (list 1))) (setf (car x) 2) x)", "!unknown function setf"},
+    {"(with-case-table ascii-case-table (upcase \"ab\"))", "\"AB\""},
+    {"(with-case-table (standard-case-table) 1)", "!unknown function with-case-table"},
+    /* regexps: what the evaluator does not know is refused (the values
+     * it gives are regexp-cases.tsv's, test_regexp_cases) */
+    {"(string-match \"\\\\_<a\" \"a\")", "!unknown function (string-match \"\\\\_<a\")"},
+    {"(string-match \"\\\\(?1:a\\\\)\" \"a\")",
+     "!unknown function (string-match \"\\\\(?1:a\\\\)\")"},
+    {"(string-match \"\\\\ca\" \"a\")", "!unknown function (string-match \"\\\\ca\")"},
+    {"(string-match \"\\u00e9\" \"\\u00c9\")", "!unknown function (string-match \"\u00e9\")"},
+    {"(let ((case-fold-search nil)) (string-match \"\\u00e9\" \"a\\u00e9\"))", "1"},
+    {"(string-match \"\\\\w\" \"$\")", "!unknown function (string-match \"\\\\w\")"},
+    {"(string-match \"\\\\w\" \"a\\nb\")", "!unknown function (string-match \"\\\\w\")"},
+    {"(let ((case-fold-search nil)) (string-match \"[[:alpha:]]\" \"\\u00e9\"))",
+     "!unknown function (string-match \"[[:alpha:]]\")"},
+    {"(match-beginning 0)", "!unknown function match-beginning"},
+    {"(progn (string-match \"a\" \"a\") (match-string 0))", "!unknown function match-string"},
+    {"(progn (string-match \"a\" \"a\") (replace-match \"b\"))",
+     "!unknown function replace-match"},
+    {"(split-string \"a b\" nil nil \"x\")", "!unknown function split-string"},
+    /* Emacs's message has the quotes of the locale's text-quoting-style */
+    {"(progn (string-match \"b\" \"abc\") (replace-match \"\\\\x\" t nil \"abc\"))",
+     "!signal Invalid use of `\\' in replacement text"},
+    {"(replace-regexp-in-string \"a\" \"b\" \"a\" nil nil 1)",
+     "!unknown function replace-regexp-in-string"},
+    {"(string-match \"\\\\(a*\\\\)*b\" \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\")",
+     "!limit the evaluation took more than 1000000 steps"},
 };
 
 static void test_cases(void **state)
@@ -398,6 +451,57 @@ static void test_symbols_from_host(void **state)
     fx_free(f);
 }
 
+/* prin1 with print-escape-newlines and print-escape-control-characters,
+ * as regexp-cases.el writes values. */
+static const char *escaped(struct lisp *L, const struct value *v)
+{
+    struct buf b;
+    struct print_opts o = print_opts_default();
+    o.escape_newlines = true;
+    o.escape_control = true;
+    buf_init(&b, L->a);
+    print_value(L, &b, v, &o);
+    return buf_cstr(&b);
+}
+
+/* The evaluator gives Emacs's values for the forms of
+ * testdata/expand/interp/regexp-cases.tsv (its second column, made and
+ * checked by Emacs 30.1: regexp-cases.el): the value as prin1 prints it,
+ * or ERROR: and the signal. */
+static void test_regexp_cases(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new();
+    struct lisp *L = f->L;
+    size_t n;
+    char *text = support_slurp(support_testdata("expand/interp/regexp-cases.tsv"), &n);
+    int rows = 0, bad = 0;
+    char *line = strchr(text, '\n') + 1; /* past the header */
+    while (*line) {
+        char *end = strchr(line, '\n'), *tab = strchr(line, '\t');
+        *end = 0;
+        *tab = 0;
+        struct interp_result r;
+        interp_eval(L, &f->ih, read1(L, line), &r);
+        const char *got = r.status == INTERP_OK       ? escaped(L, r.value)
+                          : r.status == INTERP_SIGNAL ? escaped(L, r.signal)
+                                                      : tagged(L, "!", r.message);
+        const char *want = tab + 1;
+        if (r.status == INTERP_SIGNAL && strncmp(want, "ERROR:", 6) == 0)
+            want += 6;
+        if (strcmp(got, want) != 0) {
+            print_message("%s\n  emacs: %s\n  got:   %s\n", line, tab + 1, got);
+            bad++;
+        }
+        rows++;
+        line = end + 1;
+    }
+    assert_true(rows >= 100);
+    assert_int_equal(bad, 0);
+    test_free(text);
+    fx_free(f);
+}
+
 /* ---- limits ---- */
 
 static struct interp_result run(struct lisp *L, struct interp_host *ih, const char *text)
@@ -431,7 +535,7 @@ static void test_memory_limit(void **state)
     struct interp_result r =
         run(L, ih, "(let ((l '(x))) (dotimes (_ 30) (setq l (append l l))) (length l))");
     assert_int_equal(r.status, INTERP_LIMIT);
-    assert_string_equal(r.message, "the evaluation made more than 16 MiB of values");
+    assert_string_equal(r.message, "the evaluation made more than 64 MiB of values");
     /* what was made stays near the limit */
     assert_true(a->total < 4 * INTERP_MAX_BYTES);
     r = run(L, ih, "(length (make-list 100000000 nil))");
@@ -526,6 +630,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
+        cmocka_unit_test(test_regexp_cases),
         cmocka_unit_test(test_xref_defstruct),
         cmocka_unit_test(test_symbols_from_host),
         cmocka_unit_test(test_step_limit),

@@ -393,18 +393,20 @@ static struct pretty_comment *mk(struct arena *a, const char *text,
 }
 
 /* Comments go before the first node whose printed form is m->anchor. */
-static struct pretty_comment *hook(void *ctx, const struct value *v)
+static void hook(void *ctx, const struct value *v, const struct value *holder,
+                 struct pretty_hook_reply *r)
 {
     struct marks *m = ctx;
+    (void)holder;
     m->calls++;
     struct print_opts o = print_opts_default();
     struct buf b;
     buf_init(&b, m->a);
     print_value(m->L, &b, v, &o);
     if (!m->anchor || strcmp(buf_cstr(&b), m->anchor) != 0)
-        return NULL;
+        return;
     m->anchor = NULL;
-    return mk(m->a, ";; Tag it.", mk(m->a, "; exact", NULL));
+    r->comments = mk(m->a, ";; Tag it.", mk(m->a, "; exact", NULL));
 }
 
 static void test_comments(void **state)

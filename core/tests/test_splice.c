@@ -3,10 +3,15 @@
  * Bytes outside replaced spans unchanged (comments, CRLF, page breaks, no
  * final newline); the example of cli.md 4.2 exactly; comment attachment
  * (own-line, trailing, symbols, repeated anchors, copies through the
- * origin map); the line break inserted before an expansion that starts
- * with comments; CRLF output; per-form callbacks with label floors; the
- * per-site texts; atoms kept apart from their neighbours; failures.  Expansions are built by hand from pieces of
- * the input, as a front end would build them.
+ * origin map); comments and empty lines of pcase clauses before the
+ * branch that carries the clause (in order, an unreachable clause's with
+ * the next, comments inside a pattern, the first copy only); the user's
+ * code keeping its text; the line break inserted before an expansion
+ * that starts with comments; CRLF output; per-form callbacks with label
+ * floors; the per-site texts; atoms kept apart from their neighbours;
+ * failures.  Expansions are built by hand from pieces of the input, as a
+ * front end would build them, and the expander's clause marks likewise
+ * (a table of code -> clause).
  */
 #include "support.h"
 
@@ -22,7 +27,28 @@ struct fx {
     struct splice_site sites[8];
     unsigned floors[4];
     int n_begun;
+    const struct value *code[8], *clause[8]; /* the expander's clause marks */
+    int n_marks;
 };
+
+/* The clause marks of fixture ctx (splice_in.clause_of). */
+static const struct value *clause_of(void *ctx, const struct value *v)
+{
+    struct fx *f = ctx;
+    for (int i = 0; i < f->n_marks; i++)
+        if (f->code[i] == v || f->clause[i] == v)
+            return f->clause[i];
+    return NULL;
+}
+
+/* code carries clause (and so the clause is carried). */
+static void carries(struct fx *f, const struct value *code, const struct value *clause)
+{
+    f->code[f->n_marks] = code;
+    f->clause[f->n_marks++] = clause;
+    f->in.clause_of = clause_of;
+    f->in.origin_ctx = f;
+}
 
 static struct fx *fx_new(const char *text)
 {
@@ -54,6 +80,8 @@ static struct value *nth(struct value *l, int n)
 }
 
 static struct value *S(struct fx *f, const char *s) { return intern_cstr(f->L, s); }
+
+static struct value *x_of(struct fx *f) { return S(f, "x"); }
 
 static void add_site(struct fx *f, struct value *orig, struct value *exp)
 {
@@ -111,28 +139,41 @@ static struct value *kind_expansion(struct fx *f, struct value *body)
                       body, lisp_listv(f->L, f->L->quote, S(f, "other"), NULL), NULL);
 }
 
+/* cli.md 4.2's example: the comment before the clause goes before the
+ * branch that carries its body; the trailing one stays at its end. */
 static void test_spec_example(void **state)
 {
     (void)state;
     struct fx *f = fx_new(kind_text);
     struct value *pc = nth(f->r.forms[0].v, 3);
-    add_site(f, pc, kind_expansion(f, nth(nth(pc, 2), 1)));
+    struct value *c1 = nth(pc, 2), *c2 = nth(pc, 3);
+    add_site(f, pc, kind_expansion(f, nth(c1, 1)));
+    carries(f, nth(c1, 1), c1);
     struct splice_text t;
     assert_string_equal(run(f, &t),
+                        "(defun kind (x)\n"
+                        "  (if (integerp x)\n"
+                        "      ;; Small numbers.\n"
+                        "      ;; Tag it.\n"
+                        "      (list 'int x)                     ; exact\n"
+                        "    'other))\n");
+    assert_string_equal(t.text,
+                        "(if (integerp x)\n"
+                        "      ;; Small numbers.\n"
+                        "      ;; Tag it.\n"
+                        "      (list 'int x)                     ; exact\n"
+                        "    'other)");
+    /* Without the expander's marks the clause's comment goes before the
+     * expansion. */
+    f->n_marks = 0;
+    assert_string_equal(run(f, NULL),
                         "(defun kind (x)\n"
                         "  ;; Small numbers.\n"
                         "  (if (integerp x)\n"
                         "      ;; Tag it.\n"
-                        "                                        ; exact\n"
-                        "      (list 'int x)\n"
+                        "      (list 'int x)                     ; exact\n"
                         "    'other))\n");
-    assert_string_equal(t.text,
-                        ";; Small numbers.\n"
-                        "  (if (integerp x)\n"
-                        "      ;; Tag it.\n"
-                        "                                        ; exact\n"
-                        "      (list 'int x)\n"
-                        "    'other)");
+    (void)c2;
     fx_free(f);
 }
 
@@ -171,8 +212,7 @@ static void test_copies(void **state)
                         "  ;; Small numbers.\n"
                         "  (if (integerp x)\n"
                         "      ;; Tag it.\n"
-                        "                                        ; exact\n"
-                        "      (list 'int x)\n"
+                        "      (list 'int x)                     ; exact\n"
                         "    'other))\n");
     fx_free(f);
 }
@@ -194,8 +234,10 @@ static void test_repeated_anchor(void **state)
 }
 
 /* Trailing comments: the datum starting on the line and ending last
- * before the comment; a symbol cannot be found, so its comment goes
- * before the expansion. */
+ * before the comment; it stays at the end of the line where that datum
+ * ends, at its column when there is room, which makes the next element
+ * start a line.  A symbol is found through its list cell only: this y is
+ * in another list, so its comment goes before the expansion. */
 static void test_trailing(void **state)
 {
     (void)state;
@@ -206,9 +248,236 @@ static void test_trailing(void **state)
     assert_string_equal(run(f, NULL),
                         "                                        ; after y\n"
                         "(progn\n"
-                        "                                        ; after f\n"
-                        "  (f x)\n"
+                        "  (f x)    ; after f\n"
                         "  y)");
+    /* at the end of the expansion nothing follows on its line: on a line
+     * before it */
+    f->in.n_sites = 0;
+    add_site(f, pc, fx_);
+    assert_string_equal(run(f, NULL),
+                        "                                        ; after f\n"
+                        "                                        ; after y\n"
+                        "(f x)");
+    fx_free(f);
+}
+
+/* A symbol's comment goes before it when its list is printed (kept from
+ * the input, with the list's text). */
+static void test_symbol_cells(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(pcase x\n  (1 (list a\n           ;; b next\n           b)))");
+    struct value *pc = f->r.forms[0].v;
+    add_site(f, pc, nth(nth(pc, 2), 1));
+    assert_string_equal(run(f, NULL),
+                        "(list a\n"
+                        "      ;; b next\n"
+                        "      b)");
+    fx_free(f);
+}
+
+static const char *clauses_text =
+    "(pcase x\n"
+    "  ;; one\n"
+    "  (1 (a))\n"
+    "\n"
+    "  ;; two\n"
+    "  ((or 2 ;; inside\n"
+    "       5)\n"
+    "   (b))\n"
+    "  ;; three\n"
+    "  (3 (c))\n"
+    "\n"
+    "  (_ (d) ; end\n"
+    "     (e)))\n";
+
+/* (cond ((eql x N) BODY)... (t (d) (e))) with the clauses' bodies as
+ * read, each clause marked as the expander marks it (skip: an
+ * unreachable clause, not marked, not printed). */
+static struct value *clauses_expansion(struct fx *f, int skip)
+{
+    struct value *pc = f->r.forms[0].v, *items[6];
+    int n = 0;
+    items[n++] = S(f, "cond");
+    for (int k = 2; k <= 5; k++) {
+        struct value *c = nth(pc, k), *body = value_cdr(c);
+        if (k == skip)
+            continue;
+        carries(f, value_car(body), c);
+        struct value *test = k == 5 ? f->L->t
+                           : lisp_listv(f->L, S(f, "eql"), S(f, "x"), value_int(f->a, k - 1), NULL);
+        items[n++] = value_cons(f->a, test, body);
+    }
+    return lisp_list(f->L, (size_t)n, items);
+}
+
+/* Comments of clauses (before them, and one inside a pattern) and the
+ * empty lines between them go before the cond clauses that carry their
+ * bodies, in order; no empty line after the head. */
+static void test_clauses(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(clauses_text);
+    add_site(f, f->r.forms[0].v, clauses_expansion(f, 0));
+    assert_string_equal(run(f, NULL),
+                        "(cond\n"
+                        " ;; one\n"
+                        " ((eql x 1) (a))\n"
+                        "\n"
+                        " ;; two\n"
+                        " ;; inside\n"
+                        " ((eql x 2) (b))\n"
+                        " ;; three\n"
+                        " ((eql x 3) (c))\n"
+                        "\n"
+                        " (t\n"
+                        "  (d)    ; end\n"
+                        "  (e)))\n");
+    fx_free(f);
+}
+
+/* An unreachable clause (no code carries it) leaves its comments to the
+ * next clause that has code. */
+static void test_unreachable_clause(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(clauses_text);
+    add_site(f, f->r.forms[0].v, clauses_expansion(f, 3));
+    assert_string_equal(run(f, NULL),
+                        "(cond\n"
+                        " ;; one\n"
+                        " ((eql x 1) (a))\n"
+                        " ;; two\n"
+                        " ;; inside\n"
+                        " ;; three\n"
+                        " ((eql x 3) (c))\n"
+                        "\n"
+                        " (t\n"
+                        "  (d)    ; end\n"
+                        "  (e)))\n");
+    fx_free(f);
+}
+
+/* cond* clauses have no marks: a clause's comments go before the branch
+ * that carries the first printed datum read inside it (a clause with
+ * none, only symbols, cannot be found). */
+static void test_condstar_clauses(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(cond*\n ;; add\n ((eq op 'add) '+)\n\n ;; pow\n"
+                          " ((match* (list 'pow n) op) (list 'expt n))\n ;; else\n (t op))");
+    struct value *cs = f->r.forms[0].v, *c1 = nth(cs, 1), *c2 = nth(cs, 2);
+    struct value *t2 = lisp_listv(f->L, S(f, "consp"), S(f, "op"), NULL);
+    add_site(f, cs, lisp_listv(f->L, S(f, "cond"), c1,
+                               lisp_listv(f->L, t2, nth(c2, 1), NULL),
+                               lisp_listv(f->L, f->L->t, S(f, "op"), NULL), NULL));
+    assert_string_equal(run(f, NULL),
+                        ";; else\n"
+                        "(cond\n"
+                        " ;; add\n"
+                        " ((eq op 'add) '+)\n"
+                        "\n"
+                        " ;; pow\n"
+                        " ((consp op) (list 'expt n))\n"
+                        " (t op))");
+    fx_free(f);
+}
+
+/* A body printed twice: the clause's comments go before the first copy
+ * only; an atom body is marked by the list cell that holds it. */
+static void test_first_copy(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(pcase x\n  ;; a cons\n  ((pred consp) (f x))\n  ;; the rest\n  (_ nil))");
+    struct value *pc = f->r.forms[0].v, *c1 = nth(pc, 2), *c2 = nth(pc, 3);
+    struct value *body = nth(c1, 1);
+    struct value *rest = lisp_listv(f->L, f->L->nil, NULL); /* the else cell */
+    struct value *exp = value_cons(f->a, S(f, "if"), lisp_listv(f->L, lisp_listv(f->L, S(f, "consp"), S(f, "x"), NULL),
+                                                  lisp_listv(f->L, S(f, "progn"), body, body, NULL), NULL));
+    value_cdr(value_cdr(exp))->u.cons.cdr = rest; /* (if TEST THEN nil) */
+    add_site(f, pc, exp);
+    carries(f, body, c1);
+    carries(f, rest, c2);
+    assert_string_equal(run(f, NULL),
+                        "(if (consp x)\n"
+                        "    ;; a cons\n"
+                        "    (progn (f x) (f x))\n"
+                        "  ;; the rest\n"
+                        "  nil)");
+    fx_free(f);
+}
+
+/* A body shared by a lambda bound first: its clause's comments go before
+ * the binding when another comes before it, else before the whole let*
+ * (comments before the first binding would go before the bindings). */
+static void test_shared_binding(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new("(pcase x\n  ;; shared\n  ((pred p) (f x))\n  (_ (g)))");
+    struct value *pc = f->r.forms[0].v, *c1 = nth(pc, 2), *c2 = nth(pc, 3);
+    struct value *lam = lisp_listv(f->L, f->L->lambda, f->L->nil, nth(c1, 1), NULL);
+    struct value *fn = S(f, "fn"), *v = S(f, "v");
+    struct value *call = lisp_listv(f->L, S(f, "funcall"), fn, NULL);
+    struct value *body = lisp_listv(f->L, S(f, "if"), lisp_listv(f->L, S(f, "p"), x_of(f), NULL),
+                                    call, nth(c2, 1), NULL);
+    for (int first = 0; first < 2; first++) {
+        struct value *binds = lisp_listv(f->L, lisp_listv(f->L, fn, lam, NULL), NULL);
+        if (!first)
+            binds = value_cons(f->a, lisp_listv(f->L, v, value_int(f->a, 1), NULL), binds);
+        f->in.n_sites = 0;
+        f->n_marks = 0;
+        add_site(f, pc, lisp_listv(f->L, S(f, "let*"), binds, body, NULL));
+        carries(f, lam, c1);
+        carries(f, call, c1);
+        carries(f, nth(c2, 1), c2);
+        assert_string_equal(run(f, NULL),
+                            first ? ";; shared\n"
+                                    "(let* ((fn (lambda () (f x)))) (if (p x) (funcall fn) (g)))"
+                                  : "(let* ((v 1)\n"
+                                    "       ;; shared\n"
+                                    "       (fn (lambda () (f x))))\n"
+                                    "  (if (p x) (funcall fn) (g)))");
+    }
+    fx_free(f);
+}
+
+/* The user's code keeps its text: its line breaks (the indentation is
+ * Emacs's), the spaces between elements on a line, written-out quote
+ * forms, the empty lines between body forms; not in a form that defines
+ * a read label. */
+static void test_kept_text(void **state)
+{
+    (void)state;
+    const char *text = "(pcase x\n"
+                       "  ('a (setq foo 1\n"
+                       "\t\t bar  (quote b))\n"
+                       "\n"
+                       "      (f)))\n";
+    struct fx *f = fx_new(text);
+    struct value *c = nth(f->r.forms[0].v, 2);
+    add_site(f, f->r.forms[0].v,
+             lisp_listv(f->L, S(f, "when"), lisp_listv(f->L, S(f, "eq"), S(f, "x"),
+                                                     lisp_listv(f->L, f->L->quote, S(f, "a"), NULL), NULL),
+                        nth(c, 1), nth(c, 2), NULL));
+    assert_string_equal(run(f, NULL),
+                        "(when (eq x 'a)\n"
+                        "  (setq foo 1\n"
+                        "        bar  (quote b))\n"
+                        "\n"
+                        "  (f))\n");
+    fx_free(f);
+    /* a quote form as a dotted tail is spliced into the list: it has no
+     * text of its own elements */
+    f = fx_new("(pcase x\n  ('a `(b . ,c)))\n");
+    c = nth(f->r.forms[0].v, 2);
+    add_site(f, f->r.forms[0].v, nth(c, 1));
+    assert_string_equal(run(f, NULL), "`(b \\, c)\n");
+    fx_free(f);
+    /* the same in a form that defines a read label: laid out anew */
+    f = fx_new("(pcase x\n  ('a (setq foo '#1=(1)\n\t\t bar  (quote b))\n      (f)))\n");
+    c = nth(f->r.forms[0].v, 2);
+    add_site(f, f->r.forms[0].v, lisp_listv(f->L, S(f, "progn"), nth(c, 1), nth(c, 2), NULL));
+    assert_string_equal(run(f, NULL), "(progn (setq foo '(1) bar 'b) (f))\n");
     fx_free(f);
 }
 
@@ -260,9 +529,8 @@ static void test_line_break_emacs30(void **state)
  * expansion follows Emacs's parser state past 100 levels (test_pretty:
  * past_100_levels), which needs the lists around it counted in the
  * input (not a string's or a comment's parens, nor an escaped one). */
-static void test_depth_around(void **state)
+static void depth_around(bool comment)
 {
-    (void)state;
     struct buf t;
     struct arena *a = support_arena();
     buf_init(&t, a);
@@ -270,7 +538,8 @@ static void test_depth_around(void **state)
     for (int k = 1; k < 97; k++) {
         for (int i = 0; i < k; i++)
             buf_putc(&t, ' ');
-        buf_puts(&t, k + 1 < 97 ? "(w\n" : "(w (pcase y (_ 1))");
+        buf_puts(&t, k + 1 < 97 ? "(w\n" : comment ? "(w (pcase y (_\n ;; c\n (g 1)))"
+                                                   : "(w (pcase y (_ 1))");
     }
     for (int k = 0; k < 97; k++)
         buf_putc(&t, ')');
@@ -284,13 +553,32 @@ static void test_depth_around(void **state)
                        "(list z 'a-long-symbol-here)) 'other))";
     struct read_result r;
     assert_true(read_source(f->L, (const uint8_t *)form, strlen(form), &r));
-    add_site(f, site, r.forms[0].v);
-    const char *out = strstr(run(f, NULL), "(let*");
+    /* with the comment: the body it is attached to in the expansion */
+    add_site(f, site, comment ? lisp_listv(f->L, S(f, "let*"), f->L->nil,
+                                           lisp_listv(f->L, S(f, "list"), nth(nth(site, 2), 1), NULL),
+                                           NULL)
+                              : r.forms[0].v);
+    const char *all = run(f, NULL), *out = strstr(all, "(let*");
     assert_non_null(out);
     const char *line = strchr(out, '\n') + 1; /* "y)))" */
-    assert_int_equal(strspn(line, " "), 106);
+    if (comment) {
+        /* its comments go before it: no comment line among lines whose
+         * indentation follows the model of Emacs's parser state */
+        const char *c = strstr(all, ";; c\n");
+        assert_non_null(c);
+        assert_true(c < out);
+    } else {
+        assert_int_equal(strspn(line, " "), 106);
+    }
     fx_free(f);
     arena_free(a);
+}
+
+static void test_depth_around(void **state)
+{
+    (void)state;
+    depth_around(false);
+    depth_around(true);
 }
 
 static void begin(void *ctx, unsigned floor)
@@ -394,6 +682,13 @@ int main(void)
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_repeated_anchor),
         cmocka_unit_test(test_trailing),
+        cmocka_unit_test(test_symbol_cells),
+        cmocka_unit_test(test_clauses),
+        cmocka_unit_test(test_unreachable_clause),
+        cmocka_unit_test(test_first_copy),
+        cmocka_unit_test(test_condstar_clauses),
+        cmocka_unit_test(test_shared_binding),
+        cmocka_unit_test(test_kept_text),
         cmocka_unit_test(test_line_break_before),
         cmocka_unit_test(test_line_break_emacs30),
         cmocka_unit_test(test_depth_around),

@@ -285,10 +285,12 @@ instead of through an external gzip for each file."
   (with-temp-buffer
     (pcxc-extract--insert file)
     (emacs-lisp-mode)
-    ;; Macros see the file's dialect (named-let requires lexical binding).
-    (setq-local lexical-binding (pcxc-extract--lexical-p))
-    (let ((flags (pcxc-extract--flags lexical-binding (pcxc-extract--feature)))
-          (done nil))
+    ;; The file's own binding mode: macros such as `defcustom' (its
+    ;; value in a lambda) and `named-let' (an error under dynamic
+    ;; binding) expand differently without it.
+    (let* ((lexical-binding (pcxc-extract--lexical-p))
+           (flags (pcxc-extract--flags lexical-binding (pcxc-extract--feature)))
+           (done nil))
       (setq pcxc-extract--definitions nil)
       (goto-char (point-min))
       (while (not done)

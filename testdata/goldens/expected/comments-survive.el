@@ -3,9 +3,8 @@
 ;; Options: width=80 gensyms=rename
 
 (defun kind (x)
-  ;; Small numbers.
   (if (integerp x)
+      ;; Small numbers.
       ;; Tag it.
-                                        ; exact
-      (list 'int x)
+      (list 'int x)                     ; exact
     'other))

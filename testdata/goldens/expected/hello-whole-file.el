@@ -9,9 +9,12 @@
 
 (defun hello-describe (x)
   "Say what kind of thing X is."
-  ;; Small numbers first.
   (cond
-   ((integerp x) (if (< x 10) "a small number" "a number"))
+   ((integerp x)
+    (if (< x 10)
+        ;; Small numbers first.
+        "a small number"
+      "a number"))
    ((stringp x) (format "the string %S" x))
    ((consp x)
     (let* ((pcx--x0 (car-safe x)) (pcx--x1 (cdr-safe x)))

@@ -4,7 +4,6 @@
 
 (defun shape-area (shape)
   "The area of SHAPE, a list (KIND SIZE...)."
-  ;; Circles are approximate.
   (let* ((pcx--pcase-0 (lambda ()
                          (if (cl-typep shape 'shape-point)
                              (let* ((pcx--x0 (aref shape 1))
@@ -52,6 +51,7 @@
                   (let* ((pcx--x4 (car-safe pcx--x3))
                          (pcx--x5 (cdr-safe pcx--x3)))
                     (if (null pcx--x5)
+                        ;; Circles are approximate.
                         (let ((r pcx--x4)) (* 3 r r))
                       (funcall pcx--pcase-0)))
                 (funcall pcx--pcase-0))))

@@ -4,6 +4,5 @@
   (if (numberp x)
       (let ((n x))
         ;; Double it.
-                                        ; the result
-        (* 2 n))
+        (* 2 n))                        ; the result
     x))

@@ -10,6 +10,10 @@
                               '(listp 1)) :type 'wrong-type-argument)
         (should-error (signal 'error '("Please avoid it")))
         (should-error (signal 'error '("Unknown QPAT: #s(r 1)")))
+        (should-error (signal 'wrong-number-of-arguments
+                              '((2 . 2) 1)) :type 'wrong-number-of-arguments)
+        (should-error (signal 'wrong-number-of-arguments
+                              '((1 . 1) 0)) :type 'wrong-number-of-arguments)
         (should (if (consp x)
                     (let* ((pcx--x0 (car-safe x))) (let ((a pcx--x0)) a))
                   t))

@@ -7,5 +7,7 @@
         (should-error (list (pcase x 1)) :type 'wrong-type-argument)
         (should-error (pcase x ((or 1) 2)))
         (should-error (pcase x (`#s(r 1) 2)))
+        (should-error (pcase-setq a) :type 'wrong-number-of-arguments)
+        (should-error (pcase-let) :type 'wrong-number-of-arguments)
         (should (pcase x (`(,a . ,_) a) (_ t)))
         (should-not (pcase x ((pred stringp) t)))))

@@ -8,3 +8,14 @@
                   (if (null pcx--x5)
                       (let ((key pcx--x0) (value pcx--x2) (_ignored pcx--x4))
                         key))))))))
+;; A body inside cl-macrolet may read the variable through a local macro:
+;; no warning there.
+(let ((who 'o))
+  (cl-macrolet ((tell () `(list 'who who)))
+    (progn
+      (ignore (consp '(i 9)))
+      (let* ((pcx--x0 (car-safe '(i 9))) (pcx--x1 (cdr-safe '(i 9))))
+        (ignore (consp pcx--x1))
+        (let* ((pcx--x2 (car-safe pcx--x1)) (pcx--x3 (cdr-safe pcx--x1)))
+          (ignore (null pcx--x3))
+          (let ((who pcx--x0) (_o pcx--x2)) (tell)))))))

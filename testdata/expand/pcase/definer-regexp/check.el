@@ -1,0 +1,5 @@
+(prelude (add-to-list 'load-path (expand-file-name "definer-regexp/lib")))
+(calls (edit-text '(("newText" . "t") ("range" 1 2)))
+       (edit-text '(("fullPath" . "/p")))
+       (edit-text 5) (edit-text nil))
+(each edit-text std)
