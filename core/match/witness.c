@@ -1033,7 +1033,11 @@ static bool search(struct ws *w, const struct dnode *dag, const struct subj *roo
      * the arena of the Lisp values it returns */
     bool release = w->a != w->L->a;
     struct arena_mark base = arena_mark(w->a);
-    size_t cap = 256, top = 0, visits = 0;
+    /* the stack stays in the values' arena (w->a is rolled back under
+     * it) for the rest of the run, once per pcase form: it starts small
+     * and doubles as deep searches need (256 frames from the start were
+     * half the memory of a file of small forms) */
+    size_t cap = 16, top = 0, visits = 0;
     bool complete = true;
     struct frame *st = arena_alloc(w->L->a, cap * sizeof *st);
     st[top++] = (struct frame){dag, root_facts(w, root), arena_mark(w->a)};
