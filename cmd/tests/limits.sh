@@ -370,12 +370,12 @@ line-100mb)
     run -j 2 --compact f.el; check "0" ""
     ;;
 jobs-held)
-    # -j 2 on 14 files of 2 MB, each computed in one piece (--whole, about
-    # 130 MB), the output read slowly: the runs waiting for their turn
-    # keep their output only, and no more than 64 MB of it (eight whole
-    # runs were kept: out of memory).
+    # -j 2 on 14 files of 1 MB, each computed in one piece (--whole, about
+    # 100 MB), the output read slowly: the runs waiting for their turn
+    # keep their output only (3 MB each), and no more than 64 MB of it
+    # (eight whole runs were kept: out of memory).
     for i in $(seq 14); do
-        awk -v k="$i" 'BEGIN { for (i = 0; i < 30000; i++)
+        awk -v k="$i" 'BEGIN { for (i = 0; i < 15000; i++)
             printf "(defun f%d_%d (x) (pcase x (`(,a . ,b) (list a b %d)) (_ nil)))\n", k, i, i }' >f$i.el
     done
     limit=""
