@@ -699,7 +699,9 @@ void api_split_run(struct run *r, unsigned threads)
     bool in_line = false;
     struct split s = {.whole = r, .p = p};
     s.n = cut(p, r->text, r->len, (unsigned)want, &in_line);
-    if (s.n < 2) {
+    /* the quick checks first: threads compute part 0 before the scan,
+     * which would throw it away */
+    if (s.n < 2 || !splittable_quick(r)) {
         run_text(r);
         return;
     }

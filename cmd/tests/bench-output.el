@@ -421,16 +421,19 @@ its file it uses (pcxc-extract.el's prelude)."
   "Non-nil if CASE's file uses lexical binding."
   (memq 'lex (plist-get case :flags)))
 
+(defun bench-output-emacs-expansion (case)
+  "Emacs's expansion of CASE's form in its file's context, or (skip . REASON)."
+  (condition-case err
+      (bench-output--in-context
+       case (lambda () (let ((lexical-binding (bench-output--lexical-p case)))
+                         (bench-output-emacs-expand (plist-get case :form)))))
+    (error (cons 'skip (format "Emacs cannot expand it: %s"
+                               (error-message-string err))))))
+
 (defun bench-output-measure (case record)
   "Figures of CASE's form against pcexpand's RECORD, or (skip . REASON)."
   (let* ((lexical (bench-output--lexical-p case))
-         (emacs (condition-case err
-                    (bench-output--in-context
-                     case (lambda () (let ((lexical-binding lexical))
-                                       (bench-output-emacs-expand
-                                        (plist-get case :form)))))
-                  (error (cons 'skip (format "Emacs cannot expand it: %s"
-                                             (error-message-string err))))))
+         (emacs (bench-output-emacs-expansion case))
          (pcx (condition-case err
                   (pcxc-read-whole (plist-get record :expansion))
                 (error (cons 'skip (format "pcexpand's expansion does not read: %s"
@@ -438,9 +441,9 @@ its file it uses (pcxc-extract.el's prelude)."
     (cond
      ((eq (car-safe emacs) 'skip) emacs)
      ((eq (car-safe pcx) 'skip) pcx)
-     (t (bench-output--measure-pair case emacs pcx lexical)))))
+     (t (bench-output-measure-pair case emacs pcx lexical)))))
 
-(defun bench-output--measure-pair (case emacs pcx lexical)
+(defun bench-output-measure-pair (case emacs pcx lexical)
   "Figures of the expansions EMACS and PCX of CASE's form, or (skip . REASON)."
   (condition-case err
       (let ((code (bench-output--in-context
@@ -461,7 +464,8 @@ its file it uses (pcxc-extract.el's prelude)."
 
 (defun bench-output--read-records (file)
   "Hash table from \"FILE:LINE\" to the list of pcexpand's records there.
-Each record is a plist (:original FORM :expansion TEXT :macro HEAD :id ID);
+Each record is a plist (:original FORM :text ORIGINAL-TEXT :expansion TEXT
+:macro HEAD :id ID);
 FILE holds one JSON object per line."
   (let ((table (make-hash-table :test 'equal)))
     (dolist (line (split-string (pcxc-file-string file) "\n" t))
@@ -470,7 +474,8 @@ FILE holds one JSON object per line."
              (orig (condition-case nil (pcxc-read-whole (plist-get j :original))
                      (error 'unreadable))))
         (when (memq (intern (plist-get j :macro)) bench-output-heads)
-          (push (list :original orig :expansion (plist-get j :expansion)
+          (push (list :original orig :text (plist-get j :original)
+                      :expansion (plist-get j :expansion)
                       :macro (plist-get j :macro)
                       :id (format "%s:%d:%d" (plist-get j :file) (plist-get j :line)
                                   (plist-get j :column)))

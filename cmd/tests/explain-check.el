@@ -16,10 +16,12 @@
 ;;   example value pcexpand built for every clause of the form, the
 ;;   clause's own first, and the witness) the clause is never chosen.
 ;;
-;; Several SRC JSONL pairs may follow.  Prints one line of counts per
-;; kind; exits 1 when a claim is wrong, 0 otherwise.  Forms Emacs cannot
-;; evaluate here (a pattern macro or struct of a library not loaded) are
-;; counted and named as skipped.
+;; Several SRC JSONL pairs may follow.  A SRC of `-' stands for the file
+;; each record names (its "file", relative to the current directory), so
+;; that one JSONL may hold the records of many files.  Prints one line of
+;; counts per kind; exits 1 when a claim is wrong, 0 otherwise.  Forms
+;; Emacs cannot evaluate here (a pattern macro or struct of a library not
+;; loaded) are counted and named as skipped.
 
 (require 'cl-lib)
 (require 'seq)
@@ -187,8 +189,10 @@ Returns (clause . I), (value . V) or (error . ERR)."
           (while (not (eobp))
             (let ((line (buffer-substring (point) (line-end-position))))
               (unless (string-empty-p line)
-                (explain-check--record
-                 src (json-parse-string line :null-object nil :false-object :false))))
+                (let ((rec (json-parse-string line :null-object nil
+                                              :false-object :false)))
+                  (explain-check--record
+                   (if (equal src "-") (gethash "file" rec) src) rec))))
             (forward-line 1)))))
     (dolist (k '(witness-exhaustive witness-pcase unreachable unreachable-own-example
                  unreachable-no-own-example unreachable-constant-subject values skipped))

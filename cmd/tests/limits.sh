@@ -371,7 +371,7 @@ line-100mb)
     ;;
 jobs-held)
     # -j 2 on 14 files of 1 MB, each computed in one piece (--whole, about
-    # 100 MB), the output read slowly: the runs waiting for their turn
+    # 75 MB), the output read slowly: the runs waiting for their turn
     # keep their output only (3 MB each), and no more than 64 MB of it
     # (eight whole runs were kept: out of memory).
     for i in $(seq 14); do

@@ -723,6 +723,20 @@ dump-dot)
         [[ ! -s dot.err ]] || fail "dot: $(cat dot.err)"
         grep -q '<svg' g.svg || fail "no SVG"
     fi
+    grep -q '^  graph \[' first && fail "a small DAG asks for bounded layout"
+    # A DAG of more than 200 nodes asks dot for straight edges and bounded
+    # layout passes (dot spent minutes on such graphs).
+    { printf '(pcase x'; for i in $(seq 1 150); do printf ' (`(%d . ,y) (f y %d))' "$i" "$i"; done
+      printf ' (_ 0))\n'; } >big.el
+    run --dump=dtree --format=dot big.el
+    expect_status 0
+    [[ $(grep -c '^  n[0-9]* \[' out) -gt 200 ]] || fail "big.el: not a large DAG"
+    grep -q '^  graph \[splines=line, nslimit=1, nslimit1=1, mclimit=0.1\];$' out ||
+        fail "a large DAG does not bound dot's layout"
+    if command -v dot >/dev/null; then
+        dot -Tsvg out >g.svg 2>dot.err || fail "dot failed on the large DAG"
+        [[ ! -s dot.err ]] || fail "dot: $(cat dot.err)"
+    fi
     run --format=dot dump.el
     expect_status 2
     grep -q -- '--format=dot needs --dump=dtree' err || fail "dot without --dump"

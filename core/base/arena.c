@@ -234,13 +234,7 @@ void *arena_grow(struct arena *a, void *p, size_t old_n, size_t new_n)
     return q;
 }
 
-struct arena_mark arena_mark(struct arena *a)
-{
-    struct arena_mark m = {a->page, a->cur, a->end};
-    return m;
-}
-
-void arena_release(struct arena *a, struct arena_mark m)
+void arena_release_pages(struct arena *a, struct arena_mark m)
 {
     while (a->page != m.page) {
         struct arena_page *prev = a->page->prev;

@@ -102,10 +102,27 @@ char *arena_strndup(struct arena *a, const char *s, size_t n);
  * giving its tail back to the arena. */
 void *arena_grow(struct arena *a, void *p, size_t old_n, size_t new_n);
 
-struct arena_mark arena_mark(struct arena *a);
+/* Inline, as is the usual release (no page to give back): a search that
+ * backs up releases at every step. */
+static inline struct arena_mark arena_mark(struct arena *a)
+{
+    struct arena_mark m = {a->page, a->cur, a->end};
+    return m;
+}
+
+/* arena_release when pages were added since the mark. */
+void arena_release_pages(struct arena *a, struct arena_mark m);
 
 /* Forget everything allocated since m (pages are freed). */
-void arena_release(struct arena *a, struct arena_mark m);
+static inline void arena_release(struct arena *a, struct arena_mark m)
+{
+    if (a->page != m.page) {
+        arena_release_pages(a, m);
+        return;
+    }
+    a->cur = m.cur;
+    a->end = m.end;
+}
 
 #define ARENA_NEW(a, type) ((type *)arena_zalloc((a), sizeof(type)))
 #define ARENA_NEWN(a, type, n) ((type *)arena_alloc((a), sizeof(type) * (n)))

@@ -358,6 +358,13 @@ static const struct form_row *find_row(const char *name)
     return bsearch(name, rows, NELEM(rows), sizeof rows[0], row_cmp);
 }
 
+/* find_row as an index (value_sym_row's lookup), or -1. */
+static int row_index(const char *name)
+{
+    const struct form_row *r = find_row(name);
+    return r ? (int)(r - rows) : -1;
+}
+
 bool learn_is_definition_head(const char *head)
 {
     const struct form_row *r = find_row(head);
@@ -447,7 +454,9 @@ static void learn_walk(struct walk *w, struct value *form)
         struct value *f = w->stack[--w->top];
         if (!value_consp(f) || !is_symbol(w->x, value_car(f)))
             continue;
-        const struct form_row *row = find_row(value_car(f)->u.sym.name);
+        /* every top-level form asks: the row is kept on its head */
+        int k = value_sym_row(value_car(f), VALUE_ROW_LEARN, row_index);
+        const struct form_row *row = k < 0 ? NULL : &rows[k];
         if (row)
             row->fn(w, f);
         else

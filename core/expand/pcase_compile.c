@@ -259,10 +259,14 @@ static size_t shadowing(struct memo_ctx *m, const struct subj *root,
  * (match/witness: a constant of a type an earlier test excluded, a pred
  * an earlier one implies, ...). */
 static bool *reachable_clauses(struct pcase_run *c, struct memo_ctx *m, const struct dnode *dag,
-                               const struct subj *root, size_t n, const struct emit_info *info)
+                               const struct subj *root, const struct pcase_clause *cl, size_t n,
+                               const struct emit_info *info)
 {
     bool *r = ARENA_NEWN(c->L->a, bool, n + 1);
-    if (!witness_reach(m, dag, root, r, n))
+    bool *want = ARENA_NEWN(m->a, bool, n + 1); /* the clauses read below */
+    for (size_t i = 0; i < n; i++)
+        want[i] = info[i].leaves > 0 && !cl[i].dontwarn && !cl[i].dontcare;
+    if (!witness_reach(m, dag, root, want, r, n))
         for (size_t i = 0; i < n; i++) /* not searched to the end: trust the DAG */
             r[i] = info[i].leaves > 0;
     return r;
@@ -275,7 +279,7 @@ static void warn_unreachable(struct pcase_run *c, struct memo_ctx *m, const stru
                              const struct emit_info *info, struct pcase_shadow *sh)
 {
     size_t *set = NULL; /* made at the first unreachable clause */
-    bool *reached = reachable_clauses(c, m, dag, root, n, info);
+    bool *reached = reachable_clauses(c, m, dag, root, cl, n, info);
     for (size_t i = 0; i < n; i++) {
         if (cl[i].dontwarn || cl[i].dontcare || reached[i])
             continue;

@@ -112,7 +112,7 @@ static INTERN_INLINE struct value *new_symbol(struct lisp *L, const char *name, 
     v->u.sym.hash = mix;
     v->u.sym.interned = interned;
     v->u.sym.multibyte = (acc & HIGHS) != 0;
-    v->u.sym.row[0] = v->u.sym.row[1] = v->u.sym.row[2] = 0;
+    memset(v->u.sym.row, 0, sizeof v->u.sym.row);
     v->u.sym.plain = 0;
     v->u.sym.id = L->next_id++;
     v->u.sym.temp = 0;
@@ -241,6 +241,12 @@ void intern_set_arena(struct lisp *L, struct arena *a)
     L->a = a;
 }
 
+/* The names of enum lisp_fn, in its order. */
+static const char *const fn_names[LISP_FN_COUNT] = {
+    "eq", "eql", "equal", "memq", "memql", "member", "not", "null", "car", "cdr",
+    "car-safe", "cdr-safe", "length", "aref", "nth", "nthcdr", "seq--elt-safe",
+};
+
 struct lisp *intern_new(struct arena *a)
 {
     struct lisp *L = arena_zalloc(a, sizeof *L);
@@ -256,6 +262,8 @@ struct lisp *intern_new(struct arena *a)
     L->comma = intern_cstr(L, ",");
     L->comma_at = intern_cstr(L, ",@");
     L->lambda = intern_cstr(L, "lambda");
+    for (size_t i = 0; i < LISP_FN_COUNT; i++)
+        L->fns[i] = intern_cstr(L, fn_names[i]);
     return L;
 }
 struct value *lisp_list(struct lisp *L, size_t n, struct value *const *items)

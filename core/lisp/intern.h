@@ -16,6 +16,16 @@
 
 struct intern_table;
 
+/* Functions whose calls the match layer reads in the tests it generates
+ * (match/witness), interned at creation: a pass over each compilation's
+ * decision DAG asks for all of them. */
+enum lisp_fn {
+    LISP_FN_EQ, LISP_FN_EQL, LISP_FN_EQUAL, LISP_FN_MEMQ, LISP_FN_MEMQL, LISP_FN_MEMBER,
+    LISP_FN_NOT, LISP_FN_NULL, LISP_FN_CAR, LISP_FN_CDR, LISP_FN_CAR_SAFE, LISP_FN_CDR_SAFE,
+    LISP_FN_LENGTH, LISP_FN_AREF, LISP_FN_NTH, LISP_FN_NTHCDR, LISP_FN_ELT_SAFE,
+    LISP_FN_COUNT
+};
+
 struct lisp {
     struct arena *a;            /* every value of the run */
     struct arena *sym_a;        /* interned symbols, their names and the table
@@ -29,6 +39,7 @@ struct lisp {
     /* Well-known symbols, interned at creation. */
     struct value *nil, *t, *quote, *function, *backquote, *comma, *comma_at;
     struct value *lambda;
+    struct value *fns[LISP_FN_COUNT]; /* enum lisp_fn */
 };
 
 /* New symbol table in arena a (never NULL: OOM longjmps via the arena). */
@@ -83,7 +94,7 @@ struct intern_cstr_entry {
     struct value *sym;
 };
 
-#define INTERN_CSTR_CACHE 64
+#define INTERN_CSTR_CACHE 256
 
 struct intern_table {
     struct intern_slot *slots;
@@ -192,7 +203,7 @@ static inline struct value *intern_symbol_key(struct lisp *L, const char *name, 
 /* intern_cstr's memory for the name at this address. */
 static inline struct intern_cstr_entry *intern_cstr_slot(struct lisp *L, const char *name)
 {
-    return &L->tab->cstr[((uintptr_t)name >> 3) % INTERN_CSTR_CACHE];
+    return &L->tab->cstr[(uint32_t)((uintptr_t)name * UINT64_C(0x9E3779B97F4A7C15) >> 32) % INTERN_CSTR_CACHE];
 }
 
 /* intern_static with its usual case, the literal's symbol remembered,

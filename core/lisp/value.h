@@ -53,7 +53,7 @@ struct value_symbol {
     uint32_t hash;      /* hash of name (interned symbols) */
     bool interned;      /* false for #:x and generated temporaries */
     bool multibyte;     /* name has non-ASCII characters */
-    uint8_t row[3];     /* lookup caches, see value_sym_row */
+    uint8_t row[5];     /* lookup caches, see value_sym_row */
     uint8_t plain;      /* print_symbol's cache: 0 not known yet, 1 the name
                            prints as it is, 2 it needs backslashes */
     uint32_t id;        /* intern order (interned) or creation order (uninterned):
@@ -158,7 +158,9 @@ struct value *value_vector(struct arena *a, enum value_kind kind, size_t n);
  * visited form) keep the answer on the symbol: a pure function of the
  * name, so it is a cache, not a change of the value.  Each symbol belongs
  * to one run, so no two threads write the same byte. */
-enum value_row_cache { VALUE_ROW_WALK, VALUE_ROW_EXPAND, VALUE_ROW_PATTERN };
+enum value_row_cache {
+    VALUE_ROW_WALK, VALUE_ROW_EXPAND, VALUE_ROW_PATTERN, VALUE_ROW_WITNESS, VALUE_ROW_LEARN
+};
 #define VALUE_ROW_NONE 255 /* not in the table; 0 = not looked up yet */
 
 /* Row of sym in cache `which` (0-based), or -1 when not in the table;

@@ -334,6 +334,8 @@ const struct dnode *make_node(struct dt *d, enum dnode_kind kind, const struct d
     n->clause = clause;
     n->vars = vars;
     n->mark_epoch = 0;
+    n->below = kind == DN_LEAF ? (clause < 64 ? UINT64_C(1) << clause : 0)
+               : (then ? then->below : 0) | (els ? els->below : 0);
     n->em = (struct dnode_emit){0, 0, 0, NULL};
     compute_free(d, n);
     memo_put_obj(&d->m->unique, h, n, hole);
@@ -1012,6 +1014,7 @@ static const struct dnode *fail_node(struct dt *d)
     if (!m->no_match) {
         struct dnode *n = ARENA_NEW(m->a, struct dnode); /* reads nothing */
         n->kind = DN_FAIL;
+        n->below = 0;
         n->free = (struct tset){&n->free_word, 0};
         n->uses = (struct tset){&n->uses_word, 0};
         memo_stamp(m, &n->o.h, memo_obj_hash(MEMO_KIND_NODE, DN_FAIL, NULL, NULL, NULL, NULL));

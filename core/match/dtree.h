@@ -92,6 +92,10 @@ struct dnode {
                                      app on them): decides which app calls
                                      are made */
     uint64_t free_word, uses_word; /* where one-word sets are kept */
+    uint64_t below;               /* clauses (bit i: clause i, for i < 64)
+                                     with a leaf at or below the node: a
+                                     function of its identity, made with it
+                                     (match/witness prunes its walk by it) */
     /* Per-pass caches of the passes over a finished DAG (never part of
      * its identity): valid while their epoch is the pass's memo_epoch. */
     uint32_t mark_epoch;          /* dtree_visit: already listed */

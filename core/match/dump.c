@@ -339,6 +339,11 @@ static const char *node_label(struct dp *p, const struct dnode *x, const char **
     return "";
 }
 
+/* Past this many nodes Graphviz's dot spends minutes routing splines and
+ * reordering ranks (a 327-node DAG of comp.el: 196 s of CPU); the graph
+ * then asks for straight edges and bounded layout passes (about 1 s). */
+#define DOT_LARGE 200
+
 static const char *const dot_shape[] = {"box", "box", "ellipse", "octagon"};
 
 static void dot_node(struct dp *p, const struct dnode **all, size_t n, size_t i,
@@ -386,6 +391,8 @@ void dump_dot(struct memo_ctx *m, struct buf *out, const struct subj *root,
     }
     buf_puts(out, "digraph dtree {\n  node [fontname=\"monospace\"];\n"
                   "  edge [fontname=\"monospace\"];\n");
+    if (n > DOT_LARGE)
+        buf_puts(out, "  graph [splines=line, nslimit=1, nslimit1=1, mclimit=0.1];\n");
     for (size_t i = 0; i < n; i++)
         dot_node(&p, all, n, i, indeg);
     buf_puts(out, "}\n");

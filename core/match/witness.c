@@ -112,11 +112,13 @@ static int pred_find(const char *name)
     return -1;
 }
 
+/* The row is kept on the symbol (value_sym_row): every test and every
+ * entry settled asks again. */
 static const struct pred_row *pred_of(const struct value *f)
 {
     if (f->kind != VK_SYMBOL || !f->u.sym.interned)
         return NULL;
-    int r = pred_find(f->u.sym.name);
+    int r = value_sym_row(f, VALUE_ROW_WITNESS, pred_find);
     return r < 0 ? NULL : &pred_rows[r];
 }
 
@@ -152,6 +154,10 @@ struct ent {
     const struct clist *neq;  /* constants it is not `equal' to */
     const struct clist *sets; /* member sets it is in */
     const struct clist *preds; /* outcomes of partial predicates */
+    /* settle's bookkeeping: ver counts the changes of the fields above;
+     * a rule that found nothing to change keeps the versions it saw, and
+     * is not run again until one of them changes (it would find the same) */
+    uint32_t ver, own_ok, link_e, link_p;
 };
 
 /* A temporary (or the root's expression) and the entry it holds. */
@@ -174,7 +180,11 @@ struct ws {
     struct arena *a;              /* facts (released as the search backs up) */
     struct value *s_eq, *s_eql, *s_equal, *s_memq, *s_memql, *s_member, *s_not,
         *s_null, *s_car, *s_cdr, *s_car_safe, *s_cdr_safe, *s_length, *s_aref,
-        *s_nth, *s_nthcdr, *s_elt_safe, *s_num_eq;
+        *s_nth, *s_nthcdr, *s_elt_safe;
+    uint64_t todo;                /* pruned: the clauses (bit i: clause i)
+                                     still to reach */
+    bool pruned;                  /* go only where a clause of todo lies
+                                     below (dnode.below) */
     /* the forms of the tests met, made once each (keyed by identity:
      * the table's order decides nothing) */
     const struct dtest **fk;
@@ -194,6 +204,8 @@ static size_t slot_of(const struct ws *w, const struct dtest *t)
 /* The Lisp form of test t, as written (user code unexpanded). */
 static struct value *form_of(struct ws *w, const struct dtest *t)
 {
+    if (w->pruned) /* it meets each test once, or nearly */
+        return emit_test_form(w->m, t, false);
     if (2 * (w->fn + 1) > w->fcap) {
         const struct dtest **ok = w->fk;
         struct value **ov = w->fv;
@@ -267,7 +279,7 @@ static int child(struct ws *w, struct facts *f, int parent, enum op op, long k)
         f->e = arena_grow(w->a, f->e, f->cap * sizeof *f->e, ncap * sizeof *f->e);
         f->cap = ncap;
     }
-    f->e[f->n] = (struct ent){.parent = parent, .op = op, .k = k, .classes = C_ALL};
+    f->e[f->n] = (struct ent){.parent = parent, .op = op, .k = k, .classes = C_ALL, .ver = 1};
     return (int)f->n++;
 }
 
@@ -374,6 +386,7 @@ static bool narrow(struct ent *e, unsigned to, bool *changed)
 {
     if ((e->classes & to) != e->classes) {
         e->classes &= to;
+        e->ver++;
         *changed = true;
     }
     return e->classes != 0;
@@ -384,6 +397,7 @@ static bool force(struct ent *e, struct value *v, bool *changed)
     if (e->eqc)
         return value_equal(e->eqc, v);
     e->eqc = v;
+    e->ver++;
     *changed = true;
     return true;
 }
@@ -468,17 +482,37 @@ static bool settle_link(struct ws *w, struct ent *e, struct ent *p, bool *change
     }
 }
 
-/* Run the rules until nothing changes; false on a contradiction. */
+/* Run the rules until nothing changes; false on a contradiction.  A rule
+ * is skipped where it found nothing to change on the same versions of
+ * its entries: it would find nothing again, so the rounds are those of
+ * running every rule. */
 static bool settle(struct ws *w, struct facts *f)
 {
     for (size_t round = 0; round < 4 * f->n + 8; round++) {
         bool changed = false;
         for (size_t i = 0; i < f->n; i++) {
             struct ent *e = &f->e[i];
-            if (!settle_own(w, e, &changed))
-                return false;
-            if (e->parent >= 0 && !settle_link(w, e, &f->e[e->parent], &changed))
-                return false;
+            bool c = false;
+            if (e->own_ok != e->ver) {
+                if (!settle_own(w, e, &c))
+                    return false;
+                if (!c)
+                    e->own_ok = e->ver;
+            }
+            if (e->parent < 0)
+                continue;
+            struct ent *p = &f->e[e->parent];
+            if (e->link_e != e->ver || e->link_p != p->ver) {
+                bool cl = false;
+                if (!settle_link(w, e, p, &cl))
+                    return false;
+                if (!cl) {
+                    e->link_e = e->ver;
+                    e->link_p = p->ver;
+                }
+                c |= cl;
+            }
+            changed |= c;
         }
         if (!changed)
             return true;
@@ -588,9 +622,11 @@ static bool learn(struct ws *w, struct facts *f, struct value *form, bool yes)
     } else {
         goto unknown;
     }
+    x->ver++;
     return settle(w, f);
 unknown:
-    f->blockers = clist_add(w, f->blockers, form, NULL);
+    if (!w->pruned) /* the reachability walk needs no reasons */
+        f->blockers = clist_add(w, f->blockers, form, NULL);
     return true;
 }
 
@@ -612,8 +648,10 @@ static int call_entry(struct ws *w, struct facts *f, struct value *form)
     int p0 = ent_of(f, a0), p1 = a1 ? ent_of(f, a1) : -1;
     long k;
     if (!a1 && p0 >= 0) {
-        if (h == w->s_car || h == w->s_cdr) /* else they signal */
+        if (h == w->s_car || h == w->s_cdr) { /* else they signal */
             f->e[p0].classes &= C_LIST;
+            f->e[p0].ver++;
+        }
         if (h == w->s_car || h == w->s_car_safe)
             return child(w, f, p0, OP_CAR, 0);
         if (h == w->s_cdr || h == w->s_cdr_safe)
@@ -622,6 +660,7 @@ static int call_entry(struct ws *w, struct facts *f, struct value *form)
     }
     if (p1 >= 0 && (h == w->s_nth || h == w->s_nthcdr) && small_index(a0, &k)) {
         f->e[p1].classes &= C_LIST;
+        f->e[p1].ver++;
         return list_part(w, f, p1, k, h == w->s_nth);
     }
     if (p0 < 0 || !small_index(a1, &k))
@@ -958,25 +997,24 @@ static bool try_way(struct ws *w, const struct facts *f, const struct dnode *dag
 
 static void init_syms(struct ws *w)
 {
-    struct lisp *L = w->L;
-    w->s_eq = intern_cstr(L, "eq");
-    w->s_eql = intern_cstr(L, "eql");
-    w->s_equal = intern_cstr(L, "equal");
-    w->s_memq = intern_cstr(L, "memq");
-    w->s_memql = intern_cstr(L, "memql");
-    w->s_member = intern_cstr(L, "member");
-    w->s_not = intern_cstr(L, "not");
-    w->s_null = intern_cstr(L, "null");
-    w->s_car = intern_cstr(L, "car");
-    w->s_cdr = intern_cstr(L, "cdr");
-    w->s_car_safe = intern_cstr(L, "car-safe");
-    w->s_cdr_safe = intern_cstr(L, "cdr-safe");
-    w->s_length = intern_cstr(L, "length");
-    w->s_aref = intern_cstr(L, "aref");
-    w->s_nth = intern_cstr(L, "nth");
-    w->s_nthcdr = intern_cstr(L, "nthcdr");
-    w->s_elt_safe = intern_cstr(L, "seq--elt-safe");
-    w->s_num_eq = intern_cstr(L, "=");
+    struct value *const *fn = w->L->fns;
+    w->s_eq = fn[LISP_FN_EQ];
+    w->s_eql = fn[LISP_FN_EQL];
+    w->s_equal = fn[LISP_FN_EQUAL];
+    w->s_memq = fn[LISP_FN_MEMQ];
+    w->s_memql = fn[LISP_FN_MEMQL];
+    w->s_member = fn[LISP_FN_MEMBER];
+    w->s_not = fn[LISP_FN_NOT];
+    w->s_null = fn[LISP_FN_NULL];
+    w->s_car = fn[LISP_FN_CAR];
+    w->s_cdr = fn[LISP_FN_CDR];
+    w->s_car_safe = fn[LISP_FN_CAR_SAFE];
+    w->s_cdr_safe = fn[LISP_FN_CDR_SAFE];
+    w->s_length = fn[LISP_FN_LENGTH];
+    w->s_aref = fn[LISP_FN_AREF];
+    w->s_nth = fn[LISP_FN_NTH];
+    w->s_nthcdr = fn[LISP_FN_NTHCDR];
+    w->s_elt_safe = fn[LISP_FN_ELT_SAFE];
 }
 
 /* The facts at the root: a copyable subject that is a constant is known. */
@@ -992,28 +1030,41 @@ static struct facts *root_facts(struct ws *w, const struct subj *root)
     return f;
 }
 
-/* Follow node x of frame fr: push the ways on. */
+/* Is there a clause still to reach at or below x?  Always, unless the
+ * search is pruned (w->todo). */
+static bool wanted(const struct ws *w, const struct dnode *x)
+{
+    return !w->pruned || (x->below & w->todo);
+}
+
+/* Follow node x of frame fr: push the ways on.  The frame's facts are
+ * its own (no other frame holds them), so the last way taken from it
+ * continues them in place; the others copy them first. */
 static size_t push_next(struct ws *w, struct frame *st, size_t top, const struct frame *fr)
 {
     const struct dnode *x = fr->n;
     struct facts *g;
     switch (x->kind) {
     case DN_USE:
-        st[top++] = (struct frame){x->then, fr->f, arena_mark(w->a)};
+        if (wanted(w, x->then))
+            st[top++] = (struct frame){x->then, fr->f, arena_mark(w->a)};
         return top;
     case DN_BIND:
-        g = facts_copy(w, fr->f);
-        if (learn_call(w, g, form_of(w, x->test), x->temp->expr))
-            st[top++] = (struct frame){x->then, g, arena_mark(w->a)};
+        if (wanted(w, x->then) && learn_call(w, fr->f, form_of(w, x->test), x->temp->expr))
+            st[top++] = (struct frame){x->then, fr->f, arena_mark(w->a)};
         return top;
     case DN_TEST: {
         struct value *form = form_of(w, x->test);
-        g = facts_copy(w, fr->f);
-        if (form && learn(w, g, form, false))
-            st[top++] = (struct frame){x->els, g, arena_mark(w->a)};
-        g = facts_copy(w, fr->f);
-        if (form && learn(w, g, form, true))
-            st[top++] = (struct frame){x->then, g, arena_mark(w->a)};
+        if (!form)
+            return top;
+        bool then = wanted(w, x->then);
+        if (wanted(w, x->els)) {
+            g = then ? facts_copy(w, fr->f) : fr->f;
+            if (learn(w, g, form, false))
+                st[top++] = (struct frame){x->els, g, arena_mark(w->a)};
+        }
+        if (then && learn(w, fr->f, form, true))
+            st[top++] = (struct frame){x->then, fr->f, arena_mark(w->a)};
         return top;
     }
     default:
@@ -1024,6 +1075,9 @@ static size_t push_next(struct ws *w, struct frame *st, size_t top, const struct
 /* What the search does at a node it reached: true to stop. */
 typedef bool at_node_fn(struct ws *w, const struct frame *fr, void *arg);
 
+/* Frames the search keeps on the C stack before it needs the arena. */
+enum { FRAMES_LOCAL = 64 };
+
 /* Depth-first through the ways of dag that no fact contradicts (then
  * before else); false when it stopped at its bound. */
 static bool search(struct ws *w, const struct dnode *dag, const struct subj *root,
@@ -1033,26 +1087,27 @@ static bool search(struct ws *w, const struct dnode *dag, const struct subj *roo
      * the arena of the Lisp values it returns */
     bool release = w->a != w->L->a;
     struct arena_mark base = arena_mark(w->a);
-    /* the stack stays in the values' arena (w->a is rolled back under
-     * it) for the rest of the run, once per pcase form: it starts small
-     * and doubles as deep searches need (256 frames from the start were
-     * half the memory of a file of small forms) */
-    size_t cap = 16, top = 0, visits = 0;
+    struct frame local[FRAMES_LOCAL];
+    size_t cap = FRAMES_LOCAL, top = 0, visits = 0;
     bool complete = true;
-    struct frame *st = arena_alloc(w->L->a, cap * sizeof *st);
+    struct frame *st = local;
     st[top++] = (struct frame){dag, root_facts(w, root), arena_mark(w->a)};
     while (top) {
         struct frame fr = st[--top];
         if (release)
             arena_release(w->a, fr.mark);
+        if (!wanted(w, fr.n))
+            continue;
         if (++visits > WITNESS_BUDGET) {
             complete = false;
             break;
         }
         if (at(w, &fr, arg))
             break;
-        if (top + 3 > cap) {
-            st = arena_grow(w->L->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
+        if (top + 3 > cap) { /* the frames outlive releases of w->a */
+            struct frame *ns = arena_alloc(w->L->a, 2 * cap * sizeof *st);
+            memcpy(ns, st, top * sizeof *st);
+            st = ns;
             cap *= 2;
         }
         top = push_next(w, st, top, &fr);
@@ -1106,19 +1161,41 @@ struct reach_arg {
 static bool at_reach(struct ws *w, const struct frame *fr, void *arg)
 {
     struct reach_arg *r = arg;
-    (void)w;
-    if (fr->n->kind == DN_LEAF && fr->n->clause < r->n)
-        r->reached[fr->n->clause] = true;
-    return false;
+    if (fr->n->kind != DN_LEAF || fr->n->clause >= r->n)
+        return false;
+    r->reached[fr->n->clause] = true;
+    if (!w->pruned)
+        return false;
+    w->todo &= ~(UINT64_C(1) << fr->n->clause);
+    return !w->todo;
 }
 
+/* The answer for the wanted clauses is the full search's: a pruned
+ * search visits some of the full search's nodes, so when it reaches
+ * every wanted clause the full one does too (or stops at its bound, and
+ * then the caller counts every clause with leaves reached); when it
+ * stops at its bound, so would the full one.  Only when a wanted clause
+ * is left does the full search run, to tell unreachable from a bound. */
 bool witness_reach(struct memo_ctx *m, const struct dnode *dag, const struct subj *root,
-                   bool *reached, size_t n)
+                   const bool *want, bool *reached, size_t n)
 {
     memset(reached, 0, n * sizeof *reached);
     struct ws w = {.m = m, .L = m->L, .a = m->a};
     init_syms(&w);
     struct reach_arg r = {reached, n};
+    if (n <= 64) {
+        for (size_t i = 0; i < n; i++)
+            w.todo |= (uint64_t)want[i] << i;
+        if (!w.todo)
+            return true;
+        w.pruned = true;
+        if (!search(&w, dag, root, at_reach, &r))
+            return false;
+        if (!w.todo)
+            return true;
+        w.pruned = false;
+        memset(reached, 0, n * sizeof *reached);
+    }
     return search(&w, dag, root, at_reach, &r);
 }
 

@@ -62,11 +62,12 @@ enum { WITNESS_BUDGET = 40000 };
 void witness_find(struct memo_ctx *m, const struct dnode *dag, const struct subj *root,
                   long target, bool want_value, struct witness_result *out);
 
-/* Which of the clauses 0..n) some way of dag that no fact contradicts
- * reaches (reached[i]).  False when the search stopped at its bound (then
- * a clause not marked may still be reached). */
+/* Which of the clauses 0..n) with want[i] some way of dag that no fact
+ * contradicts reaches (reached[i]; false for the others).  False when the
+ * search stopped at its bound (then a clause not marked may still be
+ * reached).  The search ends once every wanted clause is reached. */
 bool witness_reach(struct memo_ctx *m, const struct dnode *dag, const struct subj *root,
-                   bool *reached, size_t n);
+                   const bool *want, bool *reached, size_t n);
 
 /* Text dump of the pass (tests): a line per clause 0..n) and one for the
  * places no clause matches, each the value found, "no value", or

@@ -11,6 +11,8 @@
 ;;       pcexpand's output after `macroexpand-all' (all other macros expanded,
 ;;       as in Emacs's own result)
 ;;   bench-pcase-size FILE  print the conses and the size of the forms of FILE
+;;   bench-pcase-compiled  print whether pcase's compiler and the macro
+;;       expander run native-compiled or byte-compiled in this Emacs
 ;;   bench-pcase-and-or KMAX  for k = 2..KMAX: the conses and size of Emacs's
 ;;       expansion of an `and' of k `or's and the time it takes (in this
 ;;       process)
@@ -98,6 +100,26 @@
         (prin1 (macroexpand-all f) (current-buffer))
         (insert "\n")))
     (setq command-line-args-left nil)))
+
+(defun bench-pcase-compiled ()
+  "Print how this Emacs runs the code the benchmark times: its version and,
+for pcase's compiler and the macro expander, whether the function is
+native-compiled or byte-compiled."
+  (require 'pcase)
+  (princ (format "Emacs %s:%s\n" emacs-version
+                 (mapconcat
+                  (lambda (f)
+                    (let ((d (indirect-function f)))
+                      (format " %s %s" f
+                              (cond ((and (fboundp 'native-comp-function-p)
+                                          (native-comp-function-p d))
+                                     "native-compiled")
+                                    ((and (fboundp 'subr-native-elisp-p)
+                                          (subr-native-elisp-p d))
+                                     "native-compiled")
+                                    ((byte-code-function-p d) "byte-compiled")
+                                    (t "interpreted")))))
+                  '(pcase--u1 pcase--expand macroexp--expand-all) ","))))
 
 (defun bench-pcase-sizes ()
   (let* ((forms (bench-pcase--read-all (nth 0 command-line-args-left)))

@@ -9,7 +9,8 @@
 # 2. Whole processes are timed: `pcexpand --compact FORMS' (and with
 #    -j 0: the file computed in parts, one per CPU) against `emacs --batch'
 #    running macroexpand-all on the same forms and printing them; the best
-#    of $PCX_BENCH_RUNS runs (default 3) of each.
+#    of $PCX_BENCH_RUNS runs (default 3) of each; and whether this Emacs
+#    runs pcase's compiler and the macro expander native-compiled.
 # 3. Sizes (conses + atoms) of both expansions.
 # 4. An `and' of k `or's of predicates, k = 2..20: pcexpand's output size
 #    and time per form (one process expanding 100 copies) next to Emacs's
@@ -101,6 +102,7 @@ cmp -s "$tmp/pcx.el" "$tmp/pcx-j.el" || echo "pcexpand -j 0 printed other bytes 
 echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s CPU;" \
      "pcexpand -j 0 ($(nproc) CPUs: the file in parts) ${w_pcxj} s wall, ${c_pcxj} s CPU;" \
      "Emacs ${w_emacs} s wall, ${c_emacs} s CPU"
+el bench-pcase-compiled 2>/dev/null | sed 's/^/  /'
 echo "  ratio: $(ratio "$w_emacs" "$w_pcx")x wall, $(ratio "$c_emacs" "$c_pcx")x CPU;" \
      "-j 0: $(ratio "$w_emacs" "$w_pcxj")x wall"
 verdict() { [ "$(echo "$1" | bc -l)" = 1 ] && echo MET || echo "NOT MET"; }

@@ -14,6 +14,7 @@
 #include "match_fixture.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "match/witness.h"
@@ -163,12 +164,51 @@ static void reach_all(void **state)
     struct match_fx *f = match_fx_new(true);
     const struct pat *p[4] = {P(f, "stringp"), Q(f, "\"foo\""), P(f, "valid-p"), Q(f, "a")};
     const struct dnode *d = dtree_build(&f->m, f->root, p, 4);
-    bool reached[4];
-    assert_true(witness_reach(&f->m, d, f->root, reached, 4));
+    bool reached[4], all[4] = {true, true, true, true};
+    assert_true(witness_reach(&f->m, d, f->root, all, reached, 4));
     assert_true(reached[0]);
     assert_false(reached[1]);
     assert_true(reached[2]);
     assert_true(reached[3]);
+    /* only the wanted clauses are answered: the search stops once they
+     * are reached, and says nothing of the others */
+    bool last[4] = {false, false, false, true};
+    assert_true(witness_reach(&f->m, d, f->root, last, reached, 4));
+    assert_false(reached[0]);
+    assert_false(reached[2]);
+    assert_true(reached[3]);
+    /* an unreachable wanted clause is told from one the search missed */
+    bool second[4] = {false, true, false, false};
+    assert_true(witness_reach(&f->m, d, f->root, second, reached, 4));
+    assert_false(reached[1]);
+    arena_free(f->a);
+}
+
+/* An `and' of 16 `or's has 2^16 ways to its leaf, more than the search's
+ * bound: a search of every way stops at the bound, while the search for
+ * the wanted clauses ends at the first way to each. */
+static void reach_past_the_bound(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    const struct pat *alts[16];
+    char p[8], q[8];
+    for (int i = 0; i < 16; i++) {
+        snprintf(p, sizeof p, "p%d", i);
+        snprintf(q, sizeof q, "q%d", i);
+        const struct pat *or2[2] = {P(f, p), P(f, q)};
+        alts[i] = pat_or(&f->m, or2, 2);
+    }
+    const struct pat *c[2] = {pat_and(&f->m, alts, 16), pat_any(&f->m)};
+    const struct dnode *d = dtree_build(&f->m, f->root, c, 2);
+    assert_non_null(d);
+    bool reached[2], want[2] = {true, true};
+    assert_true(witness_reach(&f->m, d, f->root, want, reached, 2));
+    assert_true(reached[0]);
+    assert_true(reached[1]);
+    struct witness_result r; /* a clause with no leaf: every way is tried */
+    witness_find(&f->m, d, f->root, 5, false, &r);
+    assert_true(r.budget);
     arena_free(f->a);
 }
 
@@ -178,10 +218,10 @@ static size_t taken_since(const struct arena *a, struct arena_mark m)
     return a->page == m.page ? (size_t)(a->cur - m.cur) : SIZE_MAX;
 }
 
-/* A search's stack is as large as the search needs: what a compilation
- * with a scratch arena keeps of it in the run's arena (once per pcase
- * form) is a few frames for a small DAG, not 256 (10 KiB a form, half the
- * memory of a file of small pcase forms). */
+/* What a search with a scratch arena for its facts leaves in the run's
+ * arena (once per pcase form) is little for a small DAG: a stack of 256
+ * frames taken there from the start was 10 KiB a form, half the memory
+ * of a file of small pcase forms. */
 static void a_small_search_keeps_little(void **state)
 {
     (void)state;
@@ -191,12 +231,12 @@ static void a_small_search_keeps_little(void **state)
     struct arena *scratch = arena_new(NULL);
     assert_non_null(scratch);
     f->m.a = scratch; /* the facts go there, as in pcase_compile */
-    bool reached[4];
-    assert_true(witness_reach(&f->m, d, f->root, reached, 4)); /* symbols interned */
+    bool reached[4], all[4] = {true, true, true, true};
+    assert_true(witness_reach(&f->m, d, f->root, all, reached, 4)); /* symbols interned */
     struct arena_mark m = arena_mark(f->m.L->a);
-    assert_true(witness_reach(&f->m, d, f->root, reached, 4));
+    assert_true(witness_reach(&f->m, d, f->root, all, reached, 4));
     size_t kept = taken_since(f->m.L->a, m);
-    assert_true(kept < 4096); /* 1,968; 11,568 with 256 frames */
+    assert_true(kept < 4096); /* 1,632; 11,568 with that stack */
     assert_true(reached[0] && !reached[1] && reached[2] && reached[3]);
     f->m.a = f->a;
     arena_free(scratch);
@@ -218,6 +258,7 @@ int main(void)
         cmocka_unit_test(structure),
         cmocka_unit_test(unknown_functions),
         cmocka_unit_test(reach_all),
+        cmocka_unit_test(reach_past_the_bound),
         cmocka_unit_test(a_small_search_keeps_little),
         cmocka_unit_test(table_sorted),
     };
