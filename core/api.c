@@ -191,6 +191,7 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
     r->at_form = -1;
     r->select_nth = -1;
     r->diag_mark = SIZE_MAX;
+    r->coding = RUN_CODING_START | RUN_CODING_END;
     diag_init(&r->diags, a);
     buf_init(&r->out, a);
     buf_init(&r->msgs, a);
@@ -228,8 +229,7 @@ struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
     return r;
 }
 
-/* Add a run's counters to the context's. */
-static void add_stats(struct pcx_stats *to, const struct pcx_stats *s)
+void api_add_stats(struct pcx_stats *to, const struct pcx_stats *s)
 {
     to->files += s->files;
     to->forms += s->forms;
@@ -243,6 +243,8 @@ static void add_stats(struct pcx_stats *to, const struct pcx_stats *s)
     to->temporaries += s->temporaries;
     to->parts += s->parts;
     to->parts_redone += s->parts_redone;
+    to->bytes_read += s->bytes_read;
+    to->held_max = s->held_max > to->held_max ? s->held_max : to->held_max;
 }
 
 /* -v --stats: the counters of one input. */
@@ -262,7 +264,7 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
         r->stats.bytes_out += r->out.len;
     r->stats.errors += r->diags.n_errors;
     r->stats.warnings += r->diags.n_warnings;
-    add_stats(&cx->stats, &r->stats);
+    api_add_stats(&cx->stats, &r->stats);
     api_sink_write(&cx->o.diag, r->msgs.data, r->msgs.len);
     enum pcx_status st;
     if (r->internal)
@@ -272,7 +274,8 @@ enum pcx_status api_commit(struct pcx_ctx *cx, struct run *r)
                    run_writes(r) ? target_commit(cx, r) : PCX_STATUS_OK);
     else
         st = target_commit(cx, r);
-    file_stats(cx, r);
+    if (!r->stretch)
+        file_stats(cx, r);
     cx->status = worst(cx->status, st);
     return st;
 }
@@ -285,6 +288,87 @@ static enum pcx_status out_of_memory(struct pcx_ctx *cx, const char *name)
                                  "out of memory");
     cx->status = worst(cx->status, st);
     return st;
+}
+
+/* A copy of buffer b in arena a (data only when keep_data: else its
+ * length alone, which the counters read). */
+static struct buf copy_buf(struct arena *a, const struct buf *b, bool keep_data)
+{
+    struct buf c;
+    buf_init(&c, a);
+    if (keep_data)
+        buf_put(&c, b->data, b->len);
+    else
+        c.len = b->len;
+    return c;
+}
+
+static const char *copy_str(struct arena *a, const char *s)
+{
+    return s ? arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+/* The slim copy of r in arena a: every field commit reads, the buffers
+ * it prints copied, the rest (text, values, expander) left out. */
+static struct run *slim_copy(struct arena *a, const struct run *r)
+{
+    const struct pcx_options *o = &r->cx->o;
+    struct run *s = ARENA_NEW(a, struct run);
+    *s = *r;
+    s->a = a;
+    source_init(&s->src, a, r->in->name, (const uint8_t *)"", 0);
+    s->text = s->src.text;
+    s->len = 0;
+    diag_init(&s->diags, a);
+    s->diags.n_errors = r->diags.n_errors;
+    s->diags.n_warnings = r->diags.n_warnings;
+    memset(&s->rd, 0, sizeof s->rd);
+    memset(&s->x, 0, sizeof s->x);
+    s->L = NULL;
+    s->forms = NULL;
+    s->sites = NULL;
+    s->n_sites = s->cap_sites = 0;
+    s->at_target = NULL;
+    s->known = NULL;
+    s->out = copy_buf(a, &r->out, o->target == PCX_TARGET_STDOUT && !o->check);
+    s->msgs = copy_buf(a, &r->msgs, true);
+    s->report = copy_buf(a, &r->report, true);
+    s->target = copy_str(a, r->target);
+    s->target_error = copy_str(a, r->target_error);
+    return s;
+}
+
+/* slim_copy into a fresh arena *ap; NULL when memory is short. */
+static struct run *slim_in_new_arena(const struct run *r, struct arena **ap)
+{
+    struct arena *a = arena_new(NULL);
+    *ap = a;
+    if (!a)
+        return NULL;
+    a->limit = r->cx->o.memory_limit;
+    struct run *volatile s = NULL;
+    jmp_buf jb;
+    if (setjmp(jb) == 0) {
+        arena_on_oom(a, &jb);
+        s = slim_copy(a, r);
+    }
+    arena_on_oom(a, NULL);
+    return s;
+}
+
+struct run *api_slim(struct run *r, struct arena **ap)
+{
+    if (!r || r->oom || r->in->serial)
+        return r; /* a serial input is written at its turn, from its text */
+    struct arena *a;
+    struct run *s = slim_in_new_arena(r, &a);
+    if (!s) {
+        arena_free(a);
+        return r;
+    }
+    arena_free(*ap);
+    *ap = a;
+    return s;
 }
 
 enum pcx_status api_deliver(struct pcx_ctx *cx, const struct input *in,
@@ -308,7 +392,8 @@ static enum pcx_status refuse(struct pcx_ctx *cx, const struct input *in)
     enum pcx_status st = PCX_STATUS_ERROR;
     cx->stats.files++;
     if (in->error) {
-        st = api_say(cx, in->name, DIAG_ERROR, "io", in->error);
+        st = api_say(cx, in->name, DIAG_ERROR,
+                     in->error_code ? in->error_code : "io", in->error);
     } else {
         cx->stats.errors++;
         api_sink_write(&cx->o.diag, in->cfg_msgs, in->cfg_msgs_len);
@@ -355,11 +440,16 @@ static struct input *add_input(struct arena *a, struct inputs *v)
 
 /* The inputs of one operand: a directory's *.el files (their paths
  * relative to it kept for --out-dir; those its configuration excludes
- * left out), or the operand itself. */
+ * left out), or the operand itself.  The --out-dir is not searched when
+ * it lies inside the directory (its files are results: each run would
+ * mirror the last one's a level deeper), and is refused as the
+ * directory itself (its files would be rewritten in place, which only -w
+ * does). */
 static void list_operand(struct pcx_ctx *cx, struct arena *a, struct inputs *v,
                          const char *op)
 {
-    const char **paths, *err = NULL;
+    const char **paths, *err = NULL, *skipped = NULL;
+    const char *out_dir = cx->o.target == PCX_TARGET_DIR ? cx->o.target_path : NULL;
     size_t n = 0;
     if (file_kind(op) != FILE_KIND_DIR) {
         struct input *in = add_input(a, v);
@@ -367,12 +457,23 @@ static void list_operand(struct pcx_ctx *cx, struct arena *a, struct inputs *v,
         api_config_input(cx, a, in);
         return;
     }
-    if (!file_walk_dir(a, op, &paths, &n, &err)) {
+    if (out_dir && file_same(op, out_dir)) {
+        struct input *in = add_input(a, v);
+        in->name = op;
+        in->error = "this directory is the --out-dir: its files would be "
+                    "rewritten in place (only -w rewrites inputs)";
+        in->error_code = "usage";
+        return;
+    }
+    if (!file_walk_dir_except(a, op, out_dir, &paths, &n, &skipped, &err)) {
         struct input *in = add_input(a, v);
         in->name = op;
         in->error = err;
         return;
     }
+    if (skipped)
+        api_say(cx, skipped, DIAG_NOTE, NULL,
+                "not searched for inputs: it is the --out-dir");
     size_t skip = strlen(op);
     skip += skip > 0 && op[skip - 1] != '/';
     for (size_t i = 0; i < n; i++) {
@@ -430,6 +531,7 @@ static enum pcx_status run_listed(struct pcx_ctx *cx, const struct operands *o)
         arena_on_oom(a, &jb);
         arena_on_oom(cx->cfg_arena, &jb);
         list_all(cx, a, &v, o);
+        target_plan(a, &cx->o, v.items, v.n);
         target_sweep(cx, a, v.items, v.n);
         arena_on_oom(a, NULL);
         arena_on_oom(cx->cfg_arena, NULL);

@@ -2,8 +2,9 @@
  *
  * api.c (context, entry points, order of results), api_run.c (the stages
  * of one run), api_out.c (records, dumps, statistics), api_target.c
- * (writing and checking targets) and api_jobs.c (parallel runs, streamed
- * standard input) implement pcx.h together.  A run is computed without
+ * (writing and checking targets), api_jobs.c (parallel runs) and
+ * api_stream.c (standard input a stretch at a time) implement pcx.h
+ * together.  A run is computed without
  * touching the context (so workers can compute runs in parallel) and
  * then committed, in input order, by the thread that owns the context.
  */
@@ -53,8 +54,9 @@ struct input {
     FILE *stream;         /* stream to read, or NULL */
     const char *rel;      /* --out-dir: the path under the directory, when
                              found under a DIR operand; NULL: from name */
-    const char *error;    /* set: the operand could not be listed; say this
-                             ("io") instead of running */
+    const char *error;    /* set: the operand could not be listed, or its
+                             target is refused; say this instead of running */
+    const char *error_code; /* the error's code (NULL: "io") */
     bool serial;          /* another input has the same target: write it at
                              commit, in input order */
     const struct config *cfg; /* its configuration (NULL: defaults) */
@@ -65,6 +67,12 @@ struct input {
     unsigned threads;     /* the only input of a run with -j N: its parts are
                              computed by up to N threads (0, 1: one after the
                              other by the calling thread; api_split.c) */
+};
+
+/* The coding-system checks of a run (read_check_coding). */
+enum {
+    RUN_CODING_START = 1u << 0, /* the -*- line */
+    RUN_CODING_END = 1u << 1,   /* a Local Variables block at the end */
 };
 
 /* One replaced form. */
@@ -87,22 +95,20 @@ struct run_libs {
     unsigned noted;        /* said already (a stream says at each part) */
 };
 
-/* State of one run; lives in the run's arena.  A streamed input is one
- * run made of parts: text/len/base name the part being processed. */
+/* State of one run; lives in the run's arena.  A streamed input is run a
+ * stretch at a time, each its own run (api_stream.c). */
 struct run {
     const struct pcx_ctx *cx; /* read only while computing */
     struct arena *a;          /* everything below */
     const struct input *in;
-    struct source src;        /* all the text (of a stream: so far) */
-    const uint8_t *text;      /* the text being run: src.text + base */
+    struct source src;        /* the text, and where its lines are in the input */
+    const uint8_t *text;      /* the text being run (src.text) */
     size_t len;
-    uint32_t base;            /* offset of text in src (stream parts) */
     struct diag_list diags;   /* positioned diagnostics (offsets into text) */
     struct lisp *L;           /* symbols and values (kept across parts) */
     struct read_result rd;    /* forms read */
     struct value **forms;     /* top-level forms to print (expanded or not) */
     bool expanding;           /* expansion is on for this run */
-    bool have_x;              /* x is initialised (kept across parts) */
     struct expand_ctx x;      /* the expander */
     long at_form;             /* --at: index of the selected top-level form */
     long select_nth;          /* golden `form: {nth: N}`: expand and print only
@@ -121,6 +127,15 @@ struct run {
                                  while its data is still in the cache) */
     size_t begun;             /* --compact: form whose temporaries are named */
     const char *nl;           /* --compact: line end ("\r\n" for CRLF input) */
+    const char *eol;          /* generated line ends as given (a stretch of
+                                 standard input: those of the input's first
+                                 line); NULL: from the text's first line */
+    unsigned coding;          /* RUN_CODING_* checks of the text from share_lo */
+    bool coding_refused;      /* ... and one of them failed */
+    const struct lisp *known; /* symbols read before the text that count as
+                                 the input's for temporaries' names (NULL) */
+    bool stretch;             /* a stretch of standard input: its counters
+                                 are said once for the whole input */
     unsigned parts;           /* a part of a split input (api_split.c):
                                  how many parts (0: not split) */
     size_t lo;                /* the first top-level form this run expands
@@ -170,6 +185,9 @@ enum pcx_status api_say(struct pcx_ctx *cx, const char *name,
                         enum diag_severity sev, const char *code,
                         const char *msg);
 
+/* Add counters s to *to. */
+void api_add_stats(struct pcx_stats *to, const struct pcx_stats *s);
+
 /* Nanoseconds of a monotonic clock. */
 uint64_t api_now(void);
 
@@ -182,6 +200,14 @@ void api_run_init(struct run *r, const struct pcx_ctx *cx, struct arena *a,
  * it ran out later.  Touches nothing but the run: safe in a worker. */
 struct run *api_compute(const struct pcx_ctx *cx, const struct input *in,
                         struct arena **ap);
+
+/* A computed run r (in arena *ap) cut down to what api_deliver needs of
+ * it, in a new arena that replaces *ap: its messages, what it prints,
+ * its counters and its target's state.  A run waiting for its turn (-j)
+ * then holds its output, not the memory of its computation (some 30
+ * bytes per byte of text).  Returns the run to deliver (r itself when it
+ * cannot be cut: out of memory, a serial input). */
+struct run *api_slim(struct run *r, struct arena **ap);
 
 /* Commit a computed run (api_commit), or report that in ran out of
  * memory when r is NULL or r->oom. */
@@ -323,6 +349,14 @@ void api_split_run(struct run *r, unsigned threads);
  * rendering into r->out, diagnostics into r->msgs. */
 void run_text(struct run *r);
 
+/* Could a temporary take symbol s's name: does it begin with prefix, or
+ * with "_" and prefix (the names of temporaries bound for effect)? */
+bool run_temp_like(const struct value_symbol *s, const char *prefix);
+
+/* Say that the coding system named at name (a span of r->text) is
+ * refused. */
+void run_coding_error(struct run *r, struct span name);
+
 /* Did the run fail (errors, or warnings under --werror)? */
 bool run_failed(const struct run *r);
 
@@ -377,6 +411,13 @@ enum pcx_status target_commit(struct pcx_ctx *cx, struct run *r);
 void target_sweep(const struct pcx_ctx *cx, struct arena *a,
                   const struct input *ins, size_t n);
 
+/* Before any input runs: with --out-dir, refuse (in->error) an input
+ * whose target is the input itself or the target of another file; with
+ * -w or --out-dir, mark serial the inputs whose target an earlier input
+ * also has (the same file given twice).  Scratch memory from a. */
+void target_plan(struct arena *a, const struct pcx_options *o, struct input *ins,
+                 size_t n);
+
 /* The summary line of check modes ("N files checked, K stale"). */
 void target_summary(struct pcx_ctx *cx);
 
@@ -386,8 +427,10 @@ void target_summary(struct pcx_ctx *cx);
  * input) are run by the calling thread at their turn. */
 enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n);
 
-/* Standard input, each top-level form printed as soon as it is complete
- * (cli.md section 2; options.stream). */
+/* ---- api_stream.c ---- */
+
+/* Standard input, each stretch of complete top-level forms printed as
+ * soon as it has arrived (cli.md section 2; options.stream). */
 enum pcx_status stream_run(struct pcx_ctx *cx, const struct input *in);
 
 #endif

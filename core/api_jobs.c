@@ -1,12 +1,12 @@
-/* api_jobs.c - parallel runs (-j) and streamed standard input.
+/* api_jobs.c - parallel runs (-j).
  *
  * jobs_run: workers compute inputs (each run in its own arena; the
  * context is only read) while the calling thread commits them strictly in
  * input order, so output, targets and diagnostics are those of -j 1.  At
- * most WINDOW_PER_JOB * jobs computed runs wait to be committed.
- * stream_run: standard input read as it arrives; every complete stretch
- * of top-level forms (cut at a line end) is run and printed at once, so an
- * editor can keep one process and read each answer before sending more.
+ * most WINDOW_PER_JOB * jobs computed runs wait to be committed, each cut
+ * down to its output and messages (api_slim), and workers take no new
+ * input while those hold more than HOLD_BYTES (one is always taken:
+ * the next to commit is being computed or waits).
  */
 #include "api_int.h"
 
@@ -20,19 +20,28 @@
 #include "io/file.h"
 
 #define WINDOW_PER_JOB 4
+#define HOLD_BYTES ((size_t)64 << 20)
 
 /* ---- parallel runs ---- */
 
 struct slot {
     struct arena *a; /* the run's arena (NULL until computed) */
+    size_t held;     /* its bytes while it waits */
     struct run *r;   /* the computed run (NULL: out of memory, or inline) */
     bool done;       /* computed (or left to the committing thread) */
 };
 
+/* The threads wake each other only when the other waits for just that:
+ * a worker the committing thread when the slot it waits for is done, the
+ * committing thread the workers when one waits for room.  Waking a
+ * thread at every slot, with the mutex held, made it block at once on
+ * the mutex, and writing files (-j 2 --out-dir: nothing to print, so the
+ * committing thread was always waiting) spent a quarter of its switches
+ * in that. */
 struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work;  /* a slot may be taken */
-    pthread_cond_t ready; /* a slot is done */
+    pthread_cond_t ready; /* the slot the committing thread waits for is done */
     const struct pcx_ctx *cx;
     const struct input *ins;
     struct slot *slots;
@@ -40,14 +49,23 @@ struct pool {
     size_t next;          /* next input to take */
     size_t committed;     /* inputs committed so far */
     size_t window;        /* inputs taken but not committed, at most */
+    size_t held;          /* bytes of the computed runs not committed */
+    size_t held_max;      /* ... at most */
+    size_t waiting;       /* the slot the committing thread waits for
+                             (SIZE_MAX: none) */
+    size_t sleepers;      /* workers waiting for room */
 };
 
 /* Take the next input, waiting while the window is full; false at the end. */
 static bool take(struct pool *p, size_t *i)
 {
     pthread_mutex_lock(&p->mu);
-    while (p->next < p->n && p->next >= p->committed + p->window)
+    while (p->next < p->n &&
+           (p->next >= p->committed + p->window || p->held > HOLD_BYTES)) {
+        p->sleepers++;
         pthread_cond_wait(&p->work, &p->mu);
+        p->sleepers--;
+    }
     bool more = p->next < p->n;
     if (more)
         *i = p->next++;
@@ -61,12 +79,19 @@ static void *worker(void *arg)
     size_t i;
     while (take(p, &i)) {
         struct slot *s = &p->slots[i];
-        if (!api_inline(p->cx, &p->ins[i]))
+        if (!api_inline(p->cx, &p->ins[i])) {
             s->r = api_compute(p->cx, &p->ins[i], &s->a);
+            s->r = api_slim(s->r, &s->a);
+        }
         pthread_mutex_lock(&p->mu);
+        s->held = s->a ? s->a->total : 0;
+        p->held += s->held;
+        p->held_max = p->held > p->held_max ? p->held : p->held_max;
         s->done = true;
-        pthread_cond_broadcast(&p->ready);
+        bool wake = p->waiting == i;
         pthread_mutex_unlock(&p->mu);
+        if (wake)
+            pthread_cond_signal(&p->ready);
     }
     return NULL;
 }
@@ -76,8 +101,10 @@ static enum pcx_status commit_slot(struct pcx_ctx *cx, struct pool *p, size_t i)
 {
     struct slot *s = &p->slots[i];
     pthread_mutex_lock(&p->mu);
+    p->waiting = i;
     while (!s->done)
         pthread_cond_wait(&p->ready, &p->mu);
+    p->waiting = SIZE_MAX;
     pthread_mutex_unlock(&p->mu);
     enum pcx_status st = api_inline(cx, &p->ins[i])
                              ? api_run_one(cx, &p->ins[i])
@@ -85,9 +112,12 @@ static enum pcx_status commit_slot(struct pcx_ctx *cx, struct pool *p, size_t i)
     arena_free(s->a);
     s->a = NULL;
     pthread_mutex_lock(&p->mu);
+    p->held -= s->held;
     p->committed++;
-    pthread_cond_broadcast(&p->work);
+    bool wake = p->sleepers > 0;
     pthread_mutex_unlock(&p->mu);
+    if (wake)
+        pthread_cond_broadcast(&p->work);
     return st;
 }
 
@@ -126,7 +156,7 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
 {
     struct pool p = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
                      PTHREAD_COND_INITIALIZER, cx, ins, slots, n, 0, 0,
-                     WINDOW_PER_JOB * jobs};
+                     WINDOW_PER_JOB * jobs, 0, 0, SIZE_MAX, 0};
     size_t started = start_workers(&p, th, jobs);
     if (started == 0)
         return sequential(cx, ins, n);
@@ -139,58 +169,11 @@ static enum pcx_status parallel(struct pcx_ctx *cx, const struct input *ins,
     stop(&p);
     for (size_t k = 0; k < started; k++)
         pthread_join(th[k], NULL);
+    if (p.held_max > cx->stats.held_max)
+        cx->stats.held_max = p.held_max;
     for (; i < n; i++) /* computed, but the output failed before their turn */
         arena_free(slots[i].a);
     return st;
-}
-
-/* A target path and the input it belongs to. */
-struct named {
-    const char *path;
-    size_t i;
-};
-
-static int by_path(const void *x, const void *y)
-{
-    const struct named *a = x, *b = y;
-    int d = strcmp(a->path, b->path);
-    return d ? d : (a->i > b->i) - (a->i < b->i);
-}
-
-/* Workers write targets while the inputs are computed; an input whose
- * target is also an earlier input's is marked serial (written at commit,
- * after the earlier one), so the last one wins as with -j 1.  Returns
- * false when memory is short (then run sequentially). */
-static bool mark_shared_targets(const struct pcx_ctx *cx, struct input *ins,
-                                size_t n)
-{
-    const struct pcx_options *o = &cx->o;
-    if (o->check || (o->target != PCX_TARGET_INPUT && o->target != PCX_TARGET_DIR))
-        return true;
-    struct arena *a = arena_new(NULL);
-    struct named *v = a ? calloc(n, sizeof *v) : NULL;
-    if (!v) {
-        arena_free(a);
-        return false;
-    }
-    jmp_buf jb;
-    bool ok = setjmp(jb) == 0;
-    if (ok) {
-        arena_on_oom(a, &jb);
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            const char *t = target_of(a, o, &ins[i]);
-            if (t)
-                v[k++] = (struct named){t, i};
-        }
-        qsort(v, k, sizeof *v, by_path);
-        for (size_t j = 1; j < k; j++)
-            if (strcmp(v[j - 1].path, v[j].path) == 0)
-                ins[v[j].i].serial = true;
-    }
-    free(v);
-    arena_free(a);
-    return ok;
 }
 
 enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n)
@@ -200,7 +183,7 @@ enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n)
         ins[0].threads = jobs > 64 ? 64 : (unsigned)jobs;
     if (jobs > n)
         jobs = n;
-    if (jobs <= 1 || !mark_shared_targets(cx, ins, n))
+    if (jobs <= 1)
         return sequential(cx, ins, n);
     struct slot *slots = calloc(n, sizeof *slots);
     pthread_t *th = calloc(jobs, sizeof *th);
@@ -208,187 +191,5 @@ enum pcx_status jobs_run(struct pcx_ctx *cx, struct input *ins, size_t n)
                                      : sequential(cx, ins, n);
     free(slots);
     free(th);
-    return st;
-}
-
-/* ---- streamed standard input ---- */
-
-#define READ_BLOCK (64 * 1024)
-
-struct stream {
-    struct pcx_ctx *cx;
-    const struct input *in;
-    struct run *r;          /* one run for all parts (arena a) */
-    struct arena *a;
-    struct arena *scratch;  /* trial reads, released after each */
-    int fd;
-    uint8_t *buf;           /* everything read so far */
-    size_t len, cap;
-    size_t done;            /* start of the text not yet run */
-    bool eof;
-    bool new_break;         /* the last read brought a line end */
-    bool ran;               /* a part has been run */
-    enum pcx_status st;
-};
-
-/* Read what is available; false on a read error (reported). */
-static bool read_more(struct stream *s)
-{
-    if (s->cap - s->len < READ_BLOCK) {
-        size_t cap = s->cap * 2 > s->len + READ_BLOCK ? s->cap * 2
-                                                      : s->len + READ_BLOCK;
-        s->buf = arena_grow(s->a, s->buf, s->cap, cap + 1);
-        s->cap = cap;
-    }
-    ssize_t got;
-    do
-        got = read(s->fd, s->buf + s->len, s->cap - s->len);
-    while (got < 0 && errno == EINTR);
-    if (got < 0 || s->len + (size_t)got > FILE_MAX_SIZE) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "cannot read: %s",
-                 strerror(got < 0 ? errno : EFBIG));
-        s->st = api_say(s->cx, s->in->name, DIAG_ERROR, "io", msg);
-        return false;
-    }
-    s->new_break = memchr(s->buf + s->len, '\n', (size_t)got) != NULL;
-    s->len += (size_t)got;
-    s->eof = got == 0;
-    return true;
-}
-
-/* Where the incomplete form after the complete ones starts: past the
- * whitespace and comments that follow offset lo. */
-static size_t trivia_end(const uint8_t *t, size_t len, size_t lo)
-{
-    while (lo < len) {
-        if (t[lo] == ';') {
-            const uint8_t *nl = memchr(t + lo, '\n', len - lo);
-            lo = nl ? (size_t)(nl - t) + 1 : len;
-        } else if (t[lo] <= ' ') {
-            lo++;
-        } else {
-            break;
-        }
-    }
-    return lo;
-}
-
-/* The last line end in t[lo, hi), as an offset just after it, or 0. */
-static size_t last_break(const uint8_t *t, size_t lo, size_t hi)
-{
-    while (hi > lo)
-        if (t[--hi] == '\n')
-            return hi + 1;
-    return 0;
-}
-
-/* A trial read of t[0, len) that stopped at the end of the text: the
- * longest prefix that is complete forms and whole lines (a cut at a line
- * end in the trivia between forms), or 0. */
-static size_t complete_prefix(const uint8_t *t, size_t len,
-                              const struct read_result *rd)
-{
-    size_t n = rd->n_forms;
-    size_t lo = n ? rd->forms[n - 1].span.end : 0;
-    size_t hi = trivia_end(t, len, lo);
-    for (;;) {
-        size_t cut = last_break(t, lo, hi);
-        if (cut || n == 0)
-            return cut;
-        n--;
-        hi = rd->forms[n].span.start;
-        lo = n ? rd->forms[n - 1].span.end : 0;
-    }
-}
-
-/* How much of the unrun text [done, end) (end after a line end) to run
- * now: all of it when it reads completely, or when it has an error that
- * more text cannot mend; else its complete prefix. */
-static size_t ready_part(struct stream *s, size_t end)
-{
-    if (s->eof)
-        return end;
-    struct arena_mark m = arena_mark(s->scratch);
-    struct read_result rd;
-    const uint8_t *t = s->buf + s->done;
-    bool ok = read_source_opts(intern_new(s->scratch), t, end - s->done,
-                               READ_NO_ORIGIN, &rd);
-    size_t cut = end - s->done;
-    if (!ok && strcmp(rd.err.symbol, "end-of-file") == 0)
-        cut = complete_prefix(t, end - s->done, &rd);
-    arena_release(s->scratch, m);
-    return s->done + cut;
-}
-
-/* Run and commit the part [s->done, cut), then flush the sinks. */
-static void run_part(struct stream *s, size_t cut)
-{
-    struct run *r = s->r;
-    r->text = (const uint8_t *)arena_strndup(s->a, (const char *)s->buf + s->done,
-                                             cut - s->done);
-    r->len = cut - s->done;
-    r->base = (uint32_t)s->done;
-    source_init(&r->src, s->a, s->in->name, s->buf, cut);
-    diag_init(&r->diags, s->a);
-    buf_init(&r->out, s->a);
-    buf_init(&r->msgs, s->a);
-    memset(&r->stats, 0, sizeof r->stats);
-    memset(&r->rd, 0, sizeof r->rd);
-    r->stats.files = !s->ran;
-    r->stats.bytes_in = r->len;
-    r->n_sites = 0;
-    r->internal = false;
-    run_text(r);
-    enum pcx_status st = api_commit(s->cx, r);
-    enum pcx_status flushed = api_out_flush(s->cx);
-    st = flushed > st ? flushed : st;
-    s->st = st > s->st ? st : s->st;
-    s->done = cut;
-    s->ran = true;
-    if (s->cx->o.diag.file)
-        fflush(s->cx->o.diag.file);
-}
-
-/* Read and run until the end of the input, or until the output fails
- * (a closed pipe: nothing more can reach the reader). */
-static void stream_loop(struct stream *s)
-{
-    s->r = ARENA_NEW(s->a, struct run);
-    api_run_init(s->r, s->cx, s->a, s->in);
-    while (!s->eof && !s->cx->out_failed) {
-        if (!read_more(s))
-            return;
-        if (!s->eof && !s->new_break)
-            continue;
-        size_t end = s->eof ? s->len : last_break(s->buf, s->done, s->len);
-        size_t cut = end > s->done ? ready_part(s, end) : s->done;
-        if (cut > s->done || (s->eof && !s->ran))
-            run_part(s, cut);
-    }
-}
-
-enum pcx_status stream_run(struct pcx_ctx *cx, const struct input *in)
-{
-    struct stream s = {cx, in, NULL, arena_new(NULL), arena_new(NULL),
-                       fileno(in->stream), NULL, 0, 0, 0, false, false,
-                       false, PCX_STATUS_OK};
-    enum pcx_status st;
-    jmp_buf jb;
-    if (!s.a || !s.scratch) {
-        st = api_say(cx, in->name, DIAG_ERROR, "resource", "out of memory");
-    } else if (setjmp(jb) == 0) {
-        s.a->limit = cx->o.memory_limit;
-        s.scratch->limit = cx->o.memory_limit;
-        arena_on_oom(s.a, &jb);
-        arena_on_oom(s.scratch, &jb);
-        stream_loop(&s);
-        st = s.st;
-    } else {
-        st = api_say(cx, in->name, DIAG_ERROR, "resource", "out of memory");
-    }
-    arena_free(s.a);
-    arena_free(s.scratch);
-    cx->status = st > cx->status ? st : cx->status;
     return st;
 }

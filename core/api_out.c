@@ -97,8 +97,9 @@ void out_dumps(struct run *r)
         struct span sp = {0, 0};
         read_origin_span(&r->rd, s->orig, &sp);
         struct source_pos p = run_pos(r, sp.start);
-        buf_printf(&r->out, "%s%s:%u:%u %s%s\n", open, r->in->name, p.line, p.col,
-                   s->head, close);
+        buf_puts(&r->out, open);
+        report_put_text(&r->out, r->in->name);
+        buf_printf(&r->out, ":%u:%u %s%s\n", p.line, p.col, s->head, close);
         if (expand_head_bit(s->head) <= 0)
             buf_printf(&r->out, "%soutside a cond* condition: replaced by nil%s\n", note,
                        close);
@@ -277,10 +278,12 @@ void out_stats_line(struct buf *b, const char *name, const struct pcx_stats *s,
                     uint64_t ns)
 {
     buf_puts(b, "pcexpand: stats: ");
-    if (name)
-        buf_printf(b, "file=%s", name);
-    else
+    if (name) {
+        buf_puts(b, "file=");
+        report_put_text(b, name);
+    } else {
         buf_printf(b, "files=%zu", s->files);
+    }
     buf_printf(b, " forms=%zu memo-hits=%zu memo-misses=%zu temporaries=%zu "
                   "output-bytes=%zu time-ms=%llu\n",
                s->expanded, s->memo_hits, s->memo_misses, s->temporaries,

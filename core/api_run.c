@@ -23,7 +23,6 @@ void run_set_text(struct run *r, const uint8_t *text, size_t len)
     source_init(&r->src, r->a, r->in->name, text, len);
     r->text = text;
     r->len = len;
-    r->base = 0;
 }
 
 #define RUN_BIG_TEXT ((size_t)128 * 1024)
@@ -119,16 +118,31 @@ static void read_error_diag(struct run *r, const struct read_error *e)
 }
 
 /* Refuse a file that declares a coding system other than UTF-8: read as
- * UTF-8 it would mean something else than it does in Emacs. */
+ * UTF-8 it would mean something else than it does in Emacs.  The parts
+ * of a split input were checked as a whole; a stretch of standard input
+ * checks what it is asked to. */
 static bool coding_stage(struct run *r)
 {
     struct span name;
-    if (read_check_coding(r->text, r->len, &name))
+    const uint8_t *t = r->text + r->share_lo;
+    size_t n = r->len - r->share_lo;
+    if (r->parts > 1 && !r->stretch)
         return true;
+    if ((!(r->coding & RUN_CODING_START) || read_check_coding_start(t, n, &name)) &&
+        (!(r->coding & RUN_CODING_END) || read_check_coding_end(t, n, &name)))
+        return true;
+    name.start += (uint32_t)r->share_lo;
+    name.end += (uint32_t)r->share_lo;
+    run_coding_error(r, name);
+    r->coding_refused = true;
+    return false;
+}
+
+void run_coding_error(struct run *r, struct span name)
+{
     diag_add(&r->diags, DIAG_ERROR, name.start, name.end, "encoding",
              "unsupported coding system '%.*s' (pcexpand reads UTF-8 only)",
              (int)(name.end - name.start), (const char *)r->text + name.start);
-    return false;
 }
 
 /* Is anything to be expanded at all? */
@@ -147,6 +161,7 @@ static bool read_stage(struct run *r)
     bool expand = expanding(r);
     if (expand)
         expand_prime_heads(r->L);
+    r->stats.bytes_read += r->len - r->read_lo;
     if (!read_source_range(r->L, r->text, r->read_lo, r->len, expand ? 0 : READ_NO_ORIGIN,
                            &r->rd)) {
         /* a part: the cut may be wrong; the whole text, read in one
@@ -190,18 +205,11 @@ void api_load_run(struct run *r)
     r->loader = api_load_attach(&r->x, r->cx->lib, in->path, dirs, n);
 }
 
-/* Make the expander at the first part of a run; later parts of a stream
- * keep it (definitions of earlier parts stay known) with this part's
- * reader result and diagnostics. */
+/* Make the expander, after reading: the symbols read so far are the
+ * input's (temporaries avoid their names). */
 static void prepare_expander(struct run *r)
 {
     struct expand_ctx *x = &r->x;
-    if (r->have_x) {
-        x->src = &r->rd;
-        x->diags = &r->diags;
-        gensym_set_input_limit(expand_gensyms(x), r->L->next_id);
-        return;
-    }
     expand_init(x, r->L, &r->diags, &r->rd);
     x->macros = pcase_macros_new(r->L);
     x->memo = !r->cx->o.no_memo;
@@ -214,7 +222,7 @@ static void prepare_expander(struct run *r)
     x->heads = heads == PCX_HEADS_ALL ? 0 : heads;
     api_config_expander(r);
     api_load_run(r);
-    r->have_x = true;
+    gensym_set_known(expand_gensyms(x), r->known);
 }
 
 /* Remember one replaced site. */
@@ -693,7 +701,7 @@ static bool compact_form(struct run *r, size_t i)
 static void render_compact(struct run *r, size_t upto)
 {
     if (!r->nl)
-        r->nl = splice_crlf(r->text, r->len) ? "\r\n" : "\n";
+        r->nl = r->eol ? r->eol : splice_crlf(r->text, r->len) ? "\r\n" : "\n";
     for (size_t i = r->rendered; i < upto; i++) {
         r->rendered = i + 1;
         if (r->at_form >= 0 && (size_t)r->at_form != i)
@@ -708,12 +716,17 @@ static void render_compact(struct run *r, size_t upto)
             /* print_tree is print_value without its check for data
              * inside itself, which is most of its cost on deep code.
              * What is not a tree prints with print-circle labels, so
-             * that data read with #N= labels reads back the same. */
+             * that data read with #N= labels reads back the same; a form
+             * read without labels is a tree however deep (the reader's
+             * conses are fresh), and needs no table of what it holds. */
             struct print_opts po = print_opts_compact();
             if (!print_tree(r->L, &r->out, r->forms[i], &po)) {
                 struct print_opts pc = po;
                 pc.circle = true;
-                print_value(r->L, &r->out, r->forms[i], &pc);
+                if (r->rd.forms[i].labels)
+                    print_value(r->L, &r->out, r->forms[i], &pc);
+                else
+                    print_known_tree(r->L, &r->out, r->forms[i], &po);
             }
         } else if (!compact_form(r, i)) {
             return;
@@ -838,6 +851,7 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts,
     in.begin_ctx = &r->x;
     in.edits = edits;
     in.n_edits = n_edits;
+    in.newline = r->eol;
     return splice_source(&in, b, texts);
 }
 
@@ -930,16 +944,12 @@ void run_render_diagnostics(struct run *r)
 {
     config_filter_diags(run_config(r), &r->diags);
     diag_sort(&r->diags);
-    for (size_t i = 0; r->base && i < r->diags.n; i++) {
-        r->diags.items[i].start += r->base;
-        r->diags.items[i].end += r->base;
-    }
     report_render(&r->msgs, &r->src, &r->diags, &r->cx->rep);
 }
 
 struct source_pos run_pos(struct run *r, uint32_t off)
 {
-    return source_pos(&r->src, r->base + off);
+    return source_pos(&r->src, off);
 }
 
 /* Is the output the input's text with forms replaced (cli.md 4.1)? */
@@ -955,8 +965,7 @@ void run_stages(struct run *r)
     r->rendered = 0;
     r->begun = SIZE_MAX;
     r->nl = NULL;
-    /* the parts of a split input: the whole text's coding was checked */
-    if ((r->parts > 1 || coding_stage(r)) && read_stage(r)) {
+    if (coding_stage(r) && read_stage(r)) {
         r->expanding = expanding(r);
         if (r->expanding)
             expand_stage(r);
@@ -965,7 +974,7 @@ void run_stages(struct run *r)
         bool lisp = !o->dump && !o->explain && o->format == PCX_FORMAT_LISP;
         if (r->expanding && lisp && (r->diags.n_errors == 0 || keeps_going(r)))
             api_requires_scan(r);
-        if (!r->parts) /* a part's are said by its whole run */
+        if (!r->parts || r->stretch) /* a part's are said by its whole run */
             api_requires_note(r);
         /* a part that did not read the text before its share needed a
          * definition it may have held: the input runs in one piece */
@@ -1005,6 +1014,14 @@ bool run_writes(const struct run *r)
         return false;
     return !run_failed(r) || (r->made && keeps_going(r));
 }
+
+bool run_temp_like(const struct value_symbol *s, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    size_t skip = s->len > 0 && s->name[0] == '_';
+    return s->len >= n + skip && memcmp(s->name + skip, prefix, n) == 0;
+}
+
 
 bool run_failed(const struct run *r)
 {

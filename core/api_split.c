@@ -221,20 +221,14 @@ static bool splittable(const struct run *r)
     return splittable_quick(r) && find_name(r->text, 0, r->len, run_gensym_prefix(r)) == r->len;
 }
 
-/* Does a symbol of L's table have a name that begins with prefix, or
- * with "_" and prefix (the names of temporaries bound for effect)? */
+/* Does a symbol of L's table have a name a temporary could take? */
 static bool prefixed_symbol(const struct lisp *L, const char *prefix)
 {
-    size_t n = strlen(prefix);
     const struct intern_table *t = L->tab;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (t->slots[i].mixlen == INTERN_FREE)
-            continue;
-        const struct value_symbol *s = &t->slots[i].sym->u.sym;
-        size_t skip = s->len > 0 && s->name[0] == '_';
-        if (s->len >= n + skip && memcmp(s->name + skip, prefix, n) == 0)
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->slots[i].mixlen != INTERN_FREE &&
+            run_temp_like(&t->slots[i].sym->u.sym, prefix))
             return true;
-    }
     return false;
 }
 
@@ -306,20 +300,49 @@ struct worker {
     bool oom;
 };
 
+/* The first place at or after `from` that is after a blank between
+ * top-level forms (len: none), scanning from lo, a place between forms:
+ * a text on one long line is cut too (it took 47 bytes of memory per
+ * byte in one piece). */
+static size_t cut_in_line(const uint8_t *text, size_t lo, size_t from, size_t len)
+{
+    struct read_bounds b;
+    read_bounds_init(&b);
+    b.anywhere = true;
+    b.pos = lo;
+    for (size_t end = from; end < len;) {
+        end = len - end > 4096 ? end + 4096 : len;
+        read_bounds_scan(&b, text, end);
+        if (b.ready >= from && b.ready < len)
+            return b.ready;
+    }
+    return len;
+}
+
 /* Cut text into at most n parts of about equal size, each starting at a
- * line that begins with "(" (the first at 0).  Returns how many. */
-static unsigned cut(struct part *p, const uint8_t *text, size_t len, unsigned n)
+ * line that begins with "(" (the first at 0), or where the scan finds
+ * the end of a form when no such line comes within a part's size
+ * (*in_line: some part starts so, in a line).  Returns how many. */
+static unsigned cut(struct part *p, const uint8_t *text, size_t len, unsigned n,
+                    bool *in_line)
 {
     unsigned k = 0;
+    size_t size = len / n;
     p[0].lo = 0;
     for (unsigned i = 1; i < n; i++) {
-        size_t from = len / n * i;
+        size_t from = size * i;
         if (from <= p[k].lo)
             from = p[k].lo + 1;
         size_t at = from < len ? find_pair(text, from - 1, len, '\n', '(') : len;
-        if (at == len)
+        at = at < len ? at + 1 : len;
+        if (at - from > size && from < len) {
+            size_t mid = cut_in_line(text, p[k].lo, from, len);
+            *in_line = *in_line || mid < at;
+            at = mid < at ? mid : at;
+        }
+        if (at >= len)
             break;
-        p[k].hi = at + 1;
+        p[k].hi = at;
         p[k + 1].lo = p[k].hi;
         k++;
     }
@@ -581,6 +604,7 @@ static void merge(struct run *r, const struct part *p, bool joined)
     r->stats.memo_hits += p->stats.memo_hits;
     r->stats.memo_misses += p->stats.memo_misses;
     r->stats.temporaries += p->stats.temporaries;
+    r->stats.bytes_read += p->stats.bytes_read;
 }
 
 /* Start again in one piece, keeping the loaded text. */
@@ -676,13 +700,21 @@ void api_split_run(struct run *r, unsigned threads)
     if (want > SPLIT_MAX_PARTS)
         want = SPLIT_MAX_PARTS;
     struct part *p = arena_zalloc(r->a, want * sizeof *p);
-    struct split s = {.whole = r, .p = p, .n = cut(p, r->text, r->len, (unsigned)want)};
+    bool in_line = false;
+    struct split s = {.whole = r, .p = p};
+    s.n = cut(p, r->text, r->len, (unsigned)want, &in_line);
     /* the quick checks first: threads compute part 0 before the scan,
      * which would throw it away */
     if (s.n < 2 || !splittable_quick(r)) {
         run_text(r);
         return;
     }
+    /* A part that starts in a line lays out its expansions from the
+     * column the parts before it left the output at (an expansion earlier
+     * in the line moves what follows): one thread prints the parts into
+     * one output, in order. */
+    if (in_line)
+        threads = 1;
     atomic_init(&s.next, 1);
     atomic_init(&s.stop, false);
     atomic_init(&s.scan, SCAN_TODO);

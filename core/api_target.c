@@ -72,6 +72,110 @@ const char *target_of(struct arena *a, const struct pcx_options *o,
     }
 }
 
+/* ---- before the runs ---- */
+
+/* path without "." components and repeated slashes: two spellings of one
+ * target compare equal. */
+static const char *plain_path(struct arena *a, const char *path)
+{
+    struct buf b;
+    buf_init(&b, a);
+    if (*path == '/')
+        buf_putc(&b, '/');
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n && !(n == 1 && *p == '.')) {
+            if (b.len && b.data[b.len - 1] != '/')
+                buf_putc(&b, '/');
+            buf_put(&b, p, n);
+        }
+        p += n;
+        p += *p == '/';
+    }
+    return buf_cstr(&b);
+}
+
+/* A target and the input it belongs to. */
+struct planned {
+    const char *path;
+    size_t i;
+};
+
+static int by_path(const void *x, const void *y)
+{
+    const struct planned *a = x, *b = y;
+    int d = strcmp(a->path, b->path);
+    return d ? d : (a->i > b->i) - (a->i < b->i);
+}
+
+/* Refuse in, whose --out-dir target is also other's. */
+static void refuse_shared(struct arena *a, struct input *in, const char *target,
+                          const struct input *other)
+{
+    struct buf b;
+    buf_init(&b, a);
+    buf_printf(&b, "its --out-dir target %s is also the target of %s", target,
+               other->name);
+    in->error = buf_cstr(&b);
+    in->error_code = "usage";
+}
+
+/* Inputs x and y are one file given twice. */
+static bool same_input(const struct input *x, const struct input *y)
+{
+    return x->path && y->path && file_same(x->path, y->path);
+}
+
+/* The target of in, spelled plainly; NULL when it has none (the run
+ * says why) or when in is refused for being its own target. */
+static const char *planned_target(struct arena *a, const struct pcx_options *o,
+                                  struct input *in)
+{
+    const char *err = NULL;
+    if (o->target != PCX_TARGET_DIR)
+        return in->path ? plain_path(a, in->path) : NULL;
+    const char *t = target_mirror(a, o, in, &err);
+    if (t && in->path && file_same(in->path, t)) {
+        in->error = "its --out-dir target is the file itself: it would be "
+                    "rewritten in place (only -w rewrites inputs)";
+        in->error_code = "usage";
+        return NULL;
+    }
+    return t ? plain_path(a, t) : NULL;
+}
+
+void target_plan(struct arena *a, const struct pcx_options *o, struct input *ins,
+                 size_t n)
+{
+    bool dir = o->target == PCX_TARGET_DIR;
+    if (!dir && (o->check || o->target != PCX_TARGET_INPUT))
+        return;
+    struct planned *v = ARENA_NEWN(a, struct planned, n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *t = ins[i].error || ins[i].cfg_failed
+                            ? NULL : planned_target(a, o, &ins[i]);
+        if (t)
+            v[k++] = (struct planned){t, i};
+    }
+    qsort(v, k, sizeof *v, by_path);
+    for (size_t j = 0, e; j < k; j = e) {
+        struct input *first = &ins[v[j].i];
+        for (e = j + 1; e < k && strcmp(v[e].path, v[j].path) == 0; e++) {
+            struct input *in = &ins[v[e].i];
+            if (!dir || same_input(first, in)) {
+                in->serial = true; /* written after the first, in order */
+                continue;
+            }
+            refuse_shared(a, in, v[e].path, first);
+            if (!first->error)
+                refuse_shared(a, first, v[j].path, in);
+        }
+    }
+}
+
+/* ---- one run ---- */
+
 /* Set r->target; false (r->target_error set) when there is none. */
 static bool find_target(struct run *r)
 {
@@ -144,23 +248,46 @@ static void compare(struct run *r)
     if (!r->stale)
         return;
     unsigned check = r->cx->o.check;
-    if (check & PCX_CHECK_LIST)
-        buf_printf(&r->report, "%s\n", r->target);
+    if (check & PCX_CHECK_LIST) {
+        report_put_text(&r->report, r->target);
+        buf_putc(&r->report, '\n');
+    }
     if (check & PCX_CHECK_DIFF) {
         struct buf a, b;
         buf_init(&a, r->a);
         buf_init(&b, r->a);
-        buf_printf(&a, missing ? "/dev/null" : "a/%s", r->target);
-        buf_printf(&b, "b/%s", r->target);
+        buf_puts(&a, missing ? "/dev/null" : "a/");
+        if (!missing)
+            report_put_text(&a, r->target);
+        buf_puts(&b, "b/");
+        report_put_text(&b, r->target);
         diff_unified(r->a, old, n, (const uint8_t *)r->out.data, r->out.len,
                      buf_cstr(&a), buf_cstr(&b), &r->report);
     }
+}
+
+/* Is the directory that holds path there?  A look-up takes no lock
+ * that the -j threads share, while a mkdir that finds the directory
+ * there takes its parent's: two threads writing files of one tree made
+ * each other wait at every ancestor of every file. */
+static bool parent_there(char *p)
+{
+    char *slash = strrchr(p, '/');
+    if (!slash || slash == p)
+        return true;
+    *slash = 0;
+    struct stat st;
+    bool there = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    *slash = '/';
+    return there;
 }
 
 /* Create the missing directories above path (as mkdir -p would). */
 static bool make_parents(struct arena *a, const char *path, const char **error)
 {
     char *p = arena_strndup(a, path, strlen(path));
+    if (parent_there(p))
+        return true;
     for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
         *s = 0;
         if (mkdir(p, 0777) != 0 && errno != EEXIST) {

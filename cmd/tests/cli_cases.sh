@@ -427,6 +427,37 @@ f.el:3:1: note: pattern macro io1 is defined here [macro-eval]" ]] || fail "$(ca
     [[ $status -eq 2 ]] && grep -q '^g.el:2:11: error: pattern macro loop1: the evaluation took more than 1000000 steps \[nesting-too-deep\]$' err ||
         fail "step limit: $(cat err)"
     ;;
+control-names)
+    # File names with terminal controls and bytes that are no UTF-8 are
+    # shown escaped in every message format (the raw bytes never reach
+    # a terminal or a CI log), and JSON lines stay valid UTF-8.
+    esc=$'a\x1b[31mred\x07.el' bad=$'b\xff.el'
+    printf '(pcase x ((foo y) y))\n' >"$esc"
+    printf '(pcase x ((foo y) y))\n' >"$bad"
+    for format in gnu github json; do
+        run --message-format=$format -q "$esc" "$bad"
+        [[ $status -eq 2 ]] || fail "$format: status $status"
+        ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' err || fail "$format: control bytes in the messages"
+        iconv -f UTF-8 -t UTF-8 err >/dev/null || fail "$format: messages are not UTF-8"
+    done
+    run -q "$esc" "$bad"
+    grep -qxF 'a\x1b[31mred\x07.el:1:11: error: Unknown foo pattern: (foo y) [unknown-pattern]' err ||
+        fail "gnu: the name is not escaped"
+    run --message-format=json -q "$bad"
+    grep -q '^{"file":"b\\ufffd.el","line":1,"column":11,' err || fail "json: the name is not U+FFFD"
+    if command -v emacs >/dev/null; then
+        run --message-format=json -q "$esc" "$bad"
+        emacs -Q --batch --eval '(with-temp-buffer
+          (set-buffer-multibyte t)
+          (insert-file-contents "err")
+          (dolist (l (split-string (buffer-string) "\n" t)) (json-parse-string l)))' ||
+            fail "json: not valid JSON"
+    fi
+    # The list of stale targets and the statistics name files the same way.
+    printf '(pcase x (1 2))\n' >"$esc"
+    run -l "$esc"
+    grep -qxF 'a\x1b[31mred\x07.el' out || fail "-l: the name is not escaped"
+    ;;
 *)
     fail "unknown case"
     ;;

@@ -327,6 +327,80 @@ forms-1m)
     { rep 1000000 "(a) "; echo "(pcase x (1 2))"; } >f.el
     run f.el; check "0" ""
     ;;
+stdin-64mb)
+    # 64 MB of small forms through standard input, under a 400 MB
+    # address-space limit: each stretch's memory is given back to the
+    # next (it was all kept: 4.9 GB); the output is the file's.
+    awk 'BEGIN { for (i = 0; i < 700000; i++)
+        printf "(defun f%d (x) (pcase x (1 (quote one)) (_ (list x %d))))\n(foo (bar) \"s\" %d)\n", i, i, i }' >f.el
+    limit=$MEM_LIMIT_KB
+    $sanitized || MEM_LIMIT_KB=$((400 * 1024))
+    run - < <(cat f.el); check "0" ""
+    mv out stdin.out
+    MEM_LIMIT_KB=$limit
+    run f.el; check "0" ""
+    cmp -s out stdin.out || fail "standard input gives other output than the file"
+    ;;
+stdin-form-20mb)
+    # One form of 20 MB over 290,000 lines through a pipe: each byte is
+    # scanned once for where forms end, and the form read once (it was
+    # read again at every 64 KiB: 15 s).
+    { printf "(pcase x (1 '("; head -c 20000000 /dev/zero | tr '\0' 'a' | fold -w 68
+      printf ')) (_ 2))\n'; } >f.el
+    run - < <(cat f.el); check "0" ""
+    ;;
+quotes-5m)
+    # 5,000,000 quotes in a row: one frame of the reader for the row (it
+    # took one a quote), and --compact prints it from one frame without
+    # a record of its path (it printed it with print-circle's table).
+    { head -c 5000000 /dev/zero | tr '\0' "'"; echo x; } >f.el
+    run f.el; check "0" ""
+    run --no-expand f.el; check "0" ""
+    cmp -s out f.el || fail "--no-expand output differs"
+    run --compact f.el; check "0" ""
+    cmp -s out f.el || fail "--compact output differs"
+    ;;
+line-100mb)
+    # 100 MB of small forms on one line: cut into parts between forms
+    # within the line, each in reused memory (in one piece it took 44
+    # bytes per byte).
+    awk 'BEGIN { for (i = 0; i < 14300000; i++) printf "(a %d) ", i % 100; print "" }' >f.el
+    run f.el; check "0" ""
+    cmp -s out f.el || fail "output differs"
+    run -j 2 --compact f.el; check "0" ""
+    ;;
+jobs-held)
+    # -j 2 on 14 files of 1 MB, each computed in one piece (--whole, about
+    # 75 MB), the output read slowly: the runs waiting for their turn
+    # keep their output only (3 MB each), and no more than 64 MB of it
+    # (eight whole runs were kept: out of memory).
+    for i in $(seq 14); do
+        awk -v k="$i" 'BEGIN { for (i = 0; i < 15000; i++)
+            printf "(defun f%d_%d (x) (pcase x (`(,a . ,b) (list a b %d)) (_ nil)))\n", k, i, i }' >f$i.el
+    done
+    limit=""
+    $sanitized || limit="ulimit -v $MEM_LIMIT_KB;"
+    t0=$(date +%s%N)
+    bash -c "$limit"' exec /usr/bin/time -f %M -o "$0.rss" timeout -s KILL "$@"' mem \
+        "$TIME_LIMIT" "$prog" -j 2 --whole f*.el 2>err | { sleep 2; cat >out; }
+    status=${PIPESTATUS[0]}
+    secs=$(awk -v d=$(($(date +%s%N) - t0)) 'BEGIN { printf "%.2f", d / 1e9 }')
+    kb=$(tail -n 1 mem.rss 2>/dev/null | grep -E '^[0-9]+$' || echo "?")
+    check "0" ""
+    [[ $(wc -c <out) -gt 40000000 ]] || fail "output missing"
+    ;;
+radix-800k)
+    # A #x literal of 800,000 digits: printed from its text where its
+    # value is not needed; converted (divide and conquer, n^1.59) where
+    # it is: --compact, and as a pattern.
+    { printf '(a #x'; head -c 800000 /dev/zero | tr '\0' 'f'; echo ')'; } >f.el
+    run --no-expand f.el; check "0" ""
+    cmp -s out f.el || fail "--no-expand output differs"
+    run --no-expand --compact f.el; check "0" ""
+    [[ $(wc -c <out) -eq $((963296 + 5)) ]] || fail "--compact: not 963,296 decimal digits"
+    { printf '(pcase x (#x'; head -c 800000 /dev/zero | tr '\0' 'f'; echo ' 1))'; } >g.el
+    run g.el; check "0" ""
+    ;;
 symbol-10mb)
     { echo -n "(pcase x ('"; head -c 10485760 /dev/zero | tr '\0' 's'; echo " 1))"; } >f.el
     run f.el; check "0" ""

@@ -267,6 +267,64 @@ out-dir)
     expect_status 1
     [[ $(cat out) == $'od/sub/b.el\nod/top.el' ]] || fail "-l names"
     ;;
+out-dir-mistakes)
+    # Two inputs with one target: both refused, nothing written there;
+    # the other inputs are still written (exit 2, every mode).
+    mkdir -p a b c
+    make_sample a/x.el
+    printf '(pcase y (1 2))\n' >b/x.el
+    make_sample c/y.el
+    for mode in "" -c; do
+        run $mode --out-dir od a b c
+        expect_status 2
+        grep -qxF 'a/x.el: error: its --out-dir target od/x.el is also the target of b/x.el [usage]' err ||
+            fail "$mode: collision not said for a/x.el"
+        grep -qxF 'b/x.el: error: its --out-dir target od/x.el is also the target of a/x.el [usage]' err ||
+            fail "$mode: collision not said for b/x.el"
+        [[ ! -e od/x.el ]] || fail "$mode: a colliding target was written"
+        [[ -n $mode || -f od/y.el ]] || fail "the input without a collision was not written"
+    done
+    # Also when the spellings differ, and with -j 2; one file given twice
+    # is no collision.
+    rm -rf od
+    printf '(pcase z (1 2))\n' >x.el
+    run -j 2 --out-dir od/ .//x.el a
+    expect_status 2
+    [[ $(grep -c 'is also the target of' err) -eq 2 ]] || fail "spellings: not two collisions"
+    run --out-dir od a/x.el ./a/x.el
+    expect_status 0
+    [[ -f od/a/x.el && ! -s err ]] || fail "one file given twice"
+    # An --out-dir that is the input directory would rewrite the inputs in
+    # place: refused, nothing written; so is a file whose mirror is itself.
+    cp a/x.el a/keep.el
+    run --out-dir a a
+    expect_status 2
+    grep -qxF 'a: error: this directory is the --out-dir: its files would be rewritten in place (only -w rewrites inputs) [usage]' err ||
+        fail "--out-dir=DIR DIR not refused"
+    cmp -s a/x.el a/keep.el || fail "an input was rewritten"
+    run --out-dir ./a/ ./a
+    expect_status 2
+    run --out-dir . a/x.el
+    expect_status 2
+    grep -qxF 'a/x.el: error: its --out-dir target is the file itself: it would be rewritten in place (only -w rewrites inputs) [usage]' err ||
+        fail "a file that is its own target not refused"
+    cmp -s a/x.el a/keep.el || fail "an input was rewritten"
+    # An --out-dir inside the input directory is not searched (said in a
+    # note), so a second run writes the same files, not a level deeper.
+    rm a/keep.el
+    run --out-dir a/build a
+    expect_status 0
+    first=$(cd a/build && find . -type f | LC_ALL=C sort | tr '\n' ' ')
+    run --out-dir a/build a
+    expect_status 0
+    grep -qxF 'a/build: note: not searched for inputs: it is the --out-dir' err ||
+        fail "the skipped --out-dir is not said"
+    [[ ! -e a/build/build ]] || fail "the second run nested the output"
+    [[ $(cd a/build && find . -type f | LC_ALL=C sort | tr '\n' ' ') == "$first" ]] ||
+        fail "the second run wrote other files"
+    run -q --out-dir a/build a
+    [[ ! -s err ]] || fail "-q does not silence the note"
+    ;;
 check)
     make_sample a.el
     printf '(a b)\n' >plain.el
@@ -834,6 +892,24 @@ no-memo-goldens)
     [[ $n -gt 20 ]] || fail "only $n inputs found"
     echo "$n inputs identical with and without the cache"
     ;;
+stream-requires)
+    # Standard input run a stretch at a time: the note missing-require is
+    # said once, at the first stretch that needs the library, never when
+    # an earlier stretch required it, and also after a definition that the
+    # later stretches read again (the pauses make each write a stretch).
+    { printf "(require 'map)\n"; sleep 0.5; printf '(pcase m ((map a) a))\n'; } |
+        "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    grep -q missing-require err && fail "a note for a library an earlier stretch required"
+    grep -q "map-elt m 'a" out || fail "no expansion: $(cat out)"
+    { printf '(pcase m ((map a) a))\n'; sleep 0.5; printf '(pcase m ((map b) b))\n'; } |
+        "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    [[ $(grep -c missing-require err) -eq 1 ]] || fail "not one note: $(cat err)"
+    grep -q '^s.el:1:1: note: .*(require .map).*\[missing-require\]$' err || fail "note: $(cat err)"
+    { printf '(pcase-defmacro my (x) `(pred ,x))\n'; sleep 0.5
+      printf '(pcase m ((my consp) 1) ((map b) b))\n'; } |
+        "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    grep -q '^s.el:2:1: note: .*\[missing-require\]$' err || fail "no note after a definition: $(cat err)"
+    ;;
 stream)
     # Standard input is answered form by form: each answer is read before
     # the next form is sent, through one process.
@@ -885,6 +961,77 @@ stream)
     "$prog" a.el >file.out
     cat a.el | "$prog" >pipe.out
     cmp -s file.out pipe.out || fail "streamed output differs from the file's"
+    ;;
+stream-as-file)
+    # Standard input, in stretches, says and prints what the same text as
+    # a file does: definitions (templates, structures, a pattern macro a
+    # note points at) learned across stretches, a symbol named like a
+    # temporary avoided after it, CRLF from the first line on, #@00
+    # skipping to the very end, a Local Variables coding at the end; sent
+    # at once and in two pieces, 0.3 s apart.
+    forms() { awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++)
+        printf "(defun g%d (x) (pcase x (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i }'; }
+    { echo ';;; -*- lexical-binding: t -*-'
+      echo '(pcase-defmacro my-pos (v) `(and (pred integerp) ,v (guard (> ,v 0))))'
+      echo '(cl-defstruct pt x y)'
+      printf '\t(pcase-defmacro io1 (v) (list (quote pred) (buffer-name)))\n'
+      echo "(setq q 'pcx--x0)"
+      forms 3000
+      echo '(pcase z ((my-pos n) n) ((cl-struct pt x y) (+ x y)) (`(,a . ,b) a))'
+      forms 10
+      echo '(pcase z ((io1 n) n))'; } >defs.el
+    { printf '(pcase x (1 2))\r\n'; forms 3000; } >crlf.el
+    { forms 2000; printf '#@00 junk ( " \n'; head -c 100000 /dev/zero | tr '\0' '('; } >skip.el
+    { forms 3000; printf ';; Local Variables:\n;; coding: latin-1\n;; End:\n'; } >coding.el
+    { printf ';; -*- coding: latin-1 -*-\n'; forms 3000; } >cookie.el
+    # a required file, a definer macro, a helper in eval-and-compile that
+    # a pattern macro calls
+    mkdir -p lib
+    printf "(cl-defstruct pt x y)\n(provide 'geo)\n" >lib/geo.el
+    { echo "(require 'geo)"
+      echo '(defmacro mydef (n) `(cl-defstruct ,n a b))'
+      echo '(mydef rec)'
+      echo "(eval-and-compile (defun helper (v) (list 'pred v)))"
+      echo '(pcase-defmacro hp (v) (helper v))'
+      forms 3000
+      echo '(defun u (p r) (list (pcase p ((cl-struct pt x) x)) (pcase r ((cl-struct rec b) b)) (pcase r ((hp numberp) 1))))'
+    } >learn.el
+    for f in defs crlf skip coding cookie learn; do
+        run -L lib $f.el
+        file_status=$status
+        mv out $f.want
+        mv err $f.want-err
+        for how in whole pieces; do
+            set +e
+            if [[ $how == whole ]]; then
+                cat $f.el | "$prog" -L lib --stdin-filepath=$f.el >out 2>err
+            else
+                { head -c 70000 $f.el; sleep 0.3; tail -c +70001 $f.el; } |
+                    "$prog" -L lib --stdin-filepath=$f.el >out 2>err
+            fi
+            status=$?
+            set -e
+            [[ $status -eq $file_status ]] || fail "$f, $how: status $status, as a file $file_status"
+            cmp -s err $f.want-err || fail "$f, $how: other diagnostics than as a file"
+            # a stretch before an error is printed (a file prints nothing)
+            [[ $f == defs || $f == coding ]] || cmp -s out $f.want ||
+                fail "$f, $how: other output than as a file"
+        done
+    done
+    grep -q "^defs.el:3017:11: error: pattern macro io1 cannot be expanded" defs.want-err &&
+        grep -qx "defs.el:4:9: note: pattern macro io1 is defined here \[macro-eval\]" defs.want-err ||
+        fail "defs: $(cat defs.want-err)"
+    [[ $(cat skip.want-err) == "" && $(wc -c <skip.want) -gt 100000 ]] || fail "skip: as a file"
+    grep -qx 'coding.el:3002:12: error: .*\[encoding\]' coding.want-err || fail "coding: as a file"
+    [[ ! -s cookie.want ]] || fail "cookie: printed"
+    grep -q "(aref r 2)" learn.want && grep -q "(aref p 1)" learn.want &&
+        grep -q "(if (numberp r) 1)" learn.want || fail "learn: as a file"
+    # defs without the forms that fail: the same text as a file
+    head -n -1 defs.el >defs2.el
+    "$prog" defs2.el >defs2.want 2>/dev/null
+    { head -c 70000 defs2.el; sleep 0.3; tail -c +70001 defs2.el; } | "$prog" >out 2>/dev/null
+    cmp -s out defs2.want || fail "defs: other output than as a file"
+    [[ $(grep -c 'pcx--x0' out) -eq 1 ]] || fail "defs: a temporary is named pcx--x0"
     ;;
 config)
     # The closest .pcexpand.yaml applies (up to a .git), under the command

@@ -6,6 +6,7 @@
  */
 #include "report.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* A diagnostic ready to print. */
@@ -25,45 +26,99 @@ static const char *sev_word(enum diag_severity s)
     return s == DIAG_ERROR ? "error" : s == DIAG_WARNING ? "warning" : "note";
 }
 
-/* Message text on one line: LF and CR become visible escapes. */
-static void put_oneline(struct buf *b, const char *s)
+/* What one character of a name or message is, for showing it. */
+enum shown_as {
+    SHOW_PLAIN,   /* printable: as it is */
+    SHOW_CONTROL, /* a C0 or C1 control character or DEL: escaped */
+    SHOW_INVALID, /* a byte that starts no UTF-8 sequence: escaped */
+};
+
+/* The character at p (NUL-terminated): its length in bytes and how it
+ * is shown.  A terminal acts on the controls (ESC starts an escape
+ * sequence, U+009B is CSI), and JSON must be valid UTF-8, so only
+ * printable RFC 3629 characters pass; *cp gets the code point. */
+static size_t classify(const unsigned char *p, enum shown_as *how, uint32_t *cp)
 {
-    for (; *s; s++) {
-        if (*s == '\n')
-            buf_puts(b, "\\n");
-        else if (*s == '\r')
-            buf_puts(b, "\\r");
+    *cp = p[0];
+    if (p[0] < 0x80) {
+        *how = p[0] < 0x20 || p[0] == 0x7F ? SHOW_CONTROL : SHOW_PLAIN;
+        return 1;
+    }
+    size_t avail = strnlen((const char *)p, 4);
+    int n = source_char_len(p, avail);
+    uint32_t c = n == 2 ? (uint32_t)(p[0] & 0x1F) : n == 3 ? (uint32_t)(p[0] & 0x0F)
+                                                           : (uint32_t)(p[0] & 0x07);
+    for (int i = 1; i < n; i++)
+        c = c << 6 | (p[i] & 0x3F);
+    if (n == 1 || c > 0x10FFFF) { /* Emacs's extended characters are not UTF-8 */
+        *how = SHOW_INVALID;
+        return 1;
+    }
+    *cp = c;
+    *how = c < 0xA0 ? SHOW_CONTROL : SHOW_PLAIN;
+    return (size_t)n;
+}
+
+/* \xHH for each of the n bytes at p. */
+static void put_hex_bytes(struct buf *b, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        buf_printf(b, "\\x%02x", p[i]);
+}
+
+void report_put_text(struct buf *b, const char *s)
+{
+    static const char *const named[0x20] = {['\t'] = "\\t", ['\n'] = "\\n",
+                                            ['\r'] = "\\r"};
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        enum shown_as how;
+        uint32_t cp;
+        size_t n = classify(p, &how, &cp);
+        if (how == SHOW_PLAIN)
+            buf_put(b, p, n);
+        else if (cp < 0x20 && named[cp])
+            buf_puts(b, named[cp]);
         else
-            buf_putc(b, *s);
+            put_hex_bytes(b, p, n);
+        p += n;
     }
 }
 
 static void gnu_line(struct buf *b, const struct line *l)
 {
-    buf_puts(b, l->name);
+    report_put_text(b, l->name);
     if (l->has_pos)
         buf_printf(b, ":%u:%u", l->start.line, l->start.col);
     buf_printf(b, ": %s: ", sev_word(l->sev));
-    put_oneline(b, l->message);
+    report_put_text(b, l->message);
     if (l->code)
         buf_printf(b, " [%s]", l->code);
     buf_putc(b, '\n');
 }
 
-/* JSON string: quotes, backslashes and control characters escaped; other
- * bytes pass through unchanged (names and messages are UTF-8 in practice). */
+/* JSON string: quotes, backslashes and control characters escaped, a
+ * byte that is no UTF-8 becomes U+FFFD (as in the records of
+ * --format=json), so that the line is valid JSON whatever the name. */
 static void put_json_string(struct buf *b, const char *s)
 {
     buf_putc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            buf_printf(b, "\\%c", *p);
-        else if (*p == '\n')
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        enum shown_as how;
+        uint32_t cp;
+        size_t n = classify(p, &how, &cp);
+        if (how == SHOW_INVALID)
+            buf_puts(b, "\\ufffd");
+        else if (cp == '\n')
             buf_puts(b, "\\n");
-        else if (*p < 0x20)
-            buf_printf(b, "\\u%04x", *p);
+        else if (how == SHOW_CONTROL)
+            buf_printf(b, "\\u%04x", (unsigned)cp);
+        else if (cp == '"' || cp == '\\')
+            buf_printf(b, "\\%c", (char)cp);
         else
-            buf_putc(b, (char)*p);
+            buf_put(b, p, n);
+        p += n;
     }
     buf_putc(b, '"');
 }
@@ -94,15 +149,23 @@ static void json_line(struct buf *b, const struct line *l)
 }
 
 /* GitHub's escaping: '%', CR and LF everywhere; also ':' and ',' inside
- * property values. */
+ * property values.  Other controls and bytes that are no UTF-8 as
+ * report_put_text shows them. */
 static void put_github(struct buf *b, const char *s, bool property)
 {
-    for (; *s; s++) {
-        if (*s == '%' || *s == '\r' || *s == '\n' ||
-            (property && (*s == ':' || *s == ',')))
-            buf_printf(b, "%%%02X", (unsigned char)*s);
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        enum shown_as how;
+        uint32_t cp;
+        size_t n = classify(p, &how, &cp);
+        if (cp == '%' || cp == '\r' || cp == '\n' ||
+            (property && (cp == ':' || cp == ',')))
+            buf_printf(b, "%%%02X", (unsigned)cp);
+        else if (how != SHOW_PLAIN)
+            put_hex_bytes(b, p, n);
         else
-            buf_putc(b, *s);
+            buf_put(b, p, n);
+        p += n;
     }
 }
 
@@ -183,7 +246,7 @@ void report_tool(struct buf *b, enum diag_severity sev, const char *message,
         buf_puts(b, "pcexpand: ");
         if (sev != DIAG_NOTE)
             buf_printf(b, "%s: ", sev_word(shown(sev, o)));
-        put_oneline(b, message);
+        report_put_text(b, message);
         buf_putc(b, '\n');
         return;
     }

@@ -26,6 +26,13 @@ struct report_opts {
     bool quiet;  /* notes are left out */
 };
 
+/* Append s as shown on a line of text: a control character (C0, DEL,
+ * C1) as \t, \n, \r or \xHH per byte, a byte that is no UTF-8 as \xHH;
+ * everything else as it is.  Names and messages go through it in every
+ * format, so that no file name can move a terminal's cursor, colour a CI
+ * log or break a line in two (JSON: \u escapes, U+FFFD for a bad byte). */
+void report_put_text(struct buf *b, const char *s);
+
 /* Append every diagnostic of d, in list order, for source s to b.  Each
  * diagnostic is exactly one line (newlines inside messages are escaped). */
 void report_render(struct buf *b, struct source *s, const struct diag_list *d,

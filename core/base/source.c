@@ -117,6 +117,22 @@ static uint32_t advance_col(const struct source *s, size_t *pi, uint32_t off,
     return col;
 }
 
+/* The line (1-based) of the input that line index li of s's text is. */
+static uint32_t input_line(const struct source *s, size_t li, uint32_t off)
+{
+    if (!s->segs)
+        return (uint32_t)li + 1;
+    size_t lo = 0, hi = s->n_segs; /* the last piece that begins at or before off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->segs[mid].off <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return s->segs[lo].line + (uint32_t)(li - line_index(s, s->segs[lo].off));
+}
+
 struct source_pos source_pos(struct source *s, uint32_t off)
 {
     if (off > s->len)
@@ -132,6 +148,6 @@ struct source_pos source_pos(struct source *s, uint32_t off)
     s->last_line = li + 1;
     s->last_off = (uint32_t)i;
     s->last_col = col;
-    struct source_pos p = {(uint32_t)li + 1, col + 1};
+    struct source_pos p = {input_line(s, li, off), col + 1};
     return p;
 }

@@ -13,6 +13,13 @@
 
 #include "arena.h"
 
+/* A stretch of a text that begins a line: from byte off on, the text is
+ * the input's from line `line` (1-based) on. */
+struct source_seg {
+    uint32_t off;
+    uint32_t line;
+};
+
 struct source {
     const char *name;      /* as shown in diagnostics ("<stdin>", a path) */
     const uint8_t *text;   /* the bytes, not owned, not NUL-terminated */
@@ -25,6 +32,11 @@ struct source {
      * on a long line are not each counted from its start. */
     size_t last_line;
     uint32_t last_off, last_col;
+    /* The text is pieces of a longer input (a stretch of standard input,
+     * with definitions read before it): where each begins, by offset
+     * (NULL: the text is the input, its first line line 1). */
+    const struct source_seg *segs;
+    size_t n_segs;
 };
 
 /* 1-based line and screen column of a byte offset. */
@@ -42,7 +54,7 @@ struct source_pos {
 void source_init(struct source *s, struct arena *a, const char *name,
                  const uint8_t *text, size_t len);
 
-/* Position of byte offset off (clamped to len).  The column counts
+/* Position of byte offset off (clamped to len), in the input (segs).  The column counts
  * characters of extended UTF-8 (an undecodable byte is one character),
  * with TAB advancing to the next multiple of SOURCE_TAB_WIDTH; an offset in
  * the middle of a character gives that character's column.  An offset just

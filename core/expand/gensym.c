@@ -74,6 +74,7 @@ struct gensym {
     size_t prefix_len;
     bool prefix_plain;        /* every byte a letter, digit, - or _ */
     uint32_t input_limit;     /* symbol ids below this are the input's */
+    const struct lisp *known; /* ... and the names of this table */
     uint32_t epoch;           /* current top-level form (1-based) */
     unsigned label_next;      /* next circle label in this form */
     struct temp **temps;      /* in creation order; a temporary's symbol
@@ -151,6 +152,14 @@ void gensym_configure(struct gensym *g, enum gensym_mode mode,
 void gensym_set_input_limit(struct gensym *g, uint32_t limit)
 {
     g->input_limit = limit;
+    forget_names(g);
+}
+
+uint32_t gensym_input_limit(const struct gensym *g) { return g->input_limit; }
+
+void gensym_set_known(struct gensym *g, const struct lisp *known)
+{
+    g->known = known;
     forget_names(g);
 }
 
@@ -352,6 +361,9 @@ static struct name *name_entry(struct gensym *g, const char *name, size_t len)
         e->hash = h;
         e->name_len = (uint32_t)len;
         e->input = s && s->u.sym.id < g->input_limit;
+        if (!e->input && g->known)
+            e->input = intern_probe(g->known->tab, name, len, w0, w1, h)->mixlen !=
+                       INTERN_FREE;
         g->names[j] = e;
         g->names_n++;
     }

@@ -43,6 +43,12 @@ void gensym_configure(struct gensym *g, enum gensym_mode mode,
  * renamed temporaries never take their names.  gensym_new sets it to the
  * next id of L at that moment, so create the table after reading. */
 void gensym_set_input_limit(struct gensym *g, uint32_t limit);
+uint32_t gensym_input_limit(const struct gensym *g);
+
+/* The names of known's table count as symbols of the input too (a
+ * stretch of standard input: the symbols named like temporaries that
+ * earlier stretches read).  NULL: none. */
+void gensym_set_known(struct gensym *g, const struct lisp *known);
 
 /* A fresh temporary with base name base ("x", "val", ...).  A base
  * starting with '_' marks a temporary held only for its side effects

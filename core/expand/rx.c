@@ -533,10 +533,11 @@ static int nat_cmp(const struct value *x, const struct value *y)
         return x->u.i < y->u.i ? -1 : x->u.i > y->u.i;
     if (x->kind != y->kind)
         return x->kind == VK_INT ? -1 : 1;
-    size_t lx = strlen(x->u.big.digits), ly = strlen(y->u.big.digits);
+    const char *dx = value_big_digits(x), *dy = value_big_digits(y);
+    size_t lx = strlen(dx), ly = strlen(dy);
     if (lx != ly)
         return lx < ly ? -1 : 1;
-    return strcmp(x->u.big.digits, y->u.big.digits);
+    return strcmp(dx, dy);
 }
 
 static void put_number(struct rx_tr *t, struct rx_str *s, const struct value *v)
@@ -546,7 +547,7 @@ static void put_number(struct rx_tr *t, struct rx_str *s, const struct value *v)
         snprintf(tmp, sizeof tmp, "%" PRId64, v->u.i);
         rx_str_puts(t->L->a, s, tmp);
     } else
-        rx_str_puts(t->L->a, s, v->u.big.digits);
+        rx_str_puts(t->L->a, s, value_big_digits(v));
 }
 
 /* rx--translate-counted-repetition; max NULL = unbounded. */
@@ -687,7 +688,7 @@ static bool tr_group_n(struct rx_tr *t, struct value *form, struct value *body,
     if (n->kind == VK_INT)
         buf_printf(&b, "%" PRId64, n->u.i);
     else
-        buf_puts(&b, n->u.big.digits);
+        buf_puts(&b, value_big_digits(n));
     buf_putc(&b, ':');
     return tr_group(t, form, value_cdr(body), buf_cstr(&b), out);
 }

@@ -235,6 +235,13 @@ size_t file_size(const char *path)
     return (uintmax_t)st.st_size > SIZE_MAX ? SIZE_MAX : (size_t)st.st_size;
 }
 
+bool file_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 /* ---- directory walk ---- */
 
 /* Growable array of paths in the arena. */
@@ -272,30 +279,43 @@ static const char *join(struct arena *a, const char *dir, const char *name)
     return buf_cstr(&b);
 }
 
-/* Sort one entry of dir into files or subdirectories.  lstat first, so
- * a symbolic link is never taken for a directory to descend into. */
-static void classify(struct arena *a, const char *path, const char *name,
-                     struct pathvec *files, struct pathvec *dirs)
+/* What a walk collects, and the directory it leaves out. */
+struct walk {
+    struct arena *a;
+    struct pathvec files, dirs;
+    struct stat skip;     /* the directory left out (when has_skip) */
+    bool has_skip;
+    const char *skipped;  /* its path, once met */
+};
+
+/* Sort one entry of a directory into files or subdirectories.  lstat
+ * first, so a symbolic link is never taken for a directory to descend
+ * into. */
+static void classify(struct walk *w, const char *path, const char *name)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
         return;
+    if (S_ISDIR(st.st_mode) && w->has_skip && st.st_dev == w->skip.st_dev &&
+        st.st_ino == w->skip.st_ino) {
+        w->skipped = path;
+        return;
+    }
     if (S_ISDIR(st.st_mode)) {
-        push(a, dirs, path);
+        push(w->a, &w->dirs, path);
         return;
     }
     if (S_ISLNK(st.st_mode) && stat(path, &st) != 0)
         return;
     if (S_ISREG(st.st_mode) && is_el_name(name))
-        push(a, files, path);
+        push(w->a, &w->files, path);
 }
 
 /* One directory being listed, for guarded. */
 struct listing {
-    struct arena *a;
+    struct walk *w;
     DIR *d;
     const char *dir;
-    struct pathvec *files, *dirs;
 };
 
 static bool listing_run(void *ctx)
@@ -305,7 +325,7 @@ static bool listing_run(void *ctx)
     while ((e = readdir(l->d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
-        classify(l->a, join(l->a, l->dir, e->d_name), e->d_name, l->files, l->dirs);
+        classify(l->w, join(l->w->a, l->dir, e->d_name), e->d_name);
     }
     return true;
 }
@@ -316,14 +336,13 @@ static void listing_close(void *ctx)
 }
 
 /* Add the entries of one directory; false (errno set) if it cannot be read. */
-static bool scan_dir(struct arena *a, const char *dir, struct pathvec *files,
-                     struct pathvec *dirs)
+static bool scan_dir(struct walk *w, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d)
         return false;
-    struct listing l = {a, d, dir, files, dirs};
-    guarded(a, listing_run, listing_close, &l);
+    struct listing l = {w, d, dir};
+    guarded(w->a, listing_run, listing_close, &l);
     closedir(d);
     return true;
 }
@@ -333,25 +352,35 @@ static int cmp_paths(const void *x, const void *y)
     return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-bool file_walk_dir(struct arena *a, const char *dir, const char ***paths,
-                   size_t *n, const char **error)
+bool file_walk_dir_except(struct arena *a, const char *dir, const char *skip,
+                          const char ***paths, size_t *n, const char **skipped,
+                          const char **error)
 {
-    struct pathvec files = {0}, dirs = {0};
-    push(a, &dirs, dir);
+    struct walk w = {a, {0}, {0}, {0}, false, NULL};
+    w.has_skip = skip && stat(skip, &w.skip) == 0 && S_ISDIR(w.skip.st_mode);
+    push(a, &w.dirs, dir);
     /* dirs is a work list, not a recursion: depth cannot overflow. */
-    for (size_t i = 0; i < dirs.n; i++) {
-        if (!scan_dir(a, dirs.items[i], &files, &dirs)) {
+    for (size_t i = 0; i < w.dirs.n; i++) {
+        if (!scan_dir(&w, w.dirs.items[i])) {
             struct buf b;
             buf_init(&b, a);
-            buf_printf(&b, "cannot read directory %s: %s", dirs.items[i],
+            buf_printf(&b, "cannot read directory %s: %s", w.dirs.items[i],
                        strerror(errno));
             *error = buf_cstr(&b);
             return false;
         }
     }
-    if (files.n > 1)
-        qsort(files.items, files.n, sizeof *files.items, cmp_paths);
-    *paths = files.items;
-    *n = files.n;
+    if (w.files.n > 1)
+        qsort(w.files.items, w.files.n, sizeof *w.files.items, cmp_paths);
+    *paths = w.files.items;
+    *n = w.files.n;
+    *skipped = w.skipped;
     return true;
+}
+
+bool file_walk_dir(struct arena *a, const char *dir, const char ***paths,
+                   size_t *n, const char **error)
+{
+    const char *skipped;
+    return file_walk_dir_except(a, dir, NULL, paths, n, &skipped, error);
 }

@@ -125,6 +125,10 @@ enum file_kind file_kind(const char *path);
 /* Size of the regular file at path; 0 when it is not one or is missing. */
 size_t file_size(const char *path);
 
+/* Do paths a and b name the same file or directory (the same device and
+ * inode, whatever the path)?  False when either cannot be examined. */
+bool file_same(const char *a, const char *b);
+
 /* The Emacs Lisp files under directory dir, as cli.md section 2 finds
  * them: regular files (or links to them) whose names end in ".el", in
  * subdirectories at any depth; names starting with "." are skipped, and
@@ -134,5 +138,13 @@ size_t file_size(const char *path);
  * success. */
 bool file_walk_dir(struct arena *a, const char *dir, const char ***paths,
                    size_t *n, const char **error);
+
+/* file_walk_dir, leaving out the subdirectory that is the directory
+ * `skip` names (the same directory, whatever the path to it; skip NULL
+ * or missing: none).  *skipped gets its path under dir when it was met,
+ * else NULL. */
+bool file_walk_dir_except(struct arena *a, const char *dir, const char *skip,
+                          const char ***paths, size_t *n, const char **skipped,
+                          const char **error);
 
 #endif

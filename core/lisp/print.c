@@ -51,7 +51,7 @@ static struct frame *push(struct pstate *s, const struct value *obj,
         s->st = st;
         s->cap = cap;
     }
-    if (!s->o->circle && level)
+    if (!s->o->circle && level && !s->known_tree)
         print_path_add(s, obj, s->depth);
     if (s->tree && s->n >= PRINT_TREE_MAX_DEPTH)
         s->bail = true;
@@ -201,7 +201,7 @@ static bool quoted_by_itself(const struct pstate *s, const struct value *v)
 static bool emit_label(struct pstate *s, const struct value *v)
 {
     if (!s->o->circle) {
-        if (!is_container(s, v))
+        if (!is_container(s, v) || s->known_tree)
             return true;
         /* A tree is printed until it is known to contain itself: that
          * is found late enough by the sampled deep entries alone (a
@@ -271,6 +271,16 @@ static bool enter_quote(struct pstate *s, const struct value *v)
     if (!print_quote_prefix(s->L, s->b, v, s->bq, &bq, &arg))
         return false;
     s->bq += bq;
+    /* In a known tree, a quote form right inside another (``x aside)
+     * takes its frame: the outer one had nothing left to print. */
+    struct frame *top = s->n ? &s->st[s->n - 1] : NULL;
+    bool inner = top && top->kind == F_WRAP && top->phase == 1 && top->cur == v;
+    if (s->known_tree && inner && bq == 0 && top->bq == 0 && s->o->level < 0) {
+        top->obj = v;
+        top->cur = arg;
+        top->phase = 0;
+        return true;
+    }
     if (bq == 0)
         quote_chain_step(s, v);
     struct frame *f = push(s, v, F_WRAP, bq != 0); /* ` and , count a level */
@@ -735,7 +745,7 @@ static void state_init(struct pstate *s, struct lisp *L, struct buf *b,
     memset(&s->deep, 0, sizeof s->deep);
     memset(&s->labels, 0, sizeof s->labels);
     s->nlabels = 0;
-    s->tree = s->bail = false;
+    s->tree = s->bail = s->known_tree = false;
 }
 
 /* An atom printed alone: no frames, labels or path (the layout engine
@@ -759,6 +769,19 @@ void print_value(struct lisp *L, struct buf *b, const struct value *v,
     struct frame small[64];
     struct pstate s;
     state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);
+    walk(&s, v);
+    out_end(b);
+}
+
+void print_known_tree(struct lisp *L, struct buf *b, const struct value *v,
+                      const struct print_opts *o)
+{
+    if (print_lone_atom(b, v, o))
+        return;
+    struct frame small[64];
+    struct pstate s;
+    state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);
+    s.known_tree = !o->circle;
     walk(&s, v);
     out_end(b);
 }

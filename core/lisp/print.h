@@ -79,6 +79,15 @@ bool print_quote_prefix(const struct lisp *L, struct buf *b, const struct value 
 bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
                 const struct print_opts *o);
 
+/* print_value for a value known to be a tree (a form the reader made
+ * without #N= labels: its conses are fresh): the same text, without the
+ * record of the path print_value keeps to find an object inside itself,
+ * and a row of quote forms printed from one frame (10 million quotes in
+ * a row took 48 bytes each).  Never give it anything else: an object
+ * inside itself would print forever. */
+void print_known_tree(struct lisp *L, struct buf *b, const struct value *v,
+                      const struct print_opts *o);
+
 /* Deepest nesting (lists, vectors, quote forms) print_tree_fast takes. */
 #define PRINT_FAST_DEPTH 200
 

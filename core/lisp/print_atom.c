@@ -98,7 +98,8 @@ void print_integer(struct buf *b, const struct value *v, bool as_chars)
     if (v->kind == VK_BIGNUM) {
         if (v->u.big.neg)
             out_putc(b, '-');
-        out_put(b, v->u.big.digits, strlen(v->u.big.digits));
+        const char *digits = value_big_digits(v);
+        out_put(b, digits, strlen(digits));
     } else if (!(as_chars && v->u.i >= 0 && v->u.i <= 0x10FFFF &&
                  put_char_syntax(b, (uint32_t)v->u.i))) {
         put_int(b, v->u.i);

@@ -77,6 +77,8 @@ struct pstate {
     struct ptrmap labels; /* with print-circle: object -> label state */
     int32_t nlabels;      /* labels handed out by the scan */
     bool tree;            /* print_tree: give up on anything but a tree */
+    bool known_tree;      /* print_known_tree: a tree however deep; no path
+                             is kept, a row of quotes takes one frame */
     bool bail;            /* print_tree: gave up */
 };
 

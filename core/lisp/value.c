@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bignum.h"
+
 /* Bytes of a value whose union member is `member`: conses and numbers
  * take a third or a quarter of the whole struct, strings and vectors
  * less than it too, which keeps the expander's output dense (printing it
@@ -34,12 +36,36 @@ struct value *value_integer_from_decimal(struct arena *a, const char *digits,
     }
     if (neg && n == 19 && strncmp(digits, "9223372036854775808", 19) == 0)
         return value_int(a, INT64_MIN);
-    struct value *v = arena_alloc(a, VALUE_SIZE(big));
-    v->origin = 0;
+    struct value *v = arena_zalloc(a, VALUE_SIZE(big));
     v->kind = VK_BIGNUM;
     v->u.big.digits = arena_strndup(a, digits, n);
     v->u.big.neg = neg;
     return v;
+}
+
+struct value *value_bignum_radix(struct arena *a, const char *digits, size_t n,
+                                 int radix, bool neg)
+{
+    struct value *v = arena_zalloc(a, VALUE_SIZE(big));
+    v->kind = VK_BIGNUM;
+    v->u.big.radix_digits = arena_strndup(a, digits, n);
+    v->u.big.radix_len = n;
+    v->u.big.radix = radix;
+    v->u.big.a = a;
+    v->u.big.neg = neg;
+    return v;
+}
+
+const char *value_big_digits(const struct value *v)
+{
+    if (!v->u.big.digits) {
+        /* The value is not changed, only the form it is kept in: the
+         * digits are computed at most once, by the run that owns v. */
+        struct value_bignum *b = (struct value_bignum *)&v->u.big;
+        size_t len;
+        b->digits = bignum_to_decimal(b->a, b->radix_digits, b->radix_len, b->radix, &len);
+    }
+    return v->u.big.digits;
 }
 
 struct value *value_float(struct arena *a, double f)
@@ -116,7 +142,7 @@ bool value_eql(const struct value *x, const struct value *y)
         return memcmp(&x->u.f, &y->u.f, sizeof(double)) == 0;
     case VK_BIGNUM:
         return x->u.big.neg == y->u.big.neg &&
-               strcmp(x->u.big.digits, y->u.big.digits) == 0;
+               strcmp(value_big_digits(x), value_big_digits(y)) == 0;
     default:
         return false;
     }

@@ -84,8 +84,16 @@ struct value_vec {
 };
 
 struct value_bignum {
-    const char *digits; /* decimal magnitude, no leading zeros, NUL-terminated */
-    bool neg;           /* sign */
+    const char *digits;       /* decimal magnitude, no leading zeros,
+                                 NUL-terminated; NULL until a radix
+                                 literal's value is needed: read it with
+                                 value_big_digits */
+    const char *radix_digits; /* a radix literal's digits (no sign, no
+                                 leading zero), radix_len of them */
+    size_t radix_len;
+    struct arena *a;          /* where its decimal digits will go */
+    int radix;
+    bool neg;                 /* sign */
 };
 
 struct value_boolvec {
@@ -130,6 +138,14 @@ struct value *value_int(struct arena *a, int64_t i);
  * VK_INT when the value fits in int64, else a VK_BIGNUM. */
 struct value *value_integer_from_decimal(struct arena *a, const char *digits,
                                          size_t n, bool neg);
+/* A radix literal's integer beyond int64 (n digits in radix 2..36, no
+ * sign, no leading zero; copied): the decimal digits are computed only
+ * when asked for.  An untouched literal is printed from its text, so
+ * reading a file never pays for the conversion (n^1.59). */
+struct value *value_bignum_radix(struct arena *a, const char *digits, size_t n,
+                                 int radix, bool neg);
+/* The decimal magnitude of bignum v (computed and kept the first time). */
+const char *value_big_digits(const struct value *v);
 struct value *value_float(struct arena *a, double f);
 struct value *value_cons(struct arena *a, struct value *car, struct value *cdr);
 /* data is copied; nchars is computed; props start as NULL (none). */

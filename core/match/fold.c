@@ -204,7 +204,7 @@ static bool step_number(struct lisp *L, const struct value *v, bool up, struct v
         mag = small;
     } else if (v->kind == VK_BIGNUM) {
         neg = v->u.big.neg;
-        mag = v->u.big.digits;
+        mag = value_big_digits(v);
     } else {
         return false;
     }

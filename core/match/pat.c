@@ -28,7 +28,8 @@ static uint32_t hash_atom(const struct value *v)
     case VK_FLOAT:
         return hash_bytes(h, &v->u.f, sizeof v->u.f);
     case VK_BIGNUM:
-        return hash_bytes(h + v->u.big.neg, v->u.big.digits, strlen(v->u.big.digits));
+        return hash_bytes(h + v->u.big.neg, value_big_digits(v),
+                          strlen(value_big_digits(v)));
     case VK_SYMBOL:
         return v->u.sym.interned ? v->u.sym.hash : memo_mix(h, v->u.sym.id);
     case VK_STRING:

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lisp/bignum.h"
 #include "read_int.h"
 
 /* Inline whatever the compiler's size limits say: the per-token paths
@@ -582,15 +581,23 @@ static struct value *radix_value(struct reader *R, const struct lex_token *t)
         s++, n--;
     while (n > 1 && s[0] == '0')
         s++, n--;
-    if (n <= 10 || (radix <= 16 && n <= 15)) { /* below 2^60 */
-        int64_t v = 0;
-        for (size_t k = 0; k < n; k++)
-            v = v * radix + digit_value((uint8_t)s[k]);
-        return value_int(R->a, neg ? -v : v);
+    /* the magnitude while it fits 64 bits (at most 64 digits are looked
+     * at) */
+    uint64_t v = 0;
+    size_t k = 0;
+    for (; k < n; k++) {
+        unsigned d = (unsigned)digit_value((uint8_t)s[k]);
+        if (v > (UINT64_MAX - d) / (unsigned)radix)
+            break;
+        v = v * (unsigned)radix + d;
     }
-    size_t len;
-    char *dec = bignum_to_decimal(R->a, s, n, radix, &len);
-    return value_integer_from_decimal(R->a, dec, len, neg);
+    if (k == n && v <= (uint64_t)INT64_MAX)
+        return value_int(R->a, neg ? -(int64_t)v : (int64_t)v);
+    if (k == n && neg && v == (uint64_t)INT64_MAX + 1)
+        return value_int(R->a, INT64_MIN);
+    /* beyond int64: its decimal digits are made only if the value is
+     * needed (an untouched literal is printed from its text) */
+    return value_bignum_radix(R->a, s, n, radix, neg);
 }
 
 /* ---- atoms ---- */
@@ -859,10 +866,12 @@ static struct value *prefix_symbol(struct lisp *L, uint8_t kind)
     }
 }
 
-/* 'X -> (quote X): the inner cons spans X, the outer the whole form, whose
- * car is written as the prefix token.  Both cells are one block, and
- * their origin entries are taken together. */
-static READ_INLINE void finish_prefix(struct reader *R, const struct frame *f, struct item *it)
+/* 'X -> (quote X) for the prefix token [start, tok_end): the inner cons
+ * spans X, the outer the whole form, whose car is written as the prefix
+ * token.  Both cells are one block, and their origin entries are taken
+ * together. */
+static READ_INLINE void wrap_prefix(struct reader *R, uint8_t kind, uint32_t start,
+                                    uint32_t tok_end, struct item *it)
 {
     char *block = arena_alloc(R->a, 2 * CONS_SIZE);
     struct value *outer = (struct value *)block;
@@ -873,25 +882,58 @@ static READ_INLINE void finish_prefix(struct reader *R, const struct frame *f, s
     inner->u.cons.cdr = R->L->nil;
     outer->kind = VK_CONS;
     outer->origin = 0;
-    outer->u.cons.car = prefix_symbol(R->L, f->sub);
+    outer->u.cons.car = prefix_symbol(R->L, kind);
     outer->u.cons.cdr = inner;
     uint32_t index;
     struct origin_slot *e = R->origin ? read_origin_take(R->origin, 2, &index) : NULL;
     if (e) {
         outer->origin = index;
         e[0].key = outer;
-        e[0].span = (struct span){f->start, it->end};
-        e[0].car = (struct span){f->start, f->tok_end};
+        e[0].span = (struct span){start, it->end};
+        e[0].car = (struct span){start, tok_end};
         inner->origin = index + 1;
         e[1].key = inner;
         e[1].span = (struct span){it->start, it->end};
         e[1].car = e[1].span;
     } else if (R->origin) { /* the map's chunk ends here */
-        origin_new(R, outer, f->start, it->end, f->start, f->tok_end);
+        origin_new(R, outer, start, it->end, start, tok_end);
         origin_new(R, inner, it->start, it->end, it->start, it->end);
     }
     it->v = outer;
-    it->start = f->start;
+    it->start = start;
+}
+
+/* Wrap *it in the prefixes of frame f, the innermost (last) first. */
+static READ_INLINE void finish_prefix(struct reader *R, const struct frame *f, struct item *it)
+{
+    uint32_t len = f->tok_end - f->start;
+    for (uint32_t k = f->u.run; k-- > 0;)
+        wrap_prefix(R, f->sub, f->start + k * len, f->start + (k + 1) * len, it);
+}
+
+/* A prefix token [start, start + len) of this kind right after the
+ * prefixes of the open frame, all of the same kind: one more in its run
+ * (no frame).  False when it starts a frame of its own. */
+static READ_INLINE bool extend_prefix(struct reader *R, uint8_t kind, uint32_t start,
+                                      uint32_t len)
+{
+    struct frame *f = R->nframes ? &R->frames[R->nframes - 1] : NULL;
+    if (!f || f->kind != FR_PREFIX || f->sub != kind || f->tok_end - f->start != len ||
+        start != f->start + f->u.run * len)
+        return false;
+    f->u.run++;
+    return true;
+}
+
+/* A frame for the prefix token [start, end) (or one more in the open
+ * frame's run). */
+static void push_prefix(struct reader *R, uint8_t kind, uint32_t start, uint32_t end)
+{
+    if (!extend_prefix(R, kind, start, end - start)) {
+        struct frame *f = push_frame(R, FR_PREFIX, start, end);
+        f->sub = kind;
+        f->u.run = 1;
+    }
 }
 
 /* Hand a finished item to the top frame.  Returns 1 if the frame keeps
@@ -994,7 +1036,7 @@ static int token(struct reader *R, const struct lex_token *t, struct item *it)
     case LK_COMMA:
     case LK_COMMA_AT:
     case LK_FUNCTION:
-        push_frame(R, FR_PREFIX, t->start, t->end)->sub = t->kind;
+        push_prefix(R, t->kind, t->start, t->end);
         return 1;
     case LK_LABEL_DEF:
         f = push_frame(R, FR_LABEL, t->start, t->end);
@@ -1242,7 +1284,7 @@ static int prefix_token(struct reader *R, const uint8_t *s, size_t n, size_t *p)
         kind = LK_BACKQUOTE;
     else if (at + 1 < n && s[at + 1] == '@')
         kind = LK_COMMA_AT, len = 2;
-    push_frame(R, FR_PREFIX, (uint32_t)at, (uint32_t)(at + len))->sub = kind;
+    push_prefix(R, kind, (uint32_t)at, (uint32_t)(at + len));
     *p = at + len;
     return 1;
 }
@@ -1412,7 +1454,15 @@ static READ_INLINE int fast_prefix(struct reader *R, struct cursor *c)
     const uint8_t *a = c->at;
     uint8_t kind = *a == '\'' ? LK_QUOTE : *a == '`' ? LK_BACKQUOTE : LK_COMMA;
     size_t len = kind == LK_COMMA && c->end - a > 1 && a[1] == '@' ? 2 : 1;
-    fast_push(R, c, FR_PREFIX, len)->sub = len == 2 ? LK_COMMA_AT : kind;
+    if (len == 2)
+        kind = LK_COMMA_AT;
+    if (extend_prefix(R, kind, cursor_pos(c, a), (uint32_t)len)) {
+        c->at += len;
+        return 1;
+    }
+    struct frame *f = fast_push(R, c, FR_PREFIX, len);
+    f->sub = kind;
+    f->u.run = 1;
     return 1;
 }
 
@@ -1477,7 +1527,13 @@ static READ_INLINE int fast_hash(struct reader *R, struct cursor *c)
 {
     if (c->end - c->at < 2 || c->at[1] != '\'')
         return FAST_NOT;
-    fast_push(R, c, FR_PREFIX, 2)->sub = LK_FUNCTION;
+    if (extend_prefix(R, LK_FUNCTION, cursor_pos(c, c->at), 2)) {
+        c->at += 2;
+        return 1;
+    }
+    struct frame *f = fast_push(R, c, FR_PREFIX, 2);
+    f->sub = LK_FUNCTION;
+    f->u.run = 1;
     return 1;
 }
 

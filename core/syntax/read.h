@@ -113,6 +113,38 @@ const uint8_t *read_origin_text(const struct read_result *r,
  * offsets into (the whole source text); NULL without an origin map. */
 const uint8_t *read_origin_bytes(const struct read_result *r);
 
+/* Where the top-level forms of a text that arrives in pieces are
+ * complete (read_bounds.c): a scan that looks at each byte once, its
+ * state kept from piece to piece.  `ready` is just after the last line
+ * end met outside every list, string, comment and character literal,
+ * with no quote waiting for its form (or, with `anywhere`, at the first
+ * blank after such a form): the text before it is complete forms, as
+ * far as the lexer's rules tell (the reader decides).  A `#@00` (skip to
+ * the end) makes the rest one form. */
+struct read_bounds {
+    size_t pos;      /* bytes scanned */
+    size_t ready;    /* see above (0: none yet) */
+    size_t depth;    /* lists and vectors open */
+    uint8_t mode;    /* what the next byte is in (read_bounds.c) */
+    uint8_t digits;  /* of a `#@` count so far */
+    bool nonzero;    /* ... not all zeros */
+    bool at_start;   /* the next byte starts a token (`?` is a character) */
+    bool pending;    /* a quote at depth 0 waits for its form */
+    bool anywhere;   /* set by the caller: ready may also be at the
+                        first blank after a top-level form (where its
+                        text ends), not only after a line end */
+    bool blanks;     /* the last byte scanned was a blank between tokens */
+};
+
+void read_bounds_init(struct read_bounds *b);
+
+/* Scan text[b->pos, len) (the text seen before is text[0, b->pos)). */
+void read_bounds_scan(struct read_bounds *b, const uint8_t *text, size_t len);
+
+/* The first `by` bytes of the text are gone (by <= b->ready, or the text
+ * before `ready` is all gone); offsets move down. */
+void read_bounds_shift(struct read_bounds *b, size_t by);
+
 /* Check the coding system a source text declares with a `coding:` file
  * variable (in the `-*- ... -*-` line, which is the first line or the
  * second after a `#!` line, or in a Local Variables block in the last 3000
@@ -120,5 +152,12 @@ const uint8_t *read_origin_bytes(const struct read_result *r);
  * us-ascii or undecided (with any -unix/-dos/-mac suffix).  Otherwise
  * false, and *name gets the span of the coding system's name. */
 bool read_check_coding(const uint8_t *text, size_t len, struct span *name);
+
+/* Its two halves, for a text that arrives in pieces: the `-*-` line of
+ * the first piece, and the Local Variables block of the last 3000 bytes
+ * (READ_CODING_TAIL) of the text. */
+bool read_check_coding_start(const uint8_t *text, size_t len, struct span *name);
+bool read_check_coding_end(const uint8_t *text, size_t len, struct span *name);
+#define READ_CODING_TAIL 3000
 
 #endif

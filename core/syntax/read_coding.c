@@ -120,7 +120,8 @@ static bool check_cookie(const uint8_t *text, size_t len, struct span *name)
  * the prefix of the `Local Variables:` line, up to `End:`. */
 static bool check_local_variables(const uint8_t *text, size_t len, struct span *name)
 {
-    const uint8_t *end = text + len, *start = len > 3000 ? end - 3000 : text;
+    const uint8_t *end = text + len;
+    const uint8_t *start = len > READ_CODING_TAIL ? end - READ_CODING_TAIL : text;
     const uint8_t *lv = NULL, *p = start;
     while ((p = find(p, end, "Local Variables:")) != NULL)
         lv = p++;
@@ -148,4 +149,14 @@ static bool check_local_variables(const uint8_t *text, size_t len, struct span *
 bool read_check_coding(const uint8_t *text, size_t len, struct span *name)
 {
     return check_cookie(text, len, name) && check_local_variables(text, len, name);
+}
+
+bool read_check_coding_start(const uint8_t *text, size_t len, struct span *name)
+{
+    return check_cookie(text, len, name);
+}
+
+bool read_check_coding_end(const uint8_t *text, size_t len, struct span *name)
+{
+    return check_local_variables(text, len, name);
 }

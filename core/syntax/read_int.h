@@ -53,6 +53,9 @@ struct frame {
     union {
         struct item tail;        /* lists: the object after the dot */
         struct value *ph;        /* FR_LABEL: the placeholder cons */
+        uint32_t run;            /* FR_PREFIX: the prefix this many times,
+                                    each token right after the one before
+                                    (a row of quotes takes one frame) */
     } u;
     int64_t label;    /* FR_LABEL: N */
 };

@@ -374,8 +374,9 @@ static bool emit_site(const struct splice_in *in, struct out *o,
 bool splice_source(const struct splice_in *in, struct buf *out,
                    struct splice_text *texts)
 {
-    struct out o = {out, splice_crlf(in->text, in->len) ? "\r\n" : "\n", NULL,
-                    SIZE_MAX, 0, 0, 0, 0};
+    const char *nl = in->newline ? in->newline
+                                 : splice_crlf(in->text, in->len) ? "\r\n" : "\n";
+    struct out o = {out, nl, NULL, SIZE_MAX, 0, 0, 0, 0};
     size_t pos = in->start, form = 0, begun = SIZE_MAX;
     for (size_t i = 0; i < in->n_sites; i++) {
         struct span sp;

@@ -72,6 +72,9 @@ struct splice_in {
     const struct splice_edit *edits;/* changes of the kept text (may be NULL;
                                        one in a replaced span is an error) */
     size_t n_edits;
+    const char *newline;            /* generated line ends; NULL: CRLF when
+                                       the text's first line ends in CRLF,
+                                       else LF */
 };
 
 /* What replaced one site, for --format=yaml|json: the text as printed

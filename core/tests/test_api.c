@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pcx/pcx.h"
 
@@ -232,6 +233,66 @@ static void runs_directories_in_order(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A sink that takes its time, as a slow reader of a pipe: the runs
+ * computed ahead of their turn wait. */
+struct slow {
+    size_t len;
+};
+
+static bool slow_write(void *ctx, const void *p, size_t n)
+{
+    (void)p;
+    ((struct slow *)ctx)->len += n;
+    usleep(3000);
+    return true;
+}
+
+/* -j 2 on 16 files computed in one piece (about 13 MB each), printed to
+ * a slow sink: the runs waiting for their turn hold their output only
+ * (each held its whole memory: 8 of them 100 MB); the output is -j 1's. */
+static void waiting_runs_keep_their_output_only(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pcx-test-api-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    for (int k = 0; k < 16; k++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/f%02d.el", dir, k);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        for (int i = 0; i < 900; i++)
+            fprintf(f, "(defun f%d (x) (pcase x (`(,a . ,b) (list a b %d)) (_ nil)))\n", i, i);
+        fclose(f);
+    }
+    size_t out[2];
+    for (unsigned jobs = 1; jobs <= 2; jobs++) {
+        struct slow sink = {0};
+        struct capture err = {{0}, 0, false};
+        struct pcx_options o;
+        memset(&o, 0, sizeof o);
+        o.jobs = jobs;
+        o.whole = true;
+        o.quiet = true;
+        o.out = (struct pcx_sink){slow_write, &sink, NULL};
+        o.diag = (struct pcx_sink){capture_write, &err, NULL};
+        struct pcx_ctx *cx = pcx_ctx_new(&o);
+        assert_non_null(cx);
+        const char *ops[] = {dir};
+        assert_int_equal(pcx_run_operands(cx, ops, 1, stdin, NULL), PCX_STATUS_OK);
+        struct pcx_stats st;
+        pcx_ctx_stats(cx, &st);
+        assert_int_equal(st.files, 16);
+        if (jobs == 2)
+            assert_true(st.held_max < ((size_t)8 << 20));
+        out[jobs - 1] = sink.len;
+        pcx_ctx_free(cx);
+    }
+    assert_int_equal(out[0], out[1]);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void null_options_mean_defaults(void **state)
 {
     (void)state;
@@ -258,6 +319,7 @@ int main(void)
         cmocka_unit_test(io_errors),
         cmocka_unit_test(write_errors_are_reported),
         cmocka_unit_test(json_diagnostics),
+        cmocka_unit_test(waiting_runs_keep_their_output_only),
         cmocka_unit_test(runs_directories_in_order),
         cmocka_unit_test(null_options_mean_defaults),
     };

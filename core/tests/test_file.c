@@ -346,6 +346,34 @@ static void walk_joins_trailing_slash(void **state)
     arena_free(a);
 }
 
+/* The directory left out is found by identity, whatever its path; the
+ * walk says where it met it. */
+static void walk_leaves_out_a_directory(void **state)
+{
+    (void)state;
+    struct arena *a = support_arena();
+    assert_int_equal(mkdir(path("src"), 0755), 0);
+    assert_int_equal(mkdir(path("src/build"), 0755), 0);
+    put("src/a.el", "");
+    put("src/build/a.el", "");
+    const char **paths, *err = NULL, *skipped = NULL;
+    size_t n;
+    char skip[256];
+    snprintf(skip, sizeof skip, "%s/./src//build/", root);
+    assert_true(file_walk_dir_except(a, path("src"), skip, &paths, &n, &skipped, &err));
+    assert_int_equal(n, 1);
+    assert_string_equal(paths[0], path("src/a.el"));
+    assert_string_equal(skipped, path("src/build"));
+    assert_true(file_same(skip, path("src/build")));
+    assert_false(file_same(path("src"), path("src/build")));
+    /* a missing directory to leave out leaves out nothing */
+    assert_true(file_walk_dir_except(a, path("src"), path("none"), &paths, &n, &skipped,
+                                     &err));
+    assert_int_equal(n, 2);
+    assert_null(skipped);
+    arena_free(a);
+}
+
 static void kinds(void **state)
 {
     (void)state;
@@ -430,6 +458,7 @@ int main(void)
         T(sweep_removes_dead_runs_temporaries),
         T(walk_finds_el_files_sorted),
         T(walk_joins_trailing_slash),
+        T(walk_leaves_out_a_directory),
         T(kinds),
     };
     return SUPPORT_RUN(tests);

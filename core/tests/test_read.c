@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/file.h"
 #include "lisp/print.h"
 #include "syntax/lex.h"
 #include "syntax/read.h"
@@ -845,6 +846,113 @@ static void radix_bignums(void **state)
     }
 }
 
+/* A row of a million quotes reads into its two conses and two origin
+ * entries a quote (96 bytes): the reader's stack holds one frame for the
+ * whole row (it held one a quote, and copies of the stack as it grew:
+ * some 180 bytes a quote).  Rows with blanks, of other prefixes and
+ * mixed ones read as before. */
+static void a_row_of_quotes_takes_one_frame(void **state)
+{
+    (void)state;
+    size_t n = 1000000;
+    char *text = test_malloc(n + 2);
+    memset(text, '\'', n);
+    text[n] = 'x';
+    text[n + 1] = 0;
+    struct fx f = fx_new();
+    size_t before = f.a->total;
+    struct read_result rr;
+    assert_true(read_source(f.L, (const uint8_t *)text, n + 1, &rr));
+    assert_true(f.a->total - before < 110 * n);
+    const struct value *v = rr.forms[0].v;
+    for (size_t k = 0; k < n; k++) {
+        struct span sp;
+        assert_true(read_origin_span(&rr, v, &sp));
+        assert_int_equal(sp.start, k);
+        v = value_car(value_cdr(v));
+    }
+    assert_string_equal(v->u.sym.name, "x");
+    arena_free(f.a);
+    test_free(text);
+    static const char *const rows[][2] = {
+        {"'' 'x", "'''x"},
+        {"#'#'f", "#'#'f"},
+        {",,@,z", "(\\, (\\,@ (\\, z)))"},
+        {"``'`x", "``'`x"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        struct fx g = fx_new();
+        struct value *w;
+        size_t used;
+        struct read_error err;
+        assert_true(read_one(g.L, (const uint8_t *)rows[k][0], strlen(rows[k][0]), &w, &used,
+                             &err));
+        assert_string_equal(pr(&g, w, false), rows[k][1]);
+        arena_free(g.a);
+    }
+}
+
+/* Does text[0, cut) read without running out of text (an end-of-file
+ * error)?  Other errors are the text's own. */
+static bool reads_to(const uint8_t *text, size_t cut)
+{
+    struct arena *a = support_arena();
+    struct read_result rr;
+    bool ok = read_source_opts(intern_new(a), text, cut, READ_NO_ORIGIN, &rr) ||
+              strcmp(rr.err.symbol, "end-of-file") != 0;
+    arena_free(a);
+    return ok;
+}
+
+/* Every stretch read_bounds calls complete reads to its end, whatever the
+ * pieces the text came in; a whole text that reads is complete at its
+ * last line end.  On every Lisp file of testdata/ and on texts made to
+ * hide parentheses in characters, strings, escapes and #@ skips. */
+static void bounds_agree_with_the_reader(void **state)
+{
+    (void)state;
+    static const char *const made[] = {
+        "(a ?( ?\\( ?\\C-( ?\\C-\\M-\\( ?\\^( ?\\s-( \"(\\\"(\" a\\(b)\n(b)\n",
+        "'\n(a\n b)\n#1=\n(c)\n,@\nd\n`(e\n)\n",
+        "(a #@4 x(\x1f b)\n(c ; (\n)\n#!(\n(d)\n#@00 (\n(e\n",
+        "#s(r a) #^[nil] #&3\"(\" #x1f #24r1k #1# #'(f\n)\nfoo?(bar\n",
+        "(a))\n(b)\n",
+    };
+    struct arena *a = support_arena();
+    const char **paths, *err = NULL;
+    size_t n_paths;
+    assert_true(file_walk_dir(a, support_testdata(""), &paths, &n_paths, &err));
+    size_t total = n_paths + sizeof made / sizeof *made, whole = 0;
+    for (size_t k = 0; k < total; k++) {
+        size_t len;
+        char *text = k < n_paths ? support_slurp(paths[k], &len) : NULL;
+        if (!text) {
+            const char *m = made[k - n_paths];
+            len = strlen(m);
+            text = test_malloc(len + 1);
+            memcpy(text, m, len + 1);
+        }
+        const uint8_t *t = (const uint8_t *)text;
+        struct read_bounds b;
+        read_bounds_init(&b);
+        size_t step = 1 + k % 37, seen = 0;
+        for (size_t end = 0; end < len;) {
+            end = end + step < len ? end + step : len;
+            read_bounds_scan(&b, t, end);
+            if (b.ready != seen && !reads_to(t, b.ready))
+                fail_msg("%s: the stretch up to byte %zu does not read",
+                         k < n_paths ? paths[k] : made[k - n_paths], b.ready);
+            seen = b.ready;
+        }
+        /* a text that reads is complete at its end (unless it skips to
+         * the end with #@00, or does not end its last line) */
+        whole += len && text[len - 1] == '\n' && reads_to(t, len) && b.ready == len;
+        test_free(text);
+    }
+    assert_true(whole * 10 > total * 9); /* nearly all are found complete */
+    arena_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -871,6 +979,8 @@ int main(void)
         cmocka_unit_test(coding_cookies),
         cmocka_unit_test(named_characters),
         cmocka_unit_test(radix_bignums),
+        cmocka_unit_test(bounds_agree_with_the_reader),
+        cmocka_unit_test(a_row_of_quotes_takes_one_frame),
     };
     return SUPPORT_RUN(tests);
 }

@@ -122,6 +122,54 @@ static void tool_lines(void **state)
     arena_free(f.a);
 }
 
+/* Is s valid UTF-8 without control characters but the line's end? */
+static bool clean_utf8_line(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        if (*p < 0x20 || *p == 0x7F)
+            return *p == '\n' && p[1] == 0;
+        int n = source_char_len(p, strlen((const char *)p));
+        if (*p >= 0x80 && (n == 1 || n > 4 || (p[0] == 0xC2 && p[1] < 0xA0)))
+            return false;
+        p += n;
+    }
+    return false; /* no line end */
+}
+
+/* A file name with terminal controls (ESC, BEL, CSI as U+009B), a line
+ * break and bytes that are no UTF-8: shown escaped in the text formats,
+ * valid JSON in the JSON format, in positioned and plain diagnostics. */
+static void names_with_controls_are_escaped(void **state)
+{
+    (void)state;
+    static const char name[] = "a\x1b[31mb\x07\xc2\x9b\n\xff\xfe\xc3\xa9.el";
+    static const struct {
+        enum report_format format;
+        const char *line;
+    } want[] = {
+        {REPORT_GNU, "a\\x1b[31mb\\x07\\xc2\\x9b\\n\\xff\\xfe\xc3\xa9.el:1:1: error: m\\x1b [c]\n"},
+        {REPORT_GITHUB, "::error file=a\\x1b[31mb\\x07\\xc2\\x9b%0A\\xff\\xfe\xc3\xa9.el,"
+                        "line=1,col=1,endLine=1,endColumn=2::m\\x1b [c]\n"},
+        {REPORT_JSON, "{\"file\":\"a\\u001b[31mb\\u0007\\u009b\\n\\ufffd\\ufffd\xc3\xa9.el\","
+                      "\"line\":1,\"column\":1,\"end_line\":1,\"end_column\":2,"
+                      "\"severity\":\"error\",\"code\":\"c\",\"message\":\"m\\u001b\"}\n"},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        struct fixture f;
+        setup(&f);
+        f.src.name = name;
+        diag_add(&f.d, DIAG_ERROR, 0, 1, "c", "m\x1b");
+        struct report_opts o = {want[k].format, false, false};
+        report_render(&f.out, &f.src, &f.d, &o);
+        assert_string_equal(buf_cstr(&f.out), want[k].line);
+        assert_true(clean_utf8_line(buf_cstr(&f.out)));
+        f.out.len = 0;
+        report_plain(&f.out, name, DIAG_ERROR, "io", "gone", &o);
+        assert_true(clean_utf8_line(buf_cstr(&f.out)));
+        arena_free(f.a);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +179,7 @@ int main(void)
         cmocka_unit_test(json_lines),
         cmocka_unit_test(github_commands),
         cmocka_unit_test(tool_lines),
+        cmocka_unit_test(names_with_controls_are_escaped),
     };
     return SUPPORT_RUN(tests);
 }

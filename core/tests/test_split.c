@@ -346,6 +346,32 @@ static void read_error_in_the_middle(void **state)
     outcome_free(&o);
 }
 
+/* Forms on one long line, and on lines that begin with a blank (no line
+ * begins with "("): cut between forms within the lines, the parts laid
+ * out as in one piece (an expansion after a cut starts at the column
+ * the output left, and one with a comment inside takes the blank before
+ * it), with one thread and with two. */
+static void forms_in_a_line_are_cut_there(void **state)
+{
+    (void)state;
+    FILE *f = create("line.el");
+    /* (not many expansions far in a line: each of their lines would be
+     * indented as far) */
+    for (int i = 0; i < 3; i++)
+        fprintf(f, "(defun sp%d (v) (pcase v (`(,a . ,b) (list a b %d)) (_ nil))) ", i, i);
+    for (int i = 0; i < 9000; i++)
+        fprintf(f, "(a%d (b c) \"d\" ?e) ", i);
+    fprintf(f, "\n");
+    for (int i = 0; i < 3000; i++)
+        fprintf(f, "(b%d) (pcase x ; c%d\n (%d 2)) ", i, i, i);
+    fprintf(f, "\n");
+    close_file(f);
+    struct pcx_stats st = same_as_one_piece("line.el");
+    assert_true(st.parts >= 4);
+    assert_int_equal(st.parts_redone, 0);
+    assert_int_equal(st.forms, 15003);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -357,7 +383,7 @@ static int teardown(void **state)
     (void)state;
     static const char *const names[] = {"plain.el", "string.el", "quote.el", "char.el",
                                         "names.el", "defs.el", "bad.el", "align.el",
-                                        "mentions.el"};
+                                        "line.el", "mentions.el"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         unlink(path_of(names[i]));
     return rmdir(dir);
@@ -377,6 +403,7 @@ int main(void)
         cmocka_unit_test(definition_at_the_top_keeps_one_piece),
         cmocka_unit_test(one_thread_learns_from_forms),
         cmocka_unit_test(read_error_in_the_middle),
+        cmocka_unit_test(forms_in_a_line_are_cut_there),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

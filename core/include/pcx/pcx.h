@@ -180,6 +180,11 @@ struct pcx_stats {
     size_t stale;       /* of those, stale or missing */
     size_t written;     /* target files written */
     size_t parts;       /* pieces large inputs were computed in (-j N) */
+    size_t held_max;    /* -j: the most bytes that computed inputs waiting
+                           for their turn held at once */
+    size_t bytes_read;  /* bytes the reader read, text read again counted
+                           again (the definitions before a part or a
+                           stretch of standard input): its work */
     size_t parts_redone; /* large inputs computed again in one piece, since
                             their text could not be cut between forms */
 };
