@@ -749,6 +749,11 @@ static struct value *copy(struct clean *c, struct value *v, unsigned depth)
     return head;
 }
 
+struct value *clean_copy(struct clean *c, struct value *v)
+{
+    return copy(c, v, 0);
+}
+
 void clean_moved(struct clean *c, const struct value *from, const struct value *to)
 {
     if (c->hooks && c->hooks->copied && from != to && from->kind == VK_CONS &&
@@ -805,11 +810,12 @@ static const struct {
 
 /* The order the passes run in: folding known tests (safe) leaves
  * temporaries nothing reads and lets to join, so unused and lets run
- * again after it. */
+ * again after it; a block's code decided into a place (blocks) may end
+ * as the clause after it, so merge runs again. */
 static const enum clean_pass pipeline[] = {
     CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
-    CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
+    CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
 };
 

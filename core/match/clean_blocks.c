@@ -14,6 +14,10 @@
  * returned, with nothing observable in between (the way back out of
  * generated code, and pure tests of GO).  When no block is left the
  * let* keeps PRE and MAIN only.
+ *
+ * Before that, a place from which the tests on the way decide some of a
+ * block's own tests gets the block's code folded (see decide): that
+ * place no longer reaches the block, which may then move.
  */
 #include "match/clean_int.h"
 
@@ -29,6 +33,9 @@ struct reach {
     const struct value *key; /* the block's number, or t */
     size_t n;
     struct value **slot;
+    struct value ***all; /* every place's slot, when collected (n of them) */
+    size_t cap;
+    struct arena *arena;
 };
 
 static bool is_key(const struct value *a, const struct value *b)
@@ -123,6 +130,14 @@ static void count_at(struct reach *r, struct value **slot)
     if (a->kind != VK_CONS || clean_car(a) != r->d->go || clean_cdr(a)->kind != VK_CONS ||
         !is_key(clean_car(clean_cdr(a)), r->key))
         return;
+    if (r->all) {
+        if (r->n == r->cap) {
+            r->all = arena_grow(r->arena, r->all, r->cap * sizeof *r->all,
+                                2 * r->cap * sizeof *r->all);
+            r->cap *= 2;
+        }
+        r->all[r->n] = slot;
+    }
     r->n++;
     r->slot = slot;
 }
@@ -146,9 +161,11 @@ static struct value *arrive(struct clean *c, struct value *go_form, struct value
  * temporary: no user code nor quoted data names it), so that no place
  * is missed: a block that one place reaches is moved there. */
 static struct reach reach_of(struct clean *c, struct value **slot, struct dispatch *d,
-                             const struct value *key)
+                             const struct value *key, bool collect)
 {
-    struct reach r = {d, key, 0, NULL};
+    struct reach r = {d, key, 0, NULL, NULL, 8, c->L->a};
+    if (collect)
+        r.all = ARENA_NEWN(c->L->a, struct value **, r.cap);
     size_t cap = 64, n = 0;
     struct value ***st = ARENA_NEWN(c->L->a, struct value **, cap);
     st[n++] = slot;
@@ -170,6 +187,134 @@ static struct reach reach_of(struct clean *c, struct value **slot, struct dispat
     return r;
 }
 
+/* ---- places where a block's tests are decided ---- */
+
+/* A place where the tests on the way decide some of the block's own
+ * (after (consp x) succeeded, the block's (eq x 'p) is nil) gets the
+ * block's code, folded by the pass known, when what is left is smaller
+ * than the block and no larger than a body the emitter copies rather
+ * than share (SHARE_BODY in emit.c).  The block may then be left with
+ * one place, and move there. */
+#define DECIDED_MAX 20
+
+/* A stack of forms still to look at. */
+struct stack {
+    struct value **v;
+    size_t n, cap;
+};
+
+static void push(struct clean *c, struct stack *st, struct value *x)
+{
+    if (st->n == st->cap) {
+        st->v = arena_grow(c->L->a, st->v, st->cap * sizeof *st->v, 2 * st->cap * sizeof *st->v);
+        st->cap *= 2;
+    }
+    st->v[st->n++] = x;
+}
+
+/* Conses of v, user code included, quoted data as one, counting stops
+ * past max. */
+static size_t size_upto(struct clean *c, struct value *v, size_t max)
+{
+    size_t n = 0;
+    struct stack st = {ARENA_NEWN(c->L->a, struct value *, 16), 0, 16};
+    push(c, &st, v);
+    while (st.n && n <= max) {
+        struct value *x = st.v[--st.n];
+        if (x->kind != VK_CONS)
+            continue;
+        if (clean_car(x) == c->L->quote) {
+            n++;
+            continue;
+        }
+        for (; x->kind == VK_CONS && n <= max; x = clean_cdr(x)) {
+            n++;
+            push(c, &st, clean_car(x));
+        }
+    }
+    return n;
+}
+
+/* May the code of block b stand at place p, under dispatch v?  Each list
+ * around p below v must be code that runs p once, in the scope b sees:
+ * a let or let* around it binds temporaries only, none that b reads (a
+ * user's variable may be special: the block's code, calling a function,
+ * would see it), and nothing binds otherwise (a lambda, a dolist, a form
+ * of unknown scope). */
+static bool place_ok(struct clean *c, struct value *v, struct value **p, struct value *b)
+{
+    struct item {
+        struct value *x;
+        size_t depth;
+    };
+    size_t cap = 64, n = 0, pcap = 64, found = 0;
+    struct item *st = ARENA_NEWN(c->L->a, struct item, cap);
+    struct value **path = ARENA_NEWN(c->L->a, struct value *, pcap); /* the lists above */
+    st[n++] = (struct item){v, 0};
+    while (n && !found) {
+        struct item it = st[--n];
+        struct value *x = it.x;
+        if (x->kind != VK_CONS || clean_car(x) == c->L->quote ||
+            clean_mark_of(c->marks, x) == CLEAN_USER)
+            continue;
+        if (it.depth >= pcap) {
+            path = arena_grow(c->L->a, path, pcap * sizeof *path, 2 * pcap * sizeof *path);
+            pcap *= 2;
+        }
+        path[it.depth] = x;
+        for (; x->kind == VK_CONS && !found; x = clean_cdr(x)) {
+            if (&x->u.cons.car == p)
+                found = it.depth + 1;
+            if (n == cap) {
+                st = arena_grow(c->L->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
+                cap *= 2;
+            }
+            st[n++] = (struct item){clean_car(x), it.depth + 1};
+        }
+    }
+    for (size_t i = 1; i < found; i++) {
+        struct value *x = path[i];
+        enum clean_kind k = clean_car(x)->kind == VK_SYMBOL ? clean_kind(c, x) : CK_CALL;
+        if (k == CK_LAMBDA || k == CK_FUNCTION || k == CK_DOLIST || k == CK_FORM)
+            return false;
+        if (k != CK_LET && k != CK_LET_STAR)
+            continue;
+        for (struct value *l = clean_car(clean_cdr(x)); l->kind == VK_CONS; l = clean_cdr(l)) {
+            struct value *var, *val;
+            if (!clean_binding(c, clean_car(l), &var, &val) || !clean_temp(var) ||
+                clean_mentions(c, b, var))
+                return false;
+        }
+    }
+    return found > 0;
+}
+
+/* Each place of a block that two places or more reach: the block's code
+ * there instead, when the tests on the way decide it down to little. */
+static void decide(struct clean *c, struct value **slot, struct dispatch *d)
+{
+    for (struct value *l = *d->first; l->kind == VK_CONS; l = clean_cdr(l)) {
+        const struct value *key;
+        struct value **b = block_of(c, d, clean_car(l), &key);
+        if (!b)
+            continue;
+        struct reach r = reach_of(c, slot, d, key, true);
+        for (size_t i = 0; r.n >= 2 && i < r.n; i++) {
+            if (!place_ok(c, *slot, r.all[i], *b))
+                continue;
+            struct value *go = *r.all[i], *code = clean_copy(c, *b);
+            if (!code)
+                return;
+            *r.all[i] = arrive(c, go, code);
+            size_t before = size_upto(c, *r.all[i], DECIDED_MAX);
+            clean_known(c, slot);
+            size_t after = size_upto(c, *r.all[i], DECIDED_MAX);
+            if (after > DECIDED_MAX || after >= before)
+                *r.all[i] = go; /* little decided: the place goes on to the block */
+        }
+    }
+}
+
 /* The last block that at most one place reaches put in that place (or
  * dropped); false when there is none. */
 static bool move_one(struct clean *c, struct value **slot, struct dispatch *d)
@@ -180,7 +325,7 @@ static bool move_one(struct clean *c, struct value **slot, struct dispatch *d)
         const struct value *key;
         if (!block_of(c, d, clean_car(*l), &key))
             continue;
-        struct reach r = reach_of(c, slot, d, key);
+        struct reach r = reach_of(c, slot, d, key, false);
         if (r.n <= 1) {
             found = l;
             fr = r;
@@ -232,6 +377,7 @@ static void at(struct clean *c, struct value **slot)
     struct dispatch d;
     if (!dispatch_of(c, *slot, &d))
         return;
+    decide(c, slot, &d);
     bool moved = false;
     while (move_one(c, slot, &d))
         moved = true;

@@ -199,6 +199,11 @@ bool clean_set_has(const struct clean_marks *s, const struct value *v);
  * of CK_FORM are not entered. */
 void clean_visit(struct clean *c, struct value **slot, clean_fn *fn, unsigned depth);
 
+/* A copy of the generated code of v, its user code and quoted data
+ * shared (what every cleaning starts with), or NULL when v nests more
+ * than CLEAN_MAX_DEPTH lists deep. */
+struct value *clean_copy(struct clean *c, struct value *v);
+
 /* The code `to' stands where `from' was (a pass replaced or merged it):
  * what the caller knows of from (which clause's code it carries, for the
  * comments) goes to to.  Either may be an atom: then nothing is told. */

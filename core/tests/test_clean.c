@@ -368,6 +368,24 @@ static void pass_blocks(void **state)
     /* reached twice: kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
                  "(if $go (@user (f)) $res))");
+    /* reached twice, but after (consp x) the block's (eq x 'p) is nil:
+     * that place gets what is left, (g); the block, reached once now,
+     * goes to the other place */
+    ONE(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (if (eq (car x) 'a) 1 (setq $go t))) "
+                "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) (t (@user (g)))) $res))",
+        "(cond ((consp x) (if (eq (car x) 'a) 1 (g))) (t (cond ((eq x 'p) (f)) (t (g)))))");
+    /* not decided there (x may be p): both places go to the block */
+    SAME(BLOCKS, "(let* (($go nil) ($res (cond ((p x) (if (eq x 'a) 1 (setq $go t))) "
+                 "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) (t (@user (g)))) $res))");
+    /* a place under a binding of a variable the block reads: not moved
+     * there (the block would see that binding) */
+    SAME(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (let ((x (car x))) (if (eq x 'a) 1 "
+                 "(setq $go t)))) (t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
+                 "(t (@user (g)))) $res))");
+    /* decided down to more than a copied body: kept */
+    SAME(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (if (eq (car x) 'a) 1 (setq $go t))) "
+                 "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
+                 "(t (@user (g (h 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20))))) $res))");
     /* not a dispatch (the last form is no test of a temporary): kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) 1))) (if go (@user (f)) $res))");
     arena_free(c->f->a);
@@ -389,6 +407,15 @@ static void all_passes(void **state)
                                    "(b $x2) (rest $x3)) (@user (list a b rest))))))", 0),
                         "(let* ((x1 (cdr-safe op)) (a (car-safe op)) (b (car-safe x1)) "
                         "(rest (cdr-safe x1))) (list a b rest))");
+    /* merge runs again after blocks: a place the block was decided into
+     * may now end as the clause after it, (t (g)) */
+    uint32_t only = ~((1u << CLEAN_PASS_MERGE) | (1u << CLEAN_PASS_BLOCKS));
+    assert_string_equal(run_off(c, "(let* (($go nil) ($res (cond ((consp x) (let (($x0 (car x))) "
+                                   "(cond ((eq $x0 'a) 1) ((null $x0) (setq $go t)) (t (g))))) "
+                                   "(t (setq $go t))))) (if $go (cond ((eq x 'p) (f)) (t (g))) "
+                                   "$res))", only),
+                        "(cond ((consp x) (let ((x0 (car x))) (if (eq x0 'a) 1 (g)))) "
+                        "(t (cond ((eq x 'p) (f)) (t (g)))))");
     /* all off: the form itself */
     const char *text = "(let* (($a (car-safe x))) (list $a))";
     assert_string_equal(run_off(c, text, ~0u), "(let* ((a (car-safe x))) (list a))");
