@@ -391,6 +391,28 @@ static void pass_blocks(void **state)
     arena_free(c->f->a);
 }
 
+/* A clause ((or A B) K) of a constant K: two clauses, where the form then
+ * nests less deeply. */
+static void pass_split(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(SPLIT, "(cond ((or (eq x 'a) (eq y 'b)) 'c) (t (f)))",
+        "(cond ((eq x 'a) 'c) ((eq y 'b) 'c) (t (f)))");
+    ONE(SPLIT, "(let ((v (g))) (cond ((p v) 1) ((or (eq v 'a) (eq (h v) 'b) (eq v 'd)) 2)))",
+        "(let ((v (g))) (cond ((p v) 1) ((eq v 'a) 2) ((eq (h v) 'b) 2) ((eq v 'd) 2)))");
+    /* no shallower: kept (the or is not on the deepest path) */
+    SAME(SPLIT, "(cond ((or (eq x 'a) (eq y 'b)) 'c) (t (f (g (h (i))))))");
+    /* a string, a quoted list: written twice they are two objects */
+    SAME(SPLIT, "(cond ((or (eq x 'a) (eq y 'b)) \"s\") (t (f)))");
+    SAME(SPLIT, "(cond ((or (eq x 'a) (eq y 'b)) '(s)) (t (f)))");
+    /* an or the user wrote; a body of two forms; a body that is code */
+    SAME(SPLIT, "(cond ((@user (or (eq x 'a) (eq y 'b))) 'c) (t (f)))");
+    SAME(SPLIT, "(cond ((or (eq x 'a) (eq y 'b)) (f) 'c) (t (f)))");
+    SAME(SPLIT, "(cond ((or (eq x 'a) (eq y 'b)) v) (t (f)))");
+    arena_free(c->f->a);
+}
+
 /* Every pass in its order: the example of output-style.md 2 and 3. */
 static void all_passes(void **state)
 {
@@ -471,6 +493,7 @@ int main(void)
         cmocka_unit_test(pass_memq),
         cmocka_unit_test(pass_merge),
         cmocka_unit_test(pass_blocks),
+        cmocka_unit_test(pass_split),
         cmocka_unit_test(all_passes),
         cmocka_unit_test(hooks_and_depth),
     };
