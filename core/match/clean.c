@@ -807,6 +807,7 @@ static const struct {
     [CLEAN_PASS_MERGE] = {"merge", clean_merge},
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
     [CLEAN_PASS_SPLIT] = {"split", clean_split},
+    [CLEAN_PASS_IF] = {"if", clean_if},
 };
 
 /* The order the passes run in: folding known tests (safe) leaves
@@ -818,7 +819,7 @@ static const enum clean_pass pipeline[] = {
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
     CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
-    CLEAN_PASS_SPLIT,
+    CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
 
 const char *clean_pass_name(enum clean_pass p)
@@ -898,9 +899,9 @@ static size_t depth_of(struct clean *c, struct value *form)
 /* Pass p on the form, undone when the form then nests more deeply than
  * before (less: as deeply).  merge, unless it makes the form nest more
  * deeply (a memq's quoted list is one level more than an eq's constant):
- * a form no deeper than Emacs's expansion of it stays so; split only
- * where the form then nests less deeply (it writes a test's constant
- * body again: worth it only for the depth). */
+ * a form no deeper than Emacs's expansion of it stays so; split and if
+ * only where the form then nests less deeply (split writes a test's
+ * constant body again, if makes a progn: worth it only for the depth). */
 static void by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
     size_t before = depth_of(c, *out);
@@ -929,8 +930,8 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         enum clean_pass p = pipeline[i];
         if (off >> p & 1)
             continue;
-        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT)
-            by_depth(&c, &out, p, p == CLEAN_PASS_SPLIT);
+        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
+            by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
         else
             passes[p].run(&c, &out);
         if (hooks && hooks->after)

@@ -55,6 +55,8 @@ enum clean_pass {
                            (runs after known, which finds places dead) */
     CLEAN_PASS_SPLIT,   /* ((or A B) K) of a constant K: (A K) (B K), where
                            the form then nests less deeply */
+    CLEAN_PASS_IF,      /* (cond (A B...) (t E...)): (if A (progn B...) E...),
+                           where the form then nests less deeply */
     CLEAN_PASS_COUNT
 };
 

@@ -100,6 +100,7 @@ void clean_merge(struct clean *c, struct value **slot);
 void clean_nil(struct clean *c, struct value **slot);
 void clean_blocks(struct clean *c, struct value **slot);
 void clean_split(struct clean *c, struct value **slot);
+void clean_if(struct clean *c, struct value **slot);
 
 /* A cond at *slot whose clauses may have changed, in its shortest form
  * (clean_nil.c): no last clause (t nil), a cond of one or two clauses an

@@ -413,6 +413,24 @@ static void pass_split(void **state)
     arena_free(c->f->a);
 }
 
+/* A cond of two clauses, the second (t ...): an if, where the form then
+ * nests less deeply. */
+static void pass_if(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(IF, "(cond ((p x) (@user (f)) (@user (g))) (t (h (i (j)))))",
+        "(if (p x) (progn (f) (g)) (h (i (j))))");
+    ONE(IF, "(let ((v (k))) (cond ((p v) (@user (f)) 1) (t (h (i (j))) 2)))",
+        "(let ((v (k))) (if (p v) (progn (f) 1) (h (i (j))) 2))");
+    /* the deepest part in the first clause: no shallower, kept */
+    SAME(IF, "(cond ((p x) (@user (f (g (h)))) 1) (t (i)))");
+    /* three clauses; a last clause that is no (t ...) */
+    SAME(IF, "(cond ((p x) (f) 1) ((q x) 2) (t (h (i (j)))))");
+    SAME(IF, "(cond ((p x) (f) 1) ((q x) (h (i (j)))))");
+    arena_free(c->f->a);
+}
+
 /* Every pass in its order: the example of output-style.md 2 and 3. */
 static void all_passes(void **state)
 {
@@ -494,6 +512,7 @@ int main(void)
         cmocka_unit_test(pass_merge),
         cmocka_unit_test(pass_blocks),
         cmocka_unit_test(pass_split),
+        cmocka_unit_test(pass_if),
         cmocka_unit_test(all_passes),
         cmocka_unit_test(hooks_and_depth),
     };
