@@ -42,7 +42,7 @@ static void grow(struct clean_marks *s)
     const struct value **key = s->key;
     int32_t *val = s->val;
     size_t cap = s->cap;
-    s->cap = cap ? 2 * cap : 64;
+    s->cap = cap ? 2 * cap : 16; /* most maps are of one small form */
     s->key = arena_zalloc(s->a, s->cap * sizeof *s->key);
     s->val = arena_zalloc(s->a, s->cap * sizeof *s->val);
     for (size_t i = 0; i < cap; i++)
@@ -866,9 +866,13 @@ static const char *const sym_names[CS_COUNT] = {
  * data may be circular, and is never changed), iteratively. */
 static size_t depth_of(struct clean *c, struct value *form)
 {
+    /* on the C stack while small: it runs twice a form, and the run's
+     * memory keeps what it takes until the end */
+    struct value *st0[64];
+    size_t at0[64];
     size_t cap = 64, n = 0, max = 0;
-    struct value **st = ARENA_NEWN(c->L->a, struct value *, cap);
-    size_t *at = ARENA_NEWN(c->L->a, size_t, cap);
+    struct value **st = st0;
+    size_t *at = at0;
     st[n] = form;
     at[n++] = 1;
     while (n) {
@@ -885,8 +889,12 @@ static size_t depth_of(struct clean *c, struct value *form)
         max = d > max ? d : max;
         for (; v->kind == VK_CONS; v = clean_cdr(v)) {
             if (n == cap) {
-                st = arena_grow(c->L->a, st, cap * sizeof *st, 2 * cap * sizeof *st);
-                at = arena_grow(c->L->a, at, cap * sizeof *at, 2 * cap * sizeof *at);
+                struct value **st2 = ARENA_NEWN(c->L->a, struct value *, 2 * cap);
+                size_t *at2 = ARENA_NEWN(c->L->a, size_t, 2 * cap);
+                memcpy(st2, st, cap * sizeof *st);
+                memcpy(at2, at, cap * sizeof *at);
+                st = st2;
+                at = at2;
                 cap *= 2;
             }
             st[n] = clean_car(v);

@@ -50,7 +50,7 @@ static void bind(struct walk *w, struct value *var, struct value *owner,
     if (!clean_temp(var))
         return;
     if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 32;
+        size_t cap = w->cap ? 2 * w->cap : 4; /* a small form has few */
         w->sites = arena_grow(w->c->L->a, w->sites, w->n * sizeof *w->sites,
                               cap * sizeof *w->sites);
         w->cap = cap;
