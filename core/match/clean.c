@@ -910,8 +910,23 @@ static size_t depth_of(struct clean *c, struct value *form)
  * a form no deeper than Emacs's expansion of it stays so; split and if
  * only where the form then nests less deeply (split writes a test's
  * constant body again, if makes a progn: worth it only for the depth). */
+static void find_cond(struct clean *c, struct value **slot)
+{
+    if (clean_kind(c, *slot) == CK_COND)
+        *(bool *)c->state = true;
+}
+
 static void by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
+    bool any = !less; /* split and if change conds only: no copy without one */
+    if (!any) {
+        void *old = c->state;
+        c->state = &any;
+        clean_visit(c, out, find_cond, 0);
+        c->state = old;
+        if (!any)
+            return;
+    }
     size_t before = depth_of(c, *out);
     struct value *saved = copy(c, *out, 0);
     passes[p].run(c, out);
@@ -938,6 +953,9 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         enum clean_pass p = pipeline[i];
         if (off >> p & 1)
             continue;
+        if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
+            !c.decided)
+            continue; /* merge again only where blocks put a block's code */
         if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
             by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
         else

@@ -311,6 +311,8 @@ static void decide(struct clean *c, struct value **slot, struct dispatch *d)
             size_t after = size_upto(c, *r.all[i], DECIDED_MAX);
             if (after > DECIDED_MAX || after >= before)
                 *r.all[i] = go; /* little decided: the place goes on to the block */
+            else
+                c->decided = true;
         }
     }
 }

@@ -76,6 +76,8 @@ struct clean {
     struct value *dead;             /* stands for a binding a pass removed
                                        (clean_sweep takes them out) */
     bool all_bound;                 /* clean_effect_bound is running */
+    bool decided;                   /* blocks put a block's code in a place
+                                       that also went on (merge runs again) */
     void *state;                    /* the running pass's own (for the
                                        functions it gives clean_visit) */
     struct value **root;            /* the whole form being cleaned */
