@@ -761,29 +761,30 @@ static bool print_lone_atom(struct buf *b, const struct value *v, const struct p
     return true;
 }
 
-void print_value(struct lisp *L, struct buf *b, const struct value *v,
-                 const struct print_opts *o)
+/* print_value, or print_known_tree when known_tree. */
+static void print_walk(struct lisp *L, struct buf *b, const struct value *v,
+                       const struct print_opts *o, bool known_tree)
 {
     if (print_lone_atom(b, v, o))
         return;
     struct frame small[64];
     struct pstate s;
     state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);
+    s.known_tree = known_tree && !o->circle;
     walk(&s, v);
     out_end(b);
+}
+
+void print_value(struct lisp *L, struct buf *b, const struct value *v,
+                 const struct print_opts *o)
+{
+    print_walk(L, b, v, o, false);
 }
 
 void print_known_tree(struct lisp *L, struct buf *b, const struct value *v,
                       const struct print_opts *o)
 {
-    if (print_lone_atom(b, v, o))
-        return;
-    struct frame small[64];
-    struct pstate s;
-    state_init(&s, L, b, o, small, sizeof small / sizeof small[0]);
-    s.known_tree = !o->circle;
-    walk(&s, v);
-    out_end(b);
+    print_walk(L, b, v, o, true);
 }
 
 bool print_tree(struct lisp *L, struct buf *b, const struct value *v,
