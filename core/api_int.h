@@ -92,7 +92,8 @@ struct run_libs {
                               the form it replaced */
     uint32_t at[RUN_LIBS]; /* the first such site's start (a text offset) */
     unsigned has;          /* required at run time, or provided, by the text */
-    unsigned noted;        /* said already (a stream says at each part) */
+    unsigned noted;        /* said already (and by the earlier stretches of
+                              standard input: api_stream.c) */
 };
 
 /* State of one run; lives in the run's arena.  A streamed input is run a

@@ -974,7 +974,9 @@ void run_stages(struct run *r)
         bool lisp = !o->dump && !o->explain && o->format == PCX_FORMAT_LISP;
         if (r->expanding && lisp && (r->diags.n_errors == 0 || keeps_going(r)))
             api_requires_scan(r);
-        if (!r->parts || r->stretch) /* a part's are said by its whole run */
+        /* a part's are said by its whole run; a stretch of standard input
+         * is a whole run, even when it reads definitions before it */
+        if (!r->parts || r->stretch)
             api_requires_note(r);
         /* a part that did not read the text before its share needed a
          * definition it may have held: the input runs in one piece */

@@ -201,9 +201,13 @@ static bool handed_on(struct run *r, const struct value *f)
 }
 
 /* What the next stretches need of run r (of the stretch buf[0, cut)):
- * its definitions, and its symbols named like temporaries. */
+ * the libraries required and noted so far (r began with those of the
+ * stretches before), its definitions, and its symbols named like
+ * temporaries. */
 static void hand_on(struct stream *s, struct run *r)
 {
+    s->libs.has = r->libs.has;
+    s->libs.noted = r->libs.noted;
     if (!r->expanding || !r->L)
         return;
     size_t at = r->share_lo;
@@ -351,8 +355,6 @@ static void deliver(struct stream *s, struct run *r)
     st = flushed > st ? flushed : st;
     s->st = st > s->st ? st : s->st;
     api_add_stats(&s->stats, &r->stats);
-    s->libs.has |= r->libs.has;
-    s->libs.noted |= r->libs.noted;
     hand_on(s, r);
 }
 

@@ -896,18 +896,18 @@ stream-requires)
     # Standard input run a stretch at a time: the note missing-require is
     # said once, at the first stretch that needs the library, never when
     # an earlier stretch required it, and also after a definition that the
-    # later stretches read again (the pauses make each write a stretch).
-    { printf "(require 'map)\n"; sleep 0.5; printf '(pcase m ((map a) a))\n'; } |
-        "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    # later stretches read again (the pause makes each write a stretch).
+    paced() { # FIRST SECOND: the two texts written half a second apart
+        { printf '%s\n' "$1"; sleep 0.5; printf '%s\n' "$2"; } |
+            "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    }
+    paced "(require 'map)" '(pcase m ((map a) a))'
     grep -q missing-require err && fail "a note for a library an earlier stretch required"
     grep -q "map-elt m 'a" out || fail "no expansion: $(cat out)"
-    { printf '(pcase m ((map a) a))\n'; sleep 0.5; printf '(pcase m ((map b) b))\n'; } |
-        "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    paced '(pcase m ((map a) a))' '(pcase m ((map b) b))'
     [[ $(grep -c missing-require err) -eq 1 ]] || fail "not one note: $(cat err)"
     grep -q '^s.el:1:1: note: .*(require .map).*\[missing-require\]$' err || fail "note: $(cat err)"
-    { printf '(pcase-defmacro my (x) `(pred ,x))\n'; sleep 0.5
-      printf '(pcase m ((my consp) 1) ((map b) b))\n'; } |
-        "$prog" --compact --stdin-filepath=s.el >out 2>err || fail "exit status $?"
+    paced '(pcase-defmacro my (x) `(pred ,x))' '(pcase m ((my consp) 1) ((map b) b))'
     grep -q '^s.el:2:1: note: .*\[missing-require\]$' err || fail "no note after a definition: $(cat err)"
     ;;
 stream)
