@@ -27,6 +27,11 @@ struct arena *support_arena(void)
     return a;
 }
 
+size_t support_arena_used(const struct arena *a)
+{
+    return a->total - (size_t)(a->end - a->cur);
+}
+
 static void *f_alloc(void *ctx, size_t n)
 {
     struct support_failing *f = ctx;

@@ -23,6 +23,11 @@
  * released fails the test. */
 struct arena *support_arena(void);
 
+/* Bytes arena a has handed out; the difference of two readings is what
+ * was taken between them (a page's unused tail counts once a new page
+ * is begun). */
+size_t support_arena_used(const struct arena *a);
+
 /* Backing allocator that fails allocation number fail_at (1-based; 0 =
  * never) and counts the others in *count. */
 struct support_failing {

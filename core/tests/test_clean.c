@@ -495,13 +495,6 @@ static void hooks_and_depth(void **state)
     arena_free(c->f->a);
 }
 
-/* Bytes the arena has handed out (a page's unused tail counts once a
- * new page is begun). */
-static size_t used(const struct arena *a)
-{
-    return a->total - (size_t)(a->end - a->cur);
-}
-
 /* The passes' copies and tables stay in the run's memory until its end:
  * for a small form they must stay small (maps and stacks begun at 64
  * entries took 11 KB a form, 3 times the memory of a file of small
@@ -516,9 +509,9 @@ static void a_small_form_keeps_little(void **state)
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, in));
     struct clean_hooks h = {gensym, NULL, c, NULL, NULL};
-    size_t before = used(c->f->L->a);
+    size_t before = support_arena_used(c->f->L->a);
     struct value *cleaned = clean_form(c->f->L, c->marks, &h, form, 0);
-    size_t kept = used(c->f->L->a) - before;
+    size_t kept = support_arena_used(c->f->L->a) - before;
     const char *out = text_of(c, cleaned);
     assert_string_equal(out, "(if (consp x) (let ((a (car x)) (b (cdr x))) (list a b 1)))");
     assert_true(kept < 5000); /* 3,712; 9,600 with maps and stacks of 64 */
