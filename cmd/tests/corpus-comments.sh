@@ -29,8 +29,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-echo "corpus: $(wc -l <"$tmp/src.list") files unpacked from $corpus ($((SECONDS - start)) s)"
+corpus_unpacked corpus "$corpus" "$tmp/src" || exit 1
 
 jobs=$(corpus_jobs)
 split -n "l/$jobs" "$tmp/src.list" "$tmp/part."

@@ -39,9 +39,7 @@ trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 failures=0
 
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-n_files=$(wc -l <"$tmp/src.list")
-echo "corpus: $n_files files unpacked from $corpus ($((SECONDS - start)) s)"
+corpus_unpacked corpus "$corpus" "$tmp/src" || exit 1
 
 # run NAME ARGS...: pcexpand ARGS, stdout to NAME.out, stderr to NAME.err;
 # any status but 0 or a line "error:" is a failure.

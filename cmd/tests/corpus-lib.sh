@@ -3,6 +3,8 @@
 # corpus_unpack CORPUS OUT: decompress every CORPUS/**/*.el.gz to OUT/**/*.el
 # and write their relative paths, byte-wise sorted, to OUT.list.  Fails with
 # a message naming the package when the corpus is missing.
+# corpus_unpacked TAG CORPUS OUT: corpus_unpack, then set n_files and say
+# "TAG: N files unpacked from CORPUS (S s)".
 # corpus_bench_setup CORPUS TMP: corpus_unpack to TMP/src, and set bytes
 # and n_files (the figures the benchmarks divide by).
 # best_times FILE...: of the "WALL CPU" lines in FILEs, the smallest wall
@@ -37,6 +39,13 @@ corpus_unpack() {
             for f; do
                 gzip -dc "$corpus/$f.gz" >"$out/$f"
             done' _ "$corpus" "$out"
+}
+
+corpus_unpacked() {
+    local t0=$SECONDS
+    corpus_unpack "$2" "$3" || return 1
+    n_files=$(wc -l <"$3.list")
+    echo "$1: $n_files files unpacked from $2 ($((SECONDS - t0)) s)"
 }
 
 corpus_bench_setup() {

@@ -21,9 +21,7 @@ here=$(dirname "$(realpath "$0")")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-n_files=$(wc -l <"$tmp/src.list")
-echo "corpus-memory: $n_files files unpacked from $corpus"
+corpus_unpacked corpus-memory "$corpus" "$tmp/src" || exit 1
 if [[ -n $expect_files && $n_files != "$expect_files" ]]; then
     echo "corpus-memory: $n_files files, expected $expect_files" >&2
     exit 1

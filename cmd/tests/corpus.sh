@@ -26,9 +26,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-n_files=$(wc -l <"$tmp/src.list")
-echo "corpus: $n_files files unpacked from $corpus ($((SECONDS - start)) s)"
+corpus_unpacked corpus "$corpus" "$tmp/src" || exit 1
 
 jobs=$(corpus_jobs)
 mapfile -t rel <"$tmp/src.list"

@@ -41,9 +41,7 @@ fail() {
     failures=$((failures + 1))
 }
 
-corpus_unpack "$corpus" "$tmp/src" || exit 1
-n_files=$(wc -l <"$tmp/src.list")
-echo "explain: $n_files files unpacked from $corpus ($((SECONDS - start)) s)"
+corpus_unpacked explain "$corpus" "$tmp/src" || exit 1
 if [[ -n $expect_files && $n_files -ne $expect_files ]]; then
     fail "expected $expect_files files, found $n_files"
 fi
