@@ -721,6 +721,28 @@ bool clean_same_code(const struct clean *c, const struct value *a, const struct 
 
 /* ---- the copy --------------------------------------------------------- */
 
+/* What the copy notes of the generated lists it meets (c->seen): the kind
+ * of each one's head (1 << clean_kind), and these.  Passes only move,
+ * drop or copy what was there, or make heads of the kinds that the table
+ * of passes lets them make, so a pass that needs none of what was seen
+ * finds nothing to do. */
+#define SEEN(k) (1u << (k))
+#define SEEN_MEMBER (1u << 30) /* a membership test the emitter marked */
+#define SEEN_SAFE (1u << 31)   /* car-safe, cdr-safe */
+
+static uint32_t seen_of(const struct clean *c, const struct value *v, enum clean_mark k)
+{
+    const struct value *h = clean_car(v);
+    uint32_t s = SEEN(clean_head_kind(h));
+    if (k == CLEAN_MEMBER)
+        s |= SEEN_MEMBER;
+    if (h == c->sym[CS_CAR_SAFE] || h == c->sym[CS_CDR_SAFE])
+        s |= SEEN_SAFE;
+    if (h == c->L->t)
+        s |= SEEN(CK_COND); /* a clause (t ...): merge looks at clauses anywhere */
+    return s;
+}
+
 /* A copy of the generated code of v (its user code and quoted data
  * shared), or NULL when v is nested more than CLEAN_MAX_DEPTH lists deep.
  * A copied membership test keeps its mark. */
@@ -733,6 +755,7 @@ static struct value *copy(struct clean *c, struct value *v, unsigned depth)
         return v;
     if (depth > CLEAN_MAX_DEPTH)
         return NULL;
+    c->seen |= seen_of(c, v, k);
     struct value *head = NULL, **tail = &head;
     for (; v->kind == VK_CONS; v = clean_cdr(v)) {
         struct value *a = copy(c, clean_car(v), depth + 1);
@@ -790,24 +813,30 @@ void clean_sweep(struct clean *c, struct value **slot)
 
 /* ---- the passes ------------------------------------------------------- */
 
+/* needs: what the copy must have seen for the pass to find anything to do
+ * (any of it; 0: it always runs).  funcall rewrites funcalls, safe
+ * car-safe and cdr-safe, memq the marked membership tests, merge ifs and
+ * conds, split and if conds; no pass makes a funcall, a car-safe, a
+ * marked test or a cond, and an if only of a cond. */
 static const struct {
     const char *name;
     void (*run)(struct clean *c, struct value **slot);
+    uint32_t needs;
 } passes[CLEAN_PASS_COUNT] = {
-    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore},
-    [CLEAN_PASS_NOT] = {"not", clean_not},
-    [CLEAN_PASS_UNUSED] = {"unused", clean_unused},
-    [CLEAN_PASS_INLINE] = {"inline", clean_inline},
-    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall},
-    [CLEAN_PASS_LETS] = {"lets", clean_lets},
-    [CLEAN_PASS_NIL] = {"nil", clean_nil},
-    [CLEAN_PASS_KNOWN] = {"known", clean_known},
-    [CLEAN_PASS_SAFE] = {"safe", clean_safe},
-    [CLEAN_PASS_MEMQ] = {"memq", clean_memq},
-    [CLEAN_PASS_MERGE] = {"merge", clean_merge},
-    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
-    [CLEAN_PASS_SPLIT] = {"split", clean_split},
-    [CLEAN_PASS_IF] = {"if", clean_if},
+    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, 0},
+    [CLEAN_PASS_NOT] = {"not", clean_not, 0},
+    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, 0},
+    [CLEAN_PASS_INLINE] = {"inline", clean_inline, 0},
+    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, SEEN(CK_FUNCALL)},
+    [CLEAN_PASS_LETS] = {"lets", clean_lets, 0},
+    [CLEAN_PASS_NIL] = {"nil", clean_nil, 0},
+    [CLEAN_PASS_KNOWN] = {"known", clean_known, 0},
+    [CLEAN_PASS_SAFE] = {"safe", clean_safe, SEEN_SAFE},
+    [CLEAN_PASS_MEMQ] = {"memq", clean_memq, SEEN_MEMBER},
+    [CLEAN_PASS_MERGE] = {"merge", clean_merge, SEEN(CK_IF) | SEEN(CK_COND)},
+    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, 0},
+    [CLEAN_PASS_SPLIT] = {"split", clean_split, SEEN(CK_COND)},
+    [CLEAN_PASS_IF] = {"if", clean_if, SEEN(CK_COND)},
 };
 
 /* The order the passes run in: folding known tests (safe) leaves
@@ -866,8 +895,8 @@ static const char *const sym_names[CS_COUNT] = {
  * data may be circular, and is never changed), iteratively. */
 static size_t depth_of(struct clean *c, struct value *form)
 {
-    /* on the C stack while small: it runs twice a form, and the run's
-     * memory keeps what it takes until the end */
+    /* on the C stack while small: the run's memory keeps what it takes
+     * until the end */
     struct value *st0[64];
     size_t at0[64];
     size_t cap = 64, n = 0, max = 0;
@@ -909,30 +938,42 @@ static size_t depth_of(struct clean *c, struct value *form)
  * deeply (a memq's quoted list is one level more than an eq's constant):
  * a form no deeper than Emacs's expansion of it stays so; split and if
  * only where the form then nests less deeply (split writes a test's
- * constant body again, if makes a progn: worth it only for the depth). */
-static void find_cond(struct clean *c, struct value **slot)
-{
-    if (clean_kind(c, *slot) == CK_COND)
-        *(bool *)c->state = true;
-}
-
+ * constant body again, if makes a progn: worth it only for the depth).
+ * The form is copied, and its depth measured, only when the pass is
+ * about to change it (clean_changing): most forms have nothing to merge
+ * or split, and are left as they were. */
 static void by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
-    bool any = !less; /* split and if change conds only: no copy without one */
-    if (!any) {
-        void *old = c->state;
-        c->state = &any;
-        clean_visit(c, out, find_cond, 0);
-        c->state = old;
-        if (!any)
-            return;
-    }
-    size_t before = depth_of(c, *out);
-    struct value *saved = copy(c, *out, 0);
+    c->undo_at = out;
+    c->undo = NULL;
+    c->changed = false;
     passes[p].run(c, out);
+    c->undo_at = NULL;
+    if (!c->changed)
+        return;
     size_t after = depth_of(c, *out);
-    if (saved && (after > before || (less && after == before)))
-        *out = saved;
+    if (c->undo && (after > c->undo_depth || (less && after == c->undo_depth)))
+        *out = c->undo;
+}
+
+void clean_changing(struct clean *c)
+{
+    if (!c->undo_at || c->changed)
+        return;
+    c->changed = true;
+    c->undo_depth = depth_of(c, *c->undo_at);
+    c->undo = copy(c, *c->undo_at, 0);
+}
+
+/* Pass p on the form at *out, unless the form has nothing it needs. */
+static void run_pass(struct clean *c, struct value **out, enum clean_pass p)
+{
+    if (passes[p].needs && !(c->seen & passes[p].needs))
+        return;
+    if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
+        by_depth(c, out, p, p != CLEAN_PASS_MERGE);
+    else
+        passes[p].run(c, out);
 }
 
 struct value *clean_form(struct lisp *L, struct clean_marks *marks,
@@ -956,10 +997,7 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
-        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-            by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
-        else
-            passes[p].run(&c, &out);
+        run_pass(&c, &out, p);
         if (hooks && hooks->after)
             hooks->after(hooks->ctx, p, out);
     }

@@ -25,6 +25,7 @@ static void at(struct clean *c, struct value **slot)
         return;
     /* the body's own cells go into the progn: what the caller knows of
      * them (whose comments they carry) stays */
+    clean_changing(c);
     struct value *then = clean_cdr(clean_cdr(first)) == c->L->nil
                              ? clean_car(clean_cdr(first))
                              : clean_cons(c, c->sym[CS_PROGN], clean_cdr(first));

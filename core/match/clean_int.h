@@ -81,6 +81,14 @@ struct clean {
     void *state;                    /* the running pass's own (for the
                                        functions it gives clean_visit) */
     struct value **root;            /* the whole form being cleaned */
+    uint32_t seen;                  /* what the copy met in the generated
+                                       code (clean.c, SEEN_*): a pass that
+                                       needs none of it has nothing to do */
+    struct value **undo_at;         /* by_depth's form, while a pass that
+                                       may be undone runs; else NULL */
+    struct value *undo;             /* its copy from before the first change */
+    size_t undo_depth;              /* how deeply it nested then */
+    bool changed;                   /* clean_changing was called */
     const struct value **stack;     /* clean_mentions' stack, reused */
     size_t cap_stack;
 };
@@ -212,6 +220,12 @@ struct value *clean_copy(struct clean *c, struct value *v);
  * what the caller knows of from (which clause's code it carries, for the
  * comments) goes to to.  Either may be an atom: then nothing is told. */
 void clean_moved(struct clean *c, const struct value *from, const struct value *to);
+
+/* The pass running is about to change the form in place (merge, split
+ * and if call it before their first change): the driver keeps what the
+ * form was, to undo the pass by (clean.c, by_depth).  A pass that never
+ * calls it changed nothing, and nothing is copied. */
+void clean_changing(struct clean *c);
 
 /* Take every binding replaced by c->dead out of its let or let*. */
 void clean_sweep(struct clean *c, struct value **slot);

@@ -144,6 +144,7 @@ static bool same_branches(struct clean *c, struct value **slot)
             clean_same_code(c, clean_cons(c, clean_car(clean_cdr(args)), c->L->nil),
                             clean_cdr(clean_cdr(args)), true) &&
             clean_effect(c, clean_car(args)) == CE_NONE) {
+            clean_changing(c);
             *slot = clean_car(clean_cdr(args));
             return true;
         }
@@ -158,6 +159,7 @@ static bool same_branches(struct clean *c, struct value **slot)
         if (clean_car(nc) == c->L->t && clean_cdr(cl)->kind == VK_CONS &&
             clean_same_code(c, clean_cdr(cl), clean_cdr(nc), true) &&
             clean_effect(c, clean_car(cl)) == CE_NONE) {
+            clean_changing(c);
             *p = next;
             changed = true;
         }
@@ -253,6 +255,7 @@ static bool join_adjacent(struct clean *c, struct value *v)
             p = clean_cdr(p);
             continue;
         }
+        clean_changing(c); /* either may change a's or */
         a->u.cons.car = either(c, clean_car(a), clean_car(b));
         p->u.cons.cdr = clean_cdr(clean_cdr(p));
         any = true;
@@ -291,6 +294,7 @@ static void at(struct clean *c, struct value **slot)
                 if (!ctest_of(c, clean_car(ci), &ti) || ti.var != tj.var)
                     break;
                 if (clean_same_code(c, clean_cdr(ci), clean_cdr(cl), true) && on_var(c, v, tj.var) > 2) {
+                    clean_changing(c);
                     ci->u.cons.car = joined(c, &ti, &tj);
                     merged = true;
                     break;

@@ -49,6 +49,7 @@ static struct value **split(struct clean *c, struct value **p)
         return &(*p)->u.cons.cdr;
     struct value *rest = clean_cdr(*p), *l = clean_cdr(test);
     struct value **tail = p;
+    clean_changing(c);
     for (bool first = true; l->kind == VK_CONS; l = clean_cdr(l), first = false) {
         struct value *k = first ? body : again(c, body);
         *tail = clean_cons(c, clean_list2(c, clean_car(l), k), c->L->nil);
