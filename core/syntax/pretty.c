@@ -1053,6 +1053,8 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
         if (!value_consp(sp.cur) || (sp.index && sp.cur == sp.tortoise)) {
             if (sp.cur != nil)
                 break;
+            if (f->cond && !f->data && sp.index >= 3)
+                w.nodes[f->node].flags |= PF_MULTILINE;
             w_close(d, &w, f->node);
             if (!--s->n || s->f[s->n - 1].vec || s->f[s->n - 1].kept)
                 return wpos_keep(d, &w), true;
@@ -1089,6 +1091,14 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
     return true;
 }
 
+/* Is frame f a cond that pcexpand made, with two clauses or more?  It
+ * gets a line per clause even where it would fit on one, as people write
+ * a cond; a cond of the user's keeps the user's layout. */
+static bool generated_cond(const struct bframe *f)
+{
+    return f->cond && !f->data && !f->vec && !f->kept && !f->user && f->index >= 3;
+}
+
 /* Read kids until the stack is empty.  False on a cycle or excessive
  * depth (a value that contains itself).  Lists keeping their text are
  * the general step's. */
@@ -1108,6 +1118,8 @@ static bool build_run(struct bctx *c, struct bstack *s)
             return false;
         if (!e) {
             uint32_t done = f->node;
+            if (generated_cond(f))
+                c->d->nodes[done].flags |= PF_MULTILINE;
             finish_node(c->d, done);
             if (--s->n)
                 kid_done(c->d, s->f[s->n - 1].node, done);
