@@ -10,31 +10,11 @@
 
 /* ---- marks ------------------------------------------------------------ */
 
-/* An open-addressing map from values to small integers (0: absent): the
- * marks, the sets, the scopes of clean_sites.  Only looked up by
- * identity, never walked, so the addresses decide probe lengths, never a
- * result. */
-struct clean_marks {
-    struct arena *a;
-    const struct value **key;
-    int32_t *val;
-    size_t cap, n;
-};
-
 struct clean_marks *clean_marks_new(struct arena *a)
 {
     struct clean_marks *s = ARENA_NEW(a, struct clean_marks);
     s->a = a;
     return s;
-}
-
-static size_t slot_of(const struct clean_marks *s, const struct value *v)
-{
-    uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
-    size_t j = (size_t)(h >> 32) & (s->cap - 1);
-    while (s->key[j] && s->key[j] != v)
-        j = (j + 1) & (s->cap - 1);
-    return j;
 }
 
 static void grow(struct clean_marks *s)
@@ -47,7 +27,7 @@ static void grow(struct clean_marks *s)
     s->val = arena_zalloc(s->a, s->cap * sizeof *s->val);
     for (size_t i = 0; i < cap; i++)
         if (key[i]) {
-            size_t j = slot_of(s, key[i]);
+            size_t j = clean_map_slot(s, key[i]);
             s->key[j] = key[i];
             s->val[j] = val[i];
         }
@@ -57,20 +37,12 @@ void clean_map_put(struct clean_marks *s, const struct value *v, int32_t k)
 {
     if ((s->n + 1) * 2 > s->cap)
         grow(s);
-    size_t j = slot_of(s, v);
+    size_t j = clean_map_slot(s, v);
     if (!s->key[j]) {
         s->key[j] = v;
         s->n++;
     }
     s->val[j] = k;
-}
-
-int32_t clean_map_get(const struct clean_marks *s, const struct value *v)
-{
-    if (!s || !s->n)
-        return 0;
-    size_t j = slot_of(s, v);
-    return s->key[j] ? s->val[j] : 0;
 }
 
 void clean_mark(struct clean_marks *s, const struct value *v, enum clean_mark k)
@@ -103,10 +75,7 @@ bool clean_set_has(const struct clean_marks *s, const struct value *v)
  * other function, even without effects (markerp, vectorp), is called,
  * and may be written in a pattern's pred: its calls count, as those of a
  * function that may signal (CK_PARTIAL). */
-static const struct {
-    const char *name;
-    enum clean_kind kind;
-} heads[] = {
+const struct clean_head clean_heads[] = {
     {"1+", CK_PARTIAL},
     {"1-", CK_PARTIAL},
     {"<", CK_PARTIAL},
@@ -197,7 +166,7 @@ static const struct {
     {"while", CK_FORM},
 };
 
-#define N_HEADS (sizeof heads / sizeof heads[0])
+#define N_HEADS (sizeof clean_heads / sizeof clean_heads[0])
 
 int clean_row(const void *rows, size_t n, size_t size, const char *name)
 {
@@ -226,15 +195,13 @@ long clean_rows_sorted(const void *rows, size_t n, size_t size)
 
 static int head_row(const char *name)
 {
-    return clean_row(heads, N_HEADS, sizeof heads[0], name);
+    return clean_row(clean_heads, N_HEADS, sizeof clean_heads[0], name);
 }
 
-enum clean_kind clean_head_kind(const struct value *head)
+enum clean_kind clean_head_kind_first(const struct value *head)
 {
-    if (head->kind != VK_SYMBOL || !head->u.sym.interned)
-        return head->kind == VK_CONS ? CK_FORM : CK_CALL;
     int row = value_sym_row(head, VALUE_ROW_CLEAN, head_row);
-    return row < 0 ? CK_CALL : heads[row].kind;
+    return row < 0 ? CK_CALL : clean_heads[row].kind;
 }
 
 bool clean_pure_function(const struct value *fun)
@@ -242,19 +209,12 @@ bool clean_pure_function(const struct value *fun)
     return clean_head_kind(fun) == CK_PURE;
 }
 
-enum clean_kind clean_kind(const struct clean *c, const struct value *v)
-{
-    if (clean_mark_of(c->marks, v) == CLEAN_USER)
-        return CK_USER;
-    return clean_head_kind(clean_car(v));
-}
-
-/* Index of the first row of heads[] not sorted after its predecessor, or
+/* Index of the first row of clean_heads[] not sorted after its predecessor, or
  * -1 (the unit tests check it). */
 long clean_check_heads(void);
 long clean_check_heads(void)
 {
-    return clean_rows_sorted(heads, N_HEADS, sizeof heads[0]);
+    return clean_rows_sorted(clean_heads, N_HEADS, sizeof clean_heads[0]);
 }
 
 /* ---- list helpers ----------------------------------------------------- */

@@ -13,7 +13,7 @@
 
 #include "match/clean.h"
 
-/* What the head of a list tells about it.  ORDER: heads[] in clean.c. */
+/* What the head of a list tells about it.  ORDER: clean_heads[] in clean.c. */
 enum clean_kind {
     CK_CALL,     /* a function pcexpand knows nothing of (a user's): its
                     arguments are evaluated, then anything may happen; it
@@ -153,11 +153,67 @@ const struct value *clean_constant(const struct clean *c, const struct value *v)
 static inline struct value *clean_car(const struct value *v) { return v->u.cons.car; }
 static inline struct value *clean_cdr(const struct value *v) { return v->u.cons.cdr; }
 
-/* The kind of form v (a list), CK_USER for user code. */
-enum clean_kind clean_kind(const struct clean *c, const struct value *v);
+/* An open-addressing map from values to small integers (0: absent): the
+ * marks, the sets, the scopes of clean_sites.  Only looked up by
+ * identity, never walked, so the addresses decide probe lengths, never a
+ * result.  Here, so that the lookups every walk makes at every list are
+ * inline. */
+struct clean_marks {
+    struct arena *a;
+    const struct value **key;
+    int32_t *val;
+    size_t cap, n;
+};
 
-/* The kind of the function or form named by symbol head. */
-enum clean_kind clean_head_kind(const struct value *head);
+static inline size_t clean_map_slot(const struct clean_marks *s, const struct value *v)
+{
+    uint64_t h = (uint64_t)(uintptr_t)v * 0x9e3779b97f4a7c15u;
+    size_t j = (size_t)(h >> 32) & (s->cap - 1);
+    while (s->key[j] && s->key[j] != v)
+        j = (j + 1) & (s->cap - 1);
+    return j;
+}
+
+/* A clean_marks as a map from values to integers, 0 for none. */
+void clean_map_put(struct clean_marks *s, const struct value *v, int32_t k);
+
+static inline int32_t clean_map_get(const struct clean_marks *s, const struct value *v)
+{
+    if (!s || !s->n)
+        return 0;
+    size_t j = clean_map_slot(s, v);
+    return s->key[j] ? s->val[j] : 0;
+}
+
+/* The heads pcexpand knows, sorted by name (clean.c). */
+struct clean_head {
+    const char *name;
+    enum clean_kind kind;
+};
+extern const struct clean_head clean_heads[];
+
+/* clean_head_kind of an interned symbol not looked up yet. */
+enum clean_kind clean_head_kind_first(const struct value *head);
+
+/* The kind of the function or form named by symbol head (its row of
+ * clean_heads is kept in the symbol: one lookup a symbol). */
+static inline enum clean_kind clean_head_kind(const struct value *head)
+{
+    if (head->kind != VK_SYMBOL || !head->u.sym.interned)
+        return head->kind == VK_CONS ? CK_FORM : CK_CALL;
+    uint8_t r = head->u.sym.row[VALUE_ROW_CLEAN];
+    if (r == 0)
+        return clean_head_kind_first(head);
+    return r == VALUE_ROW_NONE ? CK_CALL : clean_heads[r - 1].kind;
+}
+
+/* The kind of form v (a list), CK_USER for user code. */
+static inline enum clean_kind clean_kind(const struct clean *c, const struct value *v)
+{
+    if (clean_map_get(c->marks, v) == CLEAN_USER)
+        return CK_USER;
+    return clean_head_kind(clean_car(v));
+}
 
 /* Is v a temporary (a symbol the expander made)? */
 static inline bool clean_temp(const struct value *v)
@@ -197,9 +253,6 @@ int clean_row(const void *rows, size_t n, size_t size, const char *name);
 /* The first row of such a table not sorted after its predecessor, or -1. */
 long clean_rows_sorted(const void *rows, size_t n, size_t size);
 
-/* A clean_marks as a map from values to integers, 0 for none. */
-void clean_map_put(struct clean_marks *s, const struct value *v, int32_t k);
-int32_t clean_map_get(const struct clean_marks *s, const struct value *v);
 
 /* A set of values (any kind), made by clean_marks_new. */
 void clean_set_add(struct clean_marks *s, const struct value *v);
