@@ -687,13 +687,31 @@ bool clean_same_code(const struct clean *c, const struct value *a, const struct 
  * of passes lets them make, so a pass that needs none of what was seen
  * finds nothing to do. */
 #define SEEN(k) (1u << (k))
+#define SEEN_TEMP (1u << 29)   /* a let, let*, lambda or dolist binding a
+                                  temporary */
 #define SEEN_MEMBER (1u << 30) /* a membership test the emitter marked */
 #define SEEN_SAFE (1u << 31)   /* car-safe, cdr-safe */
+
+/* Does the list of bindings, parameters or (VAR LIST) l name a
+ * temporary? */
+static bool binds_temp(const struct value *l)
+{
+    for (; l->kind == VK_CONS; l = clean_cdr(l)) {
+        const struct value *x = clean_car(l);
+        if (clean_temp(x->kind == VK_CONS ? clean_car(x) : x))
+            return true;
+    }
+    return false;
+}
 
 static uint32_t seen_of(const struct clean *c, const struct value *v, enum clean_mark k)
 {
     const struct value *h = clean_car(v);
-    uint32_t s = SEEN(clean_head_kind(h));
+    enum clean_kind kind = clean_head_kind(h);
+    uint32_t s = SEEN(kind);
+    if ((kind == CK_LET || kind == CK_LET_STAR || kind == CK_LAMBDA || kind == CK_DOLIST) &&
+        clean_cdr(v)->kind == VK_CONS && binds_temp(clean_car(clean_cdr(v))))
+        s |= SEEN_TEMP;
     if (k == CLEAN_MEMBER)
         s |= SEEN_MEMBER;
     if (h == c->sym[CS_CAR_SAFE] || h == c->sym[CS_CDR_SAFE])
@@ -774,10 +792,13 @@ void clean_sweep(struct clean *c, struct value **slot)
 /* ---- the passes ------------------------------------------------------- */
 
 /* needs: what the copy must have seen for the pass to find anything to do
- * (any of it; 0: it always runs).  funcall rewrites funcalls, safe
- * car-safe and cdr-safe, memq the marked membership tests, merge ifs and
- * conds, split and if conds; no pass makes a funcall, a car-safe, a
- * marked test or a cond, and an if only of a cond. */
+ * (any of it; 0: it always runs).  unused and inline rewrite the lets
+ * of temporaries, funcall funcalls, safe car-safe and cdr-safe, memq the
+ * marked membership tests, merge ifs and conds, split and if conds.  No
+ * pass makes a funcall, a car-safe, a marked test or a cond, an if but of
+ * a cond, nor binds a temporary but where one was bound (a lambda's
+ * parameters, a block's C0... bound by the dispatch).  (blocks drops a
+ * block no place reaches: a dispatch without a setq is work for it.) */
 static const struct {
     const char *name;
     void (*run)(struct clean *c, struct value **slot);
@@ -785,8 +806,8 @@ static const struct {
 } passes[CLEAN_PASS_COUNT] = {
     [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, 0},
     [CLEAN_PASS_NOT] = {"not", clean_not, 0},
-    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, 0},
-    [CLEAN_PASS_INLINE] = {"inline", clean_inline, 0},
+    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, SEEN_TEMP},
+    [CLEAN_PASS_INLINE] = {"inline", clean_inline, SEEN_TEMP},
     [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, SEEN(CK_FUNCALL)},
     [CLEAN_PASS_LETS] = {"lets", clean_lets, 0},
     [CLEAN_PASS_NIL] = {"nil", clean_nil, 0},
