@@ -687,6 +687,7 @@ bool clean_same_code(const struct clean *c, const struct value *a, const struct 
  * of passes lets them make, so a pass that needs none of what was seen
  * finds nothing to do. */
 #define SEEN(k) (1u << (k))
+#define SEEN_NOT (1u << 28)    /* not */
 #define SEEN_TEMP (1u << 29)   /* a let, let*, lambda or dolist binding a
                                   temporary */
 #define SEEN_MEMBER (1u << 30) /* a membership test the emitter marked */
@@ -716,6 +717,8 @@ static uint32_t seen_of(const struct clean *c, const struct value *v, enum clean
         s |= SEEN_MEMBER;
     if (h == c->sym[CS_CAR_SAFE] || h == c->sym[CS_CDR_SAFE])
         s |= SEEN_SAFE;
+    if (h == c->sym[CS_NOT])
+        s |= SEEN_NOT;
     if (h == c->L->t)
         s |= SEEN(CK_COND); /* a clause (t ...): merge looks at clauses anywhere */
     return s;
@@ -792,20 +795,21 @@ void clean_sweep(struct clean *c, struct value **slot)
 /* ---- the passes ------------------------------------------------------- */
 
 /* needs: what the copy must have seen for the pass to find anything to do
- * (any of it; 0: it always runs).  unused and inline rewrite the lets
- * of temporaries, funcall funcalls, safe car-safe and cdr-safe, memq the
- * marked membership tests, merge ifs and conds, split and if conds.  No
- * pass makes a funcall, a car-safe, a marked test or a cond, an if but of
- * a cond, nor binds a temporary but where one was bound (a lambda's
- * parameters, a block's C0... bound by the dispatch).  (blocks drops a
- * block no place reaches: a dispatch without a setq is work for it.) */
+ * (any of it; 0: it always runs).  not rewrites ifs of a not; unused and
+ * inline the lets of temporaries; funcall funcalls; safe car-safe and
+ * cdr-safe; memq the marked membership tests; merge ifs and conds; split
+ * and if conds.  No pass makes a not, a funcall, a car-safe, a marked
+ * test or a cond, an if but of a cond, nor binds a temporary but where
+ * one was bound (a lambda's parameters, a block's C0... bound by the
+ * dispatch).  (blocks drops a block no place reaches: a dispatch without
+ * a setq is work for it.) */
 static const struct {
     const char *name;
     void (*run)(struct clean *c, struct value **slot);
     uint32_t needs;
 } passes[CLEAN_PASS_COUNT] = {
     [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, 0},
-    [CLEAN_PASS_NOT] = {"not", clean_not, 0},
+    [CLEAN_PASS_NOT] = {"not", clean_not, SEEN_NOT},
     [CLEAN_PASS_UNUSED] = {"unused", clean_unused, SEEN_TEMP},
     [CLEAN_PASS_INLINE] = {"inline", clean_inline, SEEN_TEMP},
     [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, SEEN(CK_FUNCALL)},
