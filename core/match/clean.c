@@ -983,6 +983,8 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
         run_pass(&c, &out, p);
+        if (p != CLEAN_PASS_UNUSED)
+            c.sites = NULL; /* only unused hands its walk on, to inline */
         if (hooks && hooks->after)
             hooks->after(hooks->ctx, p, out);
     }

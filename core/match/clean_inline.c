@@ -326,8 +326,8 @@ static bool movable(struct clean *c, const struct clean_site *s, struct value *v
 
 void clean_inline(struct clean *c, struct value **slot)
 {
-    size_t n;
-    struct clean_site *sites = clean_sites(c, slot, &n);
+    size_t n = c->n_sites;
+    struct clean_site *sites = c->sites ? c->sites : clean_sites(c, slot, &n);
     bool any = false;
     /* the last first: a value moved to its reference leaves the way free
      * for the bindings before it ((let* ((x0 (f a)) (x1 (f b))) (g x0 x1))

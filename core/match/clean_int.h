@@ -89,6 +89,10 @@ struct clean {
     struct value *undo;             /* its copy from before the first change */
     size_t undo_depth;              /* how deeply it nested then */
     bool changed;                   /* clean_changing was called */
+    struct clean_site *sites;       /* clean_sites of the form as it is, when
+                                       the last pass (unused) left it as its
+                                       last walk found it; else NULL */
+    size_t n_sites;
     const struct value **stack;     /* clean_mentions' stack, reused */
     size_t cap_stack;
 };

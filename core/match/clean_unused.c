@@ -104,6 +104,10 @@ static bool round_of(struct clean *c, struct value **slot, struct unused *u)
     }
     if (dead)
         clean_sweep(c, slot);
+    else if (!u->n) {
+        c->sites = sites; /* the form is as this walk found it: inline's */
+        c->n_sites = n;
+    }
     return dead;
 }
 
