@@ -321,7 +321,8 @@ bool clean_mentions_any(struct clean *c, const struct value *form,
 static void visit_list(struct clean *c, struct value *l, clean_fn *fn, unsigned depth)
 {
     for (; l->kind == VK_CONS; l = clean_cdr(l))
-        clean_visit(c, &l->u.cons.car, fn, depth);
+        if (clean_car(l)->kind == VK_CONS) /* an atom has nothing to visit */
+            clean_visit(c, &l->u.cons.car, fn, depth);
 }
 
 void clean_visit(struct clean *c, struct value **slot, clean_fn *fn, unsigned depth)
@@ -969,7 +970,7 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         return form;
     struct clean c = {.L = L, .marks = marks, .hooks = hooks};
     for (int i = 0; i < CS_COUNT; i++)
-        c.sym[i] = intern_cstr(L, sym_names[i]);
+        c.sym[i] = intern_static(L, sym_names[i]); /* literals: cached by address */
     c.dead = intern_uninterned(L, "dead", 4);
     struct value *out = copy(&c, form, 0);
     if (!out)

@@ -463,7 +463,8 @@ static void walk(struct facts *s, struct value **slot, unsigned depth);
 static void walk_list(struct facts *s, struct value *l, unsigned depth)
 {
     for (; l->kind == VK_CONS; l = clean_cdr(l))
-        walk(s, &l->u.cons.car, depth);
+        if (clean_car(l)->kind == VK_CONS) /* an atom tells nothing */
+            walk(s, &l->u.cons.car, depth);
 }
 
 /* Code that runs at another time (a lambda's body) or again (a loop's):
