@@ -633,51 +633,64 @@ static size_t body_from(const struct clean *c, const struct value *v)
     return h == c->sym[CS_PROGN] ? 1 : SIZE_MAX;
 }
 
-bool clean_same(const struct clean *c, const struct value *a, const struct value *b)
+bool clean_same(struct clean *c, const struct value *a, const struct value *b)
 {
     return clean_same_code(c, a, b, false);
 }
 
-bool clean_same_code(const struct clean *c, const struct value *a, const struct value *b,
-                     bool statements)
+/* clean_same_code with the stack st (cap pairs, grown as needed). */
+static bool same_code(const struct clean *c, struct same_pair **stp, size_t *cap,
+                      const struct value *a, const struct value *b, bool statements)
 {
-    size_t cap = 32, n = 0;
-    struct same_pair *st = ARENA_NEWN(c->L->a, struct same_pair, cap);
-    if (statements) {
-        if (!push_pairs(c, &st, &n, &cap, a, b, 0, SAME_FORM))
-            return false;
-    } else {
+    size_t n = 0;
+    struct same_pair *st = *stp;
+    bool ok = true;
+    if (statements)
+        ok = push_pairs(c, &st, &n, cap, a, b, 0, SAME_FORM);
+    else
         st[n++] = (struct same_pair){a, b, SAME_FORM};
-    }
-    while (n) {
+    while (n && ok) {
         struct same_pair p = st[--n];
         if (p.a == p.b && p.a->kind == VK_CONS)
             continue; /* one object: the same code, user code included */
         if (p.a->kind != VK_CONS || p.b->kind != VK_CONS) {
-            if (!same_atom(c, p.a, p.b, p.k == SAME_STATEMENT))
-                return false;
+            ok = same_atom(c, p.a, p.b, p.k == SAME_STATEMENT);
             continue;
         }
         if (clean_mark_of(c->marks, p.a) == CLEAN_USER ||
-            clean_mark_of(c->marks, p.b) == CLEAN_USER)
-            return false;
-        if (p.k != SAME_CLAUSE && clean_car(p.a) == c->L->quote) {
-            if (!value_equal(p.a, p.b))
-                return false;
+            clean_mark_of(c->marks, p.b) == CLEAN_USER) {
+            ok = false;
             continue;
         }
-        bool ok;
+        if (p.k != SAME_CLAUSE && clean_car(p.a) == c->L->quote) {
+            ok = value_equal(p.a, p.b);
+            continue;
+        }
         if (p.k == SAME_CLAUSE)
-            ok = push_pairs(c, &st, &n, &cap, p.a, p.b, 1, SAME_FORM);
+            ok = push_pairs(c, &st, &n, cap, p.a, p.b, 1, SAME_FORM);
         else if (clean_car(p.a) == c->sym[CS_COND])
             ok = clean_car(p.b) == clean_car(p.a) &&
-                 push_pairs(c, &st, &n, &cap, clean_cdr(p.a), clean_cdr(p.b), 0, SAME_CLAUSE);
+                 push_pairs(c, &st, &n, cap, clean_cdr(p.a), clean_cdr(p.b), 0, SAME_CLAUSE);
         else
-            ok = push_pairs(c, &st, &n, &cap, p.a, p.b, body_from(c, p.a), SAME_FORM);
-        if (!ok)
-            return false;
+            ok = push_pairs(c, &st, &n, cap, p.a, p.b, body_from(c, p.a), SAME_FORM);
     }
-    return true;
+    *stp = st;
+    return ok;
+}
+
+bool clean_same_code(struct clean *c, const struct value *a, const struct value *b,
+                     bool statements)
+{
+    /* one stack for every comparison of the cleaning: merge compares the
+     * bodies of every two clauses next to each other */
+    if (!c->same_stack) {
+        c->same_cap = 32;
+        c->same_stack = ARENA_NEWN(c->L->a, struct same_pair, c->same_cap);
+    }
+    struct same_pair *st = c->same_stack;
+    bool ok = same_code(c, &st, &c->same_cap, a, b, statements);
+    c->same_stack = st;
+    return ok;
 }
 
 /* ---- the copy --------------------------------------------------------- */

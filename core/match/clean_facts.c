@@ -247,14 +247,21 @@ static void forget_all(struct facts *s)
             s->al[i].of = NULL;
 }
 
+/* Does expression e read variable v?  (Most facts are of a bare
+ * variable: no walk for them.) */
+static bool reads(struct facts *s, const struct value *e, const struct value *v)
+{
+    return e->kind == VK_CONS ? clean_mentions(s->c, e, v) : e == v;
+}
+
 /* Forget the facts that read variable v. */
 static void forget(struct facts *s, const struct value *v)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (s->f[i].e && clean_mentions(s->c, s->f[i].e, v))
+        if (s->f[i].e && reads(s, s->f[i].e, v))
             s->f[i].e = NULL;
     for (size_t i = 0; i < s->n_al; i++)
-        if (s->al[i].of && (s->al[i].temp == v || clean_mentions(s->c, s->al[i].of, v)))
+        if (s->al[i].of && (s->al[i].temp == v || reads(s, s->al[i].of, v)))
             s->al[i].of = NULL;
 }
 

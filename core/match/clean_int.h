@@ -95,6 +95,8 @@ struct clean {
     size_t n_sites;
     const struct value **stack;     /* clean_mentions' stack, reused */
     size_t cap_stack;
+    struct same_pair *same_stack;   /* clean_same_code's, reused */
+    size_t same_cap;
 };
 
 /* What clean_visit calls at each generated list. */
@@ -353,11 +355,11 @@ void clean_visit_dom(struct clean *c, struct value **slot, clean_dom_fn *fn);
  * the equal text of two clauses' bodies is not (which clause a body is,
  * and where its comments go, is the user's), nor a variable the user
  * wrote as a body.  Iterative. */
-bool clean_same(const struct clean *c, const struct value *a, const struct value *b);
+bool clean_same(struct clean *c, const struct value *a, const struct value *b);
 
 /* clean_same of two lists of statements (bodies: a variable there is
  * user code). */
-bool clean_same_code(const struct clean *c, const struct value *a, const struct value *b,
+bool clean_same_code(struct clean *c, const struct value *a, const struct value *b,
                      bool statements);
 
 #endif
