@@ -810,13 +810,14 @@ void clean_sweep(struct clean *c, struct value **slot)
 
 /* needs: what the copy must have seen for the pass to find anything to do
  * (any of it; 0: it always runs).  not rewrites ifs of a not; unused and
- * inline the lets of temporaries; funcall funcalls; safe car-safe and
- * cdr-safe; memq the marked membership tests; merge ifs and conds; split
- * and if conds.  No pass makes a not, a funcall, a car-safe, a marked
- * test or a cond, an if but of a cond, nor binds a temporary but where
- * one was bound (a lambda's parameters, a block's C0... bound by the
- * dispatch).  (blocks drops a block no place reaches: a dispatch without
- * a setq is work for it.) */
+ * inline the lets of temporaries; funcall funcalls; lets lets and let*s;
+ * safe car-safe and cdr-safe; memq the marked membership tests; merge
+ * ifs and conds; split and if conds.  No pass makes a not, a funcall, a
+ * car-safe, a marked test or a cond, an if but of a cond, a let but of a
+ * funcall or in a let* (blocks: the dispatch), nor binds a temporary but
+ * where one was bound (a lambda's parameters, a block's C0... bound by
+ * the dispatch).  (blocks drops a block no place reaches: a dispatch
+ * without a setq is work for it.) */
 static const struct {
     const char *name;
     void (*run)(struct clean *c, struct value **slot);
@@ -827,7 +828,7 @@ static const struct {
     [CLEAN_PASS_UNUSED] = {"unused", clean_unused, SEEN_TEMP},
     [CLEAN_PASS_INLINE] = {"inline", clean_inline, SEEN_TEMP},
     [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, SEEN(CK_FUNCALL)},
-    [CLEAN_PASS_LETS] = {"lets", clean_lets, 0},
+    [CLEAN_PASS_LETS] = {"lets", clean_lets, SEEN(CK_LET) | SEEN(CK_LET_STAR) | SEEN(CK_FUNCALL)},
     [CLEAN_PASS_NIL] = {"nil", clean_nil, 0},
     [CLEAN_PASS_KNOWN] = {"known", clean_known, 0},
     [CLEAN_PASS_SAFE] = {"safe", clean_safe, SEEN_SAFE},
