@@ -808,35 +808,43 @@ void clean_sweep(struct clean *c, struct value **slot)
 
 /* ---- the passes ------------------------------------------------------- */
 
-/* needs: what the copy must have seen for the pass to find anything to do
- * (any of it; 0: it always runs).  not rewrites ifs of a not; unused and
- * inline the lets of temporaries; funcall funcalls; lets lets and let*s;
- * safe car-safe and cdr-safe; memq the marked membership tests; merge
- * ifs and conds; split and if conds.  No pass makes a not, a funcall, a
- * car-safe, a marked test or a cond, an if but of a cond, a let but of a
- * funcall or in a let* (blocks: the dispatch), nor binds a temporary but
+/* needs: what the copy must have seen for the pass to find anything to do:
+ * something of each mask that is not 0 (no mask: it always runs).
+ *   not: a not (the test of an if);
+ *   unused, inline: a temporary bound (they rewrite lets of them);
+ *   funcall: a funcall;  lets: a let, a let* or a funcall;
+ *   known: a test (if, cond, and, or: where facts come from and what
+ *     folds);  safe: a car-safe or cdr-safe, and a test;
+ *   memq: a marked membership test;  merge: an if or a cond;
+ *   blocks: a temporary bound and an if or a cond (its dispatch binds
+ *     GO and RES, then tests GO);  split, if: a cond.
+ * No pass makes a not, a funcall, a car-safe, a marked test or a cond; an
+ * if but of a cond; an and or an or but of a cond (merge); a let but of a
+ * funcall or in a let* (blocks: the dispatch); nor binds a temporary but
  * where one was bound (a lambda's parameters, a block's C0... bound by
- * the dispatch).  (blocks drops a block no place reaches: a dispatch
- * without a setq is work for it.) */
+ * the dispatch). */
+#define SEEN_TEST (SEEN(CK_IF) | SEEN(CK_COND) | SEEN(CK_AND))
+
 static const struct {
     const char *name;
     void (*run)(struct clean *c, struct value **slot);
-    uint32_t needs;
+    uint32_t needs[2];
 } passes[CLEAN_PASS_COUNT] = {
-    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, 0},
-    [CLEAN_PASS_NOT] = {"not", clean_not, SEEN_NOT},
-    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, SEEN_TEMP},
-    [CLEAN_PASS_INLINE] = {"inline", clean_inline, SEEN_TEMP},
-    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, SEEN(CK_FUNCALL)},
-    [CLEAN_PASS_LETS] = {"lets", clean_lets, SEEN(CK_LET) | SEEN(CK_LET_STAR) | SEEN(CK_FUNCALL)},
-    [CLEAN_PASS_NIL] = {"nil", clean_nil, 0},
-    [CLEAN_PASS_KNOWN] = {"known", clean_known, 0},
-    [CLEAN_PASS_SAFE] = {"safe", clean_safe, SEEN_SAFE},
-    [CLEAN_PASS_MEMQ] = {"memq", clean_memq, SEEN_MEMBER},
-    [CLEAN_PASS_MERGE] = {"merge", clean_merge, SEEN(CK_IF) | SEEN(CK_COND)},
-    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, 0},
-    [CLEAN_PASS_SPLIT] = {"split", clean_split, SEEN(CK_COND)},
-    [CLEAN_PASS_IF] = {"if", clean_if, SEEN(CK_COND)},
+    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, {0}},
+    [CLEAN_PASS_NOT] = {"not", clean_not, {SEEN_NOT}},
+    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, {SEEN_TEMP}},
+    [CLEAN_PASS_INLINE] = {"inline", clean_inline, {SEEN_TEMP}},
+    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, {SEEN(CK_FUNCALL)}},
+    [CLEAN_PASS_LETS] = {"lets", clean_lets,
+                         {SEEN(CK_LET) | SEEN(CK_LET_STAR) | SEEN(CK_FUNCALL)}},
+    [CLEAN_PASS_NIL] = {"nil", clean_nil, {0}},
+    [CLEAN_PASS_KNOWN] = {"known", clean_known, {SEEN_TEST}},
+    [CLEAN_PASS_SAFE] = {"safe", clean_safe, {SEEN_SAFE, SEEN_TEST}},
+    [CLEAN_PASS_MEMQ] = {"memq", clean_memq, {SEEN_MEMBER}},
+    [CLEAN_PASS_MERGE] = {"merge", clean_merge, {SEEN(CK_IF) | SEEN(CK_COND)}},
+    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN(CK_IF) | SEEN(CK_COND)}},
+    [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN(CK_COND)}},
+    [CLEAN_PASS_IF] = {"if", clean_if, {SEEN(CK_COND)}},
 };
 
 /* The order the passes run in: folding known tests (safe) leaves
@@ -968,8 +976,9 @@ void clean_changing(struct clean *c)
 /* Pass p on the form at *out, unless the form has nothing it needs. */
 static void run_pass(struct clean *c, struct value **out, enum clean_pass p)
 {
-    if (passes[p].needs && !(c->seen & passes[p].needs))
-        return;
+    for (size_t i = 0; i < 2; i++)
+        if (passes[p].needs[i] && !(c->seen & passes[p].needs[i]))
+            return;
     if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
         by_depth(c, out, p, p != CLEAN_PASS_MERGE);
     else
