@@ -950,7 +950,7 @@ static size_t depth_of(struct clean *c, struct value *form)
  * The form is copied, and its depth measured, only when the pass is
  * about to change it (clean_changing): most forms have nothing to merge
  * or split, and are left as they were. */
-static void by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
+static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
     c->undo_at = out;
     c->undo = NULL;
@@ -958,10 +958,13 @@ static void by_depth(struct clean *c, struct value **out, enum clean_pass p, boo
     passes[p].run(c, out);
     c->undo_at = NULL;
     if (!c->changed)
-        return;
+        return true;
     size_t after = depth_of(c, *out);
-    if (c->undo && (after > c->undo_depth || (less && after == c->undo_depth)))
+    if (c->undo && (after > c->undo_depth || (less && after == c->undo_depth))) {
         *out = c->undo;
+        return false;
+    }
+    return true;
 }
 
 void clean_changing(struct clean *c)
@@ -973,16 +976,39 @@ void clean_changing(struct clean *c)
     c->undo = copy(c, *c->undo_at, 0);
 }
 
-/* Pass p on the form at *out, unless the form has nothing it needs. */
-static void run_pass(struct clean *c, struct value **out, enum clean_pass p)
+/* Pass p on the form at *out, unless the form has nothing it needs;
+ * false when its work was undone. */
+static bool run_pass(struct clean *c, struct value **out, enum clean_pass p)
 {
     for (size_t i = 0; i < 2; i++)
         if (passes[p].needs[i] && !(c->seen & passes[p].needs[i]))
-            return;
+            return true;
     if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-        by_depth(c, out, p, p != CLEAN_PASS_MERGE);
-    else
-        passes[p].run(c, out);
+        return by_depth(c, out, p, p != CLEAN_PASS_MERGE);
+    passes[p].run(c, out);
+    return true;
+}
+
+void clean_note_join(struct clean *c, const struct value *into, const struct value *from)
+{
+    if (!c->hooks || !c->hooks->joined)
+        return;
+    if (c->n_joins + 2 > c->cap_joins) {
+        size_t cap = c->cap_joins ? 2 * c->cap_joins : 16;
+        c->joins = arena_grow(c->L->a, c->joins, c->cap_joins * sizeof *c->joins,
+                              cap * sizeof *c->joins);
+        c->cap_joins = cap;
+    }
+    c->joins[c->n_joins++] = into;
+    c->joins[c->n_joins++] = from;
+}
+
+/* The joins of a pass, told to the hook when the pass is kept. */
+static void tell_joins(struct clean *c, bool kept)
+{
+    for (size_t i = 0; kept && i < c->n_joins; i += 2)
+        c->hooks->joined(c->hooks->ctx, c->joins[i], c->joins[i + 1]);
+    c->n_joins = 0;
 }
 
 struct value *clean_form(struct lisp *L, struct clean_marks *marks,
@@ -1006,7 +1032,7 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
-        run_pass(&c, &out, p);
+        tell_joins(&c, run_pass(&c, &out, p));
         if (p != CLEAN_PASS_UNUSED)
             c.sites = NULL; /* only unused hands its walk on, to inline */
         if (hooks && hooks->after)

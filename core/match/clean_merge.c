@@ -31,6 +31,13 @@ struct ctest {
     int level;
 };
 
+/* Clause `from` of a cond joined clause `into`: the caller hears of it
+ * (clean_hooks.joined). */
+static void tell_joined(struct clean *c, const struct value *into, const struct value *from)
+{
+    clean_note_join(c, clean_cdr(into), clean_cdr(from));
+}
+
 static bool quoted_list(const struct clean *c, const struct value *q, struct value **l)
 {
     if (q->kind != VK_CONS || clean_car(q) != c->L->quote || clean_cdr(q)->kind != VK_CONS)
@@ -160,6 +167,7 @@ static bool same_branches(struct clean *c, struct value **slot)
             clean_same_code(c, clean_cdr(cl), clean_cdr(nc), true) &&
             clean_effect(c, clean_car(cl)) == CE_NONE) {
             clean_changing(c);
+            tell_joined(c, nc, cl);
             *p = next;
             changed = true;
         }
@@ -257,6 +265,7 @@ static bool join_adjacent(struct clean *c, struct value *v)
         }
         clean_changing(c); /* either may change a's or */
         a->u.cons.car = either(c, clean_car(a), clean_car(b));
+        tell_joined(c, a, b);
         p->u.cons.cdr = clean_cdr(clean_cdr(p));
         any = true;
     }
@@ -296,6 +305,7 @@ static void at(struct clean *c, struct value **slot)
                 if (clean_same_code(c, clean_cdr(ci), clean_cdr(cl), true) && on_var(c, v, tj.var) > 2) {
                     clean_changing(c);
                     ci->u.cons.car = joined(c, &ti, &tj);
+                    tell_joined(c, ci, cl);
                     merged = true;
                     break;
                 }
