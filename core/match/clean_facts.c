@@ -145,15 +145,26 @@ static const struct value *alias_of(const struct facts *s, const struct value *x
 
 /* Are a and b the same access expression (car and car-safe alike, a
  * temporary and the accessor it is bound to alike)? */
+static bool same_as(const struct facts *s, const struct value *a, const struct value *b,
+                    const struct value *rb_, unsigned depth);
+
 static bool same(const struct facts *s, const struct value *a, const struct value *b,
                  unsigned depth)
+{
+    return same_as(s, a, b, alias_of(s, b), depth);
+}
+
+/* same, rb_ being alias_of(s, b) (clean_facts_kinds compares one b with
+ * every fact: it looks b's alias up once). */
+static bool same_as(const struct facts *s, const struct value *a, const struct value *b,
+                    const struct value *rb_, unsigned depth)
 {
     const struct clean *c = s->c;
     if (a == b)
         return true;
     if (depth > 64)
         return false;
-    const struct value *ra_ = alias_of(s, a), *rb_ = alias_of(s, b);
+    const struct value *ra_ = alias_of(s, a);
     if (ra_ || rb_)
         return same(s, ra_ ? ra_ : a, rb_ ? rb_ : b, depth + 1);
     if (a->kind != VK_CONS || b->kind != VK_CONS || depth > 64)
@@ -177,8 +188,9 @@ static bool same(const struct facts *s, const struct value *a, const struct valu
 uint8_t clean_facts_kinds(const struct facts *s, const struct value *e)
 {
     uint8_t k = CLEAN_KIND_ALL;
+    const struct value *re = s->n > s->base ? alias_of(s, e) : NULL;
     for (size_t i = s->n; i-- > s->base;)
-        if (s->f[i].e && same(s, s->f[i].e, e, 0))
+        if (s->f[i].e && same_as(s, s->f[i].e, e, re, 0))
             k &= s->f[i].kinds;
     return k;
 }
@@ -254,6 +266,20 @@ static bool reads(struct facts *s, const struct value *e, const struct value *v)
     return e->kind == VK_CONS ? clean_mentions(s->c, e, v) : e == v;
 }
 
+/* reads of an accessor expression x (what a temporary is an alias of:
+ * a variable, or (car X), (cdr X), (car-safe X), (cdr-safe X) of one):
+ * the symbols it holds are its heads, its variable and the nils that end
+ * its lists. */
+static bool chain_reads(struct facts *s, const struct value *x, const struct value *v)
+{
+    if (x->kind == VK_CONS && v == s->c->L->nil)
+        return true;
+    for (; x->kind == VK_CONS; x = clean_car(clean_cdr(x)))
+        if (clean_car(x) == v)
+            return true;
+    return x == v;
+}
+
 /* Forget the facts that read variable v. */
 static void forget(struct facts *s, const struct value *v)
 {
@@ -261,7 +287,7 @@ static void forget(struct facts *s, const struct value *v)
         if (s->f[i].e && reads(s, s->f[i].e, v))
             s->f[i].e = NULL;
     for (size_t i = 0; i < s->n_al; i++)
-        if (s->al[i].of && (s->al[i].temp == v || reads(s, s->al[i].of, v)))
+        if (s->al[i].of && (s->al[i].temp == v || chain_reads(s, s->al[i].of, v)))
             s->al[i].of = NULL;
 }
 
