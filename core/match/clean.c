@@ -804,6 +804,7 @@ static const struct {
     [CLEAN_PASS_KNOWN] = {"known", clean_known},
     [CLEAN_PASS_SAFE] = {"safe", clean_safe},
     [CLEAN_PASS_MEMQ] = {"memq", clean_memq},
+    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist},
     [CLEAN_PASS_MERGE] = {"merge", clean_merge},
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
     [CLEAN_PASS_SPLIT] = {"split", clean_split},
@@ -812,12 +813,14 @@ static const struct {
 
 /* The order the passes run in: folding known tests (safe) leaves
  * temporaries nothing reads and lets to join, so unused and lets run
- * again after it; a block's code decided into a place (blocks) may end
- * as the clause after it, so merge runs again. */
+ * again after it; merge takes out the clauses that would keep hoist
+ * from joining two conds ((null V) going where t goes), and hoist leaves
+ * a block's gotos fewer, before blocks; a block's code decided into a
+ * place (blocks) may end as the clause after it, so merge runs again. */
 static const enum clean_pass pipeline[] = {
     CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
-    CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
+    CLEAN_PASS_MERGE,  CLEAN_PASS_HOIST,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
     CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
@@ -905,8 +908,9 @@ static size_t depth_of(struct clean *c, struct value *form)
 }
 
 /* Pass p on the form, undone when the form then nests more deeply than
- * before (less: as deeply).  merge, unless it makes the form nest more
- * deeply (a memq's quoted list is one level more than an eq's constant):
+ * before (less: as deeply).  merge and hoist, unless they make the form
+ * nest more deeply (a memq's quoted list is one level more than an eq's
+ * constant; hoist puts the clauses around the car's one list deeper):
  * a form no deeper than Emacs's expansion of it stays so; split and if
  * only where the form then nests less deeply (split writes a test's
  * constant body again, if makes a progn: worth it only for the depth). */
@@ -956,8 +960,9 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
-        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-            by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
+        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_HOIST || p == CLEAN_PASS_SPLIT ||
+            p == CLEAN_PASS_IF)
+            by_depth(&c, &out, p, p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF);
         else
             passes[p].run(&c, &out);
         if (hooks && hooks->after)

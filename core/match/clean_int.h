@@ -98,6 +98,7 @@ void clean_lets(struct clean *c, struct value **slot);
 void clean_safe(struct clean *c, struct value **slot);
 void clean_known(struct clean *c, struct value **slot);
 void clean_memq(struct clean *c, struct value **slot);
+void clean_hoist(struct clean *c, struct value **slot);
 void clean_merge(struct clean *c, struct value **slot);
 void clean_nil(struct clean *c, struct value **slot);
 void clean_blocks(struct clean *c, struct value **slot);

@@ -286,6 +286,13 @@ static void pass_safe(void **state)
     SAME(SAFE, "(if (consp x) (progn (@user (f)) (car-safe x)))");
     ONE(SAFE, "(if (consp $v) (progn (@user (f)) (car-safe $v)))",
         "(if (consp v) (progn (f) (car v)))");
+    /* unknown code in one clause's body: the next clause's test still
+     * sees what its temporary is bound to */
+    ONE(SAFE, "(let (($a (car-safe x))) (cond ((eq $a 'p) (@user (f)) (cdr-safe x)) "
+              "((eq $a 'q) (cdr-safe x))))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) (f) (cdr-safe x)) ((eq a 'q) (cdr x))))");
+    SAME(SAFE, "(let (($a (car-safe x))) (progn (cond ((eq $a 'p) (@user (f)))) "
+               "(if (eq $a 'q) (cdr-safe x))))");
     arena_free(c->f->a);
 }
 
@@ -341,6 +348,60 @@ static void pass_merge(void **state)
     /* a memq's quoted list is one level deeper than an eq's constant: no
      * merge that makes the form nest more deeply */
     SAME(MERGE, "(cond ((eq x 'a) (f)) ((eq x 'b) (g)) ((eq x 'c) (f)) (t 0))");
+    arena_free(c->f->a);
+}
+
+/* The clauses of a cons's car in the cond around them, the car bound
+ * around that cond. */
+static void pass_hoist(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) (@user (f))) "
+               "((eq $a 'q) (@user (g))) (t (@user (h)))))) (t (@user (k))))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) (f)) ((eq a 'q) (g)) ((consp x) (h)) "
+        "(t (k))))");
+    /* an if either way; a membership test; an and beginning with one */
+    ONE(HOIST, "(if (consp x) (let (($a (car x))) (if (memq $a '(p q)) (@user (f)) "
+               "(@user (h)))) (@user (k)))",
+        "(let ((a (car-safe x))) (cond ((memq a '(p q)) (f)) ((consp x) (h)) (t (k))))");
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((and (eq $a 'p) (@user (g))) 1) "
+               "(t 2)))) (t 3))",
+        "(let ((a (car-safe x))) (cond ((and (eq a 'p) (g)) 1) ((consp x) 2) (t 3)))");
+    /* the clauses after come to the same code for a cons: the default once */
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) (@user (f))) "
+               "(t (setq $go t))))) ((eq x 'w) (@user (g))) (t (setq $go t)))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) (f)) ((eq x 'w) (g)) (t (setq go t))))");
+    /* not when a test between may hold for a cons */
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 1) (t (setq $go t))))) "
+               "((eq x 'w) (@user (g))) ((p x) 2) (t (setq $go t)))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) 1) ((consp x) (setq go t)) ((eq x 'w) (g)) "
+        "((p x) 2) (t (setq go t))))");
+    /* a clause before that reads x first and does nothing else */
+    ONE(HOIST, "(cond ((stringp x) 1) ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 2) "
+               "(t 3)))) (t 4))",
+        "(let ((a (car-safe x))) (cond ((stringp x) 1) ((eq a 'p) 2) ((consp x) 3) (t 4)))");
+    /* unknown code before (it could change x); y read first (it may be
+     * void: the other error) */
+    SAME(HOIST, "(cond ((p y) 1) ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 2) "
+                "(t 3)))) (t 4))");
+    SAME(HOIST, "(cond ((stringp y) 1) ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 2) "
+                "(t 3)))) (t 4))");
+    /* a test nil passes, or unknown code, where x may be no cons */
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((null $a) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a nil) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((or (eq $a 'p) (null $a)) 1) "
+                "(t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((p $a) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((@user (eq $a 'p)) 1) (t 2)))) "
+                "(t 3))");
+    /* no default for a cons; a user's variable bound; the car of another */
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 1)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let ((a (car x))) (cond ((eq a 'p) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car y))) (cond ((eq $a 'p) 1) (t 2)))) (t 3))");
+    /* deeper where the other clauses' bodies are the deepest: undone */
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 1) (t 2)))) "
+                "(t (@user (f (g (h (i (j))))))))");
     arena_free(c->f->a);
 }
 
@@ -532,6 +593,7 @@ int main(void)
         cmocka_unit_test(pass_known),
         cmocka_unit_test(pass_safe),
         cmocka_unit_test(pass_memq),
+        cmocka_unit_test(pass_hoist),
         cmocka_unit_test(pass_merge),
         cmocka_unit_test(pass_blocks),
         cmocka_unit_test(pass_split),

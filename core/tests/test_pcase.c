@@ -208,12 +208,12 @@ static void test_shapes(void **state)
     snprintf(text, sizeof text, "(pcase x (`(a ,y) (f y)) (`(b ,y) (h y)) (_ %s))", big);
     char want[1024];
     snprintf(want, sizeof want,
-             "(let* ((pcx--goto0 nil) (pcx--res0 (if (consp x) (let ((pcx--x0 (car x))) "
+             "(let* ((pcx--goto0 nil) (pcx--res0 (let ((pcx--x0 (car-safe x))) "
              "(cond ((eq pcx--x0 'a) (let ((pcx--x1 (cdr x))) (if (and (consp pcx--x1) "
              "(null (cdr pcx--x1))) (let ((y (car pcx--x1))) (f y)) (setq pcx--goto0 t)))) "
              "((eq pcx--x0 'b) (let ((pcx--x1 (cdr x))) (if (and (consp pcx--x1) "
              "(null (cdr pcx--x1))) (let ((y (car pcx--x1))) (h y)) (setq pcx--goto0 t)))) "
-             "(t (setq pcx--goto0 t)))) (setq pcx--goto0 t)))) "
+             "(t (setq pcx--goto0 t)))))) "
              "(if pcx--goto0 %s pcx--res0))", big);
     assert_string_equal(compact1(a, text), want);
     /* pcase-let: unchecked; the tests that could signal stay (car),
