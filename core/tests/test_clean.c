@@ -199,6 +199,10 @@ static void pass_inline(void **state)
     SAME(INLINE, "(let* (($a (car-safe $v))) (dolist (e l) (list e $a)))");
     /* read twice: stays */
     SAME(INLINE, "(let* (($a (car-safe $v))) (list $a $a))");
+    /* a chain of renamings: $b's value, $a, moves to y's binding, then
+     * $a's value follows it there */
+    ONE(INLINE, "(let (($a (car-safe $v))) (let (($b $a)) (let ((y $b)) (@user (f y)))))",
+        "(let ((y (car-safe v))) (f y))");
     arena_free(c->f->a);
 }
 
