@@ -55,6 +55,8 @@ enum clean_pass {
     CLEAN_PASS_MERGE,   /* cond clauses with equal bodies: one memq test */
     CLEAN_PASS_BLOCKS,  /* shared code one place reaches: in that place
                            (runs after known, which finds places dead) */
+    CLEAN_PASS_UNSHARE, /* a small block two to four places reach: in
+                           each, where the form then nests less deeply */
     CLEAN_PASS_SPLIT,   /* ((or A B) K) of a constant K: (A K) (B K), where
                            the form then nests less deeply */
     CLEAN_PASS_IF,      /* (cond (A B...) (t E...)): (if A (progn B...) E...),

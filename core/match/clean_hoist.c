@@ -109,19 +109,23 @@ static bool fails_on_nil(struct clean *c, const struct value *t, const struct va
     return false;
 }
 
+/* Is cl a clause of a test and one form? */
+static bool one_form(struct clean *c, const struct value *cl)
+{
+    return cl->kind == VK_CONS && clean_cdr(cl)->kind == VK_CONS &&
+           clean_cdr(clean_cdr(cl)) == c->L->nil;
+}
+
 /* The part of a hoist: the outer clause ((consp X) (let BINDS INNER)). */
 struct hoist {
     struct value *x, *binds, *inner;
 };
 
-/* Is clause cl ((consp X) (let ((V (car X))...) INNER)) with temporaries
- * V bound to accessors of variable X and INNER a cond or an if? */
-static bool hoist_of(struct clean *c, struct value *cl, struct hoist *h)
+/* Is the clause of test t and one form let ((consp X) (let ((V (car X))...)
+ * INNER)) with temporaries V bound to accessors of variable X and INNER a
+ * cond or an if? */
+static bool hoist_of(struct clean *c, struct value *t, struct value *let, struct hoist *h)
 {
-    if (cl->kind != VK_CONS || clean_cdr(cl)->kind != VK_CONS ||
-        clean_cdr(clean_cdr(cl)) != c->L->nil)
-        return false;
-    struct value *t = clean_car(cl), *let = clean_car(clean_cdr(cl));
     if (t->kind != VK_CONS || clean_car(t) != c->sym[CS_CONSP] || clean_kind(c, t) == CK_USER ||
         clean_cdr(t)->kind != VK_CONS || clean_cdr(clean_cdr(t)) != c->L->nil)
         return false;
@@ -261,11 +265,29 @@ static void at(struct clean *c, struct value **slot)
     struct value *cls = clauses_of(c, *slot);
     for (struct value *l = cls; l->kind == VK_CONS; l = clean_cdr(l)) {
         struct hoist h;
-        if (hoist_of(c, clean_car(l), &h)) {
+        struct value *cl = clean_car(l);
+        if (one_form(c, cl) && hoist_of(c, clean_car(cl), clean_car(clean_cdr(cl)), &h)) {
             hoist(c, slot, cls, l, &h);
             return;
         }
     }
+}
+
+void clean_hoist_worth(struct clean *c, struct value **slot)
+{
+    struct value *v = *slot;
+    if (!choice(c, v))
+        return;
+    struct hoist h;
+    struct value *a = clean_cdr(v);
+    if (clean_kind(c, v) == CK_IF) {
+        *(bool *)c->state |= hoist_of(c, clean_car(a), clean_car(clean_cdr(a)), &h);
+        return;
+    }
+    for (; a->kind == VK_CONS; a = clean_cdr(a))
+        if (one_form(c, clean_car(a)) &&
+            hoist_of(c, clean_car(clean_car(a)), clean_car(clean_cdr(clean_car(a))), &h))
+            *(bool *)c->state = true;
 }
 
 void clean_hoist(struct clean *c, struct value **slot)

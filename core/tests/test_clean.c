@@ -456,6 +456,41 @@ static void pass_blocks(void **state)
     arena_free(c->f->a);
 }
 
+/* A small block that a few places reach: in each, where the form then
+ * nests less deeply. */
+static void pass_unshare(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                 "(t (setq $go t))))) (if $go (@user (f (g x))) $res))",
+        "(cond ((p x) (if (q x) 1 (f (g x)))) (t (f (g x))))");
+    /* the carriers' values in a let at each place */
+    ONE(UNSHARE, "(let* (($go nil) ($c0 nil) ($res (cond ((p x) (setq $go t $c0 (car x))) "
+                 "(t (setq $go t $c0 2))))) (if $go (let (($y $c0)) (@user (f (g y)))) $res))",
+        "(cond ((p x) (let ((c0 (car x))) (let ((y c0)) (f (g y))))) "
+        "(t (let ((c0 2)) (let ((y c0)) (f (g y))))))");
+    /* deeper, the block being deep and its places too: kept */
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) (if (r x) 1 (setq $go t)) "
+                  "(setq $go t))) (t 2)))) (if $go (@user (f (g (h (i (j)))))) $res))");
+    /* a large block; five places */
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                  "(t (setq $go t))))) (if $go (@user (f (g x) 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+                  "14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38)) "
+                  "$res))");
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                  "((r x) (if (q x) 2 (setq $go t))) ((s x) (if (q x) 3 (setq $go t))) "
+                  "((u x) (if (q x) 4 (setq $go t))) (t (setq $go t))))) "
+                  "(if $go (@user (f (g x))) $res))");
+    /* a place under a binding of a variable the block reads, or in a
+     * lambda: kept */
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (let ((x (car x))) (if (q x) 1 "
+                  "(setq $go t)))) (t (setq $go t))))) (if $go (@user (f (g x))) $res))");
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (lambda nil (if (q x) 1 "
+                  "(setq $go t)))) (t (setq $go t))))) (if $go (@user (f (g x))) $res))");
+    arena_free(c->f->a);
+}
+
 /* A clause ((or A B) K) of a constant K: two clauses, where the form then
  * nests less deeply. */
 static void pass_split(void **state)
@@ -600,6 +635,7 @@ int main(void)
         cmocka_unit_test(pass_hoist),
         cmocka_unit_test(pass_merge),
         cmocka_unit_test(pass_blocks),
+        cmocka_unit_test(pass_unshare),
         cmocka_unit_test(pass_split),
         cmocka_unit_test(pass_if),
         cmocka_unit_test(all_passes),

@@ -201,9 +201,11 @@ static void test_shapes(void **state)
                         "(cond ((and (consp x) (eq (car x) 'a) (consp (cdr x)) "
                         "(null (cdr (cdr x)))) (let ((y (car (cdr x)))) (f y))) "
                         "((eq x 'b) 2) (t (g x)))");
-    /* a body reached from several places, not small: one copy, after the
-     * decision, which sets a variable where it would run it */
-    const char *big = "(g x (list 1 2 3 4) (list 5 6 7 8 9) (list 10 11 12))";
+    /* a body reached from several places, not small (nor small enough
+     * to be written in each, pass unshare): one copy, after the decision,
+     * which sets a variable where it would run it */
+    const char *big = "(g x (list 1 2 3 4 5 6 7 8) (list 5 6 7 8 9 10 11 12 13) "
+                      "(list 10 11 12 13 14 15 16 17 18) (list 19 20 21 22 23 24 25))";
     char text[256];
     snprintf(text, sizeof text, "(pcase x (`(a ,y) (f y)) (`(b ,y) (h y)) (_ %s))", big);
     char want[1024];
