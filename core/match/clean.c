@@ -808,6 +808,7 @@ static const struct {
     [CLEAN_PASS_MERGE] = {"merge", clean_merge},
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
     [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare},
+    [CLEAN_PASS_AND] = {"and", clean_and},
     [CLEAN_PASS_SPLIT] = {"split", clean_split},
     [CLEAN_PASS_IF] = {"if", clean_if},
 };
@@ -818,13 +819,14 @@ static const struct {
  * from joining two conds ((null V) going where t goes), and hoist leaves
  * a block's gotos fewer, before blocks; a block's code decided into a
  * place (blocks) may end as the clause after it, so merge runs again;
- * the blocks left with few places (unshare) before inline, which takes
- * out the renamings a block brings to its places. */
+ * the blocks left with few places (unshare) and the ifs joined (and)
+ * before inline, which takes out the renamings a block brings to its
+ * places and the parts and's lets bind. */
 static const enum clean_pass pipeline[] = {
     CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
     CLEAN_PASS_MERGE,  CLEAN_PASS_HOIST,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_UNSHARE,
-    CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
+    CLEAN_PASS_AND,    CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
     CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
@@ -915,7 +917,8 @@ static size_t depth_of(struct clean *c, struct value *form)
  * before (less: as deeply).  merge and hoist, unless they make the form
  * nest more deeply (a memq's quoted list is one level more than an eq's
  * constant; hoist puts the clauses around the car's one list deeper):
- * a form no deeper than Emacs's expansion of it stays so; unshare, split
+ * a form no deeper than Emacs's expansion of it stays so, and so for
+ * and (its first test two lists lower); unshare, split
  * and if only where the form then nests less deeply (unshare writes a
  * block's code again, split a test's constant body, if makes a progn:
  * worth it only for the depth).  The copy that undoes a pass is made
@@ -924,6 +927,12 @@ static size_t depth_of(struct clean *c, struct value *form)
 static void find_cond(struct clean *c, struct value **slot)
 {
     if (clean_kind(c, *slot) == CK_COND)
+        *(bool *)c->state = true;
+}
+
+static void find_if(struct clean *c, struct value **slot)
+{
+    if (clean_kind(c, *slot) == CK_IF)
         *(bool *)c->state = true;
 }
 
@@ -939,6 +948,7 @@ static clean_fn *const worth[CLEAN_PASS_COUNT] = {
     [CLEAN_PASS_HOIST] = clean_hoist_worth,
     [CLEAN_PASS_MERGE] = find_cond,
     [CLEAN_PASS_UNSHARE] = find_dispatch,
+    [CLEAN_PASS_AND] = find_if,
     [CLEAN_PASS_SPLIT] = find_cond,
     [CLEAN_PASS_IF] = find_cond,
 };
@@ -981,9 +991,8 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
-        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_HOIST || p == CLEAN_PASS_UNSHARE ||
-            p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-            by_depth(&c, &out, p, p >= CLEAN_PASS_UNSHARE);
+        if (worth[p])
+            by_depth(&c, &out, p, p == CLEAN_PASS_UNSHARE || p >= CLEAN_PASS_SPLIT);
         else
             passes[p].run(&c, &out);
         if (hooks && hooks->after)

@@ -57,6 +57,8 @@ enum clean_pass {
                            (runs after known, which finds places dead) */
     CLEAN_PASS_UNSHARE, /* a small block two to four places reach: in
                            each, where the form then nests less deeply */
+    CLEAN_PASS_AND,     /* (if A (if C X E) E): (if (and A C) X E), a let
+                           of parts between around it */
     CLEAN_PASS_SPLIT,   /* ((or A B) K) of a constant K: (A K) (B K), where
                            the form then nests less deeply */
     CLEAN_PASS_IF,      /* (cond (A B...) (t E...)): (if A (progn B...) E...),

@@ -491,6 +491,37 @@ static void pass_unshare(void **state)
     arena_free(c->f->a);
 }
 
+/* Two tests whose failures run the same code: one test, a let of parts
+ * between around it. */
+static void pass_and(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    /* the else forms: copies of one body (one object, as the emitter
+     * makes them), written here as a temporary */
+    ONE(AND, "(if (consp $v) (if (null (cdr $v)) (@user (f)) $e) $e)",
+        "(if (and (consp v) (null (cdr v))) (f) e)");
+    /* unknown tests keep their order; three in a row: one and */
+    ONE(AND, "(if (p $v) (if (q $v) (if (r $v) 1 $e) $e) $e)", "(if (and (p v) (q v) (r v)) 1 e)");
+    ONE(AND, "(if (consp $v) (let (($a (car-safe $v)) ($b (cdr-safe $v))) "
+             "(if (integerp $a) (@user (f $a $b)) $e)) $e)",
+        "(let ((a (car-safe v)) (b (cdr-safe v))) (if (and (consp v) (integerp a)) (f a b) e))");
+    /* a user's variable read before on every path: not void there */
+    ONE(AND, "(if (consp x) (if (consp $v) (let (($a (cdr-safe x))) (if (null $a) 1 $e)) $e) 2)",
+        "(if (consp x) (let ((a (cdr-safe x))) (if (and (consp v) (null a)) 1 e)) 2)");
+    /* different else forms; a part that may signal, or of a variable that
+     * may be void; a test that runs unknown code (it could change the
+     * value taken apart); the part read by the else or the test */
+    SAME(AND, "(if (consp $v) (if (null (cdr $v)) 1 $e) $f)");
+    SAME(AND, "(if (consp $v) (let (($a (car $v))) (if (null $a) 1 $e)) $e)");
+    SAME(AND, "(if (consp $v) (let (($a (cdr-safe x))) (if (null $a) 1 $e)) $e)");
+    SAME(AND, "(if (p $v) (let (($a (cdr-safe $v))) (if (null $a) 1 $e)) $e)");
+    SAME(AND, "(if (consp $v) (let (($a (cdr-safe $v))) (if (null $a) 1 (f $a))) (f $a))");
+    /* the first test the deepest part: undone */
+    SAME(AND, "(if (consp (car (car (car $v)))) (if (null $w) 1 $e) $e)");
+    arena_free(c->f->a);
+}
+
 /* A clause ((or A B) K) of a constant K: two clauses, where the form then
  * nests less deeply. */
 static void pass_split(void **state)
@@ -636,6 +667,7 @@ int main(void)
         cmocka_unit_test(pass_merge),
         cmocka_unit_test(pass_blocks),
         cmocka_unit_test(pass_unshare),
+        cmocka_unit_test(pass_and),
         cmocka_unit_test(pass_split),
         cmocka_unit_test(pass_if),
         cmocka_unit_test(all_passes),
