@@ -922,8 +922,9 @@ static size_t depth_of(struct clean *c, struct value *form)
  * and if only where the form then nests less deeply (unshare writes a
  * block's code again, split a test's constant body, if makes a progn:
  * worth it only for the depth).  The copy that undoes a pass is made
- * only for a form with something the pass rewrites (clean_worth): a
- * small form keeps little of the run's memory. */
+ * only for a form with something the pass rewrites (worth[]): a small
+ * form keeps little of the run's memory.  False when the pass was
+ * undone. */
 static void find_cond(struct clean *c, struct value **slot)
 {
     if (clean_kind(c, *slot) == CK_COND)
@@ -953,7 +954,7 @@ static clean_fn *const worth[CLEAN_PASS_COUNT] = {
     [CLEAN_PASS_IF] = find_cond,
 };
 
-static void by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
+static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
     bool any = false;
     void *old = c->state;
@@ -961,13 +962,38 @@ static void by_depth(struct clean *c, struct value **out, enum clean_pass p, boo
     clean_visit(c, out, worth[p], 0);
     c->state = old;
     if (!any)
-        return;
+        return true;
     size_t before = depth_of(c, *out);
     struct value *saved = copy(c, *out, 0);
     passes[p].run(c, out);
     size_t after = depth_of(c, *out);
-    if (saved && (after > before || (less && after == before)))
+    if (saved && (after > before || (less && after == before))) {
         *out = saved;
+        return false;
+    }
+    return true;
+}
+
+void clean_note_join(struct clean *c, const struct value *into, const struct value *from)
+{
+    if (!c->hooks || !c->hooks->joined)
+        return;
+    if (c->n_joins + 2 > c->cap_joins) {
+        size_t cap = c->cap_joins ? 2 * c->cap_joins : 16;
+        c->joins = arena_grow(c->L->a, c->joins, c->cap_joins * sizeof *c->joins,
+                              cap * sizeof *c->joins);
+        c->cap_joins = cap;
+    }
+    c->joins[c->n_joins++] = into;
+    c->joins[c->n_joins++] = from;
+}
+
+/* The joins of a pass, told to the hook when the pass is kept. */
+static void tell_joins(struct clean *c, bool kept)
+{
+    for (size_t i = 0; kept && i < c->n_joins; i += 2)
+        c->hooks->joined(c->hooks->ctx, c->joins[i], c->joins[i + 1]);
+    c->n_joins = 0;
 }
 
 struct value *clean_form(struct lisp *L, struct clean_marks *marks,
@@ -991,10 +1017,12 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
+        bool kept = true;
         if (worth[p])
-            by_depth(&c, &out, p, p == CLEAN_PASS_UNSHARE || p >= CLEAN_PASS_SPLIT);
+            kept = by_depth(&c, &out, p, p == CLEAN_PASS_UNSHARE || p >= CLEAN_PASS_SPLIT);
         else
             passes[p].run(&c, &out);
+        tell_joins(&c, kept);
         if (hooks && hooks->after)
             hooks->after(hooks->ctx, p, out);
     }
