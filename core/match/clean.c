@@ -705,7 +705,8 @@ bool clean_same_code(struct clean *c, const struct value *a, const struct value 
 #define SEEN_TEMP (1u << 29)   /* a let, let*, lambda or dolist binding a
                                   temporary */
 #define SEEN_MEMBER (1u << 30) /* a membership test the emitter marked */
-#define SEEN_SAFE (1u << 31)   /* car-safe, cdr-safe */
+#define SEEN_SAFE (1u << 31)   /* car-safe, cdr-safe, car, cdr (hoist makes
+                                  car-safe of car) */
 
 /* Does the list of bindings, parameters or (VAR LIST) l name a
  * temporary? */
@@ -729,7 +730,8 @@ static uint32_t seen_of(const struct clean *c, const struct value *v, enum clean
         s |= SEEN_TEMP;
     if (k == CLEAN_MEMBER)
         s |= SEEN_MEMBER;
-    if (h == c->sym[CS_CAR_SAFE] || h == c->sym[CS_CDR_SAFE])
+    if (h == c->sym[CS_CAR_SAFE] || h == c->sym[CS_CDR_SAFE] || h == c->sym[CS_CAR] ||
+        h == c->sym[CS_CDR])
         s |= SEEN_SAFE;
     if (h == c->sym[CS_NOT])
         s |= SEEN_NOT;
@@ -815,15 +817,18 @@ void clean_sweep(struct clean *c, struct value **slot)
  *   funcall: a funcall;  lets: a let, a let* or a funcall;
  *   known: a test (if, cond, and, or: where facts come from and what
  *     folds);  safe: a car-safe or cdr-safe, and a test;
- *   memq: a marked membership test;  merge: an if or a cond;
- *   blocks: a temporary bound and an if or a cond (its dispatch binds
- *     GO and RES, then tests GO);  split, if: a cond.
- * No pass makes a not, a funcall, a car-safe, a marked test or a cond; an
- * if but of a cond; an and or an or but of a cond (merge); a let but of a
- * funcall or in a let* (blocks: the dispatch); nor binds a temporary but
- * where one was bound (a lambda's parameters, a block's C0... bound by
- * the dispatch). */
+ *   memq: a marked membership test;
+ *   hoist, merge, and, split, if: an if or a cond;
+ *   blocks, unshare: a temporary bound and an if or a cond (the
+ *     dispatch binds GO and RES, then tests GO).
+ * No pass makes a not, a funcall or a marked test; a car-safe or cdr-safe
+ * but of a car or cdr (hoist); an if or a cond but of an if or a cond; an
+ * and or an or but of a test (merge, and); a let but of a funcall, a let
+ * (hoist) or in a let* (blocks, unshare: the dispatch); nor binds a
+ * temporary but where one was bound (a lambda's parameters, a block's
+ * C0... bound by the dispatch). */
 #define SEEN_TEST (SEEN(CK_IF) | SEEN(CK_COND) | SEEN(CK_AND))
+#define SEEN_CHOICE (SEEN(CK_IF) | SEEN(CK_COND))
 
 static const struct {
     const char *name;
@@ -841,20 +846,29 @@ static const struct {
     [CLEAN_PASS_KNOWN] = {"known", clean_known, {SEEN_TEST}},
     [CLEAN_PASS_SAFE] = {"safe", clean_safe, {SEEN_SAFE, SEEN_TEST}},
     [CLEAN_PASS_MEMQ] = {"memq", clean_memq, {SEEN_MEMBER}},
-    [CLEAN_PASS_MERGE] = {"merge", clean_merge, {SEEN(CK_IF) | SEEN(CK_COND)}},
-    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN(CK_IF) | SEEN(CK_COND)}},
-    [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN(CK_COND)}},
-    [CLEAN_PASS_IF] = {"if", clean_if, {SEEN(CK_COND)}},
+    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist, {SEEN_CHOICE}},
+    [CLEAN_PASS_MERGE] = {"merge", clean_merge, {SEEN_CHOICE}},
+    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN_CHOICE}},
+    [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare, {SEEN_TEMP, SEEN_CHOICE}},
+    [CLEAN_PASS_AND] = {"and", clean_and, {SEEN_CHOICE}},
+    [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN_CHOICE}},
+    [CLEAN_PASS_IF] = {"if", clean_if, {SEEN_CHOICE}},
 };
 
 /* The order the passes run in: folding known tests (safe) leaves
  * temporaries nothing reads and lets to join, so unused and lets run
- * again after it; a block's code decided into a place (blocks) may end
- * as the clause after it, so merge runs again. */
+ * again after it; merge takes out the clauses that would keep hoist
+ * from joining two conds ((null V) going where t goes), and hoist leaves
+ * a block's gotos fewer, before blocks; a block's code decided into a
+ * place (blocks) may end as the clause after it, so merge runs again;
+ * the blocks left with few places (unshare) and the ifs joined (and)
+ * before inline, which takes out the renamings a block brings to its
+ * places and the parts and's lets bind. */
 static const enum clean_pass pipeline[] = {
     CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
-    CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
+    CLEAN_PASS_MERGE,  CLEAN_PASS_HOIST,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_UNSHARE,
+    CLEAN_PASS_AND,    CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
     CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
@@ -942,16 +956,56 @@ static size_t depth_of(struct clean *c, struct value *form)
 }
 
 /* Pass p on the form, undone when the form then nests more deeply than
- * before (less: as deeply).  merge, unless it makes the form nest more
- * deeply (a memq's quoted list is one level more than an eq's constant):
- * a form no deeper than Emacs's expansion of it stays so; split and if
- * only where the form then nests less deeply (split writes a test's
- * constant body again, if makes a progn: worth it only for the depth).
- * The form is copied, and its depth measured, only when the pass is
- * about to change it (clean_changing): most forms have nothing to merge
- * or split, and are left as they were. */
+ * before (less: as deeply).  merge and hoist, unless they make the form
+ * nest more deeply (a memq's quoted list is one level more than an eq's
+ * constant; hoist puts the clauses around the car's one list deeper):
+ * a form no deeper than Emacs's expansion of it stays so, and so for
+ * and (its first test two lists lower); unshare, split
+ * and if only where the form then nests less deeply (unshare writes a
+ * block's code again, split a test's constant body, if makes a progn:
+ * worth it only for the depth).  The pass runs only on a form with something
+ * it rewrites (worth[]), and the copy that undoes it is made, and the
+ * form's depth measured, only when it is about to change the form
+ * (clean_changing): a form it leaves as it was is not copied.  False
+ * when the pass was undone. */
+static void find_cond(struct clean *c, struct value **slot)
+{
+    if (clean_kind(c, *slot) == CK_COND)
+        *(bool *)c->state = true;
+}
+
+static void find_if(struct clean *c, struct value **slot)
+{
+    if (clean_kind(c, *slot) == CK_IF)
+        *(bool *)c->state = true;
+}
+
+static void find_dispatch(struct clean *c, struct value **slot)
+{
+    struct clean_dispatch d;
+    if (clean_dispatch_of(c, *slot, &d))
+        *(bool *)c->state = true;
+}
+
+/* What a pass undone by depth looks for first.  ORDER: enum clean_pass. */
+static clean_fn *const worth[CLEAN_PASS_COUNT] = {
+    [CLEAN_PASS_HOIST] = clean_hoist_worth,
+    [CLEAN_PASS_MERGE] = find_cond,
+    [CLEAN_PASS_UNSHARE] = find_dispatch,
+    [CLEAN_PASS_AND] = find_if,
+    [CLEAN_PASS_SPLIT] = find_cond,
+    [CLEAN_PASS_IF] = find_cond,
+};
+
 static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
+    bool any = false;
+    void *old = c->state;
+    c->state = &any;
+    clean_visit(c, out, worth[p], 0);
+    c->state = old;
+    if (!any)
+        return true;
     c->undo_at = out;
     c->undo = NULL;
     c->changed = false;
@@ -983,8 +1037,8 @@ static bool run_pass(struct clean *c, struct value **out, enum clean_pass p)
     for (size_t i = 0; i < 2; i++)
         if (passes[p].needs[i] && !(c->seen & passes[p].needs[i]))
             return true;
-    if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-        return by_depth(c, out, p, p != CLEAN_PASS_MERGE);
+    if (worth[p])
+        return by_depth(c, out, p, p == CLEAN_PASS_UNSHARE || p >= CLEAN_PASS_SPLIT);
     passes[p].run(c, out);
     return true;
 }

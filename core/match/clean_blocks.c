@@ -21,15 +21,9 @@
  */
 #include "match/clean_int.h"
 
-/* The block dispatch of one let* (see above). */
-struct dispatch {
-    struct value *go, *res;
-    struct value **first; /* the slot of its first form after the bindings */
-};
-
 /* The places that go to one block: how many, the slot of the last. */
 struct reach {
-    struct dispatch *d;
+    struct clean_dispatch *d;
     const struct value *key; /* the block's number, or t */
     size_t n;
     struct value **slot;
@@ -72,7 +66,7 @@ static bool if_parts(struct clean *c, struct value *f, struct value **test,
 
 /* The block of dispatch form f and its number: (if T (setq RES B)) or,
  * last, (if T B RES); NULL for RES alone or anything else. */
-static struct value **block_of(struct clean *c, const struct dispatch *d, struct value *f,
+struct value **clean_block_of(struct clean *c, const struct clean_dispatch *d, struct value *f,
                                const struct value **key)
 {
     struct value *test, *then, *rest;
@@ -91,7 +85,7 @@ static struct value **block_of(struct clean *c, const struct dispatch *d, struct
 }
 
 /* Is the let* v a block dispatch?  Fills d. */
-static bool dispatch_of(struct clean *c, struct value *v, struct dispatch *d)
+bool clean_dispatch_of(struct clean *c, struct value *v, struct clean_dispatch *d)
 {
     struct value *args = clean_cdr(v);
     if (clean_kind(c, v) != CK_LET_STAR || args->kind != VK_CONS ||
@@ -117,7 +111,7 @@ static bool dispatch_of(struct clean *c, struct value *v, struct dispatch *d)
     for (; l->kind == VK_CONS; l = clean_cdr(l)) {
         const struct value *key;
         bool last_form = clean_cdr(l) == c->L->nil;
-        if (!block_of(c, d, clean_car(l), &key) && !(last_form && clean_car(l) == d->res))
+        if (!clean_block_of(c, d, clean_car(l), &key) && !(last_form && clean_car(l) == d->res))
             return false;
     }
     return l == c->L->nil;
@@ -143,7 +137,7 @@ static void count_at(struct reach *r, struct value **slot)
 }
 
 /* (setq GO K C0 V0 ...) as the code of block b: (let ((C0 V0)...) B). */
-static struct value *arrive(struct clean *c, struct value *go_form, struct value *b)
+struct value *clean_block_arrive(struct clean *c, struct value *go_form, struct value *b)
 {
     struct value *binds = c->L->nil, **tail = &binds;
     struct value *l = clean_cdr(clean_cdr(clean_cdr(go_form)));
@@ -160,7 +154,7 @@ static struct value *arrive(struct clean *c, struct value *go_form, struct value
  * Every list of generated code is looked at, whatever its head (GO is a
  * temporary: no user code nor quoted data names it), so that no place
  * is missed: a block that one place reaches is moved there. */
-static struct reach reach_of(struct clean *c, struct value **slot, struct dispatch *d,
+static struct reach reach_of(struct clean *c, struct value **slot, struct clean_dispatch *d,
                              const struct value *key, bool collect)
 {
     struct reach r = {d, key, 0, NULL, NULL, 8, c->L->a};
@@ -214,7 +208,7 @@ static void push(struct clean *c, struct stack *st, struct value *x)
 
 /* Conses of v, user code included, quoted data as one, counting stops
  * past max. */
-static size_t size_upto(struct clean *c, struct value *v, size_t max)
+size_t clean_size_upto(struct clean *c, struct value *v, size_t max)
 {
     size_t n = 0;
     struct stack st = {ARENA_NEWN(c->L->a, struct value *, 16), 0, 16};
@@ -241,7 +235,7 @@ static size_t size_upto(struct clean *c, struct value *v, size_t max)
  * user's variable may be special: the block's code, calling a function,
  * would see it), and nothing binds otherwise (a lambda, a dolist, a form
  * of unknown scope). */
-static bool place_ok(struct clean *c, struct value *v, struct value **p, struct value *b)
+bool clean_block_place_ok(struct clean *c, struct value *v, struct value **p, struct value *b)
 {
     struct item {
         struct value *x;
@@ -291,24 +285,24 @@ static bool place_ok(struct clean *c, struct value *v, struct value **p, struct 
 
 /* Each place of a block that two places or more reach: the block's code
  * there instead, when the tests on the way decide it down to little. */
-static void decide(struct clean *c, struct value **slot, struct dispatch *d)
+static void decide(struct clean *c, struct value **slot, struct clean_dispatch *d)
 {
     for (struct value *l = *d->first; l->kind == VK_CONS; l = clean_cdr(l)) {
         const struct value *key;
-        struct value **b = block_of(c, d, clean_car(l), &key);
+        struct value **b = clean_block_of(c, d, clean_car(l), &key);
         if (!b)
             continue;
         struct reach r = reach_of(c, slot, d, key, true);
         for (size_t i = 0; r.n >= 2 && i < r.n; i++) {
-            if (!place_ok(c, *slot, r.all[i], *b))
+            if (!clean_block_place_ok(c, *slot, r.all[i], *b))
                 continue;
             struct value *go = *r.all[i], *code = clean_copy(c, *b);
             if (!code)
                 return;
-            *r.all[i] = arrive(c, go, code);
-            size_t before = size_upto(c, *r.all[i], DECIDED_MAX);
+            *r.all[i] = clean_block_arrive(c, go, code);
+            size_t before = clean_size_upto(c, *r.all[i], DECIDED_MAX);
             clean_known(c, slot);
-            size_t after = size_upto(c, *r.all[i], DECIDED_MAX);
+            size_t after = clean_size_upto(c, *r.all[i], DECIDED_MAX);
             if (after > DECIDED_MAX || after >= before)
                 *r.all[i] = go; /* little decided: the place goes on to the block */
             else
@@ -319,13 +313,13 @@ static void decide(struct clean *c, struct value **slot, struct dispatch *d)
 
 /* The last block that at most one place reaches put in that place (or
  * dropped); false when there is none. */
-static bool move_one(struct clean *c, struct value **slot, struct dispatch *d)
+static bool move_one(struct clean *c, struct value **slot, struct clean_dispatch *d)
 {
     struct value **found = NULL;
     struct reach fr = {0};
     for (struct value **l = d->first; (*l)->kind == VK_CONS; l = &(*l)->u.cons.cdr) {
         const struct value *key;
-        if (!block_of(c, d, clean_car(*l), &key))
+        if (!clean_block_of(c, d, clean_car(*l), &key))
             continue;
         struct reach r = reach_of(c, slot, d, key, false);
         if (r.n <= 1) {
@@ -336,19 +330,33 @@ static bool move_one(struct clean *c, struct value **slot, struct dispatch *d)
     if (!found)
         return false;
     const struct value *key;
-    struct value **b = block_of(c, d, clean_car(*found), &key);
+    struct value **b = clean_block_of(c, d, clean_car(*found), &key);
     if (fr.n == 1)
-        *fr.slot = arrive(c, *fr.slot, *b);
-    if (clean_cdr(*found) == c->L->nil)
-        (*found)->u.cons.car = d->res; /* the last: RES is the value */
-    else
-        *found = clean_cdr(*found);
+        *fr.slot = clean_block_arrive(c, *fr.slot, *b);
+    clean_block_remove(c, d, found);
     return true;
+}
+
+void clean_block_remove(struct clean *c, const struct clean_dispatch *d, struct value **l)
+{
+    if (clean_cdr(*l) == c->L->nil)
+        (*l)->u.cons.car = d->res; /* the last: RES is the value */
+    else
+        *l = clean_cdr(*l);
+}
+
+struct value ***clean_block_places(struct clean *c, struct value **slot,
+                                   struct clean_dispatch *d, const struct value *key,
+                                   size_t *n)
+{
+    struct reach r = reach_of(c, slot, d, key, true);
+    *n = r.n;
+    return r.all;
 }
 
 /* No block left: (let* (PRE... GO C... (RES MAIN)) RES) is
  * (let* (PRE...) MAIN), or MAIN. */
-static void unwrap(struct clean *c, struct value **slot, const struct dispatch *d)
+void clean_block_unwrap(struct clean *c, struct value **slot, const struct clean_dispatch *d)
 {
     struct value *v = *slot, *args = clean_cdr(v);
     if (*d->first == c->L->nil || clean_car(*d->first) != d->res ||
@@ -376,15 +384,15 @@ static void unwrap(struct clean *c, struct value **slot, const struct dispatch *
 
 static void at(struct clean *c, struct value **slot)
 {
-    struct dispatch d;
-    if (!dispatch_of(c, *slot, &d))
+    struct clean_dispatch d;
+    if (!clean_dispatch_of(c, *slot, &d))
         return;
     decide(c, slot, &d);
     bool moved = false;
     while (move_one(c, slot, &d))
         moved = true;
     if (moved)
-        unwrap(c, slot, &d);
+        clean_block_unwrap(c, slot, &d);
 }
 
 void clean_blocks(struct clean *c, struct value **slot)
