@@ -830,29 +830,35 @@ void clean_sweep(struct clean *c, struct value **slot)
 #define SEEN_TEST (SEEN(CK_IF) | SEEN(CK_COND) | SEEN(CK_AND))
 #define SEEN_CHOICE (SEEN(CK_IF) | SEEN(CK_COND))
 
+/* undo: the pass is undone for a form it makes nest more deeply
+ * (UNDO_DEEPER: merge, hoist, and), or not less deeply (UNDO_FLAT:
+ * unshare, split, if), see by_depth. */
+enum undo { UNDO_NEVER, UNDO_DEEPER, UNDO_FLAT };
+
 static const struct {
     const char *name;
     void (*run)(struct clean *c, struct value **slot);
     uint32_t needs[2];
+    enum undo undo;
 } passes[CLEAN_PASS_COUNT] = {
-    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, {0}},
-    [CLEAN_PASS_NOT] = {"not", clean_not, {SEEN_NOT}},
-    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, {SEEN_TEMP}},
-    [CLEAN_PASS_INLINE] = {"inline", clean_inline, {SEEN_TEMP}},
-    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, {SEEN(CK_FUNCALL)}},
+    [CLEAN_PASS_IGNORE] = {"ignore", clean_ignore, {0}, UNDO_NEVER},
+    [CLEAN_PASS_NOT] = {"not", clean_not, {SEEN_NOT}, UNDO_NEVER},
+    [CLEAN_PASS_UNUSED] = {"unused", clean_unused, {SEEN_TEMP}, UNDO_NEVER},
+    [CLEAN_PASS_INLINE] = {"inline", clean_inline, {SEEN_TEMP}, UNDO_NEVER},
+    [CLEAN_PASS_FUNCALL] = {"funcall", clean_funcall, {SEEN(CK_FUNCALL)}, UNDO_NEVER},
     [CLEAN_PASS_LETS] = {"lets", clean_lets,
-                         {SEEN(CK_LET) | SEEN(CK_LET_STAR) | SEEN(CK_FUNCALL)}},
-    [CLEAN_PASS_NIL] = {"nil", clean_nil, {0}},
-    [CLEAN_PASS_KNOWN] = {"known", clean_known, {SEEN_TEST}},
-    [CLEAN_PASS_SAFE] = {"safe", clean_safe, {SEEN_SAFE, SEEN_TEST}},
-    [CLEAN_PASS_MEMQ] = {"memq", clean_memq, {SEEN_MEMBER}},
-    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist, {SEEN_CHOICE}},
-    [CLEAN_PASS_MERGE] = {"merge", clean_merge, {SEEN_CHOICE}},
-    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN_CHOICE}},
-    [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare, {SEEN_TEMP, SEEN_CHOICE}},
-    [CLEAN_PASS_AND] = {"and", clean_and, {SEEN_CHOICE}},
-    [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN_CHOICE}},
-    [CLEAN_PASS_IF] = {"if", clean_if, {SEEN_CHOICE}},
+                         {SEEN(CK_LET) | SEEN(CK_LET_STAR) | SEEN(CK_FUNCALL)}, UNDO_NEVER},
+    [CLEAN_PASS_NIL] = {"nil", clean_nil, {0}, UNDO_NEVER},
+    [CLEAN_PASS_KNOWN] = {"known", clean_known, {SEEN_TEST}, UNDO_NEVER},
+    [CLEAN_PASS_SAFE] = {"safe", clean_safe, {SEEN_SAFE, SEEN_TEST}, UNDO_NEVER},
+    [CLEAN_PASS_MEMQ] = {"memq", clean_memq, {SEEN_MEMBER}, UNDO_NEVER},
+    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist, {SEEN_CHOICE}, UNDO_DEEPER},
+    [CLEAN_PASS_MERGE] = {"merge", clean_merge, {SEEN_CHOICE}, UNDO_DEEPER},
+    [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN_CHOICE}, UNDO_NEVER},
+    [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare, {SEEN_TEMP, SEEN_CHOICE}, UNDO_FLAT},
+    [CLEAN_PASS_AND] = {"and", clean_and, {SEEN_CHOICE}, UNDO_DEEPER},
+    [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN_CHOICE}, UNDO_FLAT},
+    [CLEAN_PASS_IF] = {"if", clean_if, {SEEN_CHOICE}, UNDO_FLAT},
 };
 
 /* The order the passes run in: folding known tests (safe) leaves
@@ -963,49 +969,33 @@ static size_t depth_of(struct clean *c, struct value *form)
  * and (its first test two lists lower); unshare, split
  * and if only where the form then nests less deeply (unshare writes a
  * block's code again, split a test's constant body, if makes a progn:
- * worth it only for the depth).  The pass runs only on a form with something
- * it rewrites (worth[]), and the copy that undoes it is made, and the
- * form's depth measured, only when it is about to change the form
- * (clean_changing): a form it leaves as it was is not copied.  False
- * when the pass was undone. */
+ * worth it only for the depth).  The copy that undoes a pass is made, and the
+ * form's depth measured, only when the pass is about to change the form
+ * (clean_changing): a form it leaves as it was is neither copied nor
+ * looked at first.  False when the pass was undone. */
 static void find_cond(struct clean *c, struct value **slot)
 {
     if (clean_kind(c, *slot) == CK_COND)
         *(bool *)c->state = true;
 }
 
-static void find_if(struct clean *c, struct value **slot)
-{
-    if (clean_kind(c, *slot) == CK_IF)
-        *(bool *)c->state = true;
-}
-
-static void find_dispatch(struct clean *c, struct value **slot)
-{
-    struct clean_dispatch d;
-    if (clean_dispatch_of(c, *slot, &d))
-        *(bool *)c->state = true;
-}
-
-/* What a pass undone by depth looks for first.  ORDER: enum clean_pass. */
+/* What merge looks for first: it runs only on a form with a cond (its
+ * rewrites of an if alone are not made). */
 static clean_fn *const worth[CLEAN_PASS_COUNT] = {
-    [CLEAN_PASS_HOIST] = clean_hoist_worth,
     [CLEAN_PASS_MERGE] = find_cond,
-    [CLEAN_PASS_UNSHARE] = find_dispatch,
-    [CLEAN_PASS_AND] = find_if,
-    [CLEAN_PASS_SPLIT] = find_cond,
-    [CLEAN_PASS_IF] = find_cond,
 };
 
 static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
-    bool any = false;
-    void *old = c->state;
-    c->state = &any;
-    clean_visit(c, out, worth[p], 0);
-    c->state = old;
-    if (!any)
-        return true;
+    if (worth[p]) {
+        bool any = false;
+        void *old = c->state;
+        c->state = &any;
+        clean_visit(c, out, worth[p], 0);
+        c->state = old;
+        if (!any)
+            return true;
+    }
     c->undo_at = out;
     c->undo = NULL;
     c->changed = false;
@@ -1037,8 +1027,8 @@ static bool run_pass(struct clean *c, struct value **out, enum clean_pass p)
     for (size_t i = 0; i < 2; i++)
         if (passes[p].needs[i] && !(c->seen & passes[p].needs[i]))
             return true;
-    if (worth[p])
-        return by_depth(c, out, p, p == CLEAN_PASS_UNSHARE || p >= CLEAN_PASS_SPLIT);
+    if (passes[p].undo != UNDO_NEVER)
+        return by_depth(c, out, p, passes[p].undo == UNDO_FLAT);
     passes[p].run(c, out);
     return true;
 }

@@ -274,23 +274,6 @@ static void at(struct clean *c, struct value **slot)
     }
 }
 
-void clean_hoist_worth(struct clean *c, struct value **slot)
-{
-    struct value *v = *slot;
-    if (!choice(c, v))
-        return;
-    struct hoist h;
-    struct value *a = clean_cdr(v);
-    if (clean_kind(c, v) == CK_IF) {
-        *(bool *)c->state |= hoist_of(c, clean_car(a), clean_car(clean_cdr(a)), &h);
-        return;
-    }
-    for (; a->kind == VK_CONS; a = clean_cdr(a))
-        if (one_form(c, clean_car(a)) &&
-            hoist_of(c, clean_car(clean_car(a)), clean_car(clean_cdr(clean_car(a))), &h))
-            *(bool *)c->state = true;
-}
-
 void clean_hoist(struct clean *c, struct value **slot)
 {
     clean_visit(c, slot, at, 0);

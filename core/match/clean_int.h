@@ -118,9 +118,6 @@ void clean_known(struct clean *c, struct value **slot);
 void clean_memq(struct clean *c, struct value **slot);
 void clean_hoist(struct clean *c, struct value **slot);
 
-/* Sets *(bool *)c->state when *slot is a form hoist rewrites. */
-void clean_hoist_worth(struct clean *c, struct value **slot);
-
 void clean_merge(struct clean *c, struct value **slot);
 void clean_nil(struct clean *c, struct value **slot);
 void clean_blocks(struct clean *c, struct value **slot);
