@@ -701,6 +701,7 @@ bool clean_same_code(struct clean *c, const struct value *a, const struct value 
  * of passes lets them make, so a pass that needs none of what was seen
  * finds nothing to do. */
 #define SEEN(k) (1u << (k))
+#define SEEN_CONSP (1u << 27)  /* consp */
 #define SEEN_NOT (1u << 28)    /* not */
 #define SEEN_TEMP (1u << 29)   /* a let, let*, lambda or dolist binding a
                                   temporary */
@@ -735,6 +736,8 @@ static uint32_t seen_of(const struct clean *c, const struct value *v, enum clean
         s |= SEEN_SAFE;
     if (h == c->sym[CS_NOT])
         s |= SEEN_NOT;
+    if (h == c->sym[CS_CONSP])
+        s |= SEEN_CONSP;
     if (h == c->L->t)
         s |= SEEN(CK_COND); /* a clause (t ...): merge looks at clauses anywhere */
     return s;
@@ -818,15 +821,17 @@ void clean_sweep(struct clean *c, struct value **slot)
  *   known: a test (if, cond, and, or: where facts come from and what
  *     folds);  safe: a car-safe or cdr-safe, and a test;
  *   memq: a marked membership test;
- *   hoist, merge, and, split, if: an if or a cond;
- *   blocks, unshare: a temporary bound and an if or a cond (the
- *     dispatch binds GO and RES, then tests GO).
- * No pass makes a not, a funcall or a marked test; a car-safe or cdr-safe
- * but of a car or cdr (hoist); an if or a cond but of an if or a cond; an
- * and or an or but of a test (merge, and); a let but of a funcall, a let
- * (hoist) or in a let* (blocks, unshare: the dispatch); nor binds a
- * temporary but where one was bound (a lambda's parameters, a block's
- * C0... bound by the dispatch). */
+ *   hoist: a consp test and a temporary bound (a let of car and cdr);
+ *   merge, and, split, if: an if or a cond;
+ *   blocks: a temporary bound and an if or a cond (the dispatch binds GO
+ *     and RES, then tests GO);
+ *   unshare: a temporary bound and a setq (a block's places: GO set).
+ * No pass makes a not, a consp, a setq, a funcall or a marked test; a
+ * car-safe or cdr-safe but of a car or cdr (hoist); an if or a cond but
+ * of an if or a cond; an and or an or but of a test (merge, and); a let
+ * but of a funcall, a let (hoist) or in a let* (blocks, unshare: the
+ * dispatch); nor binds a temporary but where one was bound (a lambda's
+ * parameters, a block's C0... bound by the dispatch). */
 #define SEEN_TEST (SEEN(CK_IF) | SEEN(CK_COND) | SEEN(CK_AND))
 #define SEEN_CHOICE (SEEN(CK_IF) | SEEN(CK_COND))
 
@@ -852,10 +857,10 @@ static const struct {
     [CLEAN_PASS_KNOWN] = {"known", clean_known, {SEEN_TEST}, UNDO_NEVER},
     [CLEAN_PASS_SAFE] = {"safe", clean_safe, {SEEN_SAFE, SEEN_TEST}, UNDO_NEVER},
     [CLEAN_PASS_MEMQ] = {"memq", clean_memq, {SEEN_MEMBER}, UNDO_NEVER},
-    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist, {SEEN_CHOICE}, UNDO_DEEPER},
+    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist, {SEEN_CONSP, SEEN_TEMP}, UNDO_DEEPER},
     [CLEAN_PASS_MERGE] = {"merge", clean_merge, {SEEN_CHOICE}, UNDO_DEEPER},
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN_CHOICE}, UNDO_NEVER},
-    [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare, {SEEN_TEMP, SEEN_CHOICE}, UNDO_FLAT},
+    [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare, {SEEN_TEMP, SEEN(CK_SETQ)}, UNDO_FLAT},
     [CLEAN_PASS_AND] = {"and", clean_and, {SEEN_CHOICE}, UNDO_DEEPER},
     [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN_CHOICE}, UNDO_FLAT},
     [CLEAN_PASS_IF] = {"if", clean_if, {SEEN_CHOICE}, UNDO_FLAT},
