@@ -178,7 +178,10 @@ static bool same_as(const struct facts *s, const struct value *a, const struct v
         hb = c->sym[CS_CAR];
     if (hb == c->sym[CS_CDR_SAFE])
         hb = c->sym[CS_CDR];
-    if (ha != hb || (ha != c->sym[CS_CAR] && ha != c->sym[CS_CDR]))
+    bool ca = ha == c->sym[CS_CAR] || ha == c->sym[CS_CDR];
+    if (ha != hb && (ca || hb == c->sym[CS_CAR] || hb == c->sym[CS_CDR]))
+        return false; /* an accessor and another head: value_equal's answer */
+    if (!ca)
         return value_equal(a, b);
     const struct value *ra = clean_cdr(a), *rb = clean_cdr(b);
     return ra->kind == VK_CONS && rb->kind == VK_CONS && clean_cdr(ra) == c->L->nil &&
