@@ -317,6 +317,110 @@ static void decide(struct clean *c, struct value **slot, struct dispatch *d)
     }
 }
 
+/* ---- a block cheaper written at each place ---- */
+
+/* A dispatch costs byte code besides its block: GO and RES are bound and
+ * GO tested (SPREAD_FIXED bytes), each place sets GO and leaves MAIN
+ * (SPREAD_PLACE), and MAIN is out of tail position: each way out of it
+ * jumps to the test of GO and drops its bindings where it would return
+ * (SPREAD_TAIL).  The block's code written at each place instead costs
+ * about three bytes for four conses at each place past the first.  Only
+ * for a block of two places: with more, the estimate missed more often
+ * than it won.  Measured on the corpus (the byte code of each form
+ * compiled, bench-output.sh). */
+#define SPREAD_FIXED 8
+#define SPREAD_PLACE 6
+#define SPREAD_TAIL 3
+#define SPREAD_PLACES 2
+
+/* The ways out of form f: tail positions of generated conds, ifs, lets
+ * and progns, each other form one, counting stops past max. */
+static size_t tails_upto(struct clean *c, struct value *f, size_t max)
+{
+    size_t n = 0;
+    struct stack st = {ARENA_NEWN(c->L->a, struct value *, 16), 0, 16};
+    push(c, &st, f);
+    while (st.n && n <= max) {
+        struct value *x = st.v[--st.n], *l;
+        enum clean_kind k = x->kind == VK_CONS && clean_car(x)->kind == VK_SYMBOL
+                                ? clean_kind(c, x)
+                                : CK_CALL;
+        if (k == CK_IF && clean_cdr(x)->kind == VK_CONS &&
+            clean_cdr(clean_cdr(x))->kind == VK_CONS) {
+            push(c, &st, clean_car(clean_cdr(clean_cdr(x))));
+            l = clean_cdr(clean_cdr(clean_cdr(x)));
+        } else if (k == CK_COND) {
+            bool open = true; /* no clause is sure to be taken */
+            for (l = clean_cdr(x); l->kind == VK_CONS; l = clean_cdr(l)) {
+                struct value *cl = clean_car(l), *last = cl;
+                if (cl->kind != VK_CONS)
+                    continue;
+                for (struct value *b = clean_cdr(cl); b->kind == VK_CONS; b = clean_cdr(b))
+                    last = clean_car(b);
+                if (last == cl)
+                    n++;
+                else
+                    push(c, &st, last);
+                if (clean_car(cl) == c->L->t)
+                    open = false;
+            }
+            n += open;
+            continue;
+        } else if ((k == CK_LET || k == CK_LET_STAR) && clean_cdr(x)->kind == VK_CONS) {
+            l = clean_cdr(clean_cdr(x));
+        } else if (k == CK_PROGN && clean_car(x) == c->sym[CS_PROGN]) {
+            l = clean_cdr(x);
+        } else {
+            n++;
+            continue;
+        }
+        struct value *last = NULL;
+        for (; l->kind == VK_CONS; l = clean_cdr(l))
+            last = clean_car(l);
+        if (last)
+            push(c, &st, last);
+        else
+            n++; /* nil */
+    }
+    return n;
+}
+
+/* The block of a dispatch of one block, (if GO B RES), written at each
+ * place that reaches it when that is smaller byte code (see above) and
+ * the block may stand at each; move_one then drops the block. */
+static void spread(struct clean *c, struct value **slot, struct dispatch *d)
+{
+    const struct value *key;
+    struct value **b = block_of(c, d, clean_car(*d->first), &key);
+    if (!b || clean_cdr(*d->first) != c->L->nil || key != c->L->t)
+        return;
+    struct reach r = reach_of(c, slot, d, key, true);
+    if (r.n < 2 || r.n > SPREAD_PLACES)
+        return;
+    struct value *main = NULL, *last = NULL;
+    for (struct value *l = clean_car(clean_cdr(*slot)); l->kind == VK_CONS; l = clean_cdr(l))
+        last = clean_car(l);
+    if (!last || last->kind != VK_CONS || clean_cdr(last)->kind != VK_CONS)
+        return;
+    main = clean_car(clean_cdr(last));
+    size_t budget = SPREAD_FIXED + SPREAD_PLACE * r.n;
+    size_t limit = budget + SPREAD_TAIL * 64;
+    budget += SPREAD_TAIL * tails_upto(c, main, 64);
+    size_t bytes = size_upto(c, *b, limit * 4) * 3 / 4;
+    if (bytes * (r.n - 1) >= budget)
+        return;
+    for (size_t i = 0; i < r.n; i++)
+        if (!place_ok(c, *slot, r.all[i], *b))
+            return;
+    for (size_t i = 0; i < r.n; i++) {
+        struct value *code = clean_copy(c, *b);
+        if (!code)
+            return; /* places already written keep the block's code; the rest go on to it */
+        *r.all[i] = arrive(c, *r.all[i], code);
+    }
+    c->decided = true;
+}
+
 /* The last block that at most one place reaches put in that place (or
  * dropped); false when there is none. */
 static bool move_one(struct clean *c, struct value **slot, struct dispatch *d)
@@ -380,6 +484,7 @@ static void at(struct clean *c, struct value **slot)
     if (!dispatch_of(c, *slot, &d))
         return;
     decide(c, slot, &d);
+    spread(c, slot, &d);
     bool moved = false;
     while (move_one(c, slot, &d))
         moved = true;

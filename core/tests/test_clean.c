@@ -344,9 +344,15 @@ static void pass_merge(void **state)
     arena_free(c->f->a);
 }
 
+/* Forty arguments: a block of 41 conses, larger in byte code written
+ * twice than the dispatch of two places and two ways out. */
+#define FORTY "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 " \
+              "27 28 29 30 31 32 33 34 35 36 37 38 39 40"
+
 /* Shared code in blocks after the main code (match/emit): a block that
  * one place reaches goes there, one that none reaches goes; one reached
- * twice stays; with no block left the let* keeps the rest. */
+ * twice stays unless written at both places is smaller byte code; with
+ * no block left the let* keeps the rest. */
 static void pass_blocks(void **state)
 {
     (void)state;
@@ -365,9 +371,9 @@ static void pass_blocks(void **state)
     /* no place reaches the last block: RES is the value */
     ONE(BLOCKS, "(let* (($go nil) ($res (if (p x) 1 2))) (if $go (@user (f)) $res))",
         "(if (p x) 1 2)");
-    /* reached twice: kept */
+    /* reached twice: kept when large */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
-                 "(if $go (@user (f)) $res))");
+                 "(if $go (@user (f " FORTY ")) $res))");
     /* reached twice, but after (consp x) the block's (eq x 'p) is nil:
      * that place gets what is left, (g); the block, reached once now,
      * goes to the other place */
@@ -376,16 +382,32 @@ static void pass_blocks(void **state)
         "(cond ((consp x) (if (eq (car x) 'a) 1 (g))) (t (cond ((eq x 'p) (f)) (t (g)))))");
     /* not decided there (x may be p): both places go to the block */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((p x) (if (eq x 'a) 1 (setq $go t))) "
-                 "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) (t (@user (g)))) $res))");
+                 "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
+                 "(t (@user (g " FORTY ")))) $res))");
     /* a place under a binding of a variable the block reads: not moved
      * there (the block would see that binding) */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (let ((x (car x))) (if (eq x 'a) 1 "
                  "(setq $go t)))) (t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
-                 "(t (@user (g)))) $res))");
+                 "(t (@user (g " FORTY ")))) $res))");
     /* decided down to more than a copied body: kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (if (eq (car x) 'a) 1 (setq $go t))) "
                  "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
-                 "(t (@user (g (h 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20))))) $res))");
+                 "(t (@user (g (h " FORTY "))))) $res))");
+    /* the only block, two places: written at both when that is smaller
+     * byte code than the dispatch (small, or MAIN has many ways out) */
+    ONE(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
+                "(if $go (@user (f)) $res))",
+        "(if (p x) (f) (f))");
+    ONE(BLOCKS, "(let* (($go nil) ($res (cond ((a) 1) ((b) 2) ((c) 3) ((d) (e) 4) "
+                "((p x) (setq $go t)) (t (setq $go t))))) (if $go (@user (f " FORTY ")) $res))",
+        "(cond ((a) 1) ((b) 2) ((c) 3) ((d) (e) 4) ((p x) (f " FORTY ")) (t (f " FORTY ")))");
+    /* three places: kept however small */
+    SAME(BLOCKS, "(let* (($go nil) ($res (cond ((p x) (setq $go t)) ((q x) (setq $go t)) "
+                 "(t (setq $go t))))) (if $go (@user (f)) $res))");
+    /* the carriers' values go in a let at each place */
+    ONE(BLOCKS, "(let* (($go nil) ($c0 nil) ($res (if (p x) (setq $go t $c0 (car x)) "
+                "(setq $go t $c0 x)))) (if $go (let (($y $c0)) (@user (f y))) $res))",
+        "(if (p x) (let ((c0 (car x))) (let ((y c0)) (f y))) (let ((c0 x)) (let ((y c0)) (f y))))");
     /* not a dispatch (the last form is no test of a temporary): kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) 1))) (if go (@user (f)) $res))");
     arena_free(c->f->a);
