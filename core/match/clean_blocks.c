@@ -21,6 +21,8 @@
  */
 #include "match/clean_int.h"
 
+#include <string.h>
+
 /* The block dispatch of one let* (see above). */
 struct dispatch {
     struct value *go, *res;
@@ -328,7 +330,7 @@ static void decide(struct clean *c, struct value **slot, struct dispatch *d)
  * for a block of two places: with more, the estimate missed more often
  * than it won.  Measured on the corpus (the byte code of each form
  * compiled, bench-output.sh). */
-#define SPREAD_FIXED 8
+#define SPREAD_FIXED 5
 #define SPREAD_PLACE 6
 #define SPREAD_TAIL 3
 #define SPREAD_PLACES 2
@@ -385,6 +387,77 @@ static size_t tails_upto(struct clean *c, struct value *f, size_t max)
     return n;
 }
 
+/* Temporaries a copy of a block binds, and the fresh ones that replace
+ * them there. */
+struct renames {
+    struct value **old, **fresh;
+    size_t n, cap;
+};
+
+/* Record the temporaries the let or let* x binds; false for a form that
+ * binds otherwise (a lambda, a dolist, one of unknown scope). */
+static bool note_bound(struct clean *c, struct renames *r, struct value *x)
+{
+    enum clean_kind k = clean_car(x)->kind == VK_SYMBOL ? clean_kind(c, x) : CK_CALL;
+    if (k == CK_LAMBDA || k == CK_FUNCTION || k == CK_DOLIST || k == CK_FORM)
+        return false;
+    if ((k != CK_LET && k != CK_LET_STAR) || clean_cdr(x)->kind != VK_CONS)
+        return true;
+    for (struct value *l = clean_car(clean_cdr(x)); l->kind == VK_CONS; l = clean_cdr(l)) {
+        struct value *var, *val;
+        if (!clean_binding(c, clean_car(l), &var, &val) || !clean_temp(var))
+            continue;
+        size_t i = 0;
+        while (i < r->n && r->old[i] != var)
+            i++;
+        if (i < r->n)
+            continue;
+        if (r->n == r->cap) {
+            r->old = arena_grow(c->L->a, r->old, r->cap * sizeof *r->old,
+                                2 * r->cap * sizeof *r->old);
+            r->fresh = arena_grow(c->L->a, r->fresh, r->cap * sizeof *r->fresh,
+                                  2 * r->cap * sizeof *r->fresh);
+            r->cap *= 2;
+        }
+        char base[64];
+        size_t len = var->u.sym.len < sizeof base ? var->u.sym.len : sizeof base - 1;
+        memcpy(base, var->u.sym.name, len);
+        base[len] = '\0';
+        r->old[r->n] = var;
+        r->fresh[r->n++] = c->hooks->gensym(c->hooks->ctx, base);
+    }
+    return true;
+}
+
+/* Each temporary the generated code of copy binds renamed to a fresh one
+ * (the passes count on a temporary being bound at one place; no user
+ * code names one).  False, nothing renamed, when copy binds some other
+ * way. */
+static bool rename_bound(struct clean *c, struct value *copy)
+{
+    struct renames r = {ARENA_NEWN(c->L->a, struct value *, 8),
+                        ARENA_NEWN(c->L->a, struct value *, 8), 0, 8};
+    struct stack st = {ARENA_NEWN(c->L->a, struct value *, 16), 0, 16};
+    for (int pass = 0; pass < 2; pass++) {
+        push(c, &st, copy);
+        while (st.n) {
+            struct value *x = st.v[--st.n];
+            if (x->kind != VK_CONS || clean_car(x) == c->L->quote ||
+                clean_mark_of(c->marks, x) == CLEAN_USER)
+                continue;
+            if (pass == 0 && !note_bound(c, &r, x))
+                return false;
+            for (; x->kind == VK_CONS; x = clean_cdr(x)) {
+                for (size_t i = 0; pass == 1 && i < r.n; i++)
+                    if (clean_car(x) == r.old[i])
+                        x->u.cons.car = r.fresh[i];
+                push(c, &st, clean_car(x));
+            }
+        }
+    }
+    return true;
+}
+
 /* The block of a dispatch of one block, (if GO B RES), written at each
  * place that reaches it when that is smaller byte code (see above) and
  * the block may stand at each; move_one then drops the block. */
@@ -409,15 +482,18 @@ static void spread(struct clean *c, struct value **slot, struct dispatch *d)
     size_t bytes = size_upto(c, *b, limit * 4) * 3 / 4;
     if (bytes * (r.n - 1) >= budget)
         return;
-    for (size_t i = 0; i < r.n; i++)
-        if (!place_ok(c, *slot, r.all[i], *b))
-            return;
+    if (!c->hooks || !c->hooks->gensym)
+        return;
+    struct value **code = ARENA_NEWN(c->L->a, struct value *, r.n);
     for (size_t i = 0; i < r.n; i++) {
-        struct value *code = clean_copy(c, *b);
-        if (!code)
-            return; /* places already written keep the block's code; the rest go on to it */
-        *r.all[i] = arrive(c, *r.all[i], code);
+        if (!place_ok(c, *slot, r.all[i], *b) || !(code[i] = clean_copy(c, *b)))
+            return;
+        code[i] = arrive(c, *r.all[i], code[i]);
+        if (i > 0 && !rename_bound(c, code[i]))
+            return;
     }
+    for (size_t i = 0; i < r.n; i++)
+        *r.all[i] = code[i];
     c->decided = true;
 }
 

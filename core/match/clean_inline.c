@@ -339,6 +339,10 @@ void clean_inline(struct clean *c, struct value **slot)
             !clean_binding(c, clean_car(s->cell), &var, &val) || !movable(c, s, val))
             continue;
         *s->ref = val;
+        if (clean_temp(val)) /* val is another site's one reference: it moved */
+            for (size_t j = 0; j < i; j++)
+                if (sites[j].ref == &clean_cdr(clean_car(s->cell))->u.cons.car)
+                    sites[j].ref = s->ref;
         s->cell->u.cons.car = c->dead;
         any = true;
     }

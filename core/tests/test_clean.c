@@ -199,6 +199,11 @@ static void pass_inline(void **state)
     SAME(INLINE, "(let* (($a (car-safe $v))) (dolist (e l) (list e $a)))");
     /* read twice: stays */
     SAME(INLINE, "(let* (($a (car-safe $v))) (list $a $a))");
+    /* a chain: the value of the first goes where the last is read, the
+     * call evaluated once */
+    ONE(INLINE, "(cond ((mapp s) (let (($x1 (map-elt s 'a))) (let (($x0 $x1)) "
+                "(let ((a $x0)) (@user (f a)))))))",
+        "(cond ((mapp s) (let ((a (map-elt s 'a))) (f a))))");
     arena_free(c->f->a);
 }
 
@@ -404,10 +409,15 @@ static void pass_blocks(void **state)
     /* three places: kept however small */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((p x) (setq $go t)) ((q x) (setq $go t)) "
                  "(t (setq $go t))))) (if $go (@user (f)) $res))");
-    /* the carriers' values go in a let at each place */
+    /* the carriers' values go in a let at each place; a copy binds
+     * temporaries of its own (each is bound at one place) */
     ONE(BLOCKS, "(let* (($go nil) ($c0 nil) ($res (if (p x) (setq $go t $c0 (car x)) "
                 "(setq $go t $c0 x)))) (if $go (let (($y $c0)) (@user (f y))) $res))",
-        "(if (p x) (let ((c0 (car x))) (let ((y c0)) (f y))) (let ((c0 x)) (let ((y c0)) (f y))))");
+        "(if (p x) (let ((c01 (car x))) (let ((y2 c01)) (f y))) "
+        "(let ((c0 x)) (let ((y c0)) (f y))))");
+    /* a copy that binds in a loop: kept */
+    SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
+                 "(if $go (dolist ($e l) (@user (f))) $res))");
     /* not a dispatch (the last form is no test of a temporary): kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) 1))) (if go (@user (f)) $res))");
     arena_free(c->f->a);
