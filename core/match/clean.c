@@ -806,6 +806,7 @@ static const struct {
     [CLEAN_PASS_MEMQ] = {"memq", clean_memq},
     [CLEAN_PASS_MERGE] = {"merge", clean_merge},
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
+    [CLEAN_PASS_CONSP] = {"consp", clean_consp},
     [CLEAN_PASS_SPLIT] = {"split", clean_split},
     [CLEAN_PASS_IF] = {"if", clean_if},
 };
@@ -819,7 +820,7 @@ static const enum clean_pass pipeline[] = {
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
     CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
-    CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
+    CLEAN_PASS_CONSP,  CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
 
 const char *clean_pass_name(enum clean_pass p)

@@ -53,6 +53,8 @@ enum clean_pass {
     CLEAN_PASS_MERGE,   /* cond clauses with equal bodies: one memq test */
     CLEAN_PASS_BLOCKS,  /* shared code one place reaches: in that place
                            (runs after known, which finds places dead) */
+    CLEAN_PASS_CONSP,   /* (and (consp E) (P (car E))) of a P false on nil:
+                           (P (car-safe E)) */
     CLEAN_PASS_SPLIT,   /* ((or A B) K) of a constant K: (A K) (B K), where
                            the form then nests less deeply */
     CLEAN_PASS_IF,      /* (cond (A B...) (t E...)): (if A (progn B...) E...),

@@ -101,6 +101,7 @@ void clean_memq(struct clean *c, struct value **slot);
 void clean_merge(struct clean *c, struct value **slot);
 void clean_nil(struct clean *c, struct value **slot);
 void clean_blocks(struct clean *c, struct value **slot);
+void clean_consp(struct clean *c, struct value **slot);
 void clean_split(struct clean *c, struct value **slot);
 void clean_if(struct clean *c, struct value **slot);
 

@@ -25,14 +25,13 @@
          (t
           (let ((pcx--x1 (cdr x)))
             (cond
-             ((and (consp pcx--x1) (consp (car pcx--x1)) (null (cdr pcx--x1)))
+             ((and (consp (car-safe pcx--x1)) (null (cdr pcx--x1)))
               (let* ((pcx--x2 (car pcx--x1))
                      (a pcx--x0)
                      (b (car pcx--x2))
                      (c (cdr pcx--x2)))
                 (list a (list b) c)))
-             ((and (consp pcx--x0)
-                   (consp (cdr pcx--x0))
+             ((and (consp (cdr-safe pcx--x0))
                    (null (cdr (cdr pcx--x0)))
                    (null pcx--x1))
               (let ((a (car pcx--x0)) (b (car (cdr pcx--x0))))
