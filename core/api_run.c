@@ -761,6 +761,11 @@ static const struct value *site_clause(void *ctx, const struct value *v)
     return expand_clause_of(ctx, v);
 }
 
+static const struct value *site_rider(void *ctx, const struct value *clause)
+{
+    return expand_rider_of(ctx, clause);
+}
+
 static void site_begin_form(void *ctx, unsigned label_floor)
 {
     gensym_begin_form(expand_gensyms(ctx), label_floor);
@@ -846,6 +851,7 @@ static bool splice_into(struct run *r, struct buf *b, struct splice_text *texts,
     in.pretty.sym_ctx = expand_gensyms(&r->x);
     in.origin = site_origin;
     in.clause_of = site_clause;
+    in.rider_of = site_rider;
     in.origin_ctx = &r->x;
     in.begin_form = site_begin_form;
     in.begin_ctx = &r->x;

@@ -179,6 +179,8 @@ struct priv {
     struct ptrmap alias;            /* copy -> original */
     struct ptrmap carriers;         /* code -> the clause it carries, and a
                                        carried clause -> itself */
+    struct ptrmap riders;           /* clause -> the next in its chain of
+                                       riders (expand_rides) */
     /* The walkers' frame stacks, reused: one per nesting of walks (user
      * code inside a pattern form is walked inside the outer walk), so
      * nested walks do not each grow a fresh stack. */
@@ -911,6 +913,32 @@ void expand_carries(struct expand_ctx *x, const struct value *code,
 const struct value *expand_clause_of(const struct expand_ctx *x, const struct value *v)
 {
     return ptrmap_get(&priv_of(x)->carriers, v);
+}
+
+void expand_rides(struct expand_ctx *x, const struct value *rider,
+                  const struct value *clause)
+{
+    struct priv *p = priv_of(x);
+    /* rider goes at the end of clause's chain, once: a clause in the
+     * chain already (or the clause itself) is not added again, so the
+     * chain never loops */
+    const struct value *end = clause, *next;
+    if (rider == clause)
+        return;
+    while ((next = ptrmap_get(&p->riders, end))) {
+        if (next == rider)
+            return;
+        end = next;
+    }
+    for (const struct value *r = rider; r; r = ptrmap_get(&p->riders, r))
+        if (r == clause)
+            return;
+    ptrmap_put(x->L->a, &p->riders, end, rider);
+}
+
+const struct value *expand_rider_of(const struct expand_ctx *x, const struct value *clause)
+{
+    return ptrmap_get(&priv_of(x)->riders, clause);
 }
 
 struct value *expand_gensym(struct expand_ctx *x, const char *base)

@@ -153,6 +153,15 @@ void expand_carries(struct expand_ctx *x, const struct value *code,
  * the clause when some code carries it; else NULL. */
 const struct value *expand_clause_of(const struct expand_ctx *x, const struct value *v);
 
+/* The code of clause `rider` joined that of `clause` (the clean-up merged
+ * their bodies): rider's comments go with clause's. */
+void expand_rides(struct expand_ctx *x, const struct value *rider,
+                  const struct value *clause);
+
+/* The next clause that rides with clause (expand_rides), or NULL: the
+ * riders of a clause, and theirs, are one chain. */
+const struct value *expand_rider_of(const struct expand_ctx *x, const struct value *clause);
+
 /* Emacs's error for the error diagnostic just recorded: the list
  * (ERROR-SYMBOL . DATA) that Emacs 30.1 signals when it expands the same
  * form (for ERT, which turns it into a run-time signal); it becomes the

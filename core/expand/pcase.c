@@ -607,6 +607,26 @@ static void clean_copied(void *ctx, const struct value *orig, const struct value
         expand_carries(c->x, copy, clause);
 }
 
+/* The clause the body list `body` of a cond clause carries: its cell (an
+ * atom's), or its first form. */
+static const struct value *body_clause(struct pcase_run *c, const struct value *body)
+{
+    const struct value *k = expand_clause_of(c->x, body);
+    if (!k && body->kind == VK_CONS && value_car(body)->kind == VK_CONS)
+        k = expand_clause_of(c->x, value_car(body));
+    return k;
+}
+
+/* The clean-up merged the body `from` into the body `into`: the clause
+ * from carried rides with into's (its comments go with them). */
+static void clean_joined(void *ctx, const struct value *into, const struct value *from)
+{
+    struct pcase_run *c = ctx;
+    const struct value *a = body_clause(c, into), *b = body_clause(c, from);
+    if (a && b)
+        expand_rides(c->x, b, a);
+}
+
 /* Must code stay though it does nothing: the nil of a clause that has
  * comments (note_commented)? */
 static bool clean_keep(void *ctx, const struct value *code)
@@ -625,7 +645,8 @@ static struct value *cleaned(struct pcase_run *c, struct value *out)
     bool dump = c->dump && c->dump_kind == PCASE_DUMP_CLEAN;
     struct clean_hooks h = {clean_gensym, dump ? dump_after : NULL, c,
                             c->x->carriers ? clean_copied : NULL,
-                            c->n_commented ? clean_keep : NULL};
+                            c->n_commented ? clean_keep : NULL,
+                            c->x->carriers ? clean_joined : NULL};
     if (dump) {
         gensym_begin_form(expand_gensyms(c->x), 0);
         dump_stage(c, "emit", out);

@@ -917,7 +917,7 @@ static void find_cond(struct clean *c, struct value **slot)
         *(bool *)c->state = true;
 }
 
-static void by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
+static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
     bool any = !less; /* split and if change conds only: no copy without one */
     if (!any) {
@@ -926,14 +926,39 @@ static void by_depth(struct clean *c, struct value **out, enum clean_pass p, boo
         clean_visit(c, out, find_cond, 0);
         c->state = old;
         if (!any)
-            return;
+            return true;
     }
     size_t before = depth_of(c, *out);
     struct value *saved = copy(c, *out, 0);
     passes[p].run(c, out);
     size_t after = depth_of(c, *out);
-    if (saved && (after > before || (less && after == before)))
+    if (saved && (after > before || (less && after == before))) {
         *out = saved;
+        return false;
+    }
+    return true;
+}
+
+void clean_note_join(struct clean *c, const struct value *into, const struct value *from)
+{
+    if (!c->hooks || !c->hooks->joined)
+        return;
+    if (c->n_joins + 2 > c->cap_joins) {
+        size_t cap = c->cap_joins ? 2 * c->cap_joins : 16;
+        c->joins = arena_grow(c->L->a, c->joins, c->cap_joins * sizeof *c->joins,
+                              cap * sizeof *c->joins);
+        c->cap_joins = cap;
+    }
+    c->joins[c->n_joins++] = into;
+    c->joins[c->n_joins++] = from;
+}
+
+/* The joins of a pass, told to the hook when the pass is kept. */
+static void tell_joins(struct clean *c, bool kept)
+{
+    for (size_t i = 0; kept && i < c->n_joins; i += 2)
+        c->hooks->joined(c->hooks->ctx, c->joins[i], c->joins[i + 1]);
+    c->n_joins = 0;
 }
 
 struct value *clean_form(struct lisp *L, struct clean_marks *marks,
@@ -957,10 +982,12 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
+        bool kept = true;
         if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-            by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
+            kept = by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
         else
             passes[p].run(&c, &out);
+        tell_joins(&c, kept);
         if (hooks && hooks->after)
             hooks->after(hooks->ctx, p, out);
     }

@@ -121,6 +121,11 @@ struct clean_hooks {
      * does nothing?  The nil of a clause the user wrote with comments
      * before it: `nil' keeps its (t nil), the comments' place. */
     bool (*keep)(void *ctx, const struct value *code);
+    /* Optional: the clause of a cond whose body is the list `from` (its
+     * cells as copied) was merged into the clause whose body is `into`
+     * (pass merge): what from's code carried, into's code now carries
+     * too. */
+    void (*joined)(void *ctx, const struct value *into, const struct value *from);
 };
 
 /* Form cleaned by every pass not switched off in `off` (bit 1 << pass).

@@ -83,6 +83,10 @@ struct clean {
     struct value **root;            /* the whole form being cleaned */
     const struct value **stack;     /* clean_mentions' stack, reused */
     size_t cap_stack;
+    const struct value **joins;     /* the running pass's merged clauses:
+                                       pairs of bodies (into, from), told
+                                       to the hook if the pass is kept */
+    size_t n_joins, cap_joins;
 };
 
 /* What clean_visit calls at each generated list. */
@@ -104,6 +108,11 @@ void clean_blocks(struct clean *c, struct value **slot);
 void clean_consp(struct clean *c, struct value **slot);
 void clean_split(struct clean *c, struct value **slot);
 void clean_if(struct clean *c, struct value **slot);
+
+/* The clause of a cond whose body is the list `from` joined the clause
+ * whose body is `into` (told to clean_hooks.joined when the running pass
+ * is kept). */
+void clean_note_join(struct clean *c, const struct value *into, const struct value *from);
 
 /* A cond at *slot whose clauses may have changed, in its shortest form
  * (clean_nil.c): no last clause (t nil), a cond of one or two clauses an

@@ -31,6 +31,13 @@ struct ctest {
     int level;
 };
 
+/* Clause `from` of a cond joined clause `into`: the caller hears of it
+ * (clean_hooks.joined). */
+static void tell_joined(struct clean *c, const struct value *into, const struct value *from)
+{
+    clean_note_join(c, clean_cdr(into), clean_cdr(from));
+}
+
 static bool quoted_list(const struct clean *c, const struct value *q, struct value **l)
 {
     if (q->kind != VK_CONS || clean_car(q) != c->L->quote || clean_cdr(q)->kind != VK_CONS)
@@ -158,6 +165,7 @@ static bool same_branches(struct clean *c, struct value **slot)
         if (clean_car(nc) == c->L->t && clean_cdr(cl)->kind == VK_CONS &&
             clean_same_code(c, clean_cdr(cl), clean_cdr(nc), true) &&
             clean_effect(c, clean_car(cl)) == CE_NONE) {
+            tell_joined(c, nc, cl);
             *p = next;
             changed = true;
         }
@@ -254,6 +262,7 @@ static bool join_adjacent(struct clean *c, struct value *v)
             continue;
         }
         a->u.cons.car = either(c, clean_car(a), clean_car(b));
+        tell_joined(c, a, b);
         p->u.cons.cdr = clean_cdr(clean_cdr(p));
         any = true;
     }
@@ -292,6 +301,7 @@ static void at(struct clean *c, struct value **slot)
                     break;
                 if (clean_same_code(c, clean_cdr(ci), clean_cdr(cl), true) && on_var(c, v, tj.var) > 2) {
                     ci->u.cons.car = joined(c, &ti, &tj);
+                    tell_joined(c, ci, cl);
                     merged = true;
                     break;
                 }

@@ -261,6 +261,8 @@ struct bctx {
     const uint8_t *src;          /* the input, when lists keep their text */
     const struct value *holder;  /* the cell of the element being made, or NULL */
     bool kept;                   /* that element is one of a list keeping its text */
+    struct pretty_comment *trail1; /* for the clause node trail1_node, made but */
+    uint32_t trail1_node;          /* not opened yet: its bframe.trail1 */
 };
 
 /* Argument-list positions: nil there prints as "()" (cli.md section 8).
@@ -464,6 +466,7 @@ struct bframe {
     const struct value *tortoise; /* Brent's cycle check on the spine */
     const struct value *holder;   /* the cell of the element taken last */
     struct pretty_comment *trail; /* trailing comments for the next kid */
+    struct pretty_comment *trail1; /* a cond clause's: for its element 1 */
     uint32_t power, lam;
     uint32_t prev_end;            /* where the last element ends in the
                                      input (0: it was not read from it) */
@@ -663,6 +666,10 @@ static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
     c->d->text.len++;
     push_frame(c, s, i, v, level, data);
     struct bframe *f = &s->f[s->n - 1];
+    if (c->trail1 && c->trail1_node == i) {
+        f->trail1 = c->trail1;
+        c->trail1 = NULL;
+    }
     f->kept = kept;
     f->prev_end = kept ? open : 0;
     f->user = user;
@@ -680,6 +687,61 @@ static struct bframe *frame_with_more(const struct bctx *c, struct bstack *s)
             return f;
     }
     return NULL;
+}
+
+/* The comment *held, no longer trailing, and *held emptied. */
+static struct pretty_comment *untrail(struct pretty_comment **held)
+{
+    struct pretty_comment *cm = *held;
+    cm->trailing = false;
+    *held = NULL;
+    return cm;
+}
+
+/* Did cm end a line of code in the input, and start with one `;` (the
+ * convention for a comment on the right of code)? */
+static bool margin_comment(const struct pretty_comment *cm)
+{
+    return cm->trailing && (cm->len < 2 || cm->text[1] != ';');
+}
+
+/* Of the comments carried to a clause of the cond whose frame is j - 1,
+ * the first margin comment (at the end of the pattern's line, as
+ * `('found  ; 302`) ends the line of the clause's test, as people write
+ * it: it goes first among the comments of the clause's
+ * element 1, where that element is not made yet (bframe.trail1 of the
+ * clause's frame j, or bctx.trail1 while the clause is node i itself, not
+ * opened yet) or is being made (node i, or the node of frame j + 1).
+ * The other comments are returned. */
+static struct pretty_comment *clause_trailer(struct bctx *c, struct bstack *s,
+                                             size_t j, uint32_t i, uint32_t n,
+                                             struct pretty_comment *carried)
+{
+    struct pretty_comment **held = NULL;
+    struct pnode *elem1 = NULL;
+    if (n == i)
+        held = c->trail1 ? NULL : &c->trail1;
+    else if (s->f[j].index <= 1)
+        held = s->f[j].trail1 ? NULL : &s->f[j].trail1;
+    else if (s->f[j].index == 2)
+        elem1 = &c->d->nodes[j + 1 < s->n ? s->f[j + 1].node : i];
+    if (!held && !elem1)
+        return carried;
+    struct pretty_comment **p = &carried;
+    while (*p && !margin_comment(*p))
+        p = &(*p)->next;
+    struct pretty_comment *cm = *p;
+    if (!cm)
+        return carried;
+    *p = cm->next;
+    cm->next = NULL;
+    if (held) {
+        *held = cm;
+        c->trail1_node = i;
+    } else {
+        elem1->comments = append_comments(cm, elem1->comments);
+    }
+    return carried;
 }
 
 /* Carried comments of node i go to the branch that carries it (see
@@ -705,6 +767,8 @@ static void carry(struct bctx *c, struct bstack *s, uint32_t i,
         j--;
         idx = j ? s->f[j - 1].index - 1 : 0;
     }
+    if (j > 0 && s->f[j - 1].cond && !s->f[j - 1].data)
+        carried = clause_trailer(c, s, j, i, n, carried);
     for (struct pretty_comment *cm = carried; cm; cm = cm->next)
         cm->trailing = false;
     struct pnode *k = &c->d->nodes[n];
@@ -768,6 +832,8 @@ static uint32_t make_node(struct bctx *c, struct bstack *s,
         open_node(c, s, i, u.v, u.level, u.data, r.user);
         return i;
     }
+    if (c->trail1 && c->trail1_node == i) /* no elements: before it after all */
+        p->comments = append_comments(p->comments, untrail(&c->trail1));
     p->kind = PN_ATOM;
     if (container)
         print_value(c->L, &d->text, u.v, &c->po_circle);
@@ -892,6 +958,10 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
     }
     struct pretty_comment *trail = f->trail;
     f->trail = NULL;
+    if (index == 1 && f->trail1) {
+        trail = append_comments(trail, f->trail1);
+        f->trail1 = NULL;
+    }
     c->holder = f->holder;
     c->kept = f->kept;
     uint32_t k = make_node(c, s, e, f->level, f->data, f->head, index);
@@ -1053,6 +1123,8 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
         if (!value_consp(sp.cur) || (sp.index && sp.cur == sp.tortoise)) {
             if (sp.cur != nil)
                 break;
+            if (f->cond && !f->data && sp.index >= 3)
+                w.nodes[f->node].flags |= PF_MULTILINE;
             w_close(d, &w, f->node);
             if (!--s->n || s->f[s->n - 1].vec || s->f[s->n - 1].kept)
                 return wpos_keep(d, &w), true;
@@ -1089,6 +1161,14 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
     return true;
 }
 
+/* Is frame f a cond that pcexpand made, with two clauses or more?  It
+ * gets a line per clause even where it would fit on one, as people write
+ * a cond; a cond of the user's keeps the user's layout. */
+static bool generated_cond(const struct bframe *f)
+{
+    return f->cond && !f->data && !f->vec && !f->kept && !f->user && f->index >= 3;
+}
+
 /* Read kids until the stack is empty.  False on a cycle or excessive
  * depth (a value that contains itself).  Lists keeping their text are
  * the general step's. */
@@ -1108,6 +1188,11 @@ static bool build_run(struct bctx *c, struct bstack *s)
             return false;
         if (!e) {
             uint32_t done = f->node;
+            if (generated_cond(f))
+                c->d->nodes[done].flags |= PF_MULTILINE;
+            if (f->trail1) /* a clause of one element: before it */
+                c->d->nodes[done].comments =
+                    append_comments(c->d->nodes[done].comments, untrail(&f->trail1));
             finish_node(c->d, done);
             if (--s->n)
                 kid_done(c->d, s->f[s->n - 1].node, done);
@@ -1211,7 +1296,7 @@ static struct pretty_doc *build(struct pretty_doc *d, struct lisp *L,
                                 const struct value *v, bool compact)
 {
     struct bctx c = {L, o, d ? d : new_doc(L->a), {0}, {0}, compact, false,
-                     compact || !o->comments, NULL, NULL, false};
+                     compact || !o->comments, NULL, NULL, false, NULL, 0};
     if (!compact && o->keep_text)
         c.src = read_origin_bytes(o->src);
     c.po = compact ? print_opts_compact() : print_opts_default();

@@ -66,7 +66,9 @@ struct splice_in {
     splice_origin_fn origin;        /* copy -> original (may be NULL) */
     splice_clause_fn clause_of;     /* code -> clause (may be NULL: comments
                                        of clauses go before the expansion) */
-    void *origin_ctx;               /* of origin and clause_of */
+    splice_clause_fn rider_of;      /* clause -> the next clause whose code
+                                       joined it (may be NULL) */
+    void *origin_ctx;               /* of origin, clause_of and rider_of */
     splice_form_fn begin_form;      /* may be NULL */
     void *begin_ctx;
     const struct splice_edit *edits;/* changes of the kept text (may be NULL;

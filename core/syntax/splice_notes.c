@@ -542,9 +542,10 @@ static struct pretty_comment **take(struct splice_notes *n, int32_t i,
     return tail;
 }
 
-/* Clause k's branch is being printed: the first time, its comments and
- * empty line go with it. */
-static void place_record(struct splice_notes *n, int32_t k, struct pretty_hook_reply *r)
+/* Clause k's comments go with r, the first time (lead: k's own branch is
+ * being printed, and its empty line goes with it too). */
+static void place_one(struct splice_notes *n, int32_t k, struct pretty_hook_reply *r,
+                      bool lead)
 {
     struct clause *c = &n->cl[k], *f = &n->cl[c->first];
     if (c->done)
@@ -555,9 +556,28 @@ static void place_record(struct splice_notes *n, int32_t k, struct pretty_hook_r
         tail = &(*tail)->next;
     take(n, c->comments, tail);
     /* the empty line where the clauses before it came before it */
-    r->blank |= c->blank && c->carried_before > 0 && f->placed == c->carried_before;
+    r->blank |= lead && c->blank && c->carried_before > 0 && f->placed == c->carried_before;
     n->left -= c->blank;
     f->placed++;
+}
+
+/* Clause k's branch is being printed: its comments and empty line, then
+ * those of the clauses whose code joined its code (merged clauses: their
+ * code is this branch too), in the order they joined. */
+static void place_record(struct splice_notes *n, int32_t k, struct pretty_hook_reply *r)
+{
+    if (n->cl[k].done)
+        return;
+    place_one(n, k, r, true);
+    const struct splice_in *in = n->in;
+    if (!in->rider_of)
+        return;
+    for (const struct value *v = in->rider_of(in->origin_ctx, n->cl[k].v); v;
+         v = in->rider_of(in->origin_ctx, v)) {
+        int32_t j = keys_get(&n->clauses, v, NULL);
+        if (j >= 0)
+            place_one(n, j, r, false);
+    }
 }
 
 /* Clause code: key (a list, or the cell of an atom) carries a pcase

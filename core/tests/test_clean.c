@@ -96,7 +96,7 @@ static const char *run_off(struct cx *c, const char *text, uint32_t off)
 {
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, text));
-    struct clean_hooks h = {gensym, NULL, c, NULL, NULL};
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL};
     return text_of(c, clean_form(c->f->L, c->marks, &h, form, off));
 }
 
@@ -544,7 +544,7 @@ static void hooks_and_depth(void **state)
     (void)state;
     struct cx *c = cx_new();
     c->marks = clean_marks_new(c->f->L->a);
-    struct clean_hooks h = {gensym, count_stage, c, NULL, NULL};
+    struct clean_hooks h = {gensym, count_stage, c, NULL, NULL, NULL};
     struct value *form = prep(c, match_fx_read(c->f, "(if c a nil)"));
     stages = 0;
     clean_form(c->f->L, c->marks, &h, form, 1u << CLEAN_PASS_NIL);
@@ -561,6 +561,43 @@ static void hooks_and_depth(void **state)
     arena_free(c->f->a);
 }
 
+/* The hook hears of the clauses merge joins (their bodies: into, from)
+ * only when the pass is kept, not when the form would nest more deeply
+ * and merge is undone. */
+static int joins;
+static const struct value *joined_into;
+
+static void count_join(void *ctx, const struct value *into, const struct value *from)
+{
+    (void)ctx;
+    (void)from;
+    joins++;
+    joined_into = into;
+}
+
+static void merge_joins(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    c->marks = clean_marks_new(c->f->L->a);
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, count_join};
+    uint32_t only = ~(1u << CLEAN_PASS_MERGE);
+    struct value *kept = prep(c, match_fx_read(
+        c->f, "(cond ((eq x 'a) (f)) ((eq x 'b) (@user (g (h (i))))) ((eq x 'c) (f)) (t 0))"));
+    joins = 0;
+    struct value *out = clean_form(c->f->L, c->marks, &h, kept, only);
+    assert_int_equal(joins, 1);
+    assert_string_equal(text_of(c, joined_into), "((f))");
+    assert_string_equal(text_of(c, out), "(cond ((memq x '(a c)) (f)) ((eq x 'b) (g (h (i)))) (t 0))");
+    struct value *undone = prep(c, match_fx_read(
+        c->f, "(cond ((eq x 'a) (f)) ((eq x 'b) (g)) ((eq x 'c) (f)) (t 0))"));
+    joins = 0;
+    out = clean_form(c->f->L, c->marks, &h, undone, only);
+    assert_int_equal(joins, 0);
+    assert_string_equal(text_of(c, out), "(cond ((eq x 'a) (f)) ((eq x 'b) (g)) ((eq x 'c) (f)) (t 0))");
+    arena_free(c->f->a);
+}
+
 /* The passes' copies and tables stay in the run's memory until its end:
  * for a small form they must stay small (maps and stacks begun at 64
  * entries took 11 KB a form, 3 times the memory of a file of small
@@ -574,7 +611,7 @@ static void a_small_form_keeps_little(void **state)
     run_off(c, in, 0); /* symbols interned */
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, in));
-    struct clean_hooks h = {gensym, NULL, c, NULL, NULL};
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL};
     size_t before = support_arena_used(c->f->L->a);
     struct value *cleaned = clean_form(c->f->L, c->marks, &h, form, 0);
     size_t kept = support_arena_used(c->f->L->a) - before;
@@ -605,6 +642,7 @@ int main(void)
         cmocka_unit_test(pass_if),
         cmocka_unit_test(all_passes),
         cmocka_unit_test(hooks_and_depth),
+        cmocka_unit_test(merge_joins),
         cmocka_unit_test(a_small_form_keeps_little),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

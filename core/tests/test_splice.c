@@ -336,6 +336,38 @@ static void test_clauses(void **state)
     fx_free(f);
 }
 
+static const char *margin_text =
+    "(pcase x\n"
+    "  (1 ; one\n"
+    "   (a))\n"
+    "  ((or 2 ;; inside\n"
+    "       5)\n"
+    "   (b))\n"
+    "  (3 (c))   ; three\n"
+    "  (_ (d)\n"
+    "     (e)))\n";
+
+/* A comment with one `;` on the right of a clause's pattern, or of the
+ * whole clause, ends the line of the test of the cond clause that
+ * carries the body (as people write it), which then starts a line; a
+ * `;;` comment goes before the clause. */
+static void test_margin_comments(void **state)
+{
+    (void)state;
+    struct fx *f = fx_new(margin_text);
+    add_site(f, f->r.forms[0].v, clauses_expansion(f, 0));
+    assert_string_equal(run(f, NULL),
+                        "(cond\n"
+                        " ((eql x 1) ; one\n"
+                        "  (a))\n"
+                        " ;; inside\n"
+                        " ((eql x 2) (b))\n"
+                        " ((eql x 3) ; three\n"
+                        "  (c))\n"
+                        " (t (d) (e)))\n");
+    fx_free(f);
+}
+
 /* An unreachable clause (no code carries it) leaves its comments to the
  * next clause that has code. */
 static void test_unreachable_clause(void **state)
@@ -684,6 +716,7 @@ int main(void)
         cmocka_unit_test(test_trailing),
         cmocka_unit_test(test_symbol_cells),
         cmocka_unit_test(test_clauses),
+        cmocka_unit_test(test_margin_comments),
         cmocka_unit_test(test_unreachable_clause),
         cmocka_unit_test(test_first_copy),
         cmocka_unit_test(test_condstar_clauses),

@@ -1,1 +1,4 @@
-(cond ((not x) 'false) ((not (atom x)) 'cons) ((function integerp x) 'never))
+(cond
+ ((not x) 'false)
+ ((not (atom x)) 'cons)
+ ((function integerp x) 'never))

@@ -1,2 +1,6 @@
-(cond ((consp x) 'cons) ((atom x) 'atom))
-(cond ((memq x '(a b)) 1) ((eq x 'c) 2))
+(cond
+ ((consp x) 'cons)
+ ((atom x) 'atom))
+(cond
+ ((memq x '(a b)) 1)
+ ((eq x 'c) 2))
