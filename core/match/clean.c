@@ -804,8 +804,11 @@ static const struct {
     [CLEAN_PASS_KNOWN] = {"known", clean_known},
     [CLEAN_PASS_SAFE] = {"safe", clean_safe},
     [CLEAN_PASS_MEMQ] = {"memq", clean_memq},
+    [CLEAN_PASS_HOIST] = {"hoist", clean_hoist},
     [CLEAN_PASS_MERGE] = {"merge", clean_merge},
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks},
+    [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare},
+    [CLEAN_PASS_AND] = {"and", clean_and},
     [CLEAN_PASS_CONSP] = {"consp", clean_consp},
     [CLEAN_PASS_SPLIT] = {"split", clean_split},
     [CLEAN_PASS_IF] = {"if", clean_if},
@@ -813,12 +816,18 @@ static const struct {
 
 /* The order the passes run in: folding known tests (safe) leaves
  * temporaries nothing reads and lets to join, so unused and lets run
- * again after it; a block's code decided into a place (blocks) may end
- * as the clause after it, so merge runs again. */
+ * again after it; merge takes out the clauses that would keep hoist
+ * from joining two conds ((null V) going where t goes), and hoist leaves
+ * a block's gotos fewer, before blocks; a block's code decided into a
+ * place (blocks) may end as the clause after it, so merge runs again;
+ * the blocks left with few places (unshare) and the ifs joined (and)
+ * before inline, which takes out the renamings a block brings to its
+ * places and the parts and's lets bind. */
 static const enum clean_pass pipeline[] = {
     CLEAN_PASS_IGNORE, CLEAN_PASS_NOT,    CLEAN_PASS_UNUSED, CLEAN_PASS_INLINE,
     CLEAN_PASS_FUNCALL, CLEAN_PASS_LETS,  CLEAN_PASS_NIL,    CLEAN_PASS_KNOWN,
-    CLEAN_PASS_MERGE,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
+    CLEAN_PASS_MERGE,  CLEAN_PASS_HOIST,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_UNSHARE,
+    CLEAN_PASS_AND,    CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
     CLEAN_PASS_CONSP,  CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
@@ -906,28 +915,55 @@ static size_t depth_of(struct clean *c, struct value *form)
 }
 
 /* Pass p on the form, undone when the form then nests more deeply than
- * before (less: as deeply).  merge, unless it makes the form nest more
- * deeply (a memq's quoted list is one level more than an eq's constant):
- * a form no deeper than Emacs's expansion of it stays so; split and if
- * only where the form then nests less deeply (split writes a test's
- * constant body again, if makes a progn: worth it only for the depth). */
+ * before (less: as deeply).  merge and hoist, unless they make the form
+ * nest more deeply (a memq's quoted list is one level more than an eq's
+ * constant; hoist puts the clauses around the car's one list deeper):
+ * a form no deeper than Emacs's expansion of it stays so, and so for
+ * and (its first test two lists lower); unshare, split
+ * and if only where the form then nests less deeply (unshare writes a
+ * block's code again, split a test's constant body, if makes a progn:
+ * worth it only for the depth).  The copy that undoes a pass is made
+ * only for a form with something the pass rewrites (worth[]): a small
+ * form keeps little of the run's memory.  False when the pass was
+ * undone. */
 static void find_cond(struct clean *c, struct value **slot)
 {
     if (clean_kind(c, *slot) == CK_COND)
         *(bool *)c->state = true;
 }
 
+static void find_if(struct clean *c, struct value **slot)
+{
+    if (clean_kind(c, *slot) == CK_IF)
+        *(bool *)c->state = true;
+}
+
+static void find_dispatch(struct clean *c, struct value **slot)
+{
+    struct clean_dispatch d;
+    if (clean_dispatch_of(c, *slot, &d))
+        *(bool *)c->state = true;
+}
+
+/* What a pass undone by depth looks for first.  ORDER: enum clean_pass. */
+static clean_fn *const worth[CLEAN_PASS_COUNT] = {
+    [CLEAN_PASS_HOIST] = clean_hoist_worth,
+    [CLEAN_PASS_MERGE] = find_cond,
+    [CLEAN_PASS_UNSHARE] = find_dispatch,
+    [CLEAN_PASS_AND] = find_if,
+    [CLEAN_PASS_SPLIT] = find_cond,
+    [CLEAN_PASS_IF] = find_cond,
+};
+
 static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, bool less)
 {
-    bool any = !less; /* split and if change conds only: no copy without one */
-    if (!any) {
-        void *old = c->state;
-        c->state = &any;
-        clean_visit(c, out, find_cond, 0);
-        c->state = old;
-        if (!any)
-            return true;
-    }
+    bool any = false;
+    void *old = c->state;
+    c->state = &any;
+    clean_visit(c, out, worth[p], 0);
+    c->state = old;
+    if (!any)
+        return true;
     size_t before = depth_of(c, *out);
     struct value *saved = copy(c, *out, 0);
     passes[p].run(c, out);
@@ -983,8 +1019,8 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
         bool kept = true;
-        if (p == CLEAN_PASS_MERGE || p == CLEAN_PASS_SPLIT || p == CLEAN_PASS_IF)
-            kept = by_depth(&c, &out, p, p != CLEAN_PASS_MERGE);
+        if (worth[p])
+            kept = by_depth(&c, &out, p, p == CLEAN_PASS_UNSHARE || p >= CLEAN_PASS_SPLIT);
         else
             passes[p].run(&c, &out);
         tell_joins(&c, kept);

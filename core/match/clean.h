@@ -50,9 +50,15 @@ enum clean_pass {
     CLEAN_PASS_KNOWN,   /* tests whose outcome is known: t or nil, folded */
     CLEAN_PASS_SAFE,    /* car-safe / cdr-safe of a known cons: car / cdr */
     CLEAN_PASS_MEMQ,    /* memq lists of an or of constants: written order */
+    CLEAN_PASS_HOIST,   /* ((consp X) (let ((V (car X))) (cond T...))) in a
+                           cond: T... in that cond, V bound around it */
     CLEAN_PASS_MERGE,   /* cond clauses with equal bodies: one memq test */
     CLEAN_PASS_BLOCKS,  /* shared code one place reaches: in that place
                            (runs after known, which finds places dead) */
+    CLEAN_PASS_UNSHARE, /* a small block two to four places reach: in
+                           each, where the form then nests less deeply */
+    CLEAN_PASS_AND,     /* (if A (if C X E) E): (if (and A C) X E), a let
+                           of parts between around it */
     CLEAN_PASS_CONSP,   /* (and (consp E) (P (car E))) of a P false on nil:
                            (P (car-safe E)) */
     CLEAN_PASS_SPLIT,   /* ((or A B) K) of a constant K: (A K) (B K), where

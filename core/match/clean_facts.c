@@ -427,24 +427,38 @@ struct alts {
     const struct value **e;    /* the facts before, or NULL if dead */
     bool *killed;              /* falsified in a branch walked so far */
     size_t n;
+    const struct value **of;   /* the same for the aliases in scope */
+    bool *al_killed;
+    size_t n_al;
 };
 
 static void alts_begin(struct facts *s, struct alts *a)
 {
+    struct arena *ar = s->c->L->a;
     a->n = s->n;
-    a->e = ARENA_NEWN(s->c->L->a, const struct value *, s->n + 1);
-    a->killed = arena_zalloc(s->c->L->a, s->n + 1);
+    a->e = ARENA_NEWN(ar, const struct value *, s->n + 1);
+    a->killed = arena_zalloc(ar, s->n + 1);
     for (size_t i = 0; i < s->n; i++)
         a->e[i] = s->f[i].e;
+    a->n_al = s->n_al;
+    a->of = ARENA_NEWN(ar, const struct value *, s->n_al + 1);
+    a->al_killed = arena_zalloc(ar, s->n_al + 1);
+    for (size_t i = 0; i < s->n_al; i++)
+        a->of[i] = s->al[i].of;
 }
 
 /* A branch ended: note what it falsified, and start the next from the
- * facts before (those the branch pushed are gone: s->n was reset). */
+ * facts and aliases before (those the branch pushed are gone: s->n was
+ * reset, and a let's aliases end with it). */
 static void alts_next(struct facts *s, struct alts *a)
 {
     for (size_t i = 0; i < a->n; i++) {
         a->killed[i] |= a->e[i] && !s->f[i].e;
         s->f[i].e = a->e[i];
+    }
+    for (size_t i = 0; i < a->n_al; i++) {
+        a->al_killed[i] |= a->of[i] && !s->al[i].of;
+        s->al[i].of = a->of[i];
     }
 }
 
@@ -454,6 +468,9 @@ static void alts_end(struct facts *s, struct alts *a)
     for (size_t i = 0; i < a->n; i++)
         if (a->killed[i])
             s->f[i].e = NULL;
+    for (size_t i = 0; i < a->n_al; i++)
+        if (a->al_killed[i])
+            s->al[i].of = NULL;
 }
 
 /* ---- the walk --------------------------------------------------------- */
@@ -542,8 +559,9 @@ static void walk_if(struct facts *s, struct value **slot, unsigned depth)
 
 static void walk_cond(struct facts *s, struct value **slot, unsigned depth)
 {
-    size_t n = s->n;
+    size_t n = s->n, n_al = s->n_al;
     bool *killed = arena_zalloc(s->c->L->a, n + 1);
+    bool *al_killed = arena_zalloc(s->c->L->a, n_al + 1);
     for (struct value *args = clean_cdr(*slot); args->kind == VK_CONS; args = clean_cdr(args)) {
         struct value *cl = clean_car(args);
         if (cl->kind != VK_CONS)
@@ -559,12 +577,17 @@ static void walk_cond(struct facts *s, struct value **slot, unsigned depth)
         alts_next(s, &a);
         for (size_t i = 0; i < n; i++)
             killed[i] |= a.killed[i];
+        for (size_t i = 0; i < n_al; i++)
+            al_killed[i] |= a.al_killed[i];
         derive(s, clean_car(cl), false);
     }
     s->n = n;
     for (size_t i = 0; i < n; i++)
         if (killed[i])
             s->f[i].e = NULL;
+    for (size_t i = 0; i < n_al; i++)
+        if (al_killed[i])
+            s->al[i].of = NULL;
     if (s->fold)
         fold_cond(s->c, slot);
 }

@@ -324,6 +324,20 @@ static bool movable(struct clean *c, const struct clean_site *s, struct value *v
     return f.result == 1;
 }
 
+/* A temporary t that was a binding's value (at slot from) moved to slot
+ * to: the site of t that saw that reference (one bound before the
+ * binding, so one the walk has still to look at) sees it there.  A value
+ * that is a list moves with its cells: the references in it stay. */
+static void follow(struct clean_site *sites, size_t i, const struct value *t,
+                   struct value **from, struct value **to)
+{
+    while (i-- > 0)
+        if (sites[i].var == t && sites[i].ref == from) {
+            sites[i].ref = to;
+            return;
+        }
+}
+
 void clean_inline(struct clean *c, struct value **slot)
 {
     size_t n;
@@ -338,13 +352,12 @@ void clean_inline(struct clean *c, struct value **slot)
         if (s->kind != CLEAN_SITE_LET || s->refs != 1 || !s->ref_ok ||
             !clean_binding(c, clean_car(s->cell), &var, &val) || !movable(c, s, val))
             continue;
+        struct value **from = &clean_cdr(clean_car(s->cell))->u.cons.car;
         *s->ref = val;
-        if (clean_temp(val)) /* val is another site's one reference: it moved */
-            for (size_t j = 0; j < i; j++)
-                if (sites[j].ref == &clean_cdr(clean_car(s->cell))->u.cons.car)
-                    sites[j].ref = s->ref;
         s->cell->u.cons.car = c->dead;
         any = true;
+        if (clean_temp(val))
+            follow(sites, i, val, from, s->ref);
     }
     if (any)
         clean_sweep(c, slot);

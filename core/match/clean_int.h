@@ -102,9 +102,16 @@ void clean_lets(struct clean *c, struct value **slot);
 void clean_safe(struct clean *c, struct value **slot);
 void clean_known(struct clean *c, struct value **slot);
 void clean_memq(struct clean *c, struct value **slot);
+void clean_hoist(struct clean *c, struct value **slot);
+
+/* Sets *(bool *)c->state when *slot is a form hoist rewrites. */
+void clean_hoist_worth(struct clean *c, struct value **slot);
+
 void clean_merge(struct clean *c, struct value **slot);
 void clean_nil(struct clean *c, struct value **slot);
 void clean_blocks(struct clean *c, struct value **slot);
+void clean_unshare(struct clean *c, struct value **slot);
+void clean_and(struct clean *c, struct value **slot);
 void clean_consp(struct clean *c, struct value **slot);
 void clean_split(struct clean *c, struct value **slot);
 void clean_if(struct clean *c, struct value **slot);
@@ -118,6 +125,46 @@ void clean_note_join(struct clean *c, const struct value *into, const struct val
  * (clean_nil.c): no last clause (t nil), a cond of one or two clauses an
  * if, a cond of none nil. */
 void clean_tidy_cond(struct clean *c, struct value **slot);
+
+/* ---- blocks (clean_blocks.c; unshare uses them too) ---- */
+
+/* The block dispatch of one let* (clean_blocks.c says its shape). */
+struct clean_dispatch {
+    struct value *go, *res;
+    struct value **first; /* the slot of its first form after the bindings */
+};
+
+/* Is the let* v a block dispatch?  Fills d. */
+bool clean_dispatch_of(struct clean *c, struct value *v, struct clean_dispatch *d);
+
+/* The slot of the code of the block of dispatch form f, its number in
+ * *key; NULL when f is no block. */
+struct value **clean_block_of(struct clean *c, const struct clean_dispatch *d, struct value *f,
+                              const struct value **key);
+
+/* The slots of the places that go to block key of dispatch d (the let*
+ * at *slot), *n of them. */
+struct value ***clean_block_places(struct clean *c, struct value **slot,
+                                   struct clean_dispatch *d, const struct value *key,
+                                   size_t *n);
+
+/* May block code b stand at place p under the dispatch let* v? */
+bool clean_block_place_ok(struct clean *c, struct value *v, struct value **p, struct value *b);
+
+/* The place go_form (setq GO K C0 V0...) as block code b: (let ((C0
+ * V0)...) b). */
+struct value *clean_block_arrive(struct clean *c, struct value *go_form, struct value *b);
+
+/* Conses of v, user code included, quoted data as one; counting stops
+ * past max. */
+size_t clean_size_upto(struct clean *c, struct value *v, size_t max);
+
+/* The dispatch form at *l (a block no place reaches now) taken out. */
+void clean_block_remove(struct clean *c, const struct clean_dispatch *d, struct value **l);
+
+/* With no block left, the dispatch let* at *slot keeps what comes before
+ * its selector, and the main code. */
+void clean_block_unwrap(struct clean *c, struct value **slot, const struct clean_dispatch *d);
 
 /* ---- facts (clean_facts.c) ---- */
 

@@ -199,11 +199,10 @@ static void pass_inline(void **state)
     SAME(INLINE, "(let* (($a (car-safe $v))) (dolist (e l) (list e $a)))");
     /* read twice: stays */
     SAME(INLINE, "(let* (($a (car-safe $v))) (list $a $a))");
-    /* a chain: the value of the first goes where the last is read, the
-     * call evaluated once */
-    ONE(INLINE, "(cond ((mapp s) (let (($x1 (map-elt s 'a))) (let (($x0 $x1)) "
-                "(let ((a $x0)) (@user (f a)))))))",
-        "(cond ((mapp s) (let ((a (map-elt s 'a))) (f a))))");
+    /* a chain of renamings: $b's value, $a, moves to y's binding, then
+     * $a's value follows it there */
+    ONE(INLINE, "(let (($a (car-safe $v))) (let (($b $a)) (let ((y $b)) (@user (f y)))))",
+        "(let ((y (car-safe v))) (f y))");
     arena_free(c->f->a);
 }
 
@@ -291,6 +290,13 @@ static void pass_safe(void **state)
     SAME(SAFE, "(if (consp x) (progn (@user (f)) (car-safe x)))");
     ONE(SAFE, "(if (consp $v) (progn (@user (f)) (car-safe $v)))",
         "(if (consp v) (progn (f) (car v)))");
+    /* unknown code in one clause's body: the next clause's test still
+     * sees what its temporary is bound to */
+    ONE(SAFE, "(let (($a (car-safe x))) (cond ((eq $a 'p) (@user (f)) (cdr-safe x)) "
+              "((eq $a 'q) (cdr-safe x))))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) (f) (cdr-safe x)) ((eq a 'q) (cdr x))))");
+    SAME(SAFE, "(let (($a (car-safe x))) (progn (cond ((eq $a 'p) (@user (f)))) "
+               "(if (eq $a 'q) (cdr-safe x))))");
     arena_free(c->f->a);
 }
 
@@ -349,15 +355,63 @@ static void pass_merge(void **state)
     arena_free(c->f->a);
 }
 
-/* Forty arguments: a block of 41 conses, larger in byte code written
- * twice than the dispatch of two places and two ways out. */
-#define FORTY "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 " \
-              "27 28 29 30 31 32 33 34 35 36 37 38 39 40"
+/* The clauses of a cons's car in the cond around them, the car bound
+ * around that cond. */
+static void pass_hoist(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) (@user (f))) "
+               "((eq $a 'q) (@user (g))) (t (@user (h)))))) (t (@user (k))))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) (f)) ((eq a 'q) (g)) ((consp x) (h)) "
+        "(t (k))))");
+    /* an if either way; a membership test; an and beginning with one */
+    ONE(HOIST, "(if (consp x) (let (($a (car x))) (if (memq $a '(p q)) (@user (f)) "
+               "(@user (h)))) (@user (k)))",
+        "(let ((a (car-safe x))) (cond ((memq a '(p q)) (f)) ((consp x) (h)) (t (k))))");
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((and (eq $a 'p) (@user (g))) 1) "
+               "(t 2)))) (t 3))",
+        "(let ((a (car-safe x))) (cond ((and (eq a 'p) (g)) 1) ((consp x) 2) (t 3)))");
+    /* the clauses after come to the same code for a cons: the default once */
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) (@user (f))) "
+               "(t (setq $go t))))) ((eq x 'w) (@user (g))) (t (setq $go t)))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) (f)) ((eq x 'w) (g)) (t (setq go t))))");
+    /* not when a test between may hold for a cons */
+    ONE(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 1) (t (setq $go t))))) "
+               "((eq x 'w) (@user (g))) ((p x) 2) (t (setq $go t)))",
+        "(let ((a (car-safe x))) (cond ((eq a 'p) 1) ((consp x) (setq go t)) ((eq x 'w) (g)) "
+        "((p x) 2) (t (setq go t))))");
+    /* a clause before that reads x first and does nothing else */
+    ONE(HOIST, "(cond ((stringp x) 1) ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 2) "
+               "(t 3)))) (t 4))",
+        "(let ((a (car-safe x))) (cond ((stringp x) 1) ((eq a 'p) 2) ((consp x) 3) (t 4)))");
+    /* unknown code before (it could change x); y read first (it may be
+     * void: the other error) */
+    SAME(HOIST, "(cond ((p y) 1) ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 2) "
+                "(t 3)))) (t 4))");
+    SAME(HOIST, "(cond ((stringp y) 1) ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 2) "
+                "(t 3)))) (t 4))");
+    /* a test nil passes, or unknown code, where x may be no cons */
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((null $a) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a nil) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((or (eq $a 'p) (null $a)) 1) "
+                "(t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((p $a) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((@user (eq $a 'p)) 1) (t 2)))) "
+                "(t 3))");
+    /* no default for a cons; a user's variable bound; the car of another */
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 1)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let ((a (car x))) (cond ((eq a 'p) 1) (t 2)))) (t 3))");
+    SAME(HOIST, "(cond ((consp x) (let (($a (car y))) (cond ((eq $a 'p) 1) (t 2)))) (t 3))");
+    /* deeper where the other clauses' bodies are the deepest: undone */
+    SAME(HOIST, "(cond ((consp x) (let (($a (car x))) (cond ((eq $a 'p) 1) (t 2)))) "
+                "(t (@user (f (g (h (i (j))))))))");
+    arena_free(c->f->a);
+}
 
 /* Shared code in blocks after the main code (match/emit): a block that
  * one place reaches goes there, one that none reaches goes; one reached
- * twice stays unless written at both places is smaller byte code; with
- * no block left the let* keeps the rest. */
+ * twice stays; with no block left the let* keeps the rest. */
 static void pass_blocks(void **state)
 {
     (void)state;
@@ -376,9 +430,9 @@ static void pass_blocks(void **state)
     /* no place reaches the last block: RES is the value */
     ONE(BLOCKS, "(let* (($go nil) ($res (if (p x) 1 2))) (if $go (@user (f)) $res))",
         "(if (p x) 1 2)");
-    /* reached twice: kept when large */
+    /* reached twice: kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
-                 "(if $go (@user (f " FORTY ")) $res))");
+                 "(if $go (@user (f)) $res))");
     /* reached twice, but after (consp x) the block's (eq x 'p) is nil:
      * that place gets what is left, (g); the block, reached once now,
      * goes to the other place */
@@ -387,39 +441,84 @@ static void pass_blocks(void **state)
         "(cond ((consp x) (if (eq (car x) 'a) 1 (g))) (t (cond ((eq x 'p) (f)) (t (g)))))");
     /* not decided there (x may be p): both places go to the block */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((p x) (if (eq x 'a) 1 (setq $go t))) "
-                 "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
-                 "(t (@user (g " FORTY ")))) $res))");
+                 "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) (t (@user (g)))) $res))");
     /* a place under a binding of a variable the block reads: not moved
      * there (the block would see that binding) */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (let ((x (car x))) (if (eq x 'a) 1 "
                  "(setq $go t)))) (t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
-                 "(t (@user (g " FORTY ")))) $res))");
+                 "(t (@user (g)))) $res))");
     /* decided down to more than a copied body: kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (cond ((consp x) (if (eq (car x) 'a) 1 (setq $go t))) "
                  "(t (setq $go t))))) (if $go (cond ((eq x 'p) (@user (f))) "
-                 "(t (@user (g (h " FORTY "))))) $res))");
-    /* the only block, two places: written at both when that is smaller
-     * byte code than the dispatch (small, or MAIN has many ways out) */
-    ONE(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
-                "(if $go (@user (f)) $res))",
-        "(if (p x) (f) (f))");
-    ONE(BLOCKS, "(let* (($go nil) ($res (cond ((a) 1) ((b) 2) ((c) 3) ((d) (e) 4) "
-                "((p x) (setq $go t)) (t (setq $go t))))) (if $go (@user (f " FORTY ")) $res))",
-        "(cond ((a) 1) ((b) 2) ((c) 3) ((d) (e) 4) ((p x) (f " FORTY ")) (t (f " FORTY ")))");
-    /* three places: kept however small */
-    SAME(BLOCKS, "(let* (($go nil) ($res (cond ((p x) (setq $go t)) ((q x) (setq $go t)) "
-                 "(t (setq $go t))))) (if $go (@user (f)) $res))");
-    /* the carriers' values go in a let at each place; a copy binds
-     * temporaries of its own (each is bound at one place) */
-    ONE(BLOCKS, "(let* (($go nil) ($c0 nil) ($res (if (p x) (setq $go t $c0 (car x)) "
-                "(setq $go t $c0 x)))) (if $go (let (($y $c0)) (@user (f y))) $res))",
-        "(if (p x) (let ((c01 (car x))) (let ((y2 c01)) (f y))) "
-        "(let ((c0 x)) (let ((y c0)) (f y))))");
-    /* a copy that binds in a loop: kept */
-    SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) (setq $go t)))) "
-                 "(if $go (dolist ($e l) (@user (f))) $res))");
+                 "(t (@user (g (h 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20))))) $res))");
     /* not a dispatch (the last form is no test of a temporary): kept */
     SAME(BLOCKS, "(let* (($go nil) ($res (if (p x) (setq $go t) 1))) (if go (@user (f)) $res))");
+    arena_free(c->f->a);
+}
+
+/* A small block that a few places reach: in each, where the form then
+ * nests less deeply. */
+static void pass_unshare(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                 "(t (setq $go t))))) (if $go (@user (f (g x))) $res))",
+        "(cond ((p x) (if (q x) 1 (f (g x)))) (t (f (g x))))");
+    /* the carriers' values in a let at each place */
+    ONE(UNSHARE, "(let* (($go nil) ($c0 nil) ($res (cond ((p x) (setq $go t $c0 (car x))) "
+                 "(t (setq $go t $c0 2))))) (if $go (let (($y $c0)) (@user (f (g y)))) $res))",
+        "(cond ((p x) (let ((c0 (car x))) (let ((y c0)) (f (g y))))) "
+        "(t (let ((c0 2)) (let ((y c0)) (f (g y))))))");
+    /* deeper, the block being deep and its places too: kept */
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) (if (r x) 1 (setq $go t)) "
+                  "(setq $go t))) (t 2)))) (if $go (@user (f (g (h (i (j)))))) $res))");
+    /* a large block; five places */
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                  "(t (setq $go t))))) (if $go (@user (f (g x) 1 2 3 4 5 6 7 8 9 10 11 12 13 "
+                  "14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38)) "
+                  "$res))");
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                  "((r x) (if (q x) 2 (setq $go t))) ((s x) (if (q x) 3 (setq $go t))) "
+                  "((u x) (if (q x) 4 (setq $go t))) (t (setq $go t))))) "
+                  "(if $go (@user (f (g x))) $res))");
+    /* a place under a binding of a variable the block reads, or in a
+     * lambda: kept */
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (let ((x (car x))) (if (q x) 1 "
+                  "(setq $go t)))) (t (setq $go t))))) (if $go (@user (f (g x))) $res))");
+    SAME(UNSHARE, "(let* (($go nil) ($res (cond ((p x) (lambda nil (if (q x) 1 "
+                  "(setq $go t)))) (t (setq $go t))))) (if $go (@user (f (g x))) $res))");
+    arena_free(c->f->a);
+}
+
+/* Two tests whose failures run the same code: one test, a let of parts
+ * between around it. */
+static void pass_and(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    /* the else forms: copies of one body (one object, as the emitter
+     * makes them), written here as a temporary */
+    ONE(AND, "(if (consp $v) (if (null (cdr $v)) (@user (f)) $e) $e)",
+        "(if (and (consp v) (null (cdr v))) (f) e)");
+    /* unknown tests keep their order; three in a row: one and */
+    ONE(AND, "(if (p $v) (if (q $v) (if (r $v) 1 $e) $e) $e)", "(if (and (p v) (q v) (r v)) 1 e)");
+    ONE(AND, "(if (consp $v) (let (($a (car-safe $v)) ($b (cdr-safe $v))) "
+             "(if (integerp $a) (@user (f $a $b)) $e)) $e)",
+        "(let ((a (car-safe v)) (b (cdr-safe v))) (if (and (consp v) (integerp a)) (f a b) e))");
+    /* a user's variable read before on every path: not void there */
+    ONE(AND, "(if (consp x) (if (consp $v) (let (($a (cdr-safe x))) (if (null $a) 1 $e)) $e) 2)",
+        "(if (consp x) (let ((a (cdr-safe x))) (if (and (consp v) (null a)) 1 e)) 2)");
+    /* different else forms; a part that may signal, or of a variable that
+     * may be void; a test that runs unknown code (it could change the
+     * value taken apart); the part read by the else or the test */
+    SAME(AND, "(if (consp $v) (if (null (cdr $v)) 1 $e) $f)");
+    SAME(AND, "(if (consp $v) (let (($a (car $v))) (if (null $a) 1 $e)) $e)");
+    SAME(AND, "(if (consp $v) (let (($a (cdr-safe x))) (if (null $a) 1 $e)) $e)");
+    SAME(AND, "(if (p $v) (let (($a (cdr-safe $v))) (if (null $a) 1 $e)) $e)");
+    SAME(AND, "(if (consp $v) (let (($a (cdr-safe $v))) (if (null $a) 1 (f $a))) (f $a))");
+    /* the first test the deepest part: undone */
+    SAME(AND, "(if (consp (car (car (car $v)))) (if (null $w) 1 $e) $e)");
     arena_free(c->f->a);
 }
 
@@ -635,8 +734,11 @@ int main(void)
         cmocka_unit_test(pass_known),
         cmocka_unit_test(pass_safe),
         cmocka_unit_test(pass_memq),
+        cmocka_unit_test(pass_hoist),
         cmocka_unit_test(pass_merge),
         cmocka_unit_test(pass_blocks),
+        cmocka_unit_test(pass_unshare),
+        cmocka_unit_test(pass_and),
         cmocka_unit_test(pass_consp),
         cmocka_unit_test(pass_split),
         cmocka_unit_test(pass_if),

@@ -201,19 +201,21 @@ static void test_shapes(void **state)
                         "(cond ((and (eq (car-safe x) 'a) (consp (cdr x)) "
                         "(null (cdr (cdr x)))) (let ((y (car (cdr x)))) (f y))) "
                         "((eq x 'b) 2) (t (g x)))");
-    /* a body reached from several places, not small: one copy, after the
-     * decision, which sets a variable where it would run it */
-    const char *big = "(g x (list 1 2 3 4) (list 5 6 7 8 9) (list 10 11 12))";
+    /* a body reached from several places, not small (nor small enough
+     * to be written in each, pass unshare): one copy, after the decision,
+     * which sets a variable where it would run it */
+    const char *big = "(g x (list 1 2 3 4 5 6 7 8) (list 5 6 7 8 9 10 11 12 13) "
+                      "(list 10 11 12 13 14 15 16 17 18) (list 19 20 21 22 23 24 25))";
     char text[256];
     snprintf(text, sizeof text, "(pcase x (`(a ,y) (f y)) (`(b ,y) (h y)) (_ %s))", big);
     char want[1024];
     snprintf(want, sizeof want,
-             "(let* ((pcx--goto0 nil) (pcx--res0 (if (consp x) (let ((pcx--x0 (car x))) "
+             "(let* ((pcx--goto0 nil) (pcx--res0 (let ((pcx--x0 (car-safe x))) "
              "(cond ((eq pcx--x0 'a) (let ((pcx--x1 (cdr x))) (if (and (consp pcx--x1) "
              "(null (cdr pcx--x1))) (let ((y (car pcx--x1))) (f y)) (setq pcx--goto0 t)))) "
              "((eq pcx--x0 'b) (let ((pcx--x1 (cdr x))) (if (and (consp pcx--x1) "
              "(null (cdr pcx--x1))) (let ((y (car pcx--x1))) (h y)) (setq pcx--goto0 t)))) "
-             "(t (setq pcx--goto0 t)))) (setq pcx--goto0 t)))) "
+             "(t (setq pcx--goto0 t)))))) "
              "(if pcx--goto0 %s pcx--res0))", big);
     assert_string_equal(compact1(a, text), want);
     /* pcase-let: unchecked; the tests that could signal stay (car),

@@ -1,6 +1,7 @@
 (defun check (x)
-  (if (or (p1 x) (q1 x))
-      (if (or (p2 x) (q2 x))
-          (if (or (p3 x) (q3 x)) (if (or (p4 x) (q4 x)) 'yes 'no) 'no)
-        'no)
+  (if (and (or (p1 x) (q1 x))
+           (or (p2 x) (q2 x))
+           (or (p3 x) (q3 x))
+           (or (p4 x) (q4 x)))
+      'yes
     'no))
