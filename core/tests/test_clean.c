@@ -550,6 +550,11 @@ static void pass_consp(void **state)
     SAME(CONSP, "(and (consp x) (eq (car y) 'a))");
     SAME(CONSP, "(and (consp x) (p) (eq (car x) 'a))");
     SAME(CONSP, "(and (consp (f)) (eq (car (f)) 'a))");
+    /* a temporary the consp test read is read once after it: inline
+     * runs again (all passes) */
+    assert_string_equal(run_off(c, "(let (($x1 (cdr x))) (if (and (consp $x1) "
+                                   "(eq (car $x1) 'a)) (@user (f)) (@user (g))))", 0),
+                        "(if (eq (car-safe (cdr x)) 'a) (f) (g))");
     /* the user's code: kept */
     SAME(CONSP, "(and (consp x) (@user (eq (car x) 'a)))");
     SAME(CONSP, "(@user (and (consp x) (eq (car x) 'a)))");
