@@ -823,6 +823,7 @@ void clean_sweep(struct clean *c, struct value **slot)
  *   memq: a marked membership test;
  *   hoist: a consp test and a temporary bound (a let of car and cdr);
  *   merge, and, split, if: an if or a cond;
+ *   consp: a consp test and a test (it rewrites ands of them);
  *   blocks: a temporary bound and an if or a cond (the dispatch binds GO
  *     and RES, then tests GO);
  *   unshare: a temporary bound and a setq (a block's places: GO set).
@@ -862,6 +863,7 @@ static const struct {
     [CLEAN_PASS_BLOCKS] = {"blocks", clean_blocks, {SEEN_TEMP, SEEN_CHOICE}, UNDO_NEVER},
     [CLEAN_PASS_UNSHARE] = {"unshare", clean_unshare, {SEEN_TEMP, SEEN(CK_SETQ)}, UNDO_FLAT},
     [CLEAN_PASS_AND] = {"and", clean_and, {SEEN_CHOICE}, UNDO_DEEPER},
+    [CLEAN_PASS_CONSP] = {"consp", clean_consp, {SEEN_CONSP, SEEN_TEST}, UNDO_NEVER},
     [CLEAN_PASS_SPLIT] = {"split", clean_split, {SEEN_CHOICE}, UNDO_FLAT},
     [CLEAN_PASS_IF] = {"if", clean_if, {SEEN_CHOICE}, UNDO_FLAT},
 };
@@ -881,7 +883,7 @@ static const enum clean_pass pipeline[] = {
     CLEAN_PASS_MERGE,  CLEAN_PASS_HOIST,  CLEAN_PASS_BLOCKS, CLEAN_PASS_MERGE,  CLEAN_PASS_UNSHARE,
     CLEAN_PASS_AND,    CLEAN_PASS_INLINE, CLEAN_PASS_SAFE,
     CLEAN_PASS_UNUSED, CLEAN_PASS_LETS,   CLEAN_PASS_MEMQ,   CLEAN_PASS_NIL,
-    CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
+    CLEAN_PASS_CONSP,  CLEAN_PASS_INLINE, CLEAN_PASS_SPLIT,  CLEAN_PASS_IF,
 };
 
 const char *clean_pass_name(enum clean_pass p)

@@ -59,6 +59,8 @@ enum clean_pass {
                            each, where the form then nests less deeply */
     CLEAN_PASS_AND,     /* (if A (if C X E) E): (if (and A C) X E), a let
                            of parts between around it */
+    CLEAN_PASS_CONSP,   /* (and (consp E) (P (car E))) of a P false on nil:
+                           (P (car-safe E)) */
     CLEAN_PASS_SPLIT,   /* ((or A B) K) of a constant K: (A K) (B K), where
                            the form then nests less deeply */
     CLEAN_PASS_IF,      /* (cond (A B...) (t E...)): (if A (progn B...) E...),

@@ -123,6 +123,7 @@ void clean_nil(struct clean *c, struct value **slot);
 void clean_blocks(struct clean *c, struct value **slot);
 void clean_unshare(struct clean *c, struct value **slot);
 void clean_and(struct clean *c, struct value **slot);
+void clean_consp(struct clean *c, struct value **slot);
 void clean_split(struct clean *c, struct value **slot);
 void clean_if(struct clean *c, struct value **slot);
 

@@ -522,6 +522,45 @@ static void pass_and(void **state)
     arena_free(c->f->a);
 }
 
+/* (and (consp E) (P (car E))) of a P false on nil: (P (car-safe E)); a
+ * chain absorbs again; only where the and's value stays the same. */
+static void pass_consp(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    ONE(CONSP, "(if (and (consp x) (eq (car x) 'a)) 1 2)", "(if (eq (car-safe x) 'a) 1 2)");
+    ONE(CONSP, "(cond ((and (p) (consp $x0) (memq (cdr $x0) '(a b)) (q)) 1))",
+        "(cond ((and (p) (memq (cdr-safe x0) '(a b)) (q)) 1))");
+    /* a chain: car and car-safe of the same variable read the same car */
+    ONE(CONSP, "(and (consp x) (consp (car x)) (eq (car (car x)) 'set) (consp (cdr (car x))))",
+        "(and (eq (car-safe (car-safe x)) 'set) (consp (cdr (car x))))");
+    ONE(CONSP, "(and (consp (cdr-safe x)) (stringp (car (cdr x))))",
+        "(stringp (car-safe (cdr-safe x)))");
+    /* P true on nil (null, symbolp, equal to nil), a list with nil, an
+     * unknown function or value: kept */
+    SAME(CONSP, "(and (consp x) (null (cdr x)))");
+    SAME(CONSP, "(and (consp x) (symbolp (car x)))");
+    SAME(CONSP, "(and (consp x) (eq (car x) nil))");
+    SAME(CONSP, "(and (consp x) (memq (car x) '(a nil)))");
+    SAME(CONSP, "(and (consp x) (p (car x)))");
+    /* a function that is called (no instruction): how often it runs counts */
+    SAME(CONSP, "(and (consp x) (vectorp (car x)))");
+    SAME(CONSP, "(and (consp x) (eq (car x) y))");
+    /* another value's car; a test in between; E a call (read twice) */
+    SAME(CONSP, "(and (consp x) (eq (car y) 'a))");
+    SAME(CONSP, "(and (consp x) (p) (eq (car x) 'a))");
+    SAME(CONSP, "(and (consp (f)) (eq (car (f)) 'a))");
+    /* a temporary the consp test read is read once after it: inline
+     * runs again (all passes) */
+    assert_string_equal(run_off(c, "(let (($x1 (cdr x))) (if (and (consp $x1) "
+                                   "(eq (car $x1) 'a)) (@user (f)) (@user (g))))", 0),
+                        "(if (eq (car-safe (cdr x)) 'a) (f) (g))");
+    /* the user's code: kept */
+    SAME(CONSP, "(and (consp x) (@user (eq (car x) 'a)))");
+    SAME(CONSP, "(@user (and (consp x) (eq (car x) 'a)))");
+    arena_free(c->f->a);
+}
+
 /* A clause ((or A B) K) of a constant K: two clauses, where the form then
  * nests less deeply. */
 static void pass_split(void **state)
@@ -755,6 +794,7 @@ int main(void)
         cmocka_unit_test(pass_blocks),
         cmocka_unit_test(pass_unshare),
         cmocka_unit_test(pass_and),
+        cmocka_unit_test(pass_consp),
         cmocka_unit_test(pass_split),
         cmocka_unit_test(pass_if),
         cmocka_unit_test(all_passes),

@@ -198,7 +198,7 @@ static void test_shapes(void **state)
                         "(cond ((or (eq pcx--val0 'a) (g pcx--val0)) (h) (k))))");
     /* shapes tested in one and, a failure going on with the next clause */
     assert_string_equal(compact1(a, "(pcase x (`(a ,y) (f y)) ('b 2) (_ (g x)))"),
-                        "(cond ((and (consp x) (eq (car x) 'a) (consp (cdr x)) "
+                        "(cond ((and (eq (car-safe x) 'a) (consp (cdr x)) "
                         "(null (cdr (cdr x)))) (let ((y (car (cdr x)))) (f y))) "
                         "((eq x 'b) 2) (t (g x)))");
     /* a body reached from several places, not small (nor small enough
@@ -536,11 +536,11 @@ static void test_gensym_modes(void **state)
         gensym_configure(expand_gensyms(&r.x), modes[i].mode, NULL);
         char want[640];
         snprintf(want, sizeof want,
-                 "(let ((%s (f pcx--x0))) (if (and (consp %s) (consp (cdr %s)) "
-                 "(consp (cdr (cdr %s)))) (let* ((%s (cdr %s)) (%s (cdr %s))) "
+                 "(let ((%s (f pcx--x0))) (if (consp (cdr-safe (cdr-safe %s))) "
+                 "(let* ((%s (cdr %s)) (%s (cdr %s))) "
                  "(if (null (cdr %s)) (let ((a (car %s)) (b (car %s)) (c (car %s))) "
                  "(list a b c '(k)))))))",
-                 modes[i].v, modes[i].v_again, modes[i].v_again, modes[i].v_again,
+                 modes[i].v, modes[i].v_again,
                  modes[i].x1, modes[i].v_again, modes[i].x2, modes[i].x1_again,
                  modes[i].x2_again, modes[i].v_again, modes[i].x1_again, modes[i].x2_again);
         assert_string_equal(support_run_compact(&r, 0), want);

@@ -23,12 +23,11 @@
        ((eq pcx--x0 'rect)
         (let ((pcx--x1 (cdr shape)))
           (cond
-           ((and (consp pcx--x1) (numberp (car pcx--x1)))
+           ((numberp (car-safe pcx--x1))
             (let ((pcx--x2 (car pcx--x1)))
               (cond
                ((and (let ((w pcx--x2)) (> w 0))
-                     (consp (cdr pcx--x1))
-                     (numberp (car (cdr pcx--x1))))
+                     (numberp (car-safe (cdr pcx--x1))))
                 (let* ((pcx--x3 (cdr pcx--x1)) (pcx--x4 (car pcx--x3)))
                   (cond
                    ((and (let ((h pcx--x4)) (> h 0)) (null (cdr-safe pcx--x3)))

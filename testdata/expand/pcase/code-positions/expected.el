@@ -11,8 +11,7 @@
 (let ((pcase-let 'a-variable) (v (if (integerp x) (1+ x))))
   (condition-case err
       (if (integerp x) (list pcase-let v) (error "No clause matching `%S'" x))
-    (error (if (and (consp err)
-                    (eq (car err) 'error)
+    (error (if (and (eq (car-safe err) 'error)
                     (consp (cdr err))
                     (null (cdr (cdr err))))
                (let ((msg (car (cdr err)))) (length msg))))))

@@ -4,9 +4,7 @@
         (cond
          ((eq pcx--x0 'rect)
           (let ((pcx--x1 (cdr shape)))
-            (if (and (consp pcx--x1)
-                     (consp (cdr pcx--x1))
-                     (null (cdr (cdr pcx--x1))))
+            (if (and (consp (cdr-safe pcx--x1)) (null (cdr (cdr pcx--x1))))
                 (let ((w (car pcx--x1)) (h (car (cdr pcx--x1)))) (* w h)))))
          ((eq pcx--x0 'square)
           (let ((pcx--x1 (cdr shape)))

@@ -1,6 +1,6 @@
 ;; Emacs's own sources write (or PAT pcase--dontcare): PAT is assumed to
 ;; match, its tests run only for their effects.
-(if (and (consp form) (eq (car form) 'condition-case))
+(if (eq (car-safe form) 'condition-case)
     (let* ((pcx--x0 (cdr form))
            (pcx--x1 (cdr-safe pcx--x0))
            (err (car-safe pcx--x0))

@@ -3,9 +3,7 @@
     (cond
      ((eq pcx--x0 'add)
       (let ((pcx--x1 (cdr x)))
-        (if (and (consp pcx--x1)
-                 (consp (cdr pcx--x1))
-                 (null (cdr (cdr pcx--x1))))
+        (if (and (consp (cdr-safe pcx--x1)) (null (cdr (cdr pcx--x1))))
             (let ((a (car pcx--x1)) (b (car (cdr pcx--x1)))) (+ a b))
           (error "No clause matching `%S'" x))))
      ((eq pcx--x0 'neg)

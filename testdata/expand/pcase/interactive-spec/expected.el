@@ -3,8 +3,7 @@
 (defvar pcx-is-arg nil)
 (defun pcx-is-cmd (a b)
   (interactive (cond
-                ((and (consp pcx-is-arg)
-                      (consp (cdr pcx-is-arg))
+                ((and (consp (cdr-safe pcx-is-arg))
                       (null (cdr (cdr pcx-is-arg))))
                  (let ((x (car pcx-is-arg)) (y (car (cdr pcx-is-arg))))
                    (list x y)))

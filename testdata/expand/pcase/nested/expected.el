@@ -1,6 +1,5 @@
 (defun walk (x)
-  (if (and (consp (if (and (consp x)
-                           (eq (car x) 'quote)
+  (if (and (consp (if (and (eq (car-safe x) 'quote)
                            (consp (cdr x))
                            (null (cdr (cdr x))))
                       (let ((y (car (cdr x)))) y)

@@ -1,5 +1,5 @@
 (defun between (x)
-  (if (and (consp x) (consp (cdr x)))
+  (if (consp (cdr-safe x))
       (let* ((pcx--x0 (car x)) (pcx--x1 (cdr x)) (pcx--x2 (car pcx--x1)))
         (if (and (let ((lo pcx--x0)) (< lo pcx--x2)) (consp (cdr pcx--x1)))
             (let* ((pcx--x3 (cdr pcx--x1)) (pcx--x4 (car pcx--x3)))

@@ -1,4 +1,4 @@
-(if (and (consp x) (consp (cdr x)) (consp (cdr (cdr x))))
+(if (consp (cdr-safe (cdr-safe x)))
     (let* ((pcx--x0 (cdr x)) (pcx--x1 (cdr pcx--x0)))
       (if (null (cdr pcx--x1))
           (let ((key (car x)) (value (car pcx--x0)) (_ignored (car pcx--x1)))

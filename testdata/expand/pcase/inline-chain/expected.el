@@ -1,0 +1,20 @@
+;; A value read once, bound to a temporary that is read once: the chain
+;; (fun-args is the cdr) must keep its value where it goes.
+(defun undo-entry (next)
+  (if (consp next)
+      (let ((pcx--x0 (car next)))
+        (cond
+         ((integerp pcx--x0)
+          (let ((pcx--x1 (cdr next)))
+            (if (integerp pcx--x1)
+                (let ((beg pcx--x0) (end pcx--x1)) (list 'range beg end)))))
+         ((eq pcx--x0 'apply)
+          (let ((fun-args (cdr next)))
+            (let* ((pcx--x2 (cdr-safe fun-args))
+                   (delta (car-safe fun-args))
+                   (start (car-safe pcx--x2))
+                   (args (cdr-safe pcx--x2)))
+              (list 'apply delta start args))))
+         ((and (markerp pcx--x0) (integerp (cdr next)))
+          (let ((marker pcx--x0) (offset (cdr next)))
+            (list 'marker marker offset)))))))
