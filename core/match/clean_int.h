@@ -334,10 +334,11 @@ struct value *clean_copy(struct clean *c, struct value *v);
  * comments) goes to to.  Either may be an atom: then nothing is told. */
 void clean_moved(struct clean *c, const struct value *from, const struct value *to);
 
-/* The pass running is about to change the form in place (merge, split
- * and if call it before their first change): the driver keeps what the
- * form was, to undo the pass by (clean.c, by_depth).  A pass that never
- * calls it changed nothing, and nothing is copied. */
+/* The pass running is about to change the form in place (each pass that
+ * may be undone, merge, hoist, unshare, and, split and if, calls it
+ * before its first change): the driver keeps what the form was, to undo
+ * the pass by (clean.c, by_depth).  A pass that never calls it changed
+ * nothing, and nothing is copied. */
 void clean_changing(struct clean *c);
 
 /* Take every binding replaced by c->dead out of its let or let*. */
