@@ -219,7 +219,7 @@ static struct value *safe_binds(struct clean *c, struct value *binds)
 {
     struct value *out = c->L->nil, **tail = &out;
     for (; binds->kind == VK_CONS; binds = clean_cdr(binds)) {
-        struct value *var, *val, *safe;
+        struct value *var, *val, *safe = NULL; /* hoist_of checked it is set */
         clean_binding(c, clean_car(binds), &var, &val);
         struct value *x = accessed(c, val, &safe);
         *tail = clean_cons(c, clean_list2(c, var, clean_list2(c, safe, x)), c->L->nil);
