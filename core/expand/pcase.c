@@ -646,7 +646,7 @@ static struct value *cleaned(struct pcase_run *c, struct value *out)
     struct clean_hooks h = {clean_gensym, dump ? dump_after : NULL, c,
                             c->x->carriers ? clean_copied : NULL,
                             c->n_commented ? clean_keep : NULL,
-                            c->x->carriers ? clean_joined : NULL};
+                            c->x->carriers ? clean_joined : NULL, NULL};
     if (dump) {
         gensym_begin_form(expand_gensyms(c->x), 0);
         dump_stage(c, "emit", out);

@@ -1012,6 +1012,7 @@ static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, boo
         return true;
     size_t after = depth_of(c, *out);
     if (c->undo && (after > c->undo_depth || (less && after == c->undo_depth))) {
+        clean_edited(c);
         *out = c->undo;
         return false;
     }
@@ -1020,6 +1021,7 @@ static bool by_depth(struct clean *c, struct value **out, enum clean_pass p, boo
 
 void clean_changing(struct clean *c)
 {
+    clean_edited(c);
     if (!c->undo_at || c->changed)
         return;
     c->changed = true;
@@ -1034,6 +1036,8 @@ static bool run_pass(struct clean *c, struct value **out, enum clean_pass p)
     for (size_t i = 0; i < 2; i++)
         if (passes[p].needs[i] && !(c->seen & passes[p].needs[i]))
             return true;
+    if (c->hooks && c->hooks->ran)
+        c->hooks->ran(c->hooks->ctx, p);
     if (passes[p].undo != UNDO_NEVER)
         return by_depth(c, out, p, passes[p].undo == UNDO_FLAT);
     passes[p].run(c, out);
@@ -1052,6 +1056,22 @@ void clean_note_join(struct clean *c, const struct value *into, const struct val
     }
     c->joins[c->n_joins++] = into;
     c->joins[c->n_joins++] = from;
+}
+
+/* What the driver knows of the last run of each pass: a pass is a
+ * function of the form (its code and marks) and of what the copy saw, so
+ * one that changed nothing (no clean_edited) on a form that has not
+ * changed since (the same count of edits, the same seen) would change
+ * nothing again: it is not run. */
+struct last_run {
+    bool idle;       /* it ran and changed nothing */
+    uint32_t edits;  /* c->edits when it began */
+    uint32_t seen;
+};
+
+static bool needless(const struct clean *c, const struct last_run *r)
+{
+    return r->idle && r->edits == c->edits && r->seen == c->seen;
 }
 
 /* The joins of a pass, told to the hook when the pass is kept. */
@@ -1076,6 +1096,7 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
     if (!out)
         return form;
     c.root = &out;
+    struct last_run last[CLEAN_PASS_COUNT] = {{0}};
     for (size_t i = 0; i < sizeof pipeline / sizeof pipeline[0]; i++) {
         enum clean_pass p = pipeline[i];
         if (off >> p & 1)
@@ -1083,7 +1104,11 @@ struct value *clean_form(struct lisp *L, struct clean_marks *marks,
         if (p == CLEAN_PASS_MERGE && i > 0 && pipeline[i - 1] == CLEAN_PASS_BLOCKS &&
             !c.decided)
             continue; /* merge again only where blocks put a block's code */
-        tell_joins(&c, run_pass(&c, &out, p));
+        if (!needless(&c, &last[p])) {
+            last[p] = (struct last_run){false, c.edits, c.seen};
+            tell_joins(&c, run_pass(&c, &out, p));
+            last[p].idle = c.edits == last[p].edits;
+        }
         if (p != CLEAN_PASS_UNUSED)
             c.sites = NULL; /* only unused hands its walk on, to inline */
         if (hooks && hooks->after)

@@ -132,6 +132,10 @@ struct clean_hooks {
      * (pass merge): what from's code carried, into's code now carries
      * too. */
     void (*joined)(void *ctx, const struct value *into, const struct value *from);
+    /* Optional: pass p is about to run (not called for a pass skipped as
+     * having nothing to do: the form has nothing it needs, or it changed
+     * nothing the last time it ran and the form is as it left it). */
+    void (*ran)(void *ctx, enum clean_pass p);
 };
 
 /* Form cleaned by every pass not switched off in `off` (bit 1 << pass).

@@ -300,6 +300,7 @@ static void decide(struct clean *c, struct value **slot, struct clean_dispatch *
             if (!code)
                 return;
             *r.all[i] = clean_block_arrive(c, go, code);
+            clean_edited(c);
             size_t before = clean_size_upto(c, *r.all[i], DECIDED_MAX);
             clean_known(c, slot);
             size_t after = clean_size_upto(c, *r.all[i], DECIDED_MAX);
@@ -331,6 +332,7 @@ static bool move_one(struct clean *c, struct value **slot, struct clean_dispatch
         return false;
     const struct value *key;
     struct value **b = clean_block_of(c, d, clean_car(*found), &key);
+    clean_edited(c);
     if (fr.n == 1)
         *fr.slot = clean_block_arrive(c, *fr.slot, *b);
     clean_block_remove(c, d, found);
@@ -375,6 +377,7 @@ void clean_block_unwrap(struct clean *c, struct value **slot, const struct clean
     if (main->kind != VK_CONS || clean_car(main) != d->res || clean_cdr(main)->kind != VK_CONS)
         return;
     main = clean_car(clean_cdr(main));
+    clean_edited(c);
     *l = c->L->nil;
     if (clean_car(args) == c->L->nil)
         *slot = main;

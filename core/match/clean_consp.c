@@ -106,6 +106,7 @@ static void at(struct clean *c, struct value **slot)
             clean_moved(c, clean_car(*l), clean_car(clean_cdr(*l)));
             *l = clean_cdr(*l); /* the next conjunct may absorb again */
             changed = true;
+            clean_edited(c);
         } else {
             l = &(*l)->u.cons.cdr;
         }

@@ -404,10 +404,12 @@ static void fold_and(struct facts *s, struct value **slot)
         struct value *x = clean_car(*p);
         if (x == stop && pure) {
             *slot = stop;
+            clean_edited(c);
             return;
         }
         if (x == neutral && clean_cdr(*p)->kind == VK_CONS) {
             *p = clean_cdr(*p);
+            clean_edited(c);
             continue;
         }
         pure &= harmless(s, x, 0);
@@ -418,6 +420,9 @@ static void fold_and(struct facts *s, struct value **slot)
         *slot = neutral;
     else if (clean_cdr(args) == c->L->nil)
         *slot = clean_car(args);
+    else
+        return;
+    clean_edited(c);
 }
 
 /* (if t A B) is A, (if nil A B...) its else forms. */
@@ -429,6 +434,7 @@ static void fold_if(struct clean *c, struct value **slot)
         return;
     *slot = clean_car(args) == c->L->t ? clean_car(clean_cdr(args))
                                        : clean_progn(c, clean_cdr(clean_cdr(args)));
+    clean_edited(c);
 }
 
 /* A cond clause whose test is nil goes; one whose test is t and has a
@@ -450,8 +456,10 @@ static void fold_cond(struct clean *c, struct value **slot)
         }
         p = &(*p)->u.cons.cdr;
     }
-    if (changed)
+    if (changed) {
+        clean_edited(c);
         clean_tidy_cond(c, slot);
+    }
 }
 
 /* ---- alternatives ----------------------------------------------------- */
@@ -703,8 +711,10 @@ static void walk(struct facts *s, struct value **slot, unsigned depth)
     default: {
         walk_list(s, args, depth);
         struct value *k = s->fn(s, v);
-        if (k)
+        if (k) {
             *slot = k;
+            clean_edited(s->c);
+        }
         return;
     }
     }

@@ -87,6 +87,7 @@ static void at(struct clean *c, struct value **slot, const struct value *const *
     struct value *binds = plain_body(body) ? pairs(c, params, args) : NULL;
     if (!binds)
         return;
+    clean_edited(c);
     if (clean_mark_of(c->marks, lam) == CLEAN_USER)
         for (struct value *l = body; l->kind == VK_CONS; l = clean_cdr(l))
             clean_mark(c->marks, clean_car(l), CLEAN_USER);

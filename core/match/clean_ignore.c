@@ -72,6 +72,7 @@ static void tidy_body(struct clean *c, struct value **p)
         if (!last && f->kind == VK_CONS && !ignores_variables(c, f) &&
             does_nothing(c, f, clean_cdr(cell))) {
             *p = clean_cdr(cell);
+            clean_edited(c);
             continue;
         }
         if (f->kind == VK_CONS && clean_kind(c, f) == CK_PROGN &&
@@ -82,6 +83,7 @@ static void tidy_body(struct clean *c, struct value **p)
                 l = clean_cdr(l);
             l->u.cons.cdr = clean_cdr(cell);
             *p = clean_cdr(f);
+            clean_edited(c);
             continue;
         }
         p = &cell->u.cons.cdr;
@@ -96,8 +98,10 @@ static void at(struct clean *c, struct value **slot)
         if (clean_car(v) != c->sym[CS_PROGN])
             return; /* prog1: its first form is the value */
         tidy_body(c, &v->u.cons.cdr);
-        if (clean_cdr(v)->kind == VK_CONS && clean_cdr(clean_cdr(v)) == c->L->nil)
+        if (clean_cdr(v)->kind == VK_CONS && clean_cdr(clean_cdr(v)) == c->L->nil) {
             *slot = clean_car(clean_cdr(v));
+            clean_edited(c);
+        }
         return;
     case CK_LET:
     case CK_LET_STAR:

@@ -359,6 +359,8 @@ void clean_inline(struct clean *c, struct value **slot)
         if (clean_temp(val))
             follow(sites, i, val, from, s->ref);
     }
-    if (any)
+    if (any) {
+        clean_edited(c);
         clean_sweep(c, slot);
+    }
 }

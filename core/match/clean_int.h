@@ -89,6 +89,10 @@ struct clean {
     struct value *undo;             /* its copy from before the first change */
     size_t undo_depth;              /* how deeply it nested then */
     bool changed;                   /* clean_changing was called */
+    uint32_t edits;                 /* changes made to the form so far
+                                       (clean_edited): a pass that found
+                                       nothing to do on a form is not run
+                                       again while this stays the same */
     struct clean_site *sites;       /* clean_sites of the form as it is, when
                                        the last pass (unused) left it as its
                                        last walk found it; else NULL */
@@ -212,6 +216,11 @@ const struct value *clean_constant(const struct clean *c, const struct value *v)
 
 static inline struct value *clean_car(const struct value *v) { return v->u.cons.car; }
 static inline struct value *clean_cdr(const struct value *v) { return v->u.cons.cdr; }
+
+/* Every pass calls this where it changes the form (a slot, a car or cdr
+ * of the generated code, a mark): the driver skips a pass that ran on
+ * the very same form before and changed nothing (clean.c, run_pass). */
+static inline void clean_edited(struct clean *c) { c->edits++; }
 
 /* An open-addressing map from values to small integers (0: absent): the
  * marks, the sets, the scopes of clean_sites.  Only looked up by

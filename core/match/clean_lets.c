@@ -66,6 +66,7 @@ static void at(struct clean *c, struct value **slot)
     if (binds == c->L->nil) {
         *slot = clean_progn(c, body);
         clean_moved(c, v, *slot);
+        clean_edited(c);
         return;
     }
     if (k == CK_LET && !sequential(c, binds))
@@ -85,8 +86,13 @@ static void at(struct clean *c, struct value **slot)
         args->u.cons.cdr = clean_cdr(clean_cdr(in));
         binds = clean_car(args);
         clean_moved(c, in, v);
+        clean_edited(c);
     }
-    v->u.cons.car = sequential(c, binds) ? c->sym[CS_LET] : c->sym[CS_LET_STAR];
+    struct value *head = sequential(c, binds) ? c->sym[CS_LET] : c->sym[CS_LET_STAR];
+    if (clean_car(v) != head) {
+        v->u.cons.car = head;
+        clean_edited(c);
+    }
 }
 
 void clean_lets(struct clean *c, struct value **slot)

@@ -47,9 +47,11 @@ static void walk(struct clean *c, struct value **slot, bool truth, unsigned dept
         clean_cdr(args)->kind == VK_CONS) {
         struct value *q = clean_car(clean_cdr(args));
         if (q->kind == VK_CONS && clean_car(q) == c->L->quote && clean_cdr(q)->kind == VK_CONS &&
-            value_list_length(clean_car(clean_cdr(q)), c->L->nil) >= 0)
+            value_list_length(clean_car(clean_cdr(q)), c->L->nil) >= 0) {
             clean_cdr(args)->u.cons.car =
                 clean_list2(c, c->L->quote, reversed(c, clean_car(clean_cdr(q))));
+            clean_edited(c);
+        }
         return;
     }
     switch (clean_kind(c, v)) {

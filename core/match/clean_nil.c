@@ -52,12 +52,15 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
     if (last) {
         struct value *cl = clean_car(*last);
         if (cl->kind == VK_CONS && is_nil_body(c, clean_cdr(cl)) &&
-            clean_effect(c, clean_car(cl)) == CE_NONE && !kept(c, clean_cdr(cl)))
+            clean_effect(c, clean_car(cl)) == CE_NONE && !kept(c, clean_cdr(cl))) {
             *last = c->L->nil;
+            clean_edited(c);
+        }
     }
     struct value *cls = clean_cdr(v);
     if (cls == c->L->nil) {
         *slot = c->L->nil;
+        clean_edited(c);
         return;
     }
     struct value *first = clean_car(cls);
@@ -65,6 +68,7 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
         clean_cdr(first)->kind == VK_CONS) {
         *slot = clean_progn(c, clean_cdr(first)); /* (cond (t BODY...)) */
         clean_moved(c, v, *slot);
+        clean_edited(c);
         return;
     }
     if (first->kind != VK_CONS || clean_cdr(first)->kind != VK_CONS ||
@@ -75,6 +79,7 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
         *slot = clean_list3(c, c->sym[CS_IF], clean_car(first), clean_car(clean_cdr(first)));
         clean_moved(c, clean_cdr(first), clean_cdr(clean_cdr(*slot))); /* an atom's cell */
         clean_moved(c, v, *slot);
+        clean_edited(c);
         return;
     }
     struct value *second = clean_car(rest);
@@ -87,6 +92,7 @@ void clean_tidy_cond(struct clean *c, struct value **slot)
                                                  clean_cdr(second))));
         clean_moved(c, clean_cdr(first), clean_cdr(clean_cdr(*slot)));
         clean_moved(c, v, *slot);
+        clean_edited(c);
     }
 }
 
@@ -96,21 +102,27 @@ static void at(struct clean *c, struct value **slot)
     switch (clean_kind(c, v)) {
     case CK_IF:
         if (args->kind == VK_CONS && clean_cdr(args)->kind == VK_CONS &&
-            is_nil_body(c, clean_cdr(clean_cdr(args))) && !kept(c, clean_cdr(clean_cdr(args))))
+            is_nil_body(c, clean_cdr(clean_cdr(args))) && !kept(c, clean_cdr(clean_cdr(args)))) {
             clean_cdr(args)->u.cons.cdr = c->L->nil;
+            clean_edited(c);
+        }
         /* (if TEST nil): nil, when the test does nothing else */
         if (args->kind == VK_CONS && clean_cdr(args)->kind == VK_CONS &&
             is_nil_body(c, clean_cdr(args)) && clean_effect(c, clean_car(args)) == CE_NONE &&
-            !kept(c, clean_cdr(args)))
+            !kept(c, clean_cdr(args))) {
             *slot = c->L->nil;
+            clean_edited(c);
+        }
         return;
     case CK_COND:
         clean_tidy_cond(c, slot);
         return;
     case CK_PROGN:
         if (clean_car(v) == c->sym[CS_PROGN] && args->kind == VK_CONS &&
-            clean_cdr(args) == c->L->nil)
+            clean_cdr(args) == c->L->nil) {
             *slot = clean_car(args);
+            clean_edited(c);
+        }
         return;
     default:
         return;

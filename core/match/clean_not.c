@@ -17,6 +17,7 @@ static void at(struct clean *c, struct value **slot)
         clean_cdr(then)->kind != VK_CONS || clean_cdr(clean_cdr(then)) != c->L->nil)
         return;
     struct value *a = clean_car(then), *b = clean_car(clean_cdr(then));
+    clean_edited(c);
     args->u.cons.car = clean_car(clean_cdr(test));
     then->u.cons.car = b;
     clean_cdr(then)->u.cons.car = a;

@@ -12,8 +12,10 @@ static struct value *at(struct facts *f, struct value *v)
     struct clean *c = clean_facts_clean(f);
     const struct value *h = clean_car(v), *r = clean_cdr(v);
     if ((h == c->sym[CS_CAR_SAFE] || h == c->sym[CS_CDR_SAFE]) && r->kind == VK_CONS &&
-        clean_cdr(r) == c->L->nil && clean_facts_kinds(f, clean_car(r)) == CLEAN_KIND_CONS)
+        clean_cdr(r) == c->L->nil && clean_facts_kinds(f, clean_car(r)) == CLEAN_KIND_CONS) {
         v->u.cons.car = h == c->sym[CS_CAR_SAFE] ? c->sym[CS_CAR] : c->sym[CS_CDR];
+        clean_edited(c);
+    }
     return NULL;
 }
 

@@ -62,6 +62,7 @@ static void hoist(struct clean *c, struct value **slot)
     }
     if (values == c->L->nil)
         return;
+    clean_edited(c);
     args->u.cons.car = b;
     struct value *rest = b == c->L->nil ? clean_progn(c, clean_cdr(args)) : v;
     *slot = after_ignore(c, values, rest);
@@ -90,10 +91,12 @@ static bool round_of(struct clean *c, struct value **slot, struct unused *u)
         if ((s->init_bound ? clean_effect_bound(c, val) : clean_effect(c, val)) == CE_NONE) {
             s->cell->u.cons.car = c->dead;
             dead = true;
+            clean_edited(c);
             continue;
         }
         struct value *fresh = c->hooks->gensym(c->hooks->ctx, "_");
         s->cell->u.cons.car = clean_list2(c, fresh, val);
+        clean_edited(c);
         if (u->n == u->cap) {
             size_t cap = u->cap ? 2 * u->cap : 8;
             u->kept = arena_grow(c->L->a, u->kept, u->n * sizeof *u->kept,

@@ -96,7 +96,7 @@ static const char *run_off(struct cx *c, const char *text, uint32_t off)
 {
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, text));
-    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL};
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL, NULL};
     return text_of(c, clean_form(c->f->L, c->marks, &h, form, off));
 }
 
@@ -648,7 +648,7 @@ static void hooks_and_depth(void **state)
     (void)state;
     struct cx *c = cx_new();
     c->marks = clean_marks_new(c->f->L->a);
-    struct clean_hooks h = {gensym, count_stage, c, NULL, NULL, NULL};
+    struct clean_hooks h = {gensym, count_stage, c, NULL, NULL, NULL, NULL};
     struct value *form = prep(c, match_fx_read(c->f, "(if c a nil)"));
     stages = 0;
     clean_form(c->f->L, c->marks, &h, form, 1u << CLEAN_PASS_NIL);
@@ -684,7 +684,7 @@ static void merge_joins(void **state)
     (void)state;
     struct cx *c = cx_new();
     c->marks = clean_marks_new(c->f->L->a);
-    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, count_join};
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, count_join, NULL};
     uint32_t only = ~(1u << CLEAN_PASS_MERGE);
     struct value *kept = prep(c, match_fx_read(
         c->f, "(cond ((eq x 'a) (f)) ((eq x 'b) (@user (g (h (i))))) ((eq x 'c) (f)) (t 0))"));
@@ -715,7 +715,7 @@ static void a_small_form_keeps_little(void **state)
     run_off(c, in, 0); /* symbols interned */
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, in));
-    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL};
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL, NULL};
     size_t before = support_arena_used(c->f->L->a);
     struct value *cleaned = clean_form(c->f->L, c->marks, &h, form, 0);
     size_t kept = support_arena_used(c->f->L->a) - before;
@@ -742,7 +742,7 @@ static size_t cells_copied(struct cx *c, const char *text, uint32_t off, const c
 {
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, text));
-    struct clean_hooks h = {gensym, NULL, c, count_copied, NULL, NULL};
+    struct clean_hooks h = {gensym, NULL, c, count_copied, NULL, NULL, NULL};
     n_copied = 0;
     assert_string_equal(text_of(c, clean_form(c->f->L, c->marks, &h, form, off)), want);
     return n_copied;
@@ -775,6 +775,49 @@ static void a_form_left_alone_is_copied_once(void **state)
     arena_free(c->f->a);
 }
 
+static int runs[CLEAN_PASS_COUNT];
+
+static void count_run(void *ctx, enum clean_pass p)
+{
+    (void)ctx;
+    runs[p]++;
+}
+
+/* The runs of each pass cleaning text takes; the result must be want. */
+static void count_runs(struct cx *c, const char *text, const char *want)
+{
+    c->marks = clean_marks_new(c->f->L->a);
+    struct value *form = prep(c, match_fx_read(c->f, text));
+    struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL, count_run};
+    memset(runs, 0, sizeof runs);
+    assert_string_equal(text_of(c, clean_form(c->f->L, c->marks, &h, form, 0)), want);
+}
+
+/* A pass that changed nothing is not run again on a form nothing has
+ * changed since: inline runs three times in the order of passes, unused,
+ * lets and nil twice, each once here; where a pass between changes the
+ * form, they run again. */
+static void a_pass_that_found_nothing_runs_once(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    count_runs(c, "(let (($a (@user (g)))) (@user (f)) (list $a $a))",
+               "(let ((a (g))) (f) (list a a))");
+    assert_int_equal(runs[CLEAN_PASS_INLINE], 1);
+    assert_int_equal(runs[CLEAN_PASS_UNUSED], 1);
+    assert_int_equal(runs[CLEAN_PASS_LETS], 1);
+    assert_int_equal(runs[CLEAN_PASS_NIL], 1);
+    assert_int_equal(runs[CLEAN_PASS_KNOWN], 0); /* no test: nothing it needs */
+    /* safe makes (car x) of (car-safe x) after unused and lets ran: they
+     * run again, and nil, which ran before known, too */
+    count_runs(c, "(if (consp x) (let (($a (car-safe x))) (@user (f)) (list $a $a)) nil)",
+               "(if (consp x) (let ((a (car x))) (f) (list a a)))");
+    assert_int_equal(runs[CLEAN_PASS_UNUSED], 2);
+    assert_int_equal(runs[CLEAN_PASS_LETS], 2);
+    assert_true(runs[CLEAN_PASS_INLINE] >= 2);
+    arena_free(c->f->a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -802,6 +845,7 @@ int main(void)
         cmocka_unit_test(merge_joins),
         cmocka_unit_test(a_small_form_keeps_little),
         cmocka_unit_test(a_form_left_alone_is_copied_once),
+        cmocka_unit_test(a_pass_that_found_nothing_runs_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
