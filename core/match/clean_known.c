@@ -21,24 +21,23 @@ static struct value *at(struct facts *f, struct value *v)
     const struct value *h = clean_car(v), *r = clean_cdr(v);
     if (r->kind != VK_CONS || clean_kind(c, v) == CK_USER)
         return NULL;
-    uint8_t kinds = clean_facts_kinds(f, clean_car(r));
-    if (kinds == CLEAN_KIND_ALL)
-        return NULL;
+    /* the form first, the facts (a look at each) only for a test they
+     * may decide */
     uint8_t yes, no;
     if (clean_cdr(r) == c->L->nil) {
-        if (clean_head_kind(h) != CK_PURE || !clean_facts_pred(h, &yes, &no))
+        if (clean_head_kind(h) != CK_PURE || !clean_facts_pred(h, &yes, &no) ||
+            no == CLEAN_KIND_ALL)
             return NULL;
-        if (!(kinds & ~yes) && no != CLEAN_KIND_ALL)
+        uint8_t kinds = clean_facts_kinds(f, clean_car(r));
+        if (!(kinds & ~yes))
             return c->L->t; /* it is one of what the (exact) predicate accepts */
-        if (!(kinds & yes) && no != CLEAN_KIND_ALL)
-            return c->L->nil;
-        return NULL;
+        return kinds & yes ? NULL : c->L->nil;
     }
     if (clean_cdr(clean_cdr(r)) != c->L->nil)
         return NULL;
     const struct value *k = clean_constant(c, clean_car(clean_cdr(r)));
     uint8_t of = k ? clean_facts_equal_kinds(c, h, k) : 0;
-    return of && !(kinds & of) ? c->L->nil : NULL;
+    return of && !(clean_facts_kinds(f, clean_car(r)) & of) ? c->L->nil : NULL;
 }
 
 void clean_known(struct clean *c, struct value **slot)
