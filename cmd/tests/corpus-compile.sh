@@ -58,7 +58,9 @@ while IFS= read -r f; do
     m=$tmp/msg/${f//\//%}
     n_src=$((n_src + $(wc -l <"$m.src")))
     n_out=$((n_out + $(wc -l <"$m.out")))
-    extra=$(awk 'FNR == NR {have[$0]++; next} have[$0]-- <= 0' "$m.src" "$m.out")
+    # (by file name, not FNR == NR: that is true all along when the
+    # input's list is empty, and then nothing of the output's is new)
+    extra=$(awk 'FILENAME == ARGV[1] {have[$0]++; next} have[$0]-- <= 0' "$m.src" "$m.out")
     if [[ -n $extra ]]; then
         new=$((new + $(printf '%s\n' "$extra" | wc -l)))
         printf '%s\n' "$extra" | sed "s|^|corpus-compile: $f: new: |" | head -n 5

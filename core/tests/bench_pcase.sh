@@ -82,12 +82,17 @@ el bench-pcase-select "$tmp/all.el" "$tmp/all.err" "$tmp/forms.el" 2>/dev/null
 run_pcx() { "$pcexpand" --compact -q "$tmp/forms.el" >"$tmp/pcx.el" 2>/dev/null; }
 run_pcx_j() { "$pcexpand" --compact -q -j 0 "$tmp/forms.el" >"$tmp/pcx-j.el" 2>/dev/null; }
 run_emacs() { el bench-pcase-expand "$tmp/forms.el" "$tmp/emacs.el" 2>/dev/null; }
+# Reading and printing the same forms, nothing expanded: what the whole
+# process costs at least, whatever the expansion costs.
+run_pcx_read() { "$pcexpand" --compact -q --no-expand "$tmp/forms.el" >"$tmp/pcx-read.el" 2>/dev/null; }
 # The three take turns, $runs rounds of one run each: a slow stretch of
 # the machine (another program, a virtual machine's host) then slows a
 # run of each alike, not all the runs of one of them.  The best run of
 # each counts.
-w_pcx="" c_pcx="" w_pcxj="" c_pcxj="" w_emacs="" c_emacs=""
+w_pcx="" c_pcx="" w_pcxj="" c_pcxj="" w_emacs="" c_emacs="" w_read="" c_read=""
 for _ in $(seq "$runs"); do
+    read -r w c < <(time_once "$tmp/pcx-read.el" run_pcx_read)
+    w_read=$(smaller "$w_read" "$w") c_read=$(smaller "$c_read" "$c")
     read -r w c < <(time_once "$tmp/pcx.el" run_pcx)
     w_pcx=$(smaller "$w_pcx" "$w") c_pcx=$(smaller "$c_pcx" "$c")
     read -r w c < <(time_once "$tmp/pcx-j.el" run_pcx_j)
@@ -103,6 +108,13 @@ echo "time (whole process, best of $runs): pcexpand ${w_pcx} s wall, ${c_pcx} s 
      "pcexpand -j 0 ($(nproc) CPUs: the file in parts) ${w_pcxj} s wall, ${c_pcxj} s CPU;" \
      "Emacs ${w_emacs} s wall, ${c_emacs} s CPU"
 el bench-pcase-compiled 2>/dev/null | sed 's/^/  /'
+read -r w_read c_read < <(printf '%.4f %.3f\n' "$w_read" "$c_read")
+# (CPU times come in whole milliseconds: none may be 0)
+cpu_ceiling=n/a
+[ "$(echo "$c_read > 0" | bc -l)" = 1 ] && cpu_ceiling="$(ratio "$c_emacs" "$c_read")x"
+echo "  pcexpand --no-expand (reading and printing only): ${w_read} s wall, ${c_read} s CPU;" \
+     "the most any expansion leaves: $(ratio "$w_emacs" "$w_read")x wall, $cpu_ceiling CPU;" \
+     "expansion $(echo "100 * ($w_pcx - $w_read) / $w_pcx" | bc -l | xargs printf '%.0f')% of pcexpand's wall time"
 echo "  ratio: $(ratio "$w_emacs" "$w_pcx")x wall, $(ratio "$c_emacs" "$c_pcx")x CPU;" \
      "-j 0: $(ratio "$w_emacs" "$w_pcxj")x wall"
 verdict() { [ "$(echo "$1" | bc -l)" = 1 ] && echo MET || echo "NOT MET"; }

@@ -339,9 +339,16 @@ tell any more."
       features)))
 
 (defun pcxc--prepare (case index)
-  "CASE from a case file made ready to run; INDEX alternates subject kinds."
+  "CASE from a case file made ready to run.
+A pcase whose subject is a variable keeps a variable there, as written
+\(its expansion reads the variable itself, binding no temporary for it);
+for another subject INDEX alternates the kinds: a variable, or an
+expression as written."
   (if (memq 'pool (plist-get case :flags))
-      (let ((c (pcxc-prepare-pool case (cl-evenp index))))
+      (let* ((subject (nth 1 (plist-get case :form)))
+             (variable (and (symbolp subject) subject (not (eq subject t))
+                            (not (keywordp subject))))
+             (c (pcxc-prepare-pool case (or variable (cl-evenp index)))))
         (append (list :requires (pcxc--features-needed c)) c))
     (pcxc-prepare-plain case)))
 
