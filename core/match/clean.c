@@ -1029,6 +1029,12 @@ void clean_changing(struct clean *c)
     c->undo = copy(c, *c->undo_at, 0);
 }
 
+void clean_ran(struct clean *c, enum clean_pass p)
+{
+    if (c->hooks && c->hooks->ran)
+        c->hooks->ran(c->hooks->ctx, p);
+}
+
 /* Pass p on the form at *out, unless the form has nothing it needs;
  * false when its work was undone. */
 static bool run_pass(struct clean *c, struct value **out, enum clean_pass p)
@@ -1036,8 +1042,7 @@ static bool run_pass(struct clean *c, struct value **out, enum clean_pass p)
     for (size_t i = 0; i < 2; i++)
         if (passes[p].needs[i] && !(c->seen & passes[p].needs[i]))
             return true;
-    if (c->hooks && c->hooks->ran)
-        c->hooks->ran(c->hooks->ctx, p);
+    clean_ran(c, p);
     if (passes[p].undo != UNDO_NEVER)
         return by_depth(c, out, p, passes[p].undo == UNDO_FLAT);
     passes[p].run(c, out);

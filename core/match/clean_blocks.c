@@ -283,10 +283,43 @@ bool clean_block_place_ok(struct clean *c, struct value *v, struct value **p, st
     return found > 0;
 }
 
+/* known over the dispatch at *slot with the block's code at *place
+ * (what stood there before: go; *before: the code's size, counted up to
+ * DECIDED_MAX + 1).  *dry: the facts at each place of the
+ * dispatch as it is without that code, from a walk that found nothing
+ * to change (NULL: none yet; *failed: such a walk found something, and
+ * none is tried again for this dispatch: a walk with the code in a place
+ * leaves it so where the code hides facts the go form does not).  Where they were kept for the place, known walks the code
+ * only: the rest would not change (clean_facts_walk_at); else it walks
+ * the whole dispatch. */
+static void known_at(struct clean *c, struct value **slot, struct value **place,
+                     struct value *code, const struct value *go_var, size_t *before,
+                     struct clean_facts_dry **dry, bool *failed)
+{
+    struct value *go = *place;
+    if (!*dry && !*failed)
+        *failed = !(*dry = clean_known_dry(c, slot, go_var));
+    /* the values of the go form copied: known changes the code's own
+     * cells only, and the dispatch is as it was once go is back (the
+     * copy's heads were seen: c->seen stays as it is) */
+    uint32_t seen = c->seen;
+    struct value *own = *dry ? clean_copy(c, go) : NULL;
+    c->seen = seen;
+    *place = clean_block_arrive(c, own ? own : go, code);
+    *before = clean_size_upto(c, *place, DECIDED_MAX);
+    if (own && clean_known_at(c, *dry, place))
+        return;
+    clean_ran(c, CLEAN_PASS_KNOWN);
+    clean_known(c, slot);
+    *dry = NULL;
+}
+
 /* Each place of a block that two places or more reach: the block's code
  * there instead, when the tests on the way decide it down to little. */
 static void decide(struct clean *c, struct value **slot, struct clean_dispatch *d)
 {
+    struct clean_facts_dry *dry = NULL;
+    bool failed = false;
     for (struct value *l = *d->first; l->kind == VK_CONS; l = clean_cdr(l)) {
         const struct value *key;
         struct value **b = clean_block_of(c, d, clean_car(l), &key);
@@ -299,15 +332,16 @@ static void decide(struct clean *c, struct value **slot, struct clean_dispatch *
             struct value *go = *r.all[i], *code = clean_copy(c, *b);
             if (!code)
                 return;
-            *r.all[i] = clean_block_arrive(c, go, code);
             clean_edited(c);
-            size_t before = clean_size_upto(c, *r.all[i], DECIDED_MAX);
-            clean_known(c, slot);
+            size_t before;
+            known_at(c, slot, r.all[i], code, d->go, &before, &dry, &failed);
             size_t after = clean_size_upto(c, *r.all[i], DECIDED_MAX);
-            if (after > DECIDED_MAX || after >= before)
+            if (after > DECIDED_MAX || after >= before) {
                 *r.all[i] = go; /* little decided: the place goes on to the block */
-            else
+            } else {
                 c->decided = true;
+                dry = NULL; /* the dispatch changed */
+            }
         }
     }
 }

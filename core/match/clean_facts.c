@@ -41,6 +41,28 @@ struct facts {
     size_t n_al, cap_al, al_base;
     clean_fact_fn *fn;          /* the pass's rewrite of a call */
     bool fold;                  /* fold the constant tests fn makes */
+    bool dry;                   /* change nothing: note that fn or a fold
+                                   would (would) */
+    bool would;
+    bool body;                  /* the form walked next is a statement or a
+                                   branch (its value is not looked at) */
+    const struct value *go;     /* dry: keep the facts at (setq GO ...) */
+    struct clean_facts_dry *kept;
+};
+
+/* The facts where a place begins: the walk's state at its slot. */
+struct clean_facts_at {
+    struct value **slot;
+    unsigned depth;
+    struct fact *f;
+    size_t n, base;
+    struct alias *al;
+    size_t n_al, al_base;
+};
+
+struct clean_facts_dry {
+    struct clean_facts_at *at;
+    size_t n, cap;
 };
 
 /* ---- type predicates -------------------------------------------------- */
@@ -462,6 +484,50 @@ static void fold_cond(struct clean *c, struct value **slot)
     }
 }
 
+/* Would fold_and, fold_if or fold_cond (k) change v?  For an and or an
+ * or: also when one of its operands is t or nil at all (whether what
+ * comes before does nothing depends on the facts). */
+static bool would_fold(const struct clean *c, const struct value *v, enum clean_kind k)
+{
+    const struct value *args = clean_cdr(v);
+    switch (k) {
+    case CK_AND:
+        if (args->kind != VK_CONS || clean_cdr(args)->kind != VK_CONS)
+            return true;
+        for (; args->kind == VK_CONS; args = clean_cdr(args))
+            if (is_const(c, clean_car(args)))
+                return true;
+        return false;
+    case CK_IF:
+        return args->kind == VK_CONS && is_const(c, clean_car(args)) &&
+               clean_cdr(args)->kind == VK_CONS;
+    default:
+        for (; args->kind == VK_CONS; args = clean_cdr(args)) {
+            const struct value *cl = clean_car(args);
+            if (cl->kind == VK_CONS &&
+                (clean_car(cl) == c->L->nil ||
+                 (clean_car(cl) == c->L->t && clean_cdr(cl)->kind == VK_CONS &&
+                  clean_cdr(args) != c->L->nil)))
+                return true;
+        }
+        return false;
+    }
+}
+
+/* The fold of the if, cond, and or or (k) at *slot, or in a dry walk a
+ * note that it would change it. */
+static void fold_at(struct facts *s, struct value **slot, enum clean_kind k)
+{
+    if (s->dry)
+        s->would |= would_fold(s->c, *slot, k);
+    else if (k == CK_AND)
+        fold_and(s, slot);
+    else if (k == CK_IF)
+        fold_if(s->c, slot);
+    else
+        fold_cond(s->c, slot);
+}
+
 /* ---- alternatives ----------------------------------------------------- */
 
 /* The facts alive before a set of alternative branches (an if's, a
@@ -521,11 +587,15 @@ static void alts_end(struct facts *s, struct alts *a)
 
 static void walk(struct facts *s, struct value **slot, unsigned depth);
 
-static void walk_list(struct facts *s, struct value *l, unsigned depth)
+/* body: the forms are statements, or the last the value of the form
+ * around (a progn's, a let's, a cond clause's, an if's else forms). */
+static void walk_list(struct facts *s, struct value *l, bool body, unsigned depth)
 {
     for (; l->kind == VK_CONS; l = clean_cdr(l))
-        if (clean_car(l)->kind == VK_CONS) /* an atom tells nothing */
+        if (clean_car(l)->kind == VK_CONS) { /* an atom tells nothing */
+            s->body = body;
             walk(s, &l->u.cons.car, depth);
+        }
 }
 
 /* Code that runs at another time (a lambda's body) or again (a loop's):
@@ -535,7 +605,7 @@ static void walk_apart(struct facts *s, struct value *l, unsigned depth)
     size_t base = s->base, n = s->n, n_al = s->n_al, al_base = s->al_base;
     s->base = s->n;
     s->al_base = s->n_al;
-    walk_list(s, l, depth);
+    walk_list(s, l, false, depth);
     s->base = base;
     s->al_base = al_base;
     s->n = n;
@@ -575,7 +645,7 @@ static void walk_let(struct facts *s, struct value *v, bool star, unsigned depth
     }
     for (l = clean_car(r); !star && l->kind == VK_CONS; l = clean_cdr(l))
         bind(s, clean_car(l));
-    walk_list(s, clean_cdr(r), depth);
+    walk_list(s, clean_cdr(r), true, depth);
     s->n_al = n_al;
 }
 
@@ -590,16 +660,17 @@ static void walk_if(struct facts *s, struct value **slot, unsigned depth)
     alts_begin(s, &a);
     if (clean_cdr(args)->kind == VK_CONS) {
         derive(s, clean_car(args), true);
+        s->body = true;
         walk(s, &clean_cdr(args)->u.cons.car, depth);
         s->n = n;
         alts_next(s, &a);
         derive(s, clean_car(args), false);
-        walk_list(s, clean_cdr(clean_cdr(args)), depth);
+        walk_list(s, clean_cdr(clean_cdr(args)), true, depth);
     }
     s->n = n;
     alts_end(s, &a);
     if (s->fold)
-        fold_if(s->c, slot);
+        fold_at(s, slot, CK_IF);
 }
 
 static void walk_cond(struct facts *s, struct value **slot, unsigned depth)
@@ -616,7 +687,7 @@ static void walk_cond(struct facts *s, struct value **slot, unsigned depth)
         struct alts a;
         alts_begin(s, &a);
         derive(s, clean_car(cl), true);
-        walk_list(s, clean_cdr(cl), depth);
+        walk_list(s, clean_cdr(cl), true, depth);
         s->n = k;
         /* the tests after this clause run only when its body did not */
         alts_next(s, &a);
@@ -634,14 +705,42 @@ static void walk_cond(struct facts *s, struct value **slot, unsigned depth)
         if (al_killed[i])
             s->al[i].of = NULL;
     if (s->fold)
-        fold_cond(s->c, slot);
+        fold_at(s, slot, CK_COND);
+}
+
+/* A dry walk keeps the facts at a place whose value nothing looks at. */
+static void keep(struct facts *s, struct value **slot, unsigned depth)
+{
+    struct clean_facts_dry *d = s->kept;
+    struct arena *a = s->c->L->a;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 8;
+        d->at = arena_grow(a, d->at, d->cap * sizeof *d->at, cap * sizeof *d->at);
+        d->cap = cap;
+    }
+    struct clean_facts_at *k = &d->at[d->n++];
+    *k = (struct clean_facts_at){slot, depth, NULL, s->n, s->base, NULL, s->n_al, s->al_base};
+    k->f = ARENA_NEWN(a, struct fact, s->n + 1);
+    memcpy(k->f, s->f, s->n * sizeof *s->f);
+    k->al = ARENA_NEWN(a, struct alias, s->n_al + 1);
+    memcpy(k->al, s->al, s->n_al * sizeof *s->al);
+}
+
+static bool is_place(const struct facts *s, const struct value *v)
+{
+    return clean_car(v) == s->c->sym[CS_SETQ] && clean_cdr(v)->kind == VK_CONS &&
+           clean_car(clean_cdr(v)) == s->go;
 }
 
 static void walk(struct facts *s, struct value **slot, unsigned depth)
 {
     struct value *v = *slot;
-    if (v->kind != VK_CONS || depth > CLEAN_MAX_DEPTH)
+    bool body = s->body;
+    s->body = false;
+    if (v->kind != VK_CONS || depth > CLEAN_MAX_DEPTH || s->would)
         return;
+    if (s->kept && body && is_place(s, v) && clean_kind(s->c, v) == CK_SETQ)
+        keep(s, slot, depth);
     struct value *args = clean_cdr(v);
     depth++;
     switch (clean_kind(s->c, v)) {
@@ -673,7 +772,7 @@ static void walk(struct facts *s, struct value **slot, unsigned depth)
         forget_all(s);
         return;
     case CK_FUNCALL:
-        walk_list(s, args, depth);
+        walk_list(s, args, false, depth);
         forget_all(s);
         return;
     case CK_SETQ:
@@ -698,7 +797,7 @@ static void walk(struct facts *s, struct value **slot, unsigned depth)
         }
         s->n = n;
         if (s->fold)
-            fold_and(s, slot);
+            fold_at(s, slot, CK_AND);
         return;
     }
     case CK_LET:
@@ -706,12 +805,14 @@ static void walk(struct facts *s, struct value **slot, unsigned depth)
         walk_let(s, v, clean_kind(s->c, v) == CK_LET_STAR, depth);
         return;
     case CK_PROGN:
-        walk_list(s, args, depth);
+        walk_list(s, args, clean_car(v) == s->c->sym[CS_PROGN], depth);
         return;
     default: {
-        walk_list(s, args, depth);
+        walk_list(s, args, false, depth);
         struct value *k = s->fn(s, v);
-        if (k) {
+        if (k && s->dry)
+            s->would = true;
+        else if (k) {
             *slot = k;
             clean_edited(s->c);
         }
@@ -743,6 +844,49 @@ uint8_t clean_facts_equal_kinds(const struct clean *c, const struct value *h,
     if (h == c->sym[CS_EQ] || h == c->sym[CS_EQL] || h == c->sym[CS_EQUAL])
         return clean_kind_of(c, k);
     return 0;
+}
+
+struct clean_facts_dry *clean_facts_dry(struct clean *c, struct value **slot, clean_fact_fn *fn,
+                                        const struct value *go)
+{
+    struct facts s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.fn = fn;
+    s.fold = true;
+    s.dry = true;
+    s.go = go;
+    s.kept = ARENA_NEW(c->L->a, struct clean_facts_dry);
+    memset(s.kept, 0, sizeof *s.kept);
+    walk(&s, slot, 0);
+    return s.would ? NULL : s.kept;
+}
+
+bool clean_facts_walk_at(struct clean *c, const struct clean_facts_dry *dry,
+                         struct value **place, clean_fact_fn *fn)
+{
+    const struct clean_facts_at *k = NULL;
+    for (size_t i = 0; i < dry->n && !k; i++)
+        if (dry->at[i].slot == place)
+            k = &dry->at[i];
+    if (!k)
+        return false;
+    struct facts s;
+    memset(&s, 0, sizeof s);
+    s.c = c;
+    s.fn = fn;
+    s.fold = true;
+    /* copies: the walk pushes, pops and kills facts */
+    s.n = s.cap = k->n;
+    s.base = k->base;
+    s.f = ARENA_NEWN(c->L->a, struct fact, k->n + 1);
+    memcpy(s.f, k->f, k->n * sizeof *s.f);
+    s.n_al = s.cap_al = k->n_al;
+    s.al_base = k->al_base;
+    s.al = ARENA_NEWN(c->L->a, struct alias, k->n_al + 1);
+    memcpy(s.al, k->al, k->n_al * sizeof *s.al);
+    walk(&s, place, k->depth);
+    return true;
 }
 
 void clean_facts_walk(struct clean *c, struct value **slot, clean_fact_fn *fn, bool fold)

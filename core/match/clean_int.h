@@ -119,6 +119,15 @@ void clean_unused(struct clean *c, struct value **slot);
 void clean_lets(struct clean *c, struct value **slot);
 void clean_safe(struct clean *c, struct value **slot);
 void clean_known(struct clean *c, struct value **slot);
+struct clean_facts_dry;
+/* known's dry walk of a dispatch, and its walk of one place (clean_facts_dry,
+ * clean_facts_walk_at): blocks tries a block's code at each of its
+ * places with these. */
+struct clean_facts_dry *clean_known_dry(struct clean *c, struct value **slot,
+                                        const struct value *go);
+bool clean_known_at(struct clean *c, const struct clean_facts_dry *dry, struct value **place);
+/* Tell the caller's hook that pass p walks the form (or a dispatch of it). */
+void clean_ran(struct clean *c, enum clean_pass p);
 void clean_memq(struct clean *c, struct value **slot);
 void clean_hoist(struct clean *c, struct value **slot);
 
@@ -193,6 +202,28 @@ typedef struct value *clean_fact_fn(struct facts *f, struct value *form);
  * call of a function; fold: fold the t and nil tests fn makes (if, cond,
  * and, or). */
 void clean_facts_walk(struct clean *c, struct value **slot, clean_fact_fn *fn, bool fold);
+
+/* The facts where each place (setq GO ...) of a dispatch begins, kept by
+ * clean_facts_dry. */
+struct clean_facts_dry;
+
+/* clean_facts_walk of *slot (fold: true) that changes nothing: NULL when
+ * fn or a fold would change something, else the facts at each place
+ * (setq go ...) that stands as a statement or a branch, whose value no
+ * form around it looks at (a progn's, a let's, a cond clause's body, an
+ * if's branches). */
+struct clean_facts_dry *clean_facts_dry(struct clean *c, struct value **slot, clean_fact_fn *fn,
+                                        const struct value *go);
+
+/* clean_facts_walk (fold: true) of what stands at *place now, from the
+ * facts dry kept where the place was; false (nothing walked) when dry
+ * kept none there.  On a form where the dry walk found nothing to change,
+ * the walk of the whole form with new code at a place changes only that
+ * code, as this walk does: the tests before the place are walked as
+ * before, and after it fewer facts hold, which decide no test (a fact
+ * only narrows what a value may be). */
+bool clean_facts_walk_at(struct clean *c, const struct clean_facts_dry *dry,
+                         struct value **place, clean_fact_fn *fn);
 
 /* The kinds expression e may be where the walk is (CLEAN_KIND_ALL when
  * nothing is known). */

@@ -44,3 +44,15 @@ void clean_known(struct clean *c, struct value **slot)
 {
     clean_facts_walk(c, slot, at, true);
 }
+
+struct clean_facts_dry *clean_known_dry(struct clean *c, struct value **slot,
+                                        const struct value *go)
+{
+    clean_ran(c, CLEAN_PASS_KNOWN);
+    return clean_facts_dry(c, slot, at, go);
+}
+
+bool clean_known_at(struct clean *c, const struct clean_facts_dry *dry, struct value **place)
+{
+    return clean_facts_walk_at(c, dry, place, at);
+}

@@ -783,14 +783,20 @@ static void count_run(void *ctx, enum clean_pass p)
     runs[p]++;
 }
 
-/* The runs of each pass cleaning text takes; the result must be want. */
-static void count_runs(struct cx *c, const char *text, const char *want)
+/* The runs of each pass cleaning text with the passes not switched off
+ * in off takes; the result must be want. */
+static void count_runs_off(struct cx *c, const char *text, uint32_t off, const char *want)
 {
     c->marks = clean_marks_new(c->f->L->a);
     struct value *form = prep(c, match_fx_read(c->f, text));
     struct clean_hooks h = {gensym, NULL, c, NULL, NULL, NULL, count_run};
     memset(runs, 0, sizeof runs);
-    assert_string_equal(text_of(c, clean_form(c->f->L, c->marks, &h, form, 0)), want);
+    assert_string_equal(text_of(c, clean_form(c->f->L, c->marks, &h, form, off)), want);
+}
+
+static void count_runs(struct cx *c, const char *text, const char *want)
+{
+    count_runs_off(c, text, 0, want);
 }
 
 /* A pass that changed nothing is not run again on a form nothing has
@@ -815,6 +821,39 @@ static void a_pass_that_found_nothing_runs_once(void **state)
     assert_int_equal(runs[CLEAN_PASS_UNUSED], 2);
     assert_int_equal(runs[CLEAN_PASS_LETS], 2);
     assert_true(runs[CLEAN_PASS_INLINE] >= 2);
+    arena_free(c->f->a);
+}
+
+/* blocks tries a block's code at each of its places, with known: over
+ * the dispatch once (a walk that changes nothing, keeping the facts at
+ * each place), then over the code at each place only, not over the
+ * whole dispatch for each place; a place decided changes the dispatch,
+ * which is walked again for the next. */
+static void blocks_walks_a_dispatch_once(void **state)
+{
+    (void)state;
+    struct cx *c = cx_new();
+    uint32_t only = ~(1u << CLEAN_PASS_BLOCKS);
+    const char *three = "(let* (($go nil) ($res (cond ((p x) (if (q x) 1 (setq $go t))) "
+                        "((r x) (setq $go t)) (t (setq $go t))))) "
+                        "(if $go (cond ((eq x 'p) (@user (f))) (t (@user (g)))) $res))";
+    count_runs_off(c, three, only,
+                   "(let* ((go nil) (res (cond ((p x) (if (q x) 1 (setq go t))) "
+                   "((r x) (setq go t)) (t (setq go t))))) "
+                   "(if go (cond ((eq x 'p) (f)) (t (g))) res))");
+    assert_int_equal(runs[CLEAN_PASS_KNOWN], 1); /* 3 when each place walked it all */
+    /* after (consp x) and after (stringp x) the block is (g): a place
+     * decided changes the dispatch, walked anew for the next place (the
+     * places are tried from the last: t, (p x), (stringp x), then
+     * (consp x) after a walk again) */
+    count_runs_off(c, "(let* (($go nil) ($res (cond ((consp x) (if (eq (car x) 'a) 1 (setq $go t))) "
+                      "((stringp x) (setq $go t)) ((p x) (setq $go t)) (t (setq $go t))))) "
+                      "(if $go (cond ((eq x 'p) (@user (f))) (t (@user (g)))) $res))",
+                   only,
+                   "(let* ((go nil) (res (cond ((consp x) (if (eq (car x) 'a) 1 (g))) "
+                   "((stringp x) (g)) ((p x) (setq go t)) (t (setq go t))))) "
+                   "(if go (cond ((eq x 'p) (f)) (t (g))) res))");
+    assert_int_equal(runs[CLEAN_PASS_KNOWN], 2); /* 4 when each place walked it all */
     arena_free(c->f->a);
 }
 
@@ -846,6 +885,7 @@ int main(void)
         cmocka_unit_test(a_small_form_keeps_little),
         cmocka_unit_test(a_form_left_alone_is_copied_once),
         cmocka_unit_test(a_pass_that_found_nothing_runs_once),
+        cmocka_unit_test(blocks_walks_a_dispatch_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
