@@ -283,15 +283,15 @@ bool clean_block_place_ok(struct clean *c, struct value *v, struct value **p, st
     return found > 0;
 }
 
-/* known over the dispatch at *slot with the block's code at *place
- * (what stood there before: go; *before: the code's size, counted up to
- * DECIDED_MAX + 1).  *dry: the facts at each place of the
- * dispatch as it is without that code, from a walk that found nothing
- * to change (NULL: none yet; *failed: such a walk found something, and
- * none is tried again for this dispatch: a walk with the code in a place
- * leaves it so where the code hides facts the go form does not).  Where they were kept for the place, known walks the code
- * only: the rest would not change (clean_facts_walk_at); else it walks
- * the whole dispatch. */
+/* The block's code at *place (the go form there before), walked by
+ * known; *before: its size then, counted up to DECIDED_MAX + 1.  *dry:
+ * the facts at each place of the dispatch at *slot as it is without
+ * that code, from a walk that found nothing to change (NULL: none yet;
+ * *failed: such a walk found something, and none is tried again for
+ * this dispatch: a walk with the code in a place leaves it so where the
+ * code hides facts the go form does not).  Where facts were kept for
+ * the place, known walks the code only (clean_facts_walk_at: the rest
+ * would not change); else the whole dispatch, as when *dry is NULL. */
 static void known_at(struct clean *c, struct value **slot, struct value **place,
                      struct value *code, const struct value *go_var, size_t *before,
                      struct clean_facts_dry **dry, bool *failed)
@@ -299,16 +299,19 @@ static void known_at(struct clean *c, struct value **slot, struct value **place,
     struct value *go = *place;
     if (!*dry && !*failed)
         *failed = !(*dry = clean_known_dry(c, slot, go_var));
-    /* the values of the go form copied: known changes the code's own
-     * cells only, and the dispatch is as it was once go is back (the
-     * copy's heads were seen: c->seen stays as it is) */
+    const struct clean_facts_at *kept = *dry ? clean_facts_kept(*dry, place) : NULL;
+    /* the go form's values copied for a walk of the code alone: it
+     * changes the code's own cells only, and the dispatch is as it was
+     * once go is back (the copy's heads were seen: c->seen stays) */
     uint32_t seen = c->seen;
-    struct value *own = *dry ? clean_copy(c, go) : NULL;
+    struct value *own = kept ? clean_copy(c, go) : NULL;
     c->seen = seen;
     *place = clean_block_arrive(c, own ? own : go, code);
     *before = clean_size_upto(c, *place, DECIDED_MAX);
-    if (own && clean_known_at(c, *dry, place))
+    if (own) {
+        clean_known_at(c, kept, place);
         return;
+    }
     clean_ran(c, CLEAN_PASS_KNOWN);
     clean_known(c, slot);
     *dry = NULL;

@@ -862,15 +862,18 @@ struct clean_facts_dry *clean_facts_dry(struct clean *c, struct value **slot, cl
     return s.would ? NULL : s.kept;
 }
 
-bool clean_facts_walk_at(struct clean *c, const struct clean_facts_dry *dry,
-                         struct value **place, clean_fact_fn *fn)
+const struct clean_facts_at *clean_facts_kept(const struct clean_facts_dry *dry,
+                                              struct value **place)
 {
-    const struct clean_facts_at *k = NULL;
-    for (size_t i = 0; i < dry->n && !k; i++)
+    for (size_t i = 0; i < dry->n; i++)
         if (dry->at[i].slot == place)
-            k = &dry->at[i];
-    if (!k)
-        return false;
+            return &dry->at[i];
+    return NULL;
+}
+
+void clean_facts_walk_at(struct clean *c, const struct clean_facts_at *k, struct value **place,
+                         clean_fact_fn *fn)
+{
     struct facts s;
     memset(&s, 0, sizeof s);
     s.c = c;
@@ -886,7 +889,6 @@ bool clean_facts_walk_at(struct clean *c, const struct clean_facts_dry *dry,
     s.al = ARENA_NEWN(c->L->a, struct alias, k->n_al + 1);
     memcpy(s.al, k->al, k->n_al * sizeof *s.al);
     walk(&s, place, k->depth);
-    return true;
 }
 
 void clean_facts_walk(struct clean *c, struct value **slot, clean_fact_fn *fn, bool fold)

@@ -120,12 +120,13 @@ void clean_lets(struct clean *c, struct value **slot);
 void clean_safe(struct clean *c, struct value **slot);
 void clean_known(struct clean *c, struct value **slot);
 struct clean_facts_dry;
+struct clean_facts_at;
 /* known's dry walk of a dispatch, and its walk of one place (clean_facts_dry,
  * clean_facts_walk_at): blocks tries a block's code at each of its
  * places with these. */
 struct clean_facts_dry *clean_known_dry(struct clean *c, struct value **slot,
                                         const struct value *go);
-bool clean_known_at(struct clean *c, const struct clean_facts_dry *dry, struct value **place);
+void clean_known_at(struct clean *c, const struct clean_facts_at *at, struct value **place);
 /* Tell the caller's hook that pass p walks the form (or a dispatch of it). */
 void clean_ran(struct clean *c, enum clean_pass p);
 void clean_memq(struct clean *c, struct value **slot);
@@ -215,15 +216,19 @@ struct clean_facts_dry;
 struct clean_facts_dry *clean_facts_dry(struct clean *c, struct value **slot, clean_fact_fn *fn,
                                         const struct value *go);
 
+/* The facts dry kept where *place begins, or NULL. */
+struct clean_facts_at;
+const struct clean_facts_at *clean_facts_kept(const struct clean_facts_dry *dry,
+                                              struct value **place);
+
 /* clean_facts_walk (fold: true) of what stands at *place now, from the
- * facts dry kept where the place was; false (nothing walked) when dry
- * kept none there.  On a form where the dry walk found nothing to change,
- * the walk of the whole form with new code at a place changes only that
- * code, as this walk does: the tests before the place are walked as
- * before, and after it fewer facts hold, which decide no test (a fact
- * only narrows what a value may be). */
-bool clean_facts_walk_at(struct clean *c, const struct clean_facts_dry *dry,
-                         struct value **place, clean_fact_fn *fn);
+ * facts at kept there.  On a form where the dry walk found nothing to
+ * change, the walk of the whole form with new code at a place changes
+ * only that code, as this walk does: the tests before the place are
+ * walked as before, and after it fewer facts hold, which decide no test
+ * (a fact only narrows what a value may be). */
+void clean_facts_walk_at(struct clean *c, const struct clean_facts_at *at, struct value **place,
+                         clean_fact_fn *fn);
 
 /* The kinds expression e may be where the walk is (CLEAN_KIND_ALL when
  * nothing is known). */

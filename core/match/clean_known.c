@@ -52,7 +52,7 @@ struct clean_facts_dry *clean_known_dry(struct clean *c, struct value **slot,
     return clean_facts_dry(c, slot, at, go);
 }
 
-bool clean_known_at(struct clean *c, const struct clean_facts_dry *dry, struct value **place)
+void clean_known_at(struct clean *c, const struct clean_facts_at *k, struct value **place)
 {
-    return clean_facts_walk_at(c, dry, place, at);
+    clean_facts_walk_at(c, k, place, at);
 }
