@@ -724,6 +724,23 @@ static void walk_cond(struct facts *s, struct value **slot, unsigned depth)
         fold_at(s, slot, CK_COND);
 }
 
+/* Copies of n facts, of n aliases (an empty stack may be NULL). */
+static struct fact *copy_facts(struct arena *a, const struct fact *f, size_t n)
+{
+    struct fact *to = ARENA_NEWN(a, struct fact, n + 1);
+    if (n)
+        memcpy(to, f, n * sizeof *f);
+    return to;
+}
+
+static struct alias *copy_aliases(struct arena *a, const struct alias *al, size_t n)
+{
+    struct alias *to = ARENA_NEWN(a, struct alias, n + 1);
+    if (n)
+        memcpy(to, al, n * sizeof *al);
+    return to;
+}
+
 /* A dry walk keeps the facts at a place whose value nothing looks at. */
 static void keep(struct facts *s, struct value **slot, unsigned depth)
 {
@@ -736,10 +753,8 @@ static void keep(struct facts *s, struct value **slot, unsigned depth)
     }
     struct clean_facts_at *k = &d->at[d->n++];
     *k = (struct clean_facts_at){slot, depth, NULL, s->n, s->base, NULL, s->n_al, s->al_base};
-    k->f = ARENA_NEWN(a, struct fact, s->n + 1);
-    memcpy(k->f, s->f, s->n * sizeof *s->f);
-    k->al = ARENA_NEWN(a, struct alias, s->n_al + 1);
-    memcpy(k->al, s->al, s->n_al * sizeof *s->al);
+    k->f = copy_facts(a, s->f, s->n);
+    k->al = copy_aliases(a, s->al, s->n_al);
 }
 
 static bool is_place(const struct facts *s, const struct value *v)
@@ -898,12 +913,10 @@ void clean_facts_walk_at(struct clean *c, const struct clean_facts_at *k, struct
     /* copies: the walk pushes, pops and kills facts */
     s.n = s.cap = k->n;
     s.base = k->base;
-    s.f = ARENA_NEWN(c->L->a, struct fact, k->n + 1);
-    memcpy(s.f, k->f, k->n * sizeof *s.f);
+    s.f = copy_facts(c->L->a, k->f, k->n);
     s.n_al = s.cap_al = k->n_al;
     s.al_base = k->al_base;
-    s.al = ARENA_NEWN(c->L->a, struct alias, k->n_al + 1);
-    memcpy(s.al, k->al, k->n_al * sizeof *s.al);
+    s.al = copy_aliases(c->L->a, k->al, k->n_al);
     walk(&s, place, k->depth);
 }
 
