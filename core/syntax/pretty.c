@@ -571,11 +571,37 @@ static bool prefix_token(const struct bctx *c, const struct value *e, struct spa
                                                   c->src[sp.start + 1] == '\''));
 }
 
+/* Is the rest v of a list the tail `. ,X` as written, from input offset
+ * `at` (where the element before it ends) to `end`?  The reader makes
+ * (A . ,X) the list (A \, X): its last two elements stand for the tail,
+ * which a list keeping its text prints as written (printed whole, it
+ * would be (A \, X), as Emacs prints it).  Only where `,` is printed as
+ * a prefix (inside a backquote), and only blanks around the dot. */
+static bool comma_tail(const struct bctx *c, const struct value *v, int level,
+                       uint32_t at, uint32_t end)
+{
+    struct span t;
+    const char *pre = prefix_of(c->L, v, level);
+    if (!pre || strcmp(pre, ",") != 0 || !read_origin_span(c->o->src, v, &t) ||
+        t.start < at || t.end > end || c->src[t.start] != ',')
+        return false;
+    uint32_t k = at;
+    while (k < t.start && (c->src[k] == ' ' || c->src[k] == '\t' || c->src[k] == '\n' || c->src[k] == '\r'))
+        k++;
+    if (k >= t.start || c->src[k] != '.')
+        return false;
+    for (k++; k < t.start; k++)
+        if (c->src[k] != ' ' && c->src[k] != '\t' && c->src[k] != '\n' && c->src[k] != '\r')
+            return false;
+    return true;
+}
+
 /* Does container v keep its text?  It must be the reader's own, written
  * with a bracket, every element (but a dotted tail) with a span after
  * the last one's inside v's: then its text is v's and the elements' texts
  * are theirs.  *open gets where its text starts. */
-static bool keeps_text(const struct bctx *c, const struct value *v, uint32_t *open)
+static bool keeps_text(const struct bctx *c, const struct value *v, int level,
+                       uint32_t *open)
 {
     struct span sp, e;
     if (!c->src || !read_origin_span(c->o->src, v, &sp) ||
@@ -589,10 +615,13 @@ static bool keeps_text(const struct bctx *c, const struct value *v, uint32_t *op
     } else {
         /* each element takes a byte at least: the walk ends, even on a
          * spine that loops */
-        for (size_t n = 0; value_consp(v); v = value_cdr(v), at = e.end)
+        for (size_t n = 0; value_consp(v); v = value_cdr(v), at = e.end) {
+            if (n > 0 && comma_tail(c, v, level, at, sp.end))
+                break; /* a dotted tail, as written */
             if (++n > sp.end - sp.start || !elem_span(c, value_car(v), v, &e) ||
                 e.start < at || e.end >= sp.end || prefix_token(c, value_car(v), e))
                 return false;
+        }
     }
     *open = sp.start + 1;
     return true;
@@ -658,7 +687,7 @@ static void open_node(struct bctx *c, struct bstack *s, uint32_t i,
     struct pnode *p = &c->d->nodes[i];
     bool list = value_consp(v);
     uint32_t open = 0;
-    bool kept = c->src && keeps_text(c, v, &open);
+    bool kept = c->src && keeps_text(c, v, level, &open);
     p->kind = list ? PN_LIST : PN_VECTOR;
     if (kept)
         p->flags |= PF_SOURCE;
@@ -887,6 +916,11 @@ static const struct value *next_elem(struct bctx *c, struct bframe *f,
         return NULL;
     if (!value_consp(cur)) {
         *dotted = true;
+        f->cur = c->L->nil;
+        return cur;
+    }
+    if (f->kept && f->index > 0 && comma_tail(c, cur, f->level, f->prev_end, UINT32_MAX)) {
+        *dotted = true; /* `. ,X` as written (keeps_text) */
         f->cur = c->L->nil;
         return cur;
     }

@@ -498,12 +498,18 @@ static void test_kept_text(void **state)
                         "\n"
                         "  (f))\n");
     fx_free(f);
-    /* a quote form as a dotted tail is spliced into the list: it has no
-     * text of its own elements */
+    /* a `. ,X` tail (the reader makes the list (b \, c)) keeps its text
+     * inside a backquote; outside one `,` is no prefix, and the list
+     * prints as Emacs prints it */
     f = fx_new("(pcase x\n  ('a `(b . ,c)))\n");
     c = nth(f->r.forms[0].v, 2);
     add_site(f, f->r.forms[0].v, nth(c, 1));
-    assert_string_equal(run(f, NULL), "`(b \\, c)\n");
+    assert_string_equal(run(f, NULL), "`(b . ,c)\n");
+    fx_free(f);
+    f = fx_new("(pcase x\n  ('a '(b . ,c)))\n");
+    c = nth(f->r.forms[0].v, 2);
+    add_site(f, f->r.forms[0].v, nth(c, 1));
+    assert_string_equal(run(f, NULL), "'(b \\, c)\n");
     fx_free(f);
     /* the same in a form that defines a read label: laid out anew */
     f = fx_new("(pcase x\n  ('a (setq foo '#1=(1)\n\t\t bar  (quote b))\n      (f)))\n");
