@@ -286,7 +286,10 @@ bool clean_binding(const struct clean *c, const struct value *b, struct value **
     return true;
 }
 
-/* Does form hold a symbol that is s, or (s NULL) one of set? */
+/* Does form hold a symbol that is s, or (s NULL) one of set, outside
+ * quoted data?  A quoted constant names no variable, and it is the one
+ * place where a list can contain itself (`'#1=(a . #1#)': the walker
+ * refuses such code), which a walk into it would follow forever. */
 static bool holds(struct clean *c, const struct value *form, const struct value *s,
                   const struct clean_marks *set)
 {
@@ -300,6 +303,8 @@ static bool holds(struct clean *c, const struct value *form, const struct value 
     c->stack[top++] = form;
     while (top) {
         const struct value *v = c->stack[--top];
+        if (v->kind == VK_CONS && clean_car(v) == c->L->quote)
+            continue;
         for (; v->kind == VK_CONS; v = clean_cdr(v)) {
             const struct value *a = clean_car(v);
             if (HIT(a))
