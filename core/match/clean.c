@@ -286,16 +286,21 @@ bool clean_binding(const struct clean *c, const struct value *b, struct value **
     return true;
 }
 
-/* Does form hold a symbol that is s, or (s NULL) one of set, outside
- * quoted data?  A quoted constant names no variable, and it is the one
- * place where a list can contain itself (`'#1=(a . #1#)': the walker
- * refuses such code), which a walk into it would follow forever. */
+/* Lists a walk of clean_mentions follows at most: more means a constant
+ * that contains itself, as '#1=(a . #1#) (the walker refuses such
+ * code, but quoted data may be anything), and the answer is yes. */
+#define MENTIONS_BUDGET ((size_t)1 << 22)
+
+/* Does form hold a symbol that is s, or (s NULL) one of set?  Quoted data
+ * is looked into too (a quoted name may stand for a variable, as in
+ * (symbol-value 'x)); past MENTIONS_BUDGET conses, the answer is yes, the
+ * answer that changes nothing. */
 static bool holds(struct clean *c, const struct value *form, const struct value *s,
                   const struct clean_marks *set)
 {
 #define HIT(x) ((x) == s || (set && (x)->kind == VK_SYMBOL && clean_set_has(set, (x))))
     /* cars on an explicit stack, cdrs followed in place: no recursion */
-    size_t top = 0;
+    size_t top = 0, budget = MENTIONS_BUDGET;
     if (!c->cap_stack) {
         c->cap_stack = 64;
         c->stack = ARENA_NEWN(c->L->a, const struct value *, c->cap_stack);
@@ -303,9 +308,9 @@ static bool holds(struct clean *c, const struct value *form, const struct value 
     c->stack[top++] = form;
     while (top) {
         const struct value *v = c->stack[--top];
-        if (v->kind == VK_CONS && clean_car(v) == c->L->quote)
-            continue;
         for (; v->kind == VK_CONS; v = clean_cdr(v)) {
+            if (!budget--)
+                return true;
             const struct value *a = clean_car(v);
             if (HIT(a))
                 return true;

@@ -301,6 +301,12 @@ static inline bool mention(const struct value *sym, struct value *const *syms, s
  * forms nested deeper than it holds. */
 enum { MENTIONS_STACK = 64 };
 
+/* Conses a walk of pat_mentions follows at most: more means a constant
+ * that contains itself, as '#1=(a . #1#) (Emacs's own walk would not
+ * end), and every symbol counts as mentioned, the answer that binds
+ * and warns as if each were read. */
+#define MENTIONS_BUDGET ((size_t)1 << 22)
+
 /* A copy of the cap forms of st with room for twice as many.  Takes cap
  * by value: the walk's state, whose address no call takes, stays in
  * registers. */
@@ -346,6 +352,14 @@ static inline bool mention_elt(struct mwalk *w, const struct value *e,
     return false;
 }
 
+/* Every one of the n symbols mentioned (found: all true). */
+static size_t all_mentioned(bool *found, size_t n)
+{
+    for (size_t i = 0; found && i < n; i++)
+        found[i] = true;
+    return n;
+}
+
 /* Lists are followed along their cdrs: only their elements that are
  * conses or vector-likes wait on the stack, symbols are noted at once. */
 size_t pat_mentions(struct memo_ctx *m, const struct value *form,
@@ -360,6 +374,7 @@ size_t pat_mentions(struct memo_ctx *m, const struct value *form,
         memset(found, 0, n * sizeof *found);
     if (!n || mention_elt(&w, form, syms, n, found, &count))
         return count;
+    size_t budget = MENTIONS_BUDGET;
     while (w.top) {
         const struct value *x = w.st[--w.top];
         if (x->kind != VK_CONS) { /* a vector-like */
@@ -368,9 +383,12 @@ size_t pat_mentions(struct memo_ctx *m, const struct value *form,
                     return count;
             continue;
         }
-        for (; x->kind == VK_CONS; x = x->u.cons.cdr)
+        for (; x->kind == VK_CONS; x = x->u.cons.cdr) {
+            if (!budget--)
+                return all_mentioned(found, n);
             if (mention_elt(&w, x->u.cons.car, syms, n, found, &count))
                 return count;
+        }
         if (mention_elt(&w, x, syms, n, found, &count))
             return count;
     }

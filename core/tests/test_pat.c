@@ -178,6 +178,30 @@ static void mentions_filter_collisions(void **state)
     arena_free(f->a);
 }
 
+/* A constant that contains itself ('#1=(a . #1#), or through a car):
+ * the walk ends, and every symbol counts as mentioned (binding and
+ * warning as if each were read). */
+static void mentions_of_a_circular_constant(void **state)
+{
+    (void)state;
+    struct match_fx *f = match_fx_new(true);
+    struct value *want = intern_uninterned(f->L, "w", 1), *a = intern_cstr(f->L, "a");
+    struct value *loop = value_cons(f->a, a, f->L->nil);
+    loop->u.cons.cdr = loop; /* #1=(a . #1#) */
+    struct value *form = lisp_listv(f->L, f->L->quote, loop, NULL);
+    bool found[1] = {false};
+    assert_int_equal(pat_mentions(&f->m, form, &want, 1, found), 1);
+    assert_true(found[0]);
+    struct value *inner = value_cons(f->a, a, f->L->nil);
+    inner->u.cons.car = inner; /* #1=(#1#) */
+    found[0] = false;
+    assert_int_equal(pat_mentions(&f->m, inner, &want, 1, found), 1);
+    assert_true(found[0]);
+    /* a finite constant is walked as before: not mentioned */
+    assert_int_equal(pat_mentions(&f->m, rd(f, "'(a b (c d) [e f])"), &want, 1, NULL), 0);
+    arena_free(f->a);
+}
+
 static void pure_predicates(void **state)
 {
     (void)state;
@@ -383,6 +407,7 @@ int main(void)
         cmocka_unit_test(hash_agrees_with_equal),
         cmocka_unit_test(mentions_like_fgrep),
         cmocka_unit_test(mentions_filter_collisions),
+        cmocka_unit_test(mentions_of_a_circular_constant),
         cmocka_unit_test(pure_predicates),
         cmocka_unit_test(memo_lists_and_cache),
         cmocka_unit_test(small_first_table),
