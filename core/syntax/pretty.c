@@ -571,6 +571,15 @@ static bool prefix_token(const struct bctx *c, const struct value *e, struct spa
                                                   c->src[sp.start + 1] == '\''));
 }
 
+/* Is text[from, to) blanks and line breaks only? */
+static bool white_only(const uint8_t *text, uint32_t from, uint32_t to)
+{
+    for (uint32_t k = from; k < to; k++)
+        if (text[k] != ' ' && text[k] != '\t' && text[k] != '\n' && text[k] != '\r')
+            return false;
+    return true;
+}
+
 /* Is the rest v of a list the tail `. ,X` as written, from input offset
  * `at` (where the element before it ends) to `end`?  The reader makes
  * (A . ,X) the list (A \, X): its last two elements stand for the tail,
@@ -585,15 +594,9 @@ static bool comma_tail(const struct bctx *c, const struct value *v, int level,
     if (!pre || strcmp(pre, ",") != 0 || !read_origin_span(c->o->src, v, &t) ||
         t.start < at || t.end > end || c->src[t.start] != ',')
         return false;
-    uint32_t k = at;
-    while (k < t.start && (c->src[k] == ' ' || c->src[k] == '\t' || c->src[k] == '\n' || c->src[k] == '\r'))
-        k++;
-    if (k >= t.start || c->src[k] != '.')
-        return false;
-    for (k++; k < t.start; k++)
-        if (c->src[k] != ' ' && c->src[k] != '\t' && c->src[k] != '\n' && c->src[k] != '\r')
-            return false;
-    return true;
+    const uint8_t *dot = memchr(c->src + at, '.', t.start - at);
+    uint32_t d = dot ? (uint32_t)(dot - c->src) : 0;
+    return dot && white_only(c->src, at, d) && white_only(c->src, d + 1, t.start);
 }
 
 /* Does container v keep its text?  It must be the reader's own, written
@@ -766,7 +769,8 @@ static struct pretty_comment *clause_trailer(struct bctx *c, struct bstack *s,
     cm->next = NULL;
     if (held) {
         *held = cm;
-        c->trail1_node = i;
+        if (held == &c->trail1)
+            c->trail1_node = i;
     } else {
         elem1->comments = append_comments(cm, elem1->comments);
     }
@@ -1011,6 +1015,16 @@ static void add_elem(struct bctx *c, struct bstack *s, const struct value *e,
         kid_done(d, parent, k);
 }
 
+/* Is frame f, of `elements' elements in all, a cond that pcexpand made,
+ * with two clauses or more?  It gets a line per clause even where it
+ * would fit on one, as people write a cond; a cond of the user's keeps
+ * the user's layout.  (quiet_run's frames are never kept nor the user's:
+ * no hook says so there.) */
+static bool generated_cond(const struct bframe *f, uint32_t elements)
+{
+    return f->cond && !f->data && !f->vec && !f->kept && !f->user && elements >= 3;
+}
+
 /* The spine state of the list being read, which quiet_run keeps in
  * locals (its frame holds it otherwise). */
 struct spine {
@@ -1157,7 +1171,7 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
         if (!value_consp(sp.cur) || (sp.index && sp.cur == sp.tortoise)) {
             if (sp.cur != nil)
                 break;
-            if (f->cond && !f->data && sp.index >= 3)
+            if (generated_cond(f, sp.index))
                 w.nodes[f->node].flags |= PF_MULTILINE;
             w_close(d, &w, f->node);
             if (!--s->n || s->f[s->n - 1].vec || s->f[s->n - 1].kept)
@@ -1195,14 +1209,6 @@ __attribute__((noinline)) static bool quiet_run(struct bctx *c, struct bstack *s
     return true;
 }
 
-/* Is frame f a cond that pcexpand made, with two clauses or more?  It
- * gets a line per clause even where it would fit on one, as people write
- * a cond; a cond of the user's keeps the user's layout. */
-static bool generated_cond(const struct bframe *f)
-{
-    return f->cond && !f->data && !f->vec && !f->kept && !f->user && f->index >= 3;
-}
-
 /* Read kids until the stack is empty.  False on a cycle or excessive
  * depth (a value that contains itself).  Lists keeping their text are
  * the general step's. */
@@ -1222,7 +1228,7 @@ static bool build_run(struct bctx *c, struct bstack *s)
             return false;
         if (!e) {
             uint32_t done = f->node;
-            if (generated_cond(f))
+            if (generated_cond(f, f->index))
                 c->d->nodes[done].flags |= PF_MULTILINE;
             if (f->trail1) /* a clause of one element: before it */
                 c->d->nodes[done].comments =
