@@ -27,7 +27,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 
-corpus_unpack "$corpus" "$tmp/src" || exit 1
+corpus_unpacked corpus-compile "$corpus" "$tmp/src" || exit 1
 if ! "$prog" -q --add-requires --out-dir "$tmp/out" "$tmp/src" 2>"$tmp/expand.err"; then
     echo "corpus-compile: pcexpand failed:"
     head -n 10 "$tmp/expand.err"
@@ -37,7 +37,7 @@ while IFS= read -r f; do
     cmp -s "$tmp/src/$f" "$tmp/out/$f" || printf '%s\n' "$f"
 done <"$tmp/src.list" >"$tmp/changed"
 n_changed=$(wc -l <"$tmp/changed")
-echo "corpus-compile: $(wc -l <"$tmp/src.list") files expanded, $n_changed changed" \
+echo "corpus-compile: $n_files files expanded, $n_changed changed" \
      "($((SECONDS - start)) s)"
 
 # One Emacs per file and side, as many at once as there are cores.
