@@ -53,7 +53,7 @@ struct value_symbol {
     uint32_t hash;      /* hash of name (interned symbols) */
     bool interned;      /* false for #:x and generated temporaries */
     bool multibyte;     /* name has non-ASCII characters */
-    uint8_t row[6];     /* lookup caches, see value_sym_row */
+    uint8_t row[7];     /* lookup caches, see value_sym_row */
     uint8_t plain;      /* print_symbol's cache: 0 not known yet, 1 the name
                            prints as it is, 2 it needs backslashes */
     uint32_t id;        /* intern order (interned) or creation order (uninterned):
@@ -160,7 +160,7 @@ struct value *value_vector(struct arena *a, enum value_kind kind, size_t n);
  * to one run, so no two threads write the same byte. */
 enum value_row_cache {
     VALUE_ROW_WALK, VALUE_ROW_EXPAND, VALUE_ROW_PATTERN, VALUE_ROW_WITNESS, VALUE_ROW_LEARN,
-    VALUE_ROW_CLEAN
+    VALUE_ROW_CLEAN, VALUE_ROW_FACTS
 };
 #define VALUE_ROW_NONE 255 /* not in the table; 0 = not looked up yet */
 

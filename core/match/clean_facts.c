@@ -99,33 +99,23 @@ static const struct {
 
 #define N_PREDS (sizeof preds / sizeof preds[0])
 
-/* The row of preds[] of h, through its row of clean_heads (a lookup
- * the symbol keeps). */
-static int pred_row(const struct value *h)
+static int find_pred(const char *name)
 {
-    int r = clean_head_row(h);
-    return r < 0 ? -1 : clean_heads[r].pred - 1;
+    return clean_row(preds, N_PREDS, sizeof preds[0], name);
 }
 
-/* The first row of preds[] not sorted after its predecessor, or not
- * named by the row of clean_heads that gives it (clean_head.pred), or
- * the row of clean_heads that gives a row of another name; else -1. */
+/* The row of preds[] of h, or -1 (a lookup the symbol keeps). */
+static int pred_row(const struct value *h)
+{
+    if (h->kind != VK_SYMBOL || !h->u.sym.interned)
+        return -1;
+    return value_sym_row(h, VALUE_ROW_FACTS, find_pred);
+}
+
+/* The first row of preds[] not sorted after its predecessor, or -1. */
 long clean_facts_check_table(void)
 {
-    long bad = clean_rows_sorted(preds, N_PREDS, sizeof preds[0]);
-    if (bad >= 0)
-        return bad;
-    for (size_t i = 0; i < N_PREDS; i++) {
-        int r = clean_head_find(preds[i].name);
-        if (r < 0 || clean_heads[r].pred != i + 1)
-            return (long)i;
-    }
-    for (size_t r = 0; r < clean_n_heads; r++) {
-        uint8_t k = clean_heads[r].pred;
-        if (k && (k > N_PREDS || strcmp(preds[k - 1].name, clean_heads[r].name)))
-            return (long)r;
-    }
-    return -1;
+    return clean_rows_sorted(preds, N_PREDS, sizeof preds[0]);
 }
 
 uint8_t clean_kind_of(const struct clean *c, const struct value *v)

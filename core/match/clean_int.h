@@ -294,17 +294,8 @@ static inline int32_t clean_map_get(const struct clean_marks *s, const struct va
 struct clean_head {
     const char *name;
     enum clean_kind kind;
-    uint8_t pred; /* 1 + its row of the type predicates (clean_facts.c,
-                     checked there), 0: no type predicate */
 };
 extern const struct clean_head clean_heads[];
-extern const size_t clean_n_heads;
-
-/* The row of clean_heads naming symbol head (kept in the symbol), or -1. */
-int clean_head_row(const struct value *head);
-
-/* The row of clean_heads named name, or -1. */
-int clean_head_find(const char *name);
 
 /* clean_head_kind of an interned symbol not looked up yet. */
 enum clean_kind clean_head_kind_first(const struct value *head);
